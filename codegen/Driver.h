@@ -1,0 +1,26 @@
+// The fhec driver: compiling a ckks/fhe module to any level (fhe, loop MLIR,
+// LLVM IR, assembly, object, shared library) and `fhec run`.
+#pragma once
+
+#include "codegen/Pipeline.h"
+
+#include "mlir/IR/BuiltinOps.h"
+
+#include <string>
+
+namespace fhec {
+
+enum class Stage { FHE, Loops, LLVMDialect };
+
+/// Runs the pipelines up to `stage` in place, honouring the MLIR pass-manager
+/// command-line options (--mlir-print-ir-after-all, --mlir-timing, ...).
+mlir::LogicalResult lowerModule(mlir::ModuleOp module, const CompileOptions &options, Stage stage);
+
+/// Lowers `module` (consumed) all the way and links a shared library at `soPath`.
+mlir::LogicalResult compileToSharedLibrary(mlir::ModuleOp module, const CompileOptions &options,
+                                           const std::string &soPath, std::string &error);
+
+/// main() of the `fhec` tool.
+int driverMain(int argc, char **argv);
+
+} // namespace fhec

@@ -1,0 +1,99 @@
+#include "codegen/Emit.h"
+
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
+
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Host.h"
+
+using namespace mlir;
+
+namespace fhec {
+
+namespace {
+std::unique_ptr<llvm::TargetMachine> createTargetMachine(const CompileOptions &options, std::string &error) {
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  llvm::Triple triple(llvm::sys::getDefaultTargetTriple());
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target) return nullptr;
+  // `cpu`: the portable x86-64 baseline, so a module runs on any 64-bit x86 machine.
+  std::string cpu = "x86-64";
+  llvm::TargetOptions to;
+  return std::unique_ptr<llvm::TargetMachine>(
+      target->createTargetMachine(triple, cpu, "", to, llvm::Reloc::PIC_, std::nullopt, llvm::CodeGenOptLevel::Aggressive));
+}
+} // namespace
+
+std::unique_ptr<llvm::Module> translateAndOptimize(ModuleOp module, llvm::LLVMContext &ctx,
+                                                   const CompileOptions &options, std::string &error) {
+  registerBuiltinDialectTranslation(*module.getContext());
+  registerLLVMDialectTranslation(*module.getContext());
+  std::unique_ptr<llvm::Module> llvmModule = translateModuleToLLVMIR(module, ctx, "fhec");
+  if (!llvmModule) {
+    error = "translation to LLVM IR failed";
+    return nullptr;
+  }
+  auto tm = createTargetMachine(options, error);
+  if (!tm) return nullptr;
+  llvmModule->setTargetTriple(tm->getTargetTriple());
+  llvmModule->setDataLayout(tm->createDataLayout());
+
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder pb(tm.get());
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cgam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+  mpm.run(*llvmModule, mam);
+  return llvmModule;
+}
+
+LogicalResult emitMachineCode(llvm::Module &module, const CompileOptions &options, bool assembly,
+                              llvm::raw_pwrite_stream &os, std::string &error) {
+  auto tm = createTargetMachine(options, error);
+  if (!tm) return failure();
+  llvm::legacy::PassManager pm;
+  auto type = assembly ? llvm::CodeGenFileType::AssemblyFile : llvm::CodeGenFileType::ObjectFile;
+  if (tm->addPassesToEmitFile(pm, os, nullptr, type)) {
+    error = "the target cannot emit this file type";
+    return failure();
+  }
+  pm.run(module);
+  return success();
+}
+
+LogicalResult linkSharedLibrary(const std::string &objectPath, const std::string &soPath, std::string &error) {
+  std::string driver;
+  for (const char *name : {"clang-22", "clang", "cc", "gcc"}) {
+    if (auto p = llvm::sys::findProgramByName(name)) {
+      driver = *p;
+      break;
+    }
+  }
+  if (driver.empty()) {
+    error = "no C compiler driver (clang-22, clang, cc, gcc) found on PATH to link the shared library";
+    return failure();
+  }
+  llvm::SmallVector<llvm::StringRef> args = {driver, "-shared", "-o", soPath, objectPath};
+  std::string msg;
+  int rc = llvm::sys::ExecuteAndWait(driver, args, std::nullopt, {}, 0, 0, &msg);
+  if (rc != 0) {
+    error = "linking '" + soPath + "' with " + driver + " failed" + (msg.empty() ? "" : ": " + msg);
+    return failure();
+  }
+  return success();
+}
+
+} // namespace fhec

@@ -1,0 +1,233 @@
+#include "codegen/Runner.h"
+#include "codegen/Driver.h"
+#include "codegen/Evaluate.h"
+
+#include "fhec/runtime/Error.h"
+#include "fhec/runtime/Module.h"
+#include "fhec/runtime/Profile.h"
+#include "fhec/runtime/Serialize.h"
+
+#include "mlir/IR/IRMapping.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+using namespace mlir;
+
+namespace fhec {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+double secondsSince(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+FailureOr<func::FuncOp> pickFunction(ModuleOp module, const std::string &name) {
+  SmallVector<func::FuncOp> candidates;
+  for (auto f : module.getOps<func::FuncOp>())
+    if (!f.isExternal() && (name.empty() ? f.isPublic() : f.getName() == name)) candidates.push_back(f);
+  if (candidates.size() == 1) return candidates.front();
+  if (candidates.empty())
+    return module.emitError() << (name.empty() ? std::string("no public function to run")
+                                               : "no function named '" + name + "'");
+  return module.emitError() << "several functions; choose one with --function";
+}
+
+std::string path(const std::string &dir, const std::string &file) {
+  llvm::SmallString<256> p(dir);
+  llvm::sys::path::append(p, file);
+  return std::string(p);
+}
+} // namespace
+
+int runProgram(ModuleOp module, const RunOptions &opts) {
+  auto fail = [](const std::string &msg) {
+    llvm::errs() << "fhec run: error: " << msg << "\n";
+    return 1;
+  };
+  auto paramsAttr = ckks::getModuleParams(module);
+  if (!paramsAttr) return fail("the module has no 'ckks.params' attribute");
+  FailureOr<func::FuncOp> funcOr = pickFunction(module, opts.function);
+  if (failed(funcOr)) return 1;
+  func::FuncOp func = *funcOr;
+  for (Type t : llvm::concat<const Type>(func.getArgumentTypes(), func.getResultTypes()))
+    if (!isa<ckks::CiphertextType>(t)) return fail("'fhec run' runs functions of ckks ciphertexts only");
+
+  rt::Params params;
+  params.logN = int(paramsAttr.getLogN());
+  params.logQ = int(paramsAttr.getLogQ());
+  params.logp = int(paramsAttr.getLogp());
+  try {
+    params.validate();
+    // Compile a copy: the original stays at the ckks level for the oracles.
+    llvm::SmallString<128> tmpDir;
+    if (auto ec = llvm::sys::fs::createUniqueDirectory("fhec-run", tmpDir))
+      return fail("cannot create a temporary directory: " + ec.message());
+    std::string soPath = path(std::string(tmpDir), "module.so");
+    std::string error;
+    auto t0 = Clock::now();
+    OwningOpRef<ModuleOp> copy = module.clone();
+    if (failed(compileToSharedLibrary(*copy, opts.compile, soPath, error)))
+      return error == "lowering failed" ? 1 : fail(error);
+    double compileSeconds = secondsSince(t0);
+    auto compiled = rt::CompiledModule::load(soPath);
+    llvm::sys::fs::remove(soPath);
+    llvm::sys::fs::remove(tmpDir);
+
+    // Keys and inputs: generated, or loaded from --load.
+    rt::SecureRandom rng;
+    rt::KeySet keys;
+    std::vector<rt::Ciphertext> inputs;
+    std::vector<std::vector<rt::Complex>> messages;
+    t0 = Clock::now();
+    if (!opts.loadDir.empty()) {
+      rt::Params saved = rt::deserializeParams(rt::readFile(path(opts.loadDir, "params.bin")));
+      if (!(saved == params))
+        return fail("--load: the saved parameters (" + saved.str() + ") differ from the program's (" + params.str() + ")");
+      keys.params = params;
+      keys.sk = rt::deserializeSecretKey(rt::readFile(path(opts.loadDir, "sk.bin")), params);
+      keys.pk = rt::deserializePublicKey(rt::readFile(path(opts.loadDir, "pk.bin")), params);
+      keys.evk = rt::deserializeEvalKey(rt::readFile(path(opts.loadDir, "evk.bin")), params);
+      for (unsigned i = 0; i < func.getNumArguments(); ++i) {
+        inputs.push_back(
+            rt::deserializeCiphertext(rt::readFile(path(opts.loadDir, "in" + std::to_string(i) + ".ct")), params));
+        messages.push_back(rt::decode(rt::decrypt(keys.sk, inputs.back()), inputs.back().slots, inputs.back().logp));
+      }
+    } else {
+      keys = rt::generateKeys(params, rng);
+    }
+    double keygenSeconds = secondsSince(t0);
+    t0 = Clock::now();
+    if (opts.loadDir.empty()) {
+      for (Type t : func.getArgumentTypes()) {
+        auto ct = cast<ckks::CiphertextType>(t);
+        std::vector<rt::Complex> z(ct.getSlots());
+        for (auto &x : z) x = rt::Complex(2 * rng.uniformReal() - 1, 2 * rng.uniformReal() - 1);
+        rt::BigPoly m = rt::encode(z, params.logN, int(ct.getLogp()), int(ct.getLogq()));
+        inputs.push_back(rt::encrypt(params, keys.pk, m, int(ct.getLogp()), int(ct.getSlots()), rng));
+        messages.push_back(std::move(z));
+      }
+    }
+    double encryptSeconds = secondsSince(t0);
+
+    // Run the compiled module.
+    rt::Executor exec(*compiled, params);
+    t0 = Clock::now();
+    exec.setEvalKey(keys.evk);
+    double evkSeconds = secondsSince(t0);
+    std::vector<rt::Ciphertext> outputs;
+    std::vector<double> totals;
+    std::vector<rt::PhaseTimes> phases;
+    for (unsigned r = 0; r < opts.repeat; ++r) {
+      rt::resetPhaseTimes();
+      t0 = Clock::now();
+      outputs = exec.run(func.getName().str(), inputs);
+      totals.push_back(secondsSince(t0));
+      phases.push_back(rt::phaseTimes());
+    }
+
+    // Oracles.
+    bool ok = true;
+    std::string refVerdict = "skipped";
+    double refSeconds = 0;
+    if (opts.checkReference) {
+      t0 = Clock::now();
+      auto ref = evaluateReference(func, params, keys.evk, inputs);
+      refSeconds = secondsSince(t0);
+      if (failed(ref)) return 1;
+      bool same = ref->size() == outputs.size();
+      for (size_t i = 0; same && i < outputs.size(); ++i) same = (*ref)[i] == outputs[i];
+      refVerdict = same ? "bit-identical" : "MISMATCH";
+      ok &= same;
+    }
+    auto plain = evaluatePlain(func, messages);
+    if (failed(plain)) return 1;
+    double maxErr = 0, sumErr = 0;
+    size_t count = 0;
+    for (size_t i = 0; i < outputs.size(); ++i) {
+      auto got = rt::decode(rt::decrypt(keys.sk, outputs[i]), outputs[i].slots, outputs[i].logp);
+      for (size_t s = 0; s < got.size(); ++s) {
+        double e = std::abs(got[s] - (*plain)[i][s]);
+        maxErr = std::max(maxErr, e);
+        sumErr += e;
+        ++count;
+      }
+    }
+    double meanErr = count ? sumErr / double(count) : 0;
+    const double bound = std::ldexp(1.0, -10);
+    bool accurate = maxErr <= bound;
+    ok &= accurate;
+
+    if (!opts.saveDir.empty()) {
+      llvm::sys::fs::create_directories(opts.saveDir);
+      rt::writeFile(path(opts.saveDir, "params.bin"), rt::serialize(params));
+      rt::writeFile(path(opts.saveDir, "sk.bin"), rt::serialize(params, keys.sk));
+      rt::writeFile(path(opts.saveDir, "pk.bin"), rt::serialize(params, keys.pk));
+      rt::writeFile(path(opts.saveDir, "evk.bin"), rt::serialize(params, keys.evk));
+      for (size_t i = 0; i < inputs.size(); ++i)
+        rt::writeFile(path(opts.saveDir, "in" + std::to_string(i) + ".ct"), rt::serialize(params, inputs[i]));
+      for (size_t i = 0; i < outputs.size(); ++i)
+        rt::writeFile(path(opts.saveDir, "out" + std::to_string(i) + ".ct"), rt::serialize(params, outputs[i]));
+    }
+
+    // Report (Table 7 style): per-phase medians over the repetitions.
+    auto &os = llvm::outs();
+    os << llvm::formatv("fhec run: @{0} on {1} (target {2}, 1 thread)\n", func.getName(), params.str(), opts.compile.target);
+    os << llvm::formatv("  compile {0:F2} s | keygen {1:F2} s | encrypt {2:F2} s | evk to RNS/NTT {3:F2} s\n",
+                        compileSeconds, keygenSeconds, encryptSeconds, evkSeconds);
+    os << llvm::formatv("  {0,-10} {1,12}\n", "phase", "median ms");
+    llvm::json::Object phaseJson;
+    double phaseSum = 0;
+    for (int p = 0; p < int(abi::Phase::Count); ++p) {
+      std::vector<double> v;
+      for (auto &ph : phases) v.push_back(ph[p]);
+      double ms = median(v) * 1e3;
+      phaseSum += ms;
+      os << llvm::formatv("  {0,-10} {1,12:F1}\n", abi::phaseName(abi::Phase(p)), ms);
+      phaseJson[abi::phaseName(abi::Phase(p))] = ms;
+    }
+    double totalMs = median(totals) * 1e3;
+    os << llvm::formatv("  {0,-10} {1,12:F1}   (sum of phases {2:F1} ms, {3} run(s))\n", "total", totalMs, phaseSum,
+                        opts.repeat);
+    os << llvm::formatv("  GMP reference: {0}{1}\n", refVerdict,
+                        opts.checkReference ? llvm::formatv(" ({0:F2} s)", refSeconds).str() : std::string());
+    os << llvm::formatv("  decrypted vs plaintext: max error {0:e} (2^{1:F1}), mean {2:e}; bound 2^-10: {3}\n", maxErr,
+                        maxErr > 0 ? std::log2(maxErr) : -INFINITY, meanErr, accurate ? "ok" : "EXCEEDED");
+    os << (ok ? "PASS\n" : "FAIL\n");
+
+    if (!opts.jsonPath.empty()) {
+      llvm::json::Object j{{"function", func.getName().str()},
+                           {"logN", params.logN},
+                           {"logQ", params.logQ},
+                           {"logp", params.logp},
+                           {"target", opts.compile.target},
+                           {"threads", 1},
+                           {"runs", int64_t(opts.repeat)},
+                           {"phases_ms_median", std::move(phaseJson)},
+                           {"total_ms_median", totalMs},
+                           {"reference", refVerdict},
+                           {"max_error", maxErr},
+                           {"mean_error", meanErr},
+                           {"pass", ok}};
+      std::error_code ec;
+      llvm::raw_fd_ostream js(opts.jsonPath, ec);
+      if (ec) return fail("cannot write '" + opts.jsonPath + "': " + ec.message());
+      js << llvm::json::Value(std::move(j)) << "\n";
+    }
+    return ok ? 0 : 2;
+  } catch (const rt::Error &e) {
+    return fail(e.what());
+  }
+}
+
+} // namespace fhec

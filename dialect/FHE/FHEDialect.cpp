@@ -1,0 +1,218 @@
+#include "dialect/FHE/FHEDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace fhec::fhe;
+
+#include "dialect/FHE/FHEDialect.cpp.inc"
+#include "dialect/FHE/FHEEnums.cpp.inc"
+#define GET_ATTRDEF_CLASSES
+#include "dialect/FHE/FHEAttributes.cpp.inc"
+#define GET_TYPEDEF_CLASSES
+#include "dialect/FHE/FHETypes.cpp.inc"
+#define GET_OP_CLASSES
+#include "dialect/FHE/FHEOps.cpp.inc"
+
+void FHEDialect::initialize() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "dialect/FHE/FHEAttributes.cpp.inc"
+      >();
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "dialect/FHE/FHETypes.cpp.inc"
+      >();
+  addOperations<
+#define GET_OP_LIST
+#include "dialect/FHE/FHEOps.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// #fhe.basis
+//===----------------------------------------------------------------------===//
+
+Attribute BasisAttr::parse(AsmParser &p, Type) {
+  unsigned minBits = 0, primeBits = 0;
+  SmallVector<uint64_t> primes;
+  if (p.parseLess() || p.parseKeyword("min_bits") || p.parseEqual() || p.parseInteger(minBits)) return {};
+  if (succeeded(p.parseOptionalComma())) {
+    if (p.parseKeyword("prime_bits") || p.parseEqual() || p.parseInteger(primeBits) || p.parseComma() ||
+        p.parseKeyword("primes") || p.parseEqual() ||
+        p.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&]() -> ParseResult {
+          uint64_t v;
+          if (p.parseInteger(v)) return failure();
+          primes.push_back(v);
+          return success();
+        }))
+      return {};
+  }
+  if (p.parseGreater()) return {};
+  return getChecked([&] { return p.emitError(p.getNameLoc()); }, p.getContext(), minBits, primeBits, primes);
+}
+
+void BasisAttr::print(AsmPrinter &p) const {
+  p << "<min_bits = " << getMinBits();
+  if (isResolved()) {
+    p << ", prime_bits = " << getPrimeBits() << ", primes = [";
+    llvm::interleaveComma(getPrimes(), p);
+    p << "]";
+  }
+  p << ">";
+}
+
+LogicalResult BasisAttr::verify(function_ref<InFlightDiagnostic()> emitError, unsigned minBits,
+                                unsigned primeBits, ArrayRef<uint64_t> primes) {
+  if (minBits == 0) return emitError() << "basis bound min_bits must be positive";
+  if (primes.empty()) {
+    if (primeBits != 0) return emitError() << "prime_bits given without primes";
+    return success();
+  }
+  if (primeBits < 4 || primeBits > 62) return emitError() << "prime_bits = " << primeBits << " is outside [4, 62]";
+  double log2P = 0;
+  for (auto [i, p] : llvm::enumerate(primes)) {
+    if (p >> primeBits || !(p >> (primeBits - 1)))
+      return emitError() << "prime #" << i << " (" << p << ") does not have exactly " << primeBits << " bits";
+    for (size_t k = 0; k < i; ++k)
+      if (primes[k] == p) return emitError() << "prime " << p << " appears twice in the basis";
+    log2P += std::log2(double(p));
+  }
+  // Exact check in the runtime's generator; here a conservative floating bound.
+  if (log2P < double(minBits) - 1e-9)
+    return emitError() << "too few primes: the basis product is about 2^" << unsigned(log2P)
+                       << ", below the required 2^" << minBits;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+LogicalResult PolyType::verify(function_ref<InFlightDiagnostic()> emitError, unsigned logN, unsigned logq) {
+  if (logN < 1 || logN > 17) return emitError() << "poly logN = " << logN << " is outside [1, 17]";
+  if (logq < 1) return emitError() << "poly modulus must have at least one bit";
+  return success();
+}
+
+LogicalResult RnsType::verify(function_ref<InFlightDiagnostic()> emitError, unsigned logN, BasisAttr basis,
+                              Domain, Layout) {
+  if (logN < 1 || logN > 17) return emitError() << "rns logN = " << logN << " is outside [1, 17]";
+  uint64_t twoN = uint64_t(2) << logN;
+  for (uint64_t p : basis.getPrimes())
+    if ((p - 1) % twoN != 0) return emitError() << "prime " << p << " is not 1 mod 2N (N = 2^" << logN << ")";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Op verifiers
+//===----------------------------------------------------------------------===//
+
+namespace {
+LogicalResult sameRing(Operation *op, unsigned a, unsigned b) {
+  if (a != b) return op->emitOpError() << "ring dimensions differ: logN " << a << " vs " << b;
+  return success();
+}
+
+// Input and result RNS types agree except on the listed fields.
+LogicalResult rnsAgree(Operation *op, RnsType in, RnsType out, bool domain, bool layout, bool basis) {
+  if (failed(sameRing(op, in.getLogN(), out.getLogN()))) return failure();
+  if (!basis && in.getBasis() != out.getBasis())
+    return op->emitOpError() << "RNS bases differ: " << in.getBasis() << " vs " << out.getBasis();
+  if (!domain && in.getDomain() != out.getDomain()) return op->emitOpError() << "domains differ";
+  if (!layout && in.getLayout() != out.getLayout()) return op->emitOpError() << "layouts differ";
+  return success();
+}
+
+LogicalResult requireDomain(Operation *op, RnsType t, Domain d, StringRef what) {
+  if (t.getDomain() != d)
+    return op->emitOpError() << what << " must be in the " << stringifyDomain(d) << " domain, got "
+                             << stringifyDomain(t.getDomain());
+  return success();
+}
+} // namespace
+
+LogicalResult CrtOp::verify() {
+  auto in = getInput().getType();
+  auto out = getResult().getType();
+  if (failed(sameRing(*this, in.getLogN(), out.getLogN()))) return failure();
+  return requireDomain(*this, out, Domain::coeff, "result");
+}
+
+LogicalResult IcrtOp::verify() {
+  auto in = getInput().getType();
+  auto out = getResult().getType();
+  if (failed(sameRing(*this, in.getLogN(), out.getLogN()))) return failure();
+  if (out.getLogq() > in.getBasis().getMinBits())
+    return emitOpError() << "result modulus 2^" << out.getLogq() << " exceeds the basis bound 2^"
+                         << in.getBasis().getMinBits();
+  return requireDomain(*this, in, Domain::coeff, "input");
+}
+
+LogicalResult NttOp::verify() {
+  auto in = getInput().getType(), out = getResult().getType();
+  if (failed(rnsAgree(*this, in, out, true, false, false)) ||
+      failed(requireDomain(*this, in, Domain::coeff, "input")))
+    return failure();
+  return requireDomain(*this, out, Domain::eval, "result");
+}
+
+LogicalResult InttOp::verify() {
+  auto in = getInput().getType(), out = getResult().getType();
+  if (failed(rnsAgree(*this, in, out, true, false, false)) ||
+      failed(requireDomain(*this, in, Domain::eval, "input")))
+    return failure();
+  return requireDomain(*this, out, Domain::coeff, "result");
+}
+
+LogicalResult HadamardOp::verify() { return requireDomain(*this, getResult().getType(), Domain::eval, "operands"); }
+LogicalResult AddOp::verify() { return success(); }
+LogicalResult SubOp::verify() { return success(); }
+
+LogicalResult TransposeOp::verify() {
+  auto in = getInput().getType(), out = getResult().getType();
+  if (failed(rnsAgree(*this, in, out, false, true, false))) return failure();
+  if (in.getLayout() == out.getLayout()) return emitOpError() << "result layout must differ from the input's";
+  return success();
+}
+
+LogicalResult BasisPrefixOp::verify() {
+  auto in = getInput().getType(), out = getResult().getType();
+  if (failed(rnsAgree(*this, in, out, false, false, true))) return failure();
+  BasisAttr a = in.getBasis(), b = out.getBasis();
+  if (b.getMinBits() > a.getMinBits())
+    return emitOpError() << "result basis bound 2^" << b.getMinBits() << " exceeds the input's 2^" << a.getMinBits();
+  if (a.isResolved() != b.isResolved())
+    return emitOpError() << "input and result bases must both be resolved or both unresolved";
+  if (a.isResolved() && (b.size() > a.size() || b.getPrimes() != a.getPrimes().take_front(b.size())))
+    return emitOpError() << "result basis is not a prefix of the input basis";
+  return success();
+}
+
+LogicalResult PolyAddOp::verify() { return success(); }
+LogicalResult PolySubOp::verify() { return success(); }
+LogicalResult PolyNegateOp::verify() { return success(); }
+
+LogicalResult PolyShrOp::verify() {
+  auto in = getInput().getType(), out = getResult().getType();
+  if (failed(sameRing(*this, in.getLogN(), out.getLogN()))) return failure();
+  int64_t s = getShift();
+  if (s < 1 || s >= int64_t(in.getLogq()))
+    return emitOpError() << "shift " << s << " must be in [1, logq = " << in.getLogq() << ")";
+  if (out.getLogq() != in.getLogq() - s)
+    return emitOpError() << "result logq must be " << in.getLogq() - s << " (input logq minus the shift)";
+  return success();
+}
+
+LogicalResult PolyReduceOp::verify() {
+  auto in = getInput().getType(), out = getResult().getType();
+  if (failed(sameRing(*this, in.getLogN(), out.getLogN()))) return failure();
+  if (out.getLogq() > in.getLogq())
+    return emitOpError() << "result modulus 2^" << out.getLogq() << " exceeds the input's 2^" << in.getLogq();
+  return success();
+}
+
+LogicalResult PolyMulScalarOp::verify() { return success(); }
+LogicalResult PolyAddConstantTermOp::verify() { return success(); }

@@ -1,0 +1,21 @@
+// Sizes of the RNS bases of HE Mul (DESIGN.md): the product P of a basis must
+// exceed 2 * max|X| for a centered reconstruction, and the iCRT estimate of the
+// multiple of P needs |X| < P / 8. We ask for |X| < P / 16.
+#pragma once
+
+namespace fhec {
+
+/// Bits of P for a negacyclic product of operands below 2^logA and 2^logB:
+/// |X| < N * 2^(logA + logB) <= P / 16.
+inline unsigned productBasisBits(unsigned logN, unsigned logA, unsigned logB) { return logN + logA + logB + 4; }
+
+/// Region 1 of HE Mul: products of (sums of) two ciphertext polynomials
+/// mod q, operands below 2q = 2^(logq + 1).
+inline unsigned region1Bits(unsigned logN, unsigned logq) { return productBasisBits(logN, logq + 1, logq + 1); }
+
+/// Region 2 of HE Mul: axax (mod q) times the evaluation key (mod Q^2).
+inline unsigned region2Bits(unsigned logN, unsigned logq, unsigned logQ) {
+  return productBasisBits(logN, logq, 2 * logQ);
+}
+
+} // namespace fhec

@@ -1,0 +1,77 @@
+// fhe-select-basis: primes for every RNS basis from the shared deterministic
+// generator (runtime/Primes.h), so compiler and runtime agree on them.
+#include "passes/Passes.h"
+
+#include "fhec/runtime/Error.h"
+#include "fhec/runtime/Primes.h"
+
+#include "mlir/IR/AttrTypeSubElements.h"
+
+namespace fhec {
+#define GEN_PASS_DEF_FHESELECTBASIS
+#include "passes/Passes.h.inc"
+
+unsigned primeBitsForTarget(llvm::StringRef target) {
+  return llvm::StringSwitch<unsigned>(target)
+      .Case("cpu", 60)         // 64-bit scalar Shoup/Barrett need p < 2^62
+      .Case("cpu-avx512", 50)  // IFMA's 52-bit multiplier, lazy reduction in [0, 4p)
+      .Case("cuda", 30)        // 32-bit integer arithmetic
+      .Default(0);
+}
+} // namespace fhec
+
+using namespace mlir;
+using namespace fhec;
+
+namespace {
+struct FHESelectBasisPass : public fhec::impl::FHESelectBasisBase<FHESelectBasisPass> {
+  using FHESelectBasisBase::FHESelectBasisBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    unsigned bits = primeBits ? unsigned(primeBits) : primeBitsForTarget(target);
+    if (!bits) {
+      module.emitError() << "fhe-select-basis: unknown target '" << target << "' (expected cpu, cpu-avx512 or cuda)";
+      return signalPassFailure();
+    }
+    // Every RNS type names its ring dimension; one module has one ring.
+    std::optional<unsigned> logN;
+    bool mixed = false;
+    module.walk([&](Operation *op) {
+      auto visit = [&](Type t) {
+        if (auto r = dyn_cast<fhe::RnsType>(t)) {
+          if (logN && *logN != r.getLogN()) mixed = true;
+          logN = r.getLogN();
+        }
+      };
+      for (Type t : op->getResultTypes()) visit(t);
+      for (Region &region : op->getRegions())
+        for (Block &block : region)
+          for (BlockArgument a : block.getArguments()) visit(a.getType());
+    });
+    if (!logN) return;
+    if (mixed) {
+      module.emitError() << "fhe-select-basis: RNS polynomials of different ring dimensions in one module";
+      return signalPassFailure();
+    }
+
+    bool failed = false;
+    AttrTypeReplacer replacer;
+    replacer.addReplacement([&](fhe::BasisAttr basis) -> std::optional<Attribute> {
+      if (basis.isResolved()) return std::nullopt;
+      try {
+        std::vector<uint64_t> primes = rt::selectBasis(int(*logN), int(bits), basis.getMinBits());
+        return fhe::BasisAttr::get(basis.getContext(), basis.getMinBits(), bits, primes);
+      } catch (const rt::Error &e) {
+        module.emitError() << "fhe-select-basis: cannot build a basis of 2^" << basis.getMinBits() << " from "
+                           << bits << "-bit primes: " << e.what();
+        failed = true;
+        return std::nullopt;
+      }
+    });
+    replacer.recursivelyReplaceElementsIn(module, /*replaceAttrs=*/true, /*replaceLocs=*/false,
+                                          /*replaceTypes=*/true);
+    if (failed) signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,98 @@
+// The contract between compiled fhec modules and libfhec_runtime: the ABI
+// version, the kinds of precomputed tables a kernel receives, the column layout
+// of the per-prime constant table and the phase ids used by the timers.
+// Header-only, shared by the compiler (fhe-to-loops, manifest emission) and the
+// runtime (table construction, manifest parsing), so both sides agree by construction.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace fhec::abi {
+
+/// Bumped whenever the manifest format or an entry point's calling convention changes.
+constexpr uint32_t kAbiVersion = 1;
+
+/// Symbols every compiled module exports.
+constexpr const char *kAbiVersionSymbol = "__fhec_abi_version";
+constexpr const char *kManifestSymbol = "__fhec_manifest";
+/// Prefix of the `void entry(void **args)` wrapper generated for each function.
+constexpr const char *kEntryPrefix = "__fhec_entry_";
+/// Name of the generated function that brings an evaluation-key polynomial
+/// (coefficients mod Q^2) into the RNS/NTT form region 2 of HE Mul reads.
+constexpr const char *kEvkPrepareFunc = "__fhec_evk_prepare";
+
+/// Precomputed tables, all built by the runtime for one RNS basis.
+/// Shapes are in 64-bit words; m = primes in the basis, N = ring dimension.
+enum class TableKind : int {
+  PrimeConsts = 0,       ///< (m, kPrimeConstCols): see PrimeConst.
+  NttTwiddles = 1,       ///< (m, N): psi^bitrev(i) mod p_j (Algo. 3's TBW).
+  NttTwiddlesShoup = 2,  ///< (m, N): floor(w * 2^64 / p_j) of the above.
+  InttTwiddles = 3,      ///< (m, N): psi^-bitrev(i) mod p_j (TBinvW).
+  InttTwiddlesShoup = 4, ///< (m, N): Shoup constants of the above.
+  CrtPowers = 5,         ///< (m, L): beta^k mod p_j, beta = 2^64 (Algo. 1's TBCRT).
+  IcrtPDivP = 6,         ///< (m, PLimbs): limbs of P / p_j (Algo. 5's TBPdivp).
+  IcrtP = 7,             ///< (PLimbs): limbs of P = prod p_j.
+};
+constexpr int kNumTableKinds = 8;
+
+inline const char *tableKindName(TableKind k) {
+  switch (k) {
+  case TableKind::PrimeConsts: return "prime_consts";
+  case TableKind::NttTwiddles: return "ntt_twiddles";
+  case TableKind::NttTwiddlesShoup: return "ntt_twiddles_shoup";
+  case TableKind::InttTwiddles: return "intt_twiddles";
+  case TableKind::InttTwiddlesShoup: return "intt_twiddles_shoup";
+  case TableKind::CrtPowers: return "crt_powers";
+  case TableKind::IcrtPDivP: return "icrt_pdivp";
+  case TableKind::IcrtP: return "icrt_p";
+  }
+  return "?";
+}
+
+inline std::optional<TableKind> parseTableKind(std::string_view s) {
+  for (int i = 0; i < kNumTableKinds; ++i)
+    if (s == tableKindName(static_cast<TableKind>(i)))
+      return static_cast<TableKind>(i);
+  return std::nullopt;
+}
+
+/// Columns of the PrimeConsts table, one row per prime p_j of b bits.
+enum PrimeConst : int {
+  kPrime = 0,          ///< p_j
+  kBarrettMu = 1,      ///< floor(2^(2b) / p_j), Barrett reduction of a 2b-bit product
+  kBarrettShift = 2,   ///< b, the bit width of p_j
+  kNInv = 3,           ///< N^-1 mod p_j (last step of the iNTT)
+  kNInvShoup = 4,      ///< Shoup constant of N^-1
+  kIcrtInv = 5,        ///< (P/p_j)^-1 mod p_j (Algo. 5's TBinvP)
+  kIcrtInvShoup = 6,   ///< Shoup constant of the above
+  kInvPrimeF64 = 7,    ///< bits of the double 1/p_j (iCRT's overflow estimate)
+  kBetaMod = 8,        ///< 2^64 mod p_j (CRT's 3-word reduction)
+  kBetaModShoup = 9,
+  kBeta2Mod = 10,      ///< 2^128 mod p_j
+  kBeta2ModShoup = 11,
+  kOneShoup = 12,      ///< floor(2^64 / p_j): reduces one word with Shoup
+  kPrimeConstCols = 16,
+};
+
+/// Kernel phases timed by the runtime (the rows of the paper's Table 7).
+enum class Phase : int { Crt = 0, Ntt, Hadamard, Intt, Icrt, Other, Count };
+
+inline const char *phaseName(Phase p) {
+  switch (p) {
+  case Phase::Crt: return "CRT";
+  case Phase::Ntt: return "NTT";
+  case Phase::Hadamard: return "Hadamard";
+  case Phase::Intt: return "iNTT";
+  case Phase::Icrt: return "iCRT";
+  case Phase::Other: return "other";
+  case Phase::Count: break;
+  }
+  return "?";
+}
+
+/// Hooks a compiled module calls around each kernel (defined by the runtime).
+constexpr const char *kPhaseBeginSymbol = "fhec_rt_phase_begin";
+constexpr const char *kPhaseEndSymbol = "fhec_rt_phase_end";
+
+} // namespace fhec::abi

@@ -1,0 +1,52 @@
+// Polynomials in Z_q[X]/(X^N + 1) with q = 2^logq and BigInt coefficients in
+// [0, q), stored as (N, limbs) coefficient-major little-endian 64-bit words.
+// This is HEAAN's ZZ* polynomial and the memory form of !fhe.poly.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include <gmp.h>
+
+namespace fhec::rt {
+
+inline int limbsFor(int bits) { return (bits + 63) / 64; }
+
+struct BigPoly {
+  int logN = 0;
+  int logq = 0;
+  std::vector<uint64_t> words;  ///< (N, limbs)
+
+  BigPoly() = default;
+  BigPoly(int logN, int logq);
+  size_t N() const { return size_t(1) << logN; }
+  int limbs() const { return limbsFor(logq); }
+  uint64_t *coeff(size_t i) { return words.data() + i * limbs(); }
+  const uint64_t *coeff(size_t i) const { return words.data() + i * limbs(); }
+  bool operator==(const BigPoly &o) const {
+    return logN == o.logN && logq == o.logq && words == o.words;
+  }
+
+  /// Clears the bits at and above logq in every coefficient (reduction mod q).
+  void maskTop();
+  /// Coefficient i as an integer in [0, q) or, if centered, in [-q/2, q/2).
+  void get(size_t i, mpz_t out, bool centered = false) const;
+  /// Sets coefficient i to v mod q (v may be negative).
+  void set(size_t i, const mpz_t v);
+  /// True when every coefficient is < q.
+  bool isReduced() const;
+};
+
+// Coefficient-wise operations mod q (HE Add/Sub/Rescale of HEAAN's Ring).
+BigPoly add(const BigPoly &a, const BigPoly &b);
+BigPoly sub(const BigPoly &a, const BigPoly &b);
+BigPoly negate(const BigPoly &a);
+/// floor(a / 2^bits) with logq decreased by bits (HEAAN's rightShift).
+BigPoly shiftRight(const BigPoly &a, int bits);
+/// a mod 2^newLogq for newLogq <= logq (modulus switching down).
+BigPoly reduce(const BigPoly &a, int newLogq);
+/// a * c mod q for an integer c (negative allowed).
+BigPoly mulScalar(const BigPoly &a, const mpz_t c);
+/// a + c mod q where c is added to the constant coefficient only.
+BigPoly addConstantTerm(const BigPoly &a, const mpz_t c);
+
+} // namespace fhec::rt

@@ -1,0 +1,106 @@
+// Loading a compiled fhec module (a shared library) and calling its functions
+// through the versioned C ABI of Abi.h: each function `f` is reached through
+// `void __fhec_entry_f(void **args)`, one pointer per argument in the order the
+// module's manifest lists (tables, inputs, outputs).
+#pragma once
+#include "fhec/runtime/Abi.h"
+#include "fhec/runtime/Ciphertext.h"
+#include "fhec/runtime/Keys.h"
+#include "fhec/runtime/Params.h"
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace fhec::rt {
+
+struct ManifestArg {
+  enum class Kind { Table, Poly, Rns } kind = Kind::Poly;
+  bool output = false;
+  abi::TableKind table = abi::TableKind::PrimeConsts;
+  int basis = -1;    ///< index into Manifest::bases (tables, RNS arguments)
+  int limbs = 0;     ///< input width of CrtPowers tables
+  int logq = 0;      ///< modulus bits of BigInt polynomial arguments
+  std::string role;  ///< "ct<i>.ax|bx", "evk.ax|bx", "key", "keyrns"
+};
+
+struct ManifestCiphertext {
+  int logq = 0, logp = 0, slots = 0;
+};
+
+struct ManifestFunction {
+  std::string name, entry;
+  std::vector<ManifestArg> args;
+  std::vector<ManifestCiphertext> inputs, outputs;
+};
+
+/// What a module says about itself: parameters, RNS bases, functions.
+struct Manifest {
+  int logN = 0, logQ = 0, logp = 0;
+  std::vector<std::vector<uint64_t>> bases;
+  std::vector<ManifestFunction> functions;
+  const ManifestFunction *find(const std::string &name) const;
+};
+
+/// Parses the manifest text the compiler embeds; throws Error on malformed input.
+Manifest parseManifest(const std::string &text);
+
+class CompiledModule {
+public:
+  /// dlopens `path`, checks the ABI version and parses the manifest. Throws Error.
+  static std::unique_ptr<CompiledModule> load(const std::string &path);
+  ~CompiledModule();
+  const Manifest &manifest() const { return manifest_; }
+  using EntryFn = void (*)(void **);
+  EntryFn entry(const ManifestFunction &f) const;
+
+private:
+  CompiledModule() = default;
+  void *handle_ = nullptr;
+  Manifest manifest_;
+  std::string path_;
+};
+
+/// A 64-byte aligned word buffer (kernels' inputs, outputs and tables).
+class Buffer {
+public:
+  Buffer() = default;
+  explicit Buffer(size_t words);
+  Buffer(Buffer &&o) noexcept;
+  Buffer &operator=(Buffer &&o) noexcept;
+  Buffer(const Buffer &) = delete;
+  ~Buffer();
+  uint64_t *data() { return data_; }
+  const uint64_t *data() const { return data_; }
+  size_t size() const { return size_; }
+
+private:
+  uint64_t *data_ = nullptr;
+  size_t size_ = 0;
+};
+
+/// Runs the functions of one module on ciphertexts: builds the tables the
+/// manifest asks for (once), holds the evaluation key in the module's RNS/NTT
+/// form, checks every input against the function's signature.
+class Executor {
+public:
+  /// Throws Error if the module was compiled for other parameters.
+  Executor(const CompiledModule &module, const Params &params);
+  /// Derives the evaluation key's RNS/NTT form with the module's own kernels.
+  void setEvalKey(const EvalKey &evk);
+  /// Calls `function`; throws Error on unknown names or mismatched inputs.
+  std::vector<Ciphertext> run(const std::string &function, const std::vector<Ciphertext> &inputs);
+  /// Bytes of tables and prepared keys held.
+  size_t residentBytes() const;
+
+private:
+  const Buffer &table(const ManifestArg &a);
+  const CompiledModule &module_;
+  Params params_;
+  std::map<std::tuple<int, int, int>, Buffer> tables_;
+  std::map<std::string, Buffer> evk_;  // "evk.ax" / "evk.bx" -> (m, N) prime-major words
+  int evkBasis_ = -1;
+};
+
+} // namespace fhec::rt

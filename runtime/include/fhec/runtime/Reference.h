@@ -1,0 +1,47 @@
+// The GMP reference: HE Mul / Add / Rescale computed with exact BigInt
+// arithmetic and negacyclic products by Kronecker substitution (mpn_mul),
+// sharing no code with the NTT kernels. Every compiled target must match it
+// bit for bit (DESIGN.md, "The computation we compile").
+#pragma once
+#include "fhec/runtime/Ciphertext.h"
+#include "fhec/runtime/Keys.h"
+
+#include <vector>
+
+namespace fhec::rt {
+
+/// (a * b mod X^N + 1) mod 2^logqOut, reading the coefficients of a and b as
+/// integers in [0, 2^logq). Kronecker substitution: one mpn_mul of N-slot integers.
+BigPoly negacyclicProduct(const BigPoly &a, const BigPoly &b, int logqOut);
+
+/// (a * v mod X^N + 1) mod 2^logqOut for a small signed polynomial v.
+BigPoly negacyclicProductSmall(const BigPoly &a, const std::vector<int8_t> &v, int logqOut);
+
+/// a * s mod 2^a.logq for a sparse ternary s, in O(h N) limb additions.
+BigPoly mulSparseTernary(const BigPoly &a, const std::vector<int8_t> &s);
+
+/// HE Mul of HEAAN's Scheme::mult (Fig. 2): tensor product in Karatsuba form
+/// mod q, then relinearization ((axax * evk) mod qQ) >> logQ. The result has
+/// logq unchanged and logp = logp1 + logp2. Throws Error on mismatched operands.
+Ciphertext referenceMul(const Params &params, const Ciphertext &c1, const Ciphertext &c2,
+                        const EvalKey &evk);
+Ciphertext referenceAdd(const Ciphertext &c1, const Ciphertext &c2);
+Ciphertext referenceSub(const Ciphertext &c1, const Ciphertext &c2);
+Ciphertext referenceNegate(const Ciphertext &c);
+/// Right shift of both polynomials by `bits` (q <- q / 2^bits, logp -= bits).
+Ciphertext referenceRescale(const Ciphertext &c, int bits);
+/// Reduction mod 2^newLogq (logp kept).
+Ciphertext referenceModDown(const Ciphertext &c, int newLogq);
+/// Multiplication by the integer constant k (k = round(c * 2^logScale); logp += logScale).
+Ciphertext referenceMulConst(const Ciphertext &c, const mpz_t k, int logScale);
+/// Adds the integer constant k (= round(c * 2^logp)) to every slot.
+Ciphertext referenceAddConst(const Ciphertext &c, const mpz_t k);
+
+/// round(value * 2^logScale) as a sign and magnitude (little-endian 64-bit
+/// limbs): the integer form of a real constant used by mul_const/add_const,
+/// shared by the compiler and the reference so both see the same integer.
+/// Throws Error for a non-finite value.
+void scaleConstant(double value, int logScale, bool &negative, std::vector<uint64_t> &magnitude);
+void scaleConstant(double value, int logScale, mpz_t out);
+
+} // namespace fhec::rt

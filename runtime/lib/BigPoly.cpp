@@ -1,0 +1,140 @@
+#include "fhec/runtime/BigPoly.h"
+#include "fhec/runtime/Error.h"
+
+#include <string>
+
+namespace fhec::rt {
+
+BigPoly::BigPoly(int logN, int logq)
+    : logN(logN), logq(logq), words((size_t(1) << logN) * limbsFor(logq), 0) {}
+
+static uint64_t topMask(int logq) {
+  int r = logq % 64;
+  return r == 0 ? ~uint64_t(0) : (uint64_t(1) << r) - 1;
+}
+
+void BigPoly::maskTop() {
+  const int L = limbs();
+  const uint64_t m = topMask(logq);
+  for (size_t i = 0; i < N(); ++i) coeff(i)[L - 1] &= m;
+}
+
+bool BigPoly::isReduced() const {
+  const int L = limbs();
+  const uint64_t m = topMask(logq);
+  for (size_t i = 0; i < N(); ++i)
+    if (coeff(i)[L - 1] & ~m) return false;
+  return true;
+}
+
+void BigPoly::get(size_t i, mpz_t out, bool centered) const {
+  mpz_import(out, limbs(), -1, sizeof(uint64_t), 0, 0, coeff(i));
+  if (centered && mpz_sizeinbase(out, 2) == size_t(logq) && mpz_sgn(out) != 0) {
+    // out >= q/2: subtract q.
+    mpz_t q;
+    mpz_init(q);
+    mpz_setbit(q, logq);
+    mpz_sub(out, out, q);
+    mpz_clear(q);
+  }
+}
+
+void BigPoly::set(size_t i, const mpz_t v) {
+  mpz_t r;
+  mpz_init(r);
+  mpz_fdiv_r_2exp(r, v, logq);  // non-negative remainder mod 2^logq
+  uint64_t *c = coeff(i);
+  std::fill(c, c + limbs(), 0);
+  size_t count = 0;
+  mpz_export(c, &count, -1, sizeof(uint64_t), 0, 0, r);
+  mpz_clear(r);
+}
+
+static void requireSameShape(const BigPoly &a, const BigPoly &b, const char *op) {
+  if (a.logN != b.logN || a.logq != b.logq)
+    throw Error(std::string(op) + ": operands differ (logN " + std::to_string(a.logN) + " vs " +
+                std::to_string(b.logN) + ", logq " + std::to_string(a.logq) + " vs " +
+                std::to_string(b.logq) + ")");
+}
+
+BigPoly add(const BigPoly &a, const BigPoly &b) {
+  requireSameShape(a, b, "add");
+  BigPoly r(a.logN, a.logq);
+  const int L = a.limbs();
+  for (size_t i = 0; i < a.N(); ++i)
+    mpn_add_n((mp_limb_t *)r.coeff(i), (const mp_limb_t *)a.coeff(i), (const mp_limb_t *)b.coeff(i), L);
+  r.maskTop();
+  return r;
+}
+
+BigPoly sub(const BigPoly &a, const BigPoly &b) {
+  requireSameShape(a, b, "sub");
+  BigPoly r(a.logN, a.logq);
+  const int L = a.limbs();
+  for (size_t i = 0; i < a.N(); ++i)
+    mpn_sub_n((mp_limb_t *)r.coeff(i), (const mp_limb_t *)a.coeff(i), (const mp_limb_t *)b.coeff(i), L);
+  r.maskTop();
+  return r;
+}
+
+BigPoly negate(const BigPoly &a) {
+  BigPoly r(a.logN, a.logq);
+  const int L = a.limbs();
+  for (size_t i = 0; i < a.N(); ++i)
+    mpn_neg((mp_limb_t *)r.coeff(i), (const mp_limb_t *)a.coeff(i), L);
+  r.maskTop();
+  return r;
+}
+
+BigPoly shiftRight(const BigPoly &a, int bits) {
+  if (bits < 0 || bits >= a.logq)
+    throw Error("shiftRight: shift of " + std::to_string(bits) + " bits does not fit logq = " +
+                std::to_string(a.logq));
+  BigPoly r(a.logN, a.logq - bits);
+  mpz_t v;
+  mpz_init(v);
+  for (size_t i = 0; i < a.N(); ++i) {
+    a.get(i, v);
+    mpz_fdiv_q_2exp(v, v, bits);
+    r.set(i, v);
+  }
+  mpz_clear(v);
+  return r;
+}
+
+BigPoly reduce(const BigPoly &a, int newLogq) {
+  if (newLogq < 1 || newLogq > a.logq)
+    throw Error("reduce: logq " + std::to_string(newLogq) + " must be in [1, " +
+                std::to_string(a.logq) + "]");
+  BigPoly r(a.logN, newLogq);
+  const int L = r.limbs();
+  for (size_t i = 0; i < a.N(); ++i) std::copy(a.coeff(i), a.coeff(i) + L, r.coeff(i));
+  r.maskTop();
+  return r;
+}
+
+BigPoly mulScalar(const BigPoly &a, const mpz_t c) {
+  BigPoly r(a.logN, a.logq);
+  mpz_t v;
+  mpz_init(v);
+  for (size_t i = 0; i < a.N(); ++i) {
+    a.get(i, v);
+    mpz_mul(v, v, c);
+    r.set(i, v);
+  }
+  mpz_clear(v);
+  return r;
+}
+
+BigPoly addConstantTerm(const BigPoly &a, const mpz_t c) {
+  BigPoly r = a;
+  mpz_t v;
+  mpz_init(v);
+  a.get(0, v);
+  mpz_add(v, v, c);
+  r.set(0, v);
+  mpz_clear(v);
+  return r;
+}
+
+} // namespace fhec::rt

@@ -1,0 +1,109 @@
+#include "fhec/runtime/Keys.h"
+#include "fhec/runtime/Error.h"
+#include "fhec/runtime/Reference.h"
+
+#include <string>
+
+namespace fhec::rt {
+
+namespace {
+BigPoly uniformPoly(int logN, int logq, SecureRandom &rng) {
+  BigPoly a(logN, logq);
+  rng.fill(a.words.data(), a.words.size());
+  a.maskTop();
+  return a;
+}
+
+// a += e for a small signed e, mod 2^a.logq.
+void addSmall(BigPoly &a, const std::vector<int64_t> &e) {
+  const int L = a.limbs();
+  for (size_t i = 0; i < a.N(); ++i) {
+    mp_limb_t *c = (mp_limb_t *)a.coeff(i);
+    if (e[i] >= 0) mpn_add_1(c, c, L, mp_limb_t(e[i]));
+    else mpn_sub_1(c, c, L, mp_limb_t(-e[i]));
+  }
+  a.maskTop();
+}
+
+std::vector<int64_t> gaussianVector(size_t n, double sigma, SecureRandom &rng) {
+  std::vector<int64_t> e(n);
+  for (auto &x : e) x = rng.gaussian(sigma);
+  return e;
+}
+
+// (-a*s + e) mod 2^logq.
+BigPoly rlweB(const BigPoly &a, const SecretKey &sk, const Params &p, SecureRandom &rng) {
+  BigPoly b = negate(mulSparseTernary(a, sk.s));
+  addSmall(b, gaussianVector(a.N(), p.sigma, rng));
+  return b;
+}
+} // namespace
+
+KeySet generateKeys(const Params &params, SecureRandom &rng) {
+  params.validate();
+  KeySet k;
+  k.params = params;
+  k.sk.logN = params.logN;
+  k.sk.s = rng.hammingWeight(params.N(), params.h);
+
+  k.pk.ax = uniformPoly(params.logN, params.logQ, rng);
+  k.pk.bx = rlweB(k.pk.ax, k.sk, params, rng);
+
+  // evk = (a', -a' s + e + Q s^2) mod Q^2.
+  const int logQQ = 2 * params.logQ;
+  k.evk.ax = uniformPoly(params.logN, logQQ, rng);
+  k.evk.bx = rlweB(k.evk.ax, k.sk, params, rng);
+  const size_t N = params.N();
+  std::vector<int64_t> s2(N, 0);  // s^2 mod X^N + 1, coefficients bounded by h
+  for (size_t i = 0; i < N; ++i) {
+    if (!k.sk.s[i]) continue;
+    for (size_t j = 0; j < N; ++j) {
+      if (!k.sk.s[j]) continue;
+      int64_t v = int64_t(k.sk.s[i]) * k.sk.s[j];
+      size_t t = i + j;
+      if (t >= N) { t -= N; v = -v; }
+      s2[t] += v;
+    }
+  }
+  BigPoly qs2(params.logN, logQQ);
+  mpz_t v;
+  mpz_init(v);
+  for (size_t i = 0; i < N; ++i) {
+    if (!s2[i]) continue;
+    mpz_set_si(v, s2[i]);
+    mpz_mul_2exp(v, v, params.logQ);
+    qs2.set(i, v);
+  }
+  mpz_clear(v);
+  k.evk.bx = add(k.evk.bx, qs2);
+  return k;
+}
+
+Ciphertext encrypt(const Params &params, const PublicKey &pk, const BigPoly &m, int logp, int slots,
+                   SecureRandom &rng) {
+  params.validateCiphertext(m.logq, logp, slots);
+  if (m.logN != params.logN || pk.ax.logN != params.logN || pk.ax.logq != params.logQ)
+    throw Error("encrypt: message or public key does not match the parameters (" + params.str() + ")");
+  const int logq = m.logq;
+  // The public key mod Q is also a public key mod q for every q | Q.
+  BigPoly pa = reduce(pk.ax, logq), pb = reduce(pk.bx, logq);
+  std::vector<int8_t> v = rng.zeroOne(params.N(), 0.5);
+  Ciphertext c;
+  c.ax = negacyclicProductSmall(pa, v, logq);
+  addSmall(c.ax, gaussianVector(params.N(), params.sigma, rng));
+  c.bx = negacyclicProductSmall(pb, v, logq);
+  addSmall(c.bx, gaussianVector(params.N(), params.sigma, rng));
+  c.bx = add(c.bx, m);
+  c.logp = logp;
+  c.slots = slots;
+  return c;
+}
+
+BigPoly decrypt(const SecretKey &sk, const Ciphertext &ct) {
+  if (sk.logN != ct.logN() || sk.s.size() != ct.ax.N())
+    throw Error("decrypt: secret key (logN " + std::to_string(sk.logN) +
+                ") does not match the ciphertext (logN " + std::to_string(ct.logN()) + ")");
+  return add(ct.bx, mulSparseTernary(ct.ax, sk.s));
+}
+
+} // namespace fhec::rt

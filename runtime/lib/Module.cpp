@@ -1,0 +1,285 @@
+#include "fhec/runtime/Module.h"
+#include "fhec/runtime/Error.h"
+#include "fhec/runtime/Tables.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <dlfcn.h>
+#include <sstream>
+
+namespace fhec::rt {
+
+// ---- Manifest ---------------------------------------------------------------
+
+namespace {
+[[noreturn]] void bad(int line, const std::string &why) {
+  throw Error("malformed module manifest (line " + std::to_string(line) + "): " + why);
+}
+
+// "key=value" tokens of one line.
+std::map<std::string, std::string> fields(std::istringstream &is, int line) {
+  std::map<std::string, std::string> f;
+  std::string tok;
+  while (is >> tok) {
+    auto eq = tok.find('=');
+    if (eq == std::string::npos) bad(line, "expected key=value, got '" + tok + "'");
+    f[tok.substr(0, eq)] = tok.substr(eq + 1);
+  }
+  return f;
+}
+
+long long num(const std::map<std::string, std::string> &f, const char *key, int line) {
+  auto it = f.find(key);
+  if (it == f.end()) bad(line, std::string("missing '") + key + "'");
+  char *end = nullptr;
+  long long v = std::strtoll(it->second.c_str(), &end, 10);
+  if (it->second.empty() || *end) bad(line, std::string("'") + key + "' is not a number");
+  return v;
+}
+} // namespace
+
+const ManifestFunction *Manifest::find(const std::string &name) const {
+  for (const auto &f : functions)
+    if (f.name == name) return &f;
+  return nullptr;
+}
+
+Manifest parseManifest(const std::string &text) {
+  Manifest m;
+  std::istringstream all(text);
+  std::string lineText;
+  int line = 0;
+  ManifestFunction *cur = nullptr;
+  bool header = false;
+  while (std::getline(all, lineText)) {
+    ++line;
+    std::istringstream is(lineText);
+    std::string head;
+    if (!(is >> head)) continue;
+    if (!header) {
+      int version = -1;
+      if (head != "fhec-manifest" || !(is >> version)) bad(line, "missing 'fhec-manifest' header");
+      if (version != int(abi::kAbiVersion))
+        bad(line, "ABI version " + std::to_string(version) + ", runtime expects " + std::to_string(abi::kAbiVersion));
+      header = true;
+      continue;
+    }
+    auto f = fields(is, line);
+    if (head == "params") {
+      m.logN = int(num(f, "logN", line));
+      m.logQ = int(num(f, "logQ", line));
+      m.logp = int(num(f, "logp", line));
+    } else if (head == "basis") {
+      if (num(f, "id", line) != (long long)m.bases.size()) bad(line, "basis ids must be consecutive");
+      std::vector<uint64_t> primes;
+      std::istringstream ps(f["primes"]);
+      std::string p;
+      while (std::getline(ps, p, ',')) primes.push_back(std::strtoull(p.c_str(), nullptr, 10));
+      if (primes.empty()) bad(line, "empty basis");
+      m.bases.push_back(std::move(primes));
+    } else if (head == "func") {
+      m.functions.push_back({});
+      cur = &m.functions.back();
+      cur->name = f["name"];
+      cur->entry = f["entry"];
+      if (cur->name.empty() || cur->entry.empty()) bad(line, "function without name or entry");
+    } else if (head == "ct" || head == "arg") {
+      if (!cur) bad(line, "'" + head + "' outside a function");
+      bool out = f["dir"] == "out";
+      if (!out && f["dir"] != "in" && head == "ct") bad(line, "dir must be in or out");
+      if (head == "ct") {
+        ManifestCiphertext c{int(num(f, "logq", line)), int(num(f, "logp", line)), int(num(f, "slots", line))};
+        (out ? cur->outputs : cur->inputs).push_back(c);
+        continue;
+      }
+      ManifestArg a;
+      a.output = out;
+      a.role = f["role"];
+      const std::string &kind = f["kind"];
+      if (kind == "table") {
+        auto k = abi::parseTableKind(f["table"]);
+        if (!k) bad(line, "unknown table kind '" + f["table"] + "'");
+        a.kind = ManifestArg::Kind::Table;
+        a.table = *k;
+        a.basis = int(num(f, "basis", line));
+        a.limbs = int(num(f, "limbs", line));
+      } else if (kind == "poly") {
+        a.kind = ManifestArg::Kind::Poly;
+        a.logq = int(num(f, "logq", line));
+      } else if (kind == "rns") {
+        a.kind = ManifestArg::Kind::Rns;
+        a.basis = int(num(f, "basis", line));
+      } else {
+        bad(line, "unknown argument kind '" + kind + "'");
+      }
+      if (a.basis >= (int)m.bases.size()) bad(line, "basis index out of range");
+      cur->args.push_back(a);
+    } else {
+      bad(line, "unknown record '" + head + "'");
+    }
+  }
+  if (!header) throw Error("malformed module manifest: empty");
+  return m;
+}
+
+// ---- CompiledModule ---------------------------------------------------------
+
+std::unique_ptr<CompiledModule> CompiledModule::load(const std::string &path) {
+  std::unique_ptr<CompiledModule> mod(new CompiledModule());
+  mod->path_ = path;
+  mod->handle_ = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!mod->handle_) throw Error("cannot load compiled module '" + path + "': " + dlerror());
+  auto *version = static_cast<const int32_t *>(dlsym(mod->handle_, abi::kAbiVersionSymbol));
+  auto *manifest = static_cast<const char *>(dlsym(mod->handle_, abi::kManifestSymbol));
+  if (!version || !manifest) throw Error("'" + path + "' is not an fhec module (no ABI symbols)");
+  if (*version != int32_t(abi::kAbiVersion))
+    throw Error("'" + path + "' was compiled for ABI version " + std::to_string(*version) +
+                ", this runtime implements version " + std::to_string(abi::kAbiVersion));
+  mod->manifest_ = parseManifest(manifest);
+  for (const auto &f : mod->manifest_.functions) mod->entry(f);  // all entries must resolve
+  return mod;
+}
+
+CompiledModule::~CompiledModule() {
+  if (handle_) dlclose(handle_);
+}
+
+CompiledModule::EntryFn CompiledModule::entry(const ManifestFunction &f) const {
+  void *sym = dlsym(handle_, f.entry.c_str());
+  if (!sym) throw Error("module '" + path_ + "' lacks entry point '" + f.entry + "'");
+  return reinterpret_cast<EntryFn>(sym);
+}
+
+// ---- Buffer -----------------------------------------------------------------
+
+Buffer::Buffer(size_t words) : size_(words) {
+  size_t bytes = ((words * sizeof(uint64_t) + 63) / 64) * 64;
+  data_ = static_cast<uint64_t *>(std::aligned_alloc(64, bytes ? bytes : 64));
+  if (!data_) throw Error("out of memory allocating " + std::to_string(bytes) + " bytes");
+  std::memset(data_, 0, bytes);
+}
+Buffer::Buffer(Buffer &&o) noexcept : data_(o.data_), size_(o.size_) { o.data_ = nullptr; o.size_ = 0; }
+Buffer &Buffer::operator=(Buffer &&o) noexcept {
+  std::swap(data_, o.data_);
+  std::swap(size_, o.size_);
+  return *this;
+}
+Buffer::~Buffer() { std::free(data_); }
+
+// ---- Executor ---------------------------------------------------------------
+
+Executor::Executor(const CompiledModule &module, const Params &params) : module_(module), params_(params) {
+  params.validate();
+  const Manifest &m = module.manifest();
+  if (m.logN != params.logN || m.logQ != params.logQ || m.logp != params.logp)
+    throw Error("module was compiled for logN=" + std::to_string(m.logN) + " logQ=" + std::to_string(m.logQ) +
+                " logp=" + std::to_string(m.logp) + ", but the keys use " + params.str());
+}
+
+const Buffer &Executor::table(const ManifestArg &a) {
+  auto key = std::make_tuple(int(a.table), a.basis, a.limbs);
+  auto it = tables_.find(key);
+  if (it != tables_.end()) return it->second;
+  std::vector<uint64_t> t = buildTable(a.table, module_.manifest().bases.at(a.basis), params_.logN, a.limbs);
+  Buffer b(t.size());
+  std::memcpy(b.data(), t.data(), t.size() * sizeof(uint64_t));
+  return tables_.emplace(key, std::move(b)).first->second;
+}
+
+void Executor::setEvalKey(const EvalKey &evk) {
+  const Manifest &m = module_.manifest();
+  const ManifestFunction *prep = m.find(abi::kEvkPrepareFunc);
+  if (!prep) return;  // the module has no HE Mul
+  if (evk.ax.logN != params_.logN || evk.ax.logq != 2 * params_.logQ || evk.bx.logq != 2 * params_.logQ)
+    throw Error("evaluation key does not match the module (expected logN " + std::to_string(params_.logN) +
+                " and modulus 2^" + std::to_string(2 * params_.logQ) + ")");
+  for (const char *part : {"evk.ax", "evk.bx"}) {
+    const BigPoly &key = std::string(part) == "evk.ax" ? evk.ax : evk.bx;
+    std::vector<void *> ptrs;
+    Buffer out;
+    for (const auto &a : prep->args) {
+      if (a.kind == ManifestArg::Kind::Table) {
+        ptrs.push_back(const_cast<uint64_t *>(table(a).data()));
+      } else if (a.kind == ManifestArg::Kind::Poly && !a.output) {
+        if (a.logq != key.logq) throw Error("evaluation-key preparation expects modulus 2^" + std::to_string(a.logq));
+        ptrs.push_back(const_cast<uint64_t *>(key.words.data()));
+      } else if (a.kind == ManifestArg::Kind::Rns && a.output) {
+        out = Buffer(m.bases.at(a.basis).size() * params_.N());
+        evkBasis_ = a.basis;
+        ptrs.push_back(out.data());
+      } else {
+        throw Error("unexpected argument in " + std::string(abi::kEvkPrepareFunc));
+      }
+    }
+    module_.entry(*prep)(ptrs.data());
+    evk_[part] = std::move(out);
+  }
+}
+
+std::vector<Ciphertext> Executor::run(const std::string &name, const std::vector<Ciphertext> &inputs) {
+  const ManifestFunction *f = module_.manifest().find(name);
+  if (!f) throw Error("module has no function '" + name + "'");
+  if (inputs.size() != f->inputs.size())
+    throw Error("'" + name + "' takes " + std::to_string(f->inputs.size()) + " ciphertexts, got " +
+                std::to_string(inputs.size()));
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const auto &want = f->inputs[i];
+    const auto &c = inputs[i];
+    if (c.logN() != params_.logN || c.logq() != want.logq || c.logp != want.logp || c.slots != want.slots ||
+        c.bx.logq != c.ax.logq)
+      throw Error("'" + name + "' input " + std::to_string(i) + ": expected logN=" + std::to_string(params_.logN) +
+                  " logq=" + std::to_string(want.logq) + " logp=" + std::to_string(want.logp) +
+                  " slots=" + std::to_string(want.slots) + ", got logN=" + std::to_string(c.logN()) +
+                  " logq=" + std::to_string(c.logq()) + " logp=" + std::to_string(c.logp) +
+                  " slots=" + std::to_string(c.slots));
+  }
+  std::vector<Ciphertext> outputs(f->outputs.size());
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    outputs[i].ax = BigPoly(params_.logN, f->outputs[i].logq);
+    outputs[i].bx = BigPoly(params_.logN, f->outputs[i].logq);
+    outputs[i].logp = f->outputs[i].logp;
+    outputs[i].slots = f->outputs[i].slots;
+  }
+  // role "ct<i>.ax" -> polynomial
+  auto ctPart = [&](const std::string &role, bool out) -> BigPoly & {
+    auto dot = role.find('.');
+    if (role.rfind("ct", 0) != 0 || dot == std::string::npos) throw Error("bad manifest role '" + role + "'");
+    size_t idx = std::stoul(role.substr(2, dot - 2));
+    std::string part = role.substr(dot + 1);
+    auto &vec = out ? outputs : const_cast<std::vector<Ciphertext> &>(inputs);
+    if (idx >= vec.size() || (part != "ax" && part != "bx")) throw Error("bad manifest role '" + role + "'");
+    return part == "ax" ? vec[idx].ax : vec[idx].bx;
+  };
+  std::vector<void *> ptrs;
+  for (const auto &a : f->args) {
+    switch (a.kind) {
+    case ManifestArg::Kind::Table:
+      ptrs.push_back(const_cast<uint64_t *>(table(a).data()));
+      break;
+    case ManifestArg::Kind::Rns: {
+      auto it = evk_.find(a.role);
+      if (it == evk_.end() || a.basis != evkBasis_)
+        throw Error("'" + name + "' needs the evaluation key: call setEvalKey first");
+      ptrs.push_back(it->second.data());
+      break;
+    }
+    case ManifestArg::Kind::Poly: {
+      BigPoly &p = ctPart(a.role, a.output);
+      if (p.logq != a.logq) throw Error("'" + name + "': argument " + a.role + " has the wrong modulus");
+      ptrs.push_back(p.words.data());
+      break;
+    }
+    }
+  }
+  module_.entry(*f)(ptrs.data());
+  return outputs;
+}
+
+size_t Executor::residentBytes() const {
+  size_t b = 0;
+  for (const auto &t : tables_) b += t.second.size() * 8;
+  for (const auto &e : evk_) b += e.second.size() * 8;
+  return b;
+}
+
+} // namespace fhec::rt

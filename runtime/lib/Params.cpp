@@ -1,0 +1,41 @@
+#include "fhec/runtime/Params.h"
+#include "fhec/runtime/Error.h"
+
+#include <sstream>
+
+namespace fhec::rt {
+
+void Params::validate() const {
+  if (logN < 2 || logN > 17)
+    throw Error("invalid parameters: logN = " + std::to_string(logN) +
+                " (N must be a power of two 2^logN with 2 <= logN <= 17)");
+  if (logQ < 1 || logQ > 4096)
+    throw Error("invalid parameters: logQ = " + std::to_string(logQ) + " is outside [1, 4096]");
+  if (logp < 1 || logp >= logQ)
+    throw Error("invalid parameters: logp = " + std::to_string(logp) + " must be in [1, logQ)");
+  if (h < 1 || size_t(h) > N())
+    throw Error("invalid parameters: secret Hamming weight h = " + std::to_string(h) +
+                " must be in [1, N]");
+  if (!(sigma > 0.0) || sigma > 64.0)
+    throw Error("invalid parameters: sigma = " + std::to_string(sigma) + " must be in (0, 64]");
+}
+
+void Params::validateCiphertext(int logq, int ctLogp, int slots) const {
+  if (logq < 1 || logq > logQ)
+    throw Error("invalid ciphertext: logq = " + std::to_string(logq) + " must be in [1, logQ = " +
+                std::to_string(logQ) + "]");
+  if (ctLogp < 0 || ctLogp >= logq)
+    throw Error("invalid ciphertext: logp = " + std::to_string(ctLogp) + " must be in [0, logq = " +
+                std::to_string(logq) + ")");
+  if (slots < 1 || (slots & (slots - 1)) != 0 || size_t(slots) > N() / 2)
+    throw Error("invalid ciphertext: slots = " + std::to_string(slots) +
+                " must be a power of two <= N/2 = " + std::to_string(N() / 2));
+}
+
+std::string Params::str() const {
+  std::ostringstream os;
+  os << "logN=" << logN << " logQ=" << logQ << " logp=" << logp << " h=" << h << " sigma=" << sigma;
+  return os.str();
+}
+
+} // namespace fhec::rt

@@ -1,0 +1,191 @@
+#include "fhec/runtime/Reference.h"
+#include "fhec/runtime/Error.h"
+
+#include <cmath>
+#include <string>
+
+namespace fhec::rt {
+
+namespace {
+// Writes the integer polynomial into an N-slot integer, W limbs per slot.
+std::vector<mp_limb_t> pack(const BigPoly &a, int W) {
+  std::vector<mp_limb_t> out(a.N() * W, 0);
+  const int L = a.limbs();
+  for (size_t i = 0; i < a.N(); ++i)
+    for (int k = 0; k < L; ++k) out[i * W + k] = a.coeff(i)[k];
+  return out;
+}
+
+// Full product of two packed N-slot integers; slot k holds sum_{i+j=k} a_i b_j.
+std::vector<mp_limb_t> kroneckerMul(const std::vector<mp_limb_t> &A, const std::vector<mp_limb_t> &B) {
+  std::vector<mp_limb_t> R(A.size() + B.size());
+  mpn_mul(R.data(), A.data(), A.size(), B.data(), B.size());
+  return R;
+}
+
+// r_i = c_i - c_{i+N} (X^N = -1), reduced mod 2^logqOut; sign < 0 negates.
+void foldNegacyclic(const std::vector<mp_limb_t> &R, int W, BigPoly &out, int sign) {
+  const size_t N = out.N();
+  const int L = out.limbs();
+  std::vector<mp_limb_t> t(L);
+  for (size_t i = 0; i < N; ++i) {
+    const mp_limb_t *lo = R.data() + i * W, *hi = R.data() + (i + N) * W;
+    mpn_sub_n(t.data(), lo, hi, L);
+    mp_limb_t *dst = (mp_limb_t *)out.coeff(i);
+    if (sign > 0) mpn_add_n(dst, dst, t.data(), L);
+    else mpn_sub_n(dst, dst, t.data(), L);
+  }
+}
+
+void requireSameRing(const BigPoly &a, const BigPoly &b, const char *what) {
+  if (a.logN != b.logN)
+    throw Error(std::string(what) + ": ring dimensions differ (logN " + std::to_string(a.logN) +
+                " vs " + std::to_string(b.logN) + ")");
+}
+
+void requireCompatible(const Ciphertext &c1, const Ciphertext &c2, const char *op, bool sameScale) {
+  requireSameRing(c1.ax, c2.ax, op);
+  if (c1.logq() != c2.logq() || c1.slots != c2.slots || (sameScale && c1.logp != c2.logp))
+    throw Error(std::string(op) + ": ciphertexts differ (logq " + std::to_string(c1.logq()) + " vs " +
+                std::to_string(c2.logq()) + ", logp " + std::to_string(c1.logp) + " vs " +
+                std::to_string(c2.logp) + ", slots " + std::to_string(c1.slots) + " vs " +
+                std::to_string(c2.slots) + ")");
+}
+} // namespace
+
+BigPoly negacyclicProduct(const BigPoly &a, const BigPoly &b, int logqOut) {
+  requireSameRing(a, b, "negacyclicProduct");
+  BigPoly out(a.logN, logqOut);
+  if (out.limbs() > limbsFor(a.logq + b.logq + a.logN + 1) + 1)
+    throw Error("negacyclicProduct: output modulus wider than the exact product");
+  // Each full-product coefficient is < N * 2^(la + lb): one spare bit keeps slots apart.
+  const int W = std::max(limbsFor(a.logq + b.logq + a.logN + 1), out.limbs());
+  auto R = kroneckerMul(pack(a, W), pack(b, W));
+  foldNegacyclic(R, W, out, +1);
+  out.maskTop();
+  return out;
+}
+
+BigPoly negacyclicProductSmall(const BigPoly &a, const std::vector<int8_t> &v, int logqOut) {
+  if (v.size() != a.N()) throw Error("negacyclicProductSmall: length mismatch");
+  BigPoly out(a.logN, logqOut);
+  const int W = std::max(limbsFor(a.logq + a.logN + 8), out.limbs());
+  auto A = pack(a, W);
+  for (int sign : {+1, -1}) {
+    std::vector<mp_limb_t> V(a.N() * W, 0);
+    bool any = false;
+    for (size_t i = 0; i < a.N(); ++i)
+      if (v[i] * sign > 0) { V[i * W] = mp_limb_t(v[i] * sign); any = true; }
+    if (any) foldNegacyclic(kroneckerMul(A, V), W, out, sign);
+  }
+  out.maskTop();
+  return out;
+}
+
+BigPoly mulSparseTernary(const BigPoly &a, const std::vector<int8_t> &s) {
+  if (s.size() != a.N()) throw Error("mulSparseTernary: length mismatch");
+  const size_t N = a.N();
+  const int L = a.limbs();
+  BigPoly out(a.logN, a.logq);
+  for (size_t j = 0; j < N; ++j) {
+    if (s[j] == 0) continue;
+    // X^j * a: coefficient i moves to i + j, negated when it wraps past N.
+    for (size_t i = 0; i < N; ++i) {
+      size_t k = i + j;
+      bool negate = (k >= N) != (s[j] < 0);
+      mp_limb_t *dst = (mp_limb_t *)out.coeff(k % N);
+      if (negate) mpn_sub_n(dst, dst, (const mp_limb_t *)a.coeff(i), L);
+      else mpn_add_n(dst, dst, (const mp_limb_t *)a.coeff(i), L);
+    }
+  }
+  out.maskTop();
+  return out;
+}
+
+Ciphertext referenceMul(const Params &params, const Ciphertext &c1, const Ciphertext &c2,
+                        const EvalKey &evk) {
+  requireCompatible(c1, c2, "HE Mul", /*sameScale=*/false);
+  const int logq = c1.logq();
+  if (evk.ax.logN != c1.logN() || evk.ax.logq != 2 * params.logQ || evk.bx.logq != 2 * params.logQ)
+    throw Error("HE Mul: evaluation key does not match the parameters (expected logN " +
+                std::to_string(c1.logN()) + ", modulus 2^" + std::to_string(2 * params.logQ) + ")");
+  // Region 1 (Karatsuba): axax = a1 a2, bxbx = b1 b2, axbx = (a1+b1)(a2+b2) - axax - bxbx mod q.
+  BigPoly axax = negacyclicProduct(c1.ax, c2.ax, logq);
+  BigPoly bxbx = negacyclicProduct(c1.bx, c2.bx, logq);
+  BigPoly t = negacyclicProduct(add(c1.ax, c1.bx), add(c2.ax, c2.bx), logq);
+  BigPoly axbx = sub(sub(t, axax), bxbx);
+  // Region 2 (relinearization): ((axax * evk) mod qQ) >> logQ.
+  BigPoly axmult = shiftRight(negacyclicProduct(axax, evk.ax, logq + params.logQ), params.logQ);
+  BigPoly bxmult = shiftRight(negacyclicProduct(axax, evk.bx, logq + params.logQ), params.logQ);
+  Ciphertext r;
+  r.ax = add(axmult, axbx);
+  r.bx = add(bxmult, bxbx);
+  r.logp = c1.logp + c2.logp;
+  r.slots = c1.slots;
+  return r;
+}
+
+Ciphertext referenceAdd(const Ciphertext &c1, const Ciphertext &c2) {
+  requireCompatible(c1, c2, "HE Add", true);
+  return {add(c1.ax, c2.ax), add(c1.bx, c2.bx), c1.logp, c1.slots};
+}
+
+Ciphertext referenceSub(const Ciphertext &c1, const Ciphertext &c2) {
+  requireCompatible(c1, c2, "HE Sub", true);
+  return {sub(c1.ax, c2.ax), sub(c1.bx, c2.bx), c1.logp, c1.slots};
+}
+
+Ciphertext referenceNegate(const Ciphertext &c) { return {negate(c.ax), negate(c.bx), c.logp, c.slots}; }
+
+Ciphertext referenceRescale(const Ciphertext &c, int bits) {
+  if (bits > c.logp) throw Error("rescale: shift exceeds the scale logp = " + std::to_string(c.logp));
+  return {shiftRight(c.ax, bits), shiftRight(c.bx, bits), c.logp - bits, c.slots};
+}
+
+Ciphertext referenceModDown(const Ciphertext &c, int newLogq) {
+  return {reduce(c.ax, newLogq), reduce(c.bx, newLogq), c.logp, c.slots};
+}
+
+Ciphertext referenceMulConst(const Ciphertext &c, const mpz_t k, int logScale) {
+  return {mulScalar(c.ax, k), mulScalar(c.bx, k), c.logp + logScale, c.slots};
+}
+
+Ciphertext referenceAddConst(const Ciphertext &c, const mpz_t k) {
+  return {c.ax, addConstantTerm(c.bx, k), c.logp, c.slots};
+}
+
+void scaleConstant(double value, int logScale, mpz_t out) {
+  if (!std::isfinite(value)) throw Error("constant is not finite");
+  // value * 2^logScale is exact in binary floating point; round half away from zero.
+  int exp = 0;
+  double mant = std::frexp(value, &exp);  // value = mant * 2^exp, mant has 53 bits
+  mpz_set_d(out, std::ldexp(mant, 53));
+  int shift = exp - 53 + logScale;
+  if (shift >= 0) {
+    mpz_mul_2exp(out, out, shift);
+  } else {
+    // Round to nearest, ties away from zero: (|x| + 2^(s-1)) >> s.
+    bool neg = mpz_sgn(out) < 0;
+    mpz_abs(out, out);
+    mpz_t half;
+    mpz_init(half);
+    mpz_setbit(half, -shift - 1);
+    mpz_add(out, out, half);
+    mpz_fdiv_q_2exp(out, out, -shift);
+    if (neg) mpz_neg(out, out);
+    mpz_clear(half);
+  }
+}
+
+void scaleConstant(double value, int logScale, bool &negative, std::vector<uint64_t> &magnitude) {
+  mpz_t k;
+  mpz_init(k);
+  scaleConstant(value, logScale, k);
+  negative = mpz_sgn(k) < 0;
+  magnitude.assign(mpz_size(k) ? mpz_size(k) : 1, 0);
+  size_t count = 0;
+  mpz_export(magnitude.data(), &count, -1, sizeof(uint64_t), 0, 0, k);
+  mpz_clear(k);
+}
+
+} // namespace fhec::rt

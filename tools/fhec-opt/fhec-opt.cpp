@@ -1,0 +1,17 @@
+// fhec-opt: mlir-opt with fhec's dialects, passes and pipelines (for lit tests).
+#include "codegen/Pipeline.h"
+#include "passes/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "mlir/Transforms/Passes.h"
+
+int main(int argc, char **argv) {
+  mlir::DialectRegistry registry;
+  fhec::registerDialects(registry);
+  fhec::registerFHECPasses();
+  fhec::registerPipelines();
+  mlir::registerTransformsPasses();
+  mlir::registerConversionPasses();
+  return mlir::asMainReturnCode(mlir::MlirOptMain(argc, argv, "fhec optimizer driver\n", registry));
+}
