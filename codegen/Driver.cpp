@@ -26,8 +26,10 @@ namespace fhec {
 
 LogicalResult lowerModule(ModuleOp module, const CompileOptions &options, Stage stage) {
   PassManager pm(module.getContext());
-  if (failed(applyPassManagerCLOptions(pm))) return failure();
-  applyDefaultTimingPassManagerCLOptions(pm);
+  if (options.commandLinePassOptions) {
+    if (failed(applyPassManagerCLOptions(pm))) return failure();
+    applyDefaultTimingPassManagerCLOptions(pm);
+  }
   buildFHEPipeline(pm, options);
   if (stage != Stage::FHE) buildLoopPipeline(pm, options);
   if (stage == Stage::LLVMDialect) buildLLVMPipeline(pm, options);
@@ -115,6 +117,7 @@ int driverMain(int argc, char **argv) {
   CompileOptions options;
   options.target = targetOpt;
   options.phaseTimers = !noPhaseTimers;
+  options.commandLinePassOptions = true;
   if (failed(resolveTarget(options, error))) {
     llvm::errs() << "fhec: error: " << error << "\n";
     return 1;

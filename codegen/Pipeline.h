@@ -12,6 +12,9 @@ namespace fhec {
 struct CompileOptions {
   std::string target = "cpu";  ///< cpu (portable 64-bit); `auto` resolves to the best available
   bool phaseTimers = true;     ///< instrument kernels with the runtime's phase timers
+  /// Apply the MLIR pass-manager command-line options (--mlir-print-ir-after-all,
+  /// --mlir-timing, ...); only tools that registered them set this.
+  bool commandLinePassOptions = false;
 };
 
 /// Checks and resolves `options.target`; on failure returns the reason.

@@ -46,11 +46,11 @@ KeySet generateKeys(const Params &params, SecureRandom &rng) {
   k.sk.logN = params.logN;
   k.sk.s = rng.hammingWeight(params.N(), params.h);
 
-  k.pk.ax = uniformPoly(params.logN, params.logQ, rng);
+  const int logQQ = 2 * params.logQ;
+  k.pk.ax = uniformPoly(params.logN, logQQ, rng);
   k.pk.bx = rlweB(k.pk.ax, k.sk, params, rng);
 
   // evk = (a', -a' s + e + Q s^2) mod Q^2.
-  const int logQQ = 2 * params.logQ;
   k.evk.ax = uniformPoly(params.logN, logQQ, rng);
   k.evk.bx = rlweB(k.evk.ax, k.sk, params, rng);
   const size_t N = params.N();
@@ -82,18 +82,29 @@ KeySet generateKeys(const Params &params, SecureRandom &rng) {
 Ciphertext encrypt(const Params &params, const PublicKey &pk, const BigPoly &m, int logp, int slots,
                    SecureRandom &rng) {
   params.validateCiphertext(m.logq, logp, slots);
-  if (m.logN != params.logN || pk.ax.logN != params.logN || pk.ax.logq != params.logQ)
+  if (m.logN != params.logN || pk.ax.logN != params.logN || pk.ax.logq != 2 * params.logQ ||
+      pk.bx.logq != 2 * params.logQ)
     throw Error("encrypt: message or public key does not match the parameters (" + params.str() + ")");
-  const int logq = m.logq;
-  // The public key mod Q is also a public key mod q for every q | Q.
-  BigPoly pa = reduce(pk.ax, logq), pb = reduce(pk.bx, logq);
+  // Work mod qQ: the public key mod Q^2 is also one mod qQ, as qQ | Q^2.
+  const int logqQ = m.logq + params.logQ;
+  BigPoly pa = reduce(pk.ax, logqQ), pb = reduce(pk.bx, logqQ);
   std::vector<int8_t> v = rng.zeroOne(params.N(), 0.5);
+  BigPoly ax = negacyclicProductSmall(pa, v, logqQ);
+  addSmall(ax, gaussianVector(params.N(), params.sigma, rng));
+  BigPoly bx = negacyclicProductSmall(pb, v, logqQ);
+  addSmall(bx, gaussianVector(params.N(), params.sigma, rng));
+  BigPoly mQ(params.logN, logqQ);  // Q * m
+  mpz_t t;
+  mpz_init(t);
+  for (size_t i = 0; i < m.N(); ++i) {
+    m.get(i, t);
+    mpz_mul_2exp(t, t, params.logQ);
+    mQ.set(i, t);
+  }
+  mpz_clear(t);
   Ciphertext c;
-  c.ax = negacyclicProductSmall(pa, v, logq);
-  addSmall(c.ax, gaussianVector(params.N(), params.sigma, rng));
-  c.bx = negacyclicProductSmall(pb, v, logq);
-  addSmall(c.bx, gaussianVector(params.N(), params.sigma, rng));
-  c.bx = add(c.bx, m);
+  c.ax = shiftRight(ax, params.logQ);
+  c.bx = shiftRight(add(bx, mQ), params.logQ);
   c.logp = logp;
   c.slots = slots;
   return c;

@@ -68,15 +68,31 @@ BigPoly negacyclicProduct(const BigPoly &a, const BigPoly &b, int logqOut) {
 
 BigPoly negacyclicProductSmall(const BigPoly &a, const std::vector<int8_t> &v, int logqOut) {
   if (v.size() != a.N()) throw Error("negacyclicProductSmall: length mismatch");
+  const size_t N = a.N();
   BigPoly out(a.logN, logqOut);
-  const int W = std::max(limbsFor(a.logq + a.logN + 8), out.limbs());
-  auto A = pack(a, W);
-  for (int sign : {+1, -1}) {
-    std::vector<mp_limb_t> V(a.N() * W, 0);
-    bool any = false;
-    for (size_t i = 0; i < a.N(); ++i)
-      if (v[i] * sign > 0) { V[i * W] = mp_limb_t(v[i] * sign); any = true; }
-    if (any) foldNegacyclic(kroneckerMul(A, V), W, out, sign);
+  const int L = out.limbs();
+  // a * v = a * (v + c) - c * (a * J) with v + c >= 0 and J = 1 + X + ... + X^(N-1):
+  // one Kronecker product plus (a * J)_k = prefix_k - (total - prefix_k), prefix_k = sum_{i<=k} a_i.
+  int c = 0;
+  for (int8_t x : v) c = std::max(c, -int(x));
+  const int W = std::max(limbsFor(a.logq + a.logN + 9), L);
+  std::vector<mp_limb_t> V(N * W, 0);
+  for (size_t i = 0; i < N; ++i) V[i * W] = mp_limb_t(int(v[i]) + c);
+  foldNegacyclic(kroneckerMul(pack(a, W), V), W, out, +1);
+  if (c) {
+    std::vector<mp_limb_t> total(L, 0), prefix(L, 0), aj(L), ai(L);
+    auto load = [&](size_t i) {
+      std::fill(ai.begin(), ai.end(), 0);
+      std::copy(a.coeff(i), a.coeff(i) + std::min(L, a.limbs()), ai.begin());
+    };
+    for (size_t i = 0; i < N; ++i) { load(i); mpn_add_n(total.data(), total.data(), ai.data(), L); }
+    for (size_t k = 0; k < N; ++k) {
+      load(k);
+      mpn_add_n(prefix.data(), prefix.data(), ai.data(), L);
+      mpn_sub_n(aj.data(), prefix.data(), total.data(), L);   // prefix - total
+      mpn_add_n(aj.data(), aj.data(), prefix.data(), L);      // 2 prefix - total
+      for (int r = 0; r < c; ++r) mpn_sub_n((mp_limb_t *)out.coeff(k), (mp_limb_t *)out.coeff(k), aj.data(), L);
+    }
   }
   out.maskTop();
   return out;

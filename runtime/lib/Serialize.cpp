@@ -211,10 +211,10 @@ PublicKey deserializePublicKey(const std::string &bytes, const Params &expected)
   Params p = r.getParams();
   checkParams(r, p, expected);
   PublicKey k;
-  k.ax = r.getPoly(p.logN, p.logQ);
-  k.bx = r.getPoly(p.logN, p.logQ);
+  k.ax = r.getPoly(p.logN, 2 * p.logQ);
+  k.bx = r.getPoly(p.logN, 2 * p.logQ);
   r.end();
-  if (k.ax.logq != p.logQ || k.bx.logq != p.logQ) r.fail("public key is not mod Q");
+  if (k.ax.logq != 2 * p.logQ || k.bx.logq != 2 * p.logQ) r.fail("public key is not mod Q^2");
   return k;
 }
 

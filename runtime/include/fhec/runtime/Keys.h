@@ -13,7 +13,8 @@ struct SecretKey {
   std::vector<int8_t> s;  ///< ternary coefficients, Hamming weight h
 };
 
-/// Encryption key (ax, bx = -ax*s + e) mod Q.
+/// Encryption key (ax, bx = -ax*s + e) mod Q^2 (HEAAN 2.1: encryption works
+/// mod q*Q and divides by Q, so the fresh noise shrinks to rounding noise).
 struct PublicKey {
   BigPoly ax, bx;
 };
@@ -34,8 +35,9 @@ struct KeySet {
 /// Generates sk ~ HWT(h), pk and evk with a discrete Gaussian error of width sigma.
 KeySet generateKeys(const Params &params, SecureRandom &rng);
 
-/// Public-key encryption of m (mod 2^logq) with v ~ ZO(0.5), e0, e1 ~ DG(sigma):
-/// (v*pk.ax + e0, v*pk.bx + e1 + m) mod q. Throws Error on mismatched sizes.
+/// Public-key encryption of m (mod 2^logq) as in HEAAN's encMsg: with
+/// v ~ ZO(0.5) and e0, e1 ~ DG(sigma), (v*pk.ax + e0, v*pk.bx + e1 + Q*m) mod qQ,
+/// then both divided by Q (right shift by logQ). Throws Error on mismatched sizes.
 Ciphertext encrypt(const Params &params, const PublicKey &pk, const BigPoly &m, int logp, int slots,
                    SecureRandom &rng);
 

@@ -1,0 +1,59 @@
+// Compiles ckks programs with the driver library and loads them through the
+// runtime, as `fhec run` does.
+#pragma once
+
+#include "codegen/Driver.h"
+#include "codegen/Evaluate.h"
+#include "codegen/Pipeline.h"
+
+#include "fhec/runtime/Module.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <gtest/gtest.h>
+
+namespace fhec::test {
+
+struct Program {
+  std::unique_ptr<mlir::MLIRContext> ctx;
+  mlir::OwningOpRef<mlir::ModuleOp> source;  // ckks level, for the oracles
+  std::unique_ptr<rt::CompiledModule> module;
+
+  mlir::func::FuncOp func(llvm::StringRef name) { return source->lookupSymbol<mlir::func::FuncOp>(name); }
+};
+
+inline std::unique_ptr<mlir::MLIRContext> makeContext() {
+  mlir::DialectRegistry registry;
+  registerDialects(registry);
+  auto ctx = std::make_unique<mlir::MLIRContext>(registry);
+  ctx->loadAllAvailableDialects();
+  return ctx;
+}
+
+/// Parses and compiles `text` for the cpu target; fails the test on errors.
+inline Program compileProgram(const std::string &text) {
+  Program p;
+  p.ctx = makeContext();
+  p.source = mlir::parseSourceString<mlir::ModuleOp>(text, p.ctx.get());
+  EXPECT_TRUE(p.source) << text;
+  if (!p.source) return p;
+  llvm::SmallString<128> so;
+  llvm::sys::fs::createTemporaryFile("fhec-test", "so", so);
+  mlir::OwningOpRef<mlir::ModuleOp> copy = p.source->clone();
+  std::string error;
+  CompileOptions options;
+  EXPECT_TRUE(mlir::succeeded(compileToSharedLibrary(*copy, options, std::string(so), error))) << error;
+  p.module = rt::CompiledModule::load(std::string(so));
+  llvm::sys::fs::remove(so);
+  return p;
+}
+
+/// `!ckks.ct<...>` spelled out.
+inline std::string ct(int logN, int logq, int logp, int slots) {
+  return llvm::formatv("!ckks.ct<logN = {0}, logq = {1}, logp = {2}, slots = {3}>", logN, logq, logp, slots).str();
+}
+
+} // namespace fhec::test

@@ -1,0 +1,104 @@
+// The runtime refuses modules, keys and ciphertexts that do not fit together,
+// with a message saying what is wrong.
+#include "E2EUtil.h"
+
+#include "fhec/runtime/Error.h"
+#include "fhec/runtime/Keys.h"
+
+using namespace fhec;
+using namespace fhec::test;
+
+namespace {
+std::string errorOf(const std::function<void()> &f) {
+  try {
+    f();
+  } catch (const rt::Error &e) {
+    return e.what();
+  }
+  return "";
+}
+
+const char *kProgram = R"(
+module attributes {ckks.params = #ckks.params<logN = 10, logQ = 120, logp = 30>} {
+  func.func @sq(%a: !ckks.ct<logN = 10, logq = 120, logp = 30, slots = 64>)
+      -> !ckks.ct<logN = 10, logq = 120, logp = 60, slots = 64> {
+    %m = ckks.mul %a, %a : (!ckks.ct<logN = 10, logq = 120, logp = 30, slots = 64>,
+                            !ckks.ct<logN = 10, logq = 120, logp = 30, slots = 64>)
+                           -> !ckks.ct<logN = 10, logq = 120, logp = 60, slots = 64>
+    return %m : !ckks.ct<logN = 10, logq = 120, logp = 60, slots = 64>
+  }
+})";
+
+rt::Params params() {
+  rt::Params p;
+  p.logN = 10;
+  p.logQ = 120;
+  p.logp = 30;
+  return p;
+}
+} // namespace
+
+TEST(ModuleErrors, ParametersKeysAndInputsMustMatchTheModule) {
+  Program prog = compileProgram(kProgram);
+  ASSERT_TRUE(prog.module);
+  rt::Params other = params();
+  other.logQ = 150;
+  EXPECT_NE(errorOf([&] { rt::Executor e(*prog.module, other); }).find("compiled for"), std::string::npos);
+
+  rt::SecureRandom rng;
+  rt::Params p = params();
+  rt::KeySet keys = rt::generateKeys(p, rng);
+  rt::Executor exec(*prog.module, p);
+  rt::Ciphertext c{rt::BigPoly(10, 120), rt::BigPoly(10, 120), 30, 64};
+  EXPECT_NE(errorOf([&] { exec.run("sq", {c}); }).find("evaluation key"), std::string::npos);
+  EXPECT_NE(errorOf([&] { exec.setEvalKey(rt::EvalKey{rt::BigPoly(10, 120), rt::BigPoly(10, 120)}); })
+                .find("evaluation key does not match"),
+            std::string::npos);
+  exec.setEvalKey(keys.evk);
+  rt::Ciphertext lower{rt::BigPoly(10, 90), rt::BigPoly(10, 90), 30, 64};
+  EXPECT_NE(errorOf([&] { exec.run("sq", {lower}); }).find("expected logN=10 logq=120"), std::string::npos);
+  rt::Ciphertext slots = c;
+  slots.slots = 32;
+  EXPECT_NE(errorOf([&] { exec.run("sq", {slots}); }).find("slots=64"), std::string::npos);
+  EXPECT_NE(errorOf([&] { exec.run("sq", {c, c}); }).find("takes 1 ciphertexts"), std::string::npos);
+  EXPECT_NE(errorOf([&] { exec.run("nope", {c}); }).find("no function"), std::string::npos);
+  EXPECT_NO_THROW(exec.run("sq", {c}));
+}
+
+TEST(ModuleErrors, LoaderRejectsNonModulesAndBadManifests) {
+  EXPECT_NE(errorOf([] { rt::CompiledModule::load("/nonexistent/module.so"); }).find("cannot load"),
+            std::string::npos);
+  EXPECT_NE(errorOf([] { rt::parseManifest("hello"); }).find("fhec-manifest"), std::string::npos);
+  EXPECT_NE(errorOf([] { rt::parseManifest("fhec-manifest 99\n"); }).find("ABI version 99"), std::string::npos);
+  EXPECT_NE(errorOf([] { rt::parseManifest("fhec-manifest 1\nparams logN=x logQ=1 logp=1\n"); }).find("not a number"),
+            std::string::npos);
+  EXPECT_NE(errorOf([] { rt::parseManifest("fhec-manifest 1\narg kind=poly dir=in logq=3 role=ct0.ax\n"); })
+                .find("outside a function"),
+            std::string::npos);
+  EXPECT_NE(errorOf([] {
+              rt::parseManifest("fhec-manifest 1\nfunc name=f entry=e\narg kind=table table=bogus basis=0 limbs=0\n");
+            }).find("unknown table kind"),
+            std::string::npos);
+  EXPECT_NE(errorOf([] {
+              rt::parseManifest("fhec-manifest 1\nfunc name=f entry=e\narg kind=rns dir=in basis=3 role=evk.ax\n");
+            }).find("basis index out of range"),
+            std::string::npos);
+}
+
+TEST(ModuleErrors, ManifestDescribesTheCompiledFunctions) {
+  Program prog = compileProgram(kProgram);
+  ASSERT_TRUE(prog.module);
+  const rt::Manifest &m = prog.module->manifest();
+  EXPECT_EQ(m.logN, 10);
+  EXPECT_EQ(m.logQ, 120);
+  const rt::ManifestFunction *f = m.find("sq");
+  ASSERT_TRUE(f);
+  ASSERT_EQ(f->inputs.size(), 1u);
+  EXPECT_EQ(f->outputs[0].logp, 60);
+  ASSERT_TRUE(m.find("__fhec_evk_prepare"));
+  // Every basis is a prefix of the evaluation key's (one prime sequence).
+  auto largest = *std::max_element(m.bases.begin(), m.bases.end(),
+                                   [](const auto &a, const auto &b) { return a.size() < b.size(); });
+  for (const auto &b : m.bases)
+    for (size_t i = 0; i < b.size(); ++i) EXPECT_EQ(b[i], largest[i]);
+}

@@ -1,0 +1,81 @@
+#include "TestUtil.h"
+
+#include "fhec/runtime/BigPoly.h"
+#include "fhec/runtime/Error.h"
+
+#include <gtest/gtest.h>
+
+using namespace fhec::rt;
+using namespace fhec::rt::test;
+
+namespace {
+// Applies f to every coefficient with mpz and compares with the BigPoly op.
+template <typename F> void expectCoeffwise(const BigPoly &got, const BigPoly &a, const BigPoly *b, F f) {
+  mpz_t x, y, r, want;
+  mpz_inits(x, y, r, want, nullptr);
+  for (size_t i = 0; i < a.N(); ++i) {
+    a.get(i, x);
+    if (b) b->get(i, y);
+    f(r, x, y);
+    mpz_fdiv_r_2exp(r, r, got.logq);
+    got.get(i, want);
+    ASSERT_EQ(mpz_cmp(r, want), 0) << "coefficient " << i;
+  }
+  mpz_clears(x, y, r, want, nullptr);
+}
+} // namespace
+
+TEST(BigPoly, AddSubNegateMatchMpz) {
+  SecureRandom rng;
+  for (int logq : {1, 63, 64, 65, 300, 1200}) {
+    BigPoly a = randomPoly(6, logq, rng), b = randomPoly(6, logq, rng);
+    expectCoeffwise(add(a, b), a, &b, [](mpz_t r, mpz_t x, mpz_t y) { mpz_add(r, x, y); });
+    expectCoeffwise(sub(a, b), a, &b, [](mpz_t r, mpz_t x, mpz_t y) { mpz_sub(r, x, y); });
+    expectCoeffwise(negate(a), a, nullptr, [](mpz_t r, mpz_t x, mpz_t) { mpz_neg(r, x); });
+  }
+}
+
+TEST(BigPoly, ShiftReduceScalarMatchMpz) {
+  SecureRandom rng;
+  BigPoly a = randomPoly(5, 1200, rng);
+  for (int s : {1, 30, 64, 100, 1199}) {
+    BigPoly r = shiftRight(a, s);
+    EXPECT_EQ(r.logq, 1200 - s);
+    expectCoeffwise(r, a, nullptr, [s](mpz_t r, mpz_t x, mpz_t) { mpz_fdiv_q_2exp(r, x, s); });
+  }
+  expectCoeffwise(reduce(a, 700), a, nullptr, [](mpz_t r, mpz_t x, mpz_t) { mpz_set(r, x); });
+  mpz_t c;
+  mpz_init_set_si(c, -123456789012345);
+  expectCoeffwise(mulScalar(a, c), a, nullptr, [&](mpz_t r, mpz_t x, mpz_t) { mpz_mul(r, x, c); });
+  BigPoly t = addConstantTerm(a, c);
+  mpz_t x, y;
+  mpz_inits(x, y, nullptr);
+  a.get(0, x);
+  mpz_add(x, x, c);
+  mpz_fdiv_r_2exp(x, x, 1200);
+  t.get(0, y);
+  EXPECT_EQ(mpz_cmp(x, y), 0);
+  for (size_t i = 1; i < a.N(); ++i) EXPECT_TRUE(std::equal(a.coeff(i), a.coeff(i) + a.limbs(), t.coeff(i)));
+  mpz_clears(c, x, y, nullptr);
+}
+
+TEST(BigPoly, CenteredRepresentative) {
+  BigPoly p(2, 100);
+  mpz_t v, w;
+  mpz_inits(v, w, nullptr);
+  mpz_set_si(v, -5);
+  p.set(1, v);
+  p.get(1, w, /*centered=*/true);
+  EXPECT_EQ(mpz_get_si(w), -5);
+  p.get(1, w);
+  EXPECT_EQ(mpz_sizeinbase(w, 2), 100u);
+  mpz_clears(v, w, nullptr);
+}
+
+TEST(BigPoly, MismatchedOperandsAreReported) {
+  BigPoly a(4, 100), b(4, 101), c(5, 100);
+  EXPECT_THROW(add(a, b), Error);
+  EXPECT_THROW(sub(a, c), Error);
+  EXPECT_THROW(shiftRight(a, 100), Error);
+  EXPECT_THROW(reduce(a, 101), Error);
+}

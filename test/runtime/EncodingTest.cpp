@@ -1,0 +1,56 @@
+#include "TestUtil.h"
+
+#include "fhec/runtime/Encoding.h"
+#include "fhec/runtime/Error.h"
+
+#include <gtest/gtest.h>
+
+using namespace fhec::rt;
+using namespace fhec::rt::test;
+
+namespace {
+std::vector<Complex> randomVector(size_t n, SecureRandom &rng) {
+  std::vector<Complex> z(n);
+  for (auto &x : z) x = Complex(2 * rng.uniformReal() - 1, 2 * rng.uniformReal() - 1);
+  return z;
+}
+double maxError(const std::vector<Complex> &a, const std::vector<Complex> &b) {
+  double e = 0;
+  for (size_t i = 0; i < a.size(); ++i) e = std::max(e, std::abs(a[i] - b[i]));
+  return e;
+}
+} // namespace
+
+TEST(Encoding, DecodeInvertsEncode) {
+  SecureRandom rng;
+  for (int logN : {3, 8, 12})
+    for (size_t slots : {size_t(1), size_t(2), size_t(1) << (logN - 1)}) {
+      auto z = randomVector(slots, rng);
+      BigPoly m = encode(z, logN, 40, 120);
+      EXPECT_LT(maxError(decode(m, int(slots), 40), z), 1e-9) << logN << " " << slots;
+    }
+}
+
+// The canonical embedding is a ring homomorphism: the negacyclic product of
+// two encodings decodes (at the product scale) to the slot-wise product.
+TEST(Encoding, ProductOfEncodingsDecodesToSlotwiseProduct) {
+  SecureRandom rng;
+  const int logN = 6;
+  for (size_t slots : {size_t(4), size_t(32)}) {
+    auto z1 = randomVector(slots, rng), z2 = randomVector(slots, rng);
+    BigPoly prod = schoolbookProduct(encode(z1, logN, 30, 100), encode(z2, logN, 30, 100), 100);
+    auto got = decode(prod, int(slots), 60);
+    std::vector<Complex> want(slots);
+    for (size_t i = 0; i < slots; ++i) want[i] = z1[i] * z2[i];
+    EXPECT_LT(maxError(got, want), 1e-6);
+  }
+}
+
+TEST(Encoding, RejectsBadSizes) {
+  std::vector<Complex> three(3), big(1024);
+  EXPECT_THROW(encode(three, 4, 20, 60), Error);
+  EXPECT_THROW(encode(big, 10, 20, 60), Error);  // slots > N/2
+  std::vector<Complex> huge{Complex(1e30, 0)};
+  EXPECT_THROW(encode(huge, 4, 30, 60), Error);  // does not fit q/2
+  EXPECT_THROW(encode(three, 4, 58, 60), Error);
+}
