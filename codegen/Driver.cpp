@@ -65,29 +65,27 @@ void registerDialects(DialectRegistry &registry) {
                   memref::MemRefDialect, LLVM::LLVMDialect, cf::ControlFlowDialect, index::IndexDialect>();
 }
 
-namespace {
-cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input .mlir>"), cl::init("-"));
-cl::opt<std::string> outputFile("o", cl::desc("Output file (default: stdout)"), cl::value_desc("file"), cl::init("-"));
-cl::opt<std::string> targetOpt("target", cl::desc("Target: cpu (portable 64-bit) or auto"), cl::init("cpu"));
-cl::opt<std::string> emitOpt("emit",
-                             cl::desc("What to produce: fhe (annotated fhe dialect), mlir (loop-level MLIR), "
-                                      "llvm (LLVM IR), asm, obj, so (shared library for the runtime)"),
-                             cl::init("so"));
-cl::opt<bool> noPhaseTimers("no-phase-timers", cl::desc("Do not instrument kernels with phase timers"));
-// `fhec run` options.
-cl::opt<unsigned> repeatOpt("repeat", cl::desc("fhec run: timed executions (median reported)"), cl::init(1));
-cl::opt<std::string> functionOpt("function", cl::desc("fhec run: function to run (default: the only one)"));
-cl::opt<std::string> saveDir("save", cl::desc("fhec run: write params, keys, inputs and outputs to this directory"));
-cl::opt<std::string> loadDir("load", cl::desc("fhec run: read params, keys and inputs from this directory"));
-cl::opt<bool> noReference("no-reference", cl::desc("fhec run: skip the GMP reference check"));
-cl::opt<std::string> jsonOut("json", cl::desc("fhec run: also write the results as JSON to this file"));
-} // namespace
-
 int driverMain(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   bool runMode = argc > 1 && std::string(argv[1]) == "run";
   std::vector<char *> args(argv, argv + argc);
   if (runMode) args.erase(args.begin() + 1);
+  // Function-local so that only the fhec tool registers them (fhec-opt links this library too).
+  static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input .mlir>"), cl::init("-"));
+  static cl::opt<std::string> outputFile("o", cl::desc("Output file (default: stdout)"), cl::value_desc("file"), cl::init("-"));
+  static cl::opt<std::string> targetOpt("target", cl::desc("Target: cpu (portable 64-bit) or auto"), cl::init("cpu"));
+  static cl::opt<std::string> emitOpt("emit",
+                               cl::desc("What to produce: fhe (annotated fhe dialect), mlir (loop-level MLIR), "
+                                        "llvm (LLVM IR), asm, obj, so (shared library for the runtime)"),
+                               cl::init("so"));
+  static cl::opt<bool> noPhaseTimers("no-phase-timers", cl::desc("Do not instrument kernels with phase timers"));
+  // `fhec run` options.
+  static cl::opt<unsigned> repeatOpt("repeat", cl::desc("fhec run: timed executions (median reported)"), cl::init(1));
+  static cl::opt<std::string> functionOpt("function", cl::desc("fhec run: function to run (default: the only one)"));
+  static cl::opt<std::string> saveDir("save", cl::desc("fhec run: write params, keys, inputs and outputs to this directory"));
+  static cl::opt<std::string> loadDir("load", cl::desc("fhec run: read params, keys and inputs from this directory"));
+  static cl::opt<bool> noReference("no-reference", cl::desc("fhec run: skip the GMP reference check"));
+  static cl::opt<std::string> jsonOut("json", cl::desc("fhec run: also write the results as JSON to this file"));
   registerAsmPrinterCLOptions();
   registerMLIRContextCLOptions();
   registerPassManagerCLOptions();

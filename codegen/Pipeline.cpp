@@ -55,6 +55,8 @@ void registerPipelines() {
                                buildLoopPipeline(pm, o);
                                buildLLVMPipeline(pm, o);
                              });
+  PassPipelineRegistration<>("fhec-cpu-lower-to-llvm", "loop-level MLIR to the LLVM dialect with the module ABI",
+                             [](OpPassManager &pm) { buildLLVMPipeline(pm, CompileOptions()); });
 }
 
 } // namespace fhec

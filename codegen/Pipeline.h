@@ -30,7 +30,8 @@ void buildLLVMPipeline(mlir::OpPassManager &pm, const CompileOptions &options);
 /// The dialects fhec reads and produces.
 void registerDialects(mlir::DialectRegistry &registry);
 
-/// Registers `fhec-cpu-pipeline` (all three stages) for fhec-opt.
+/// Registers `fhec-cpu-pipeline` (all three stages) and `fhec-cpu-lower-to-llvm`
+/// (the last) for fhec-opt.
 void registerPipelines();
 
 } // namespace fhec

@@ -6,6 +6,7 @@
 #include "fhec/runtime/Primes.h"
 
 #include "mlir/IR/AttrTypeSubElements.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 namespace fhec {
 #define GEN_PASS_DEF_FHESELECTBASIS
@@ -45,6 +46,8 @@ struct FHESelectBasisPass : public fhec::impl::FHESelectBasisBase<FHESelectBasis
         }
       };
       for (Type t : op->getResultTypes()) visit(t);
+      if (auto f = dyn_cast<FunctionOpInterface>(op))
+        for (Type t : llvm::concat<const Type>(f.getArgumentTypes(), f.getResultTypes())) visit(t);
       for (Region &region : op->getRegions())
         for (Block &block : region)
           for (BlockArgument a : block.getArguments()) visit(a.getType());

@@ -6,7 +6,7 @@ import lit.formats
 config.name = "fhec"
 config.test_format = lit.formats.ShTest(False)
 config.suffixes = [".mlir"]
-config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt", "runtime", "e2e", "Inputs"]
+config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt", "runtime", "e2e", "Inputs", "Output"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.fhec_obj_root, "test")
 config.environment["PATH"] = os.pathsep.join(

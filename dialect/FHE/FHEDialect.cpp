@@ -1,7 +1,9 @@
 #include "dialect/FHE/FHEDialect.h"
+#include "fhec/runtime/Primes.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/IR/OpImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -16,7 +18,22 @@ using namespace fhec::fhe;
 #define GET_OP_CLASSES
 #include "dialect/FHE/FHEOps.cpp.inc"
 
+namespace {
+// Prints resolved bases (long prime lists) once, as `#rns_basis...` aliases.
+struct FHEOpAsmInterface : public OpAsmDialectInterface {
+  using OpAsmDialectInterface::OpAsmDialectInterface;
+  AliasResult getAlias(Attribute attr, raw_ostream &os) const override {
+    if (auto b = dyn_cast<BasisAttr>(attr); b && b.isResolved()) {
+      os << "rns_basis";
+      return AliasResult::FinalAlias;
+    }
+    return AliasResult::NoAlias;
+  }
+};
+} // namespace
+
 void FHEDialect::initialize() {
+  addInterfaces<FHEOpAsmInterface>();
   addAttributes<
 #define GET_ATTRDEF_LIST
 #include "dialect/FHE/FHEAttributes.cpp.inc"
@@ -76,6 +93,7 @@ LogicalResult BasisAttr::verify(function_ref<InFlightDiagnostic()> emitError, un
   for (auto [i, p] : llvm::enumerate(primes)) {
     if (p >> primeBits || !(p >> (primeBits - 1)))
       return emitError() << "prime #" << i << " (" << p << ") does not have exactly " << primeBits << " bits";
+    if (!fhec::rt::isPrime(p)) return emitError() << "basis element " << p << " is not prime";
     for (size_t k = 0; k < i; ++k)
       if (primes[k] == p) return emitError() << "prime " << p << " appears twice in the basis";
     log2P += std::log2(double(p));

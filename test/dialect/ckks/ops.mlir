@@ -1,0 +1,33 @@
+// RUN: fhec-opt %s | fhec-opt | FileCheck %s
+// Round trip of every ckks op and of the parameters attribute.
+
+!ct = !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 2048>
+!ct60 = !ckks.ct<logN = 12, logq = 200, logp = 60, slots = 2048>
+!low = !ckks.ct<logN = 12, logq = 170, logp = 30, slots = 2048>
+
+// CHECK: module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>}
+module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>} {
+  // CHECK-LABEL: func.func @all
+  func.func @all(%a: !ct, %b: !ct) -> !low {
+    // CHECK: ckks.add %{{.*}}, %{{.*}} : <logN = 12, logq = 200, logp = 30, slots = 2048>
+    %0 = ckks.add %a, %b : !ct
+    // CHECK: ckks.sub
+    %1 = ckks.sub %0, %b : !ct
+    // CHECK: ckks.negate
+    %2 = ckks.negate %1 : !ct
+    // CHECK: ckks.mul %{{.*}}, %{{.*}} : (<{{.*}}logp = 30{{.*}}>, <{{.*}}>) -> <logN = 12, logq = 200, logp = 60, slots = 2048>
+    %3 = ckks.mul %2, %a : (!ct, !ct) -> !ct60
+    // CHECK: ckks.rescale {{.*}} -> <logN = 12, logq = 170, logp = 30, slots = 2048>
+    %4 = ckks.rescale %3 : !ct60 -> !low
+    // CHECK: ckks.mul_const {{.*}} {value = -2.500000e-01 : f64}
+    %5 = ckks.mul_const %a {value = -0.25 : f64} : !ct -> !ct60
+    %6 = ckks.rescale %5 : !ct60 -> !low
+    // CHECK: ckks.add_const {{.*}} {value = 5.000000e-01 : f64}
+    %7 = ckks.add_const %6 {value = 0.5 : f64} : !low
+    // CHECK: ckks.mod_down {{.*}} -> <logN = 12, logq = 170, logp = 30, slots = 2048>
+    %8 = ckks.mod_down %a : !ct -> !low
+    %9 = ckks.add %7, %8 : !low
+    %10 = ckks.add %9, %4 : !low
+    return %10 : !low
+  }
+}

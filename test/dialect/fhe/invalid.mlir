@@ -1,0 +1,184 @@
+// RUN: fhec-opt %s -split-input-file -verify-diagnostics
+// Every fhe verifier: bases, types, domain/basis/layout agreement, shapes.
+
+// expected-error @+2 {{failed to parse FHE_RnsType parameter 'basis'}}
+// expected-error @+1 {{too few primes: the basis product is about 2^39, below the required 2^100}}
+func.func private @few(!fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 100, prime_bits = 20, primes = [1048193, 1048129]>, domain = coeff, layout = prime_major>)
+
+// -----
+
+// expected-error @+2 {{failed to parse FHE_RnsType parameter 'basis'}}
+// expected-error @+1 {{basis element 1048161 is not prime}}
+func.func private @composite(!fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 10, prime_bits = 20, primes = [1048161]>, domain = coeff, layout = prime_major>)
+
+// -----
+
+// expected-error @+2 {{failed to parse FHE_RnsType parameter 'basis'}}
+// expected-error @+1 {{prime #0 (1048193) does not have exactly 30 bits}}
+func.func private @width(!fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 10, prime_bits = 30, primes = [1048193]>, domain = coeff, layout = prime_major>)
+
+// -----
+
+// expected-error @+2 {{failed to parse FHE_RnsType parameter 'basis'}}
+// expected-error @+1 {{prime 1048193 appears twice in the basis}}
+func.func private @twice(!fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 10, prime_bits = 20, primes = [1048193, 1048193]>, domain = coeff, layout = prime_major>)
+
+// -----
+
+// 1048193 - 1 = 2^7 * 8189: not 1 mod 2N for N = 2^7.
+// expected-error @+1 {{prime 1048193 is not 1 mod 2N (N = 2^7)}}
+func.func private @ntt_unfriendly(!fhe.rns<logN = 7, basis = #fhe.basis<min_bits = 10, prime_bits = 20, primes = [1048193]>, domain = coeff, layout = prime_major>)
+
+// -----
+
+// expected-error @+2 {{failed to parse FHE_RnsType parameter 'basis'}}
+// expected-error @+1 {{basis bound min_bits must be positive}}
+func.func private @zero(!fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 0>, domain = coeff, layout = prime_major>)
+
+// -----
+
+// expected-error @+1 {{poly logN = 30 is outside [1, 17]}}
+func.func private @ring(!fhe.poly<logN = 30, logq = 10>)
+
+// -----
+
+func.func @crt_domain(%x: !fhe.poly<logN = 4, logq = 10>) {
+  // expected-error @+1 {{result must be in the coeff domain, got eval}}
+  %0 = fhe.crt %x : !fhe.poly<logN = 4, logq = 10> -> !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = prime_major>
+  return
+}
+
+// -----
+
+func.func @crt_ring(%x: !fhe.poly<logN = 5, logq = 10>) {
+  // expected-error @+1 {{ring dimensions differ: logN 5 vs 4}}
+  %0 = fhe.crt %x : !fhe.poly<logN = 5, logq = 10> -> !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major>
+  return
+}
+
+// -----
+
+func.func @ntt_twice(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = prime_major>) {
+  // expected-error @+1 {{input must be in the coeff domain, got eval}}
+  %0 = fhe.ntt %x : !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = prime_major> -> !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = prime_major>
+  return
+}
+
+// -----
+
+func.func @ntt_basis(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major>) {
+  // expected-error @+1 {{RNS bases differ}}
+  %0 = fhe.ntt %x : !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major> -> !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 40>, domain = eval, layout = prime_major>
+  return
+}
+
+// -----
+
+func.func @intt_domain(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major>) {
+  // expected-error @+1 {{input must be in the eval domain, got coeff}}
+  %0 = fhe.intt %x : !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major> -> !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major>
+  return
+}
+
+// -----
+
+func.func @ntt_layout(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major>) {
+  // expected-error @+1 {{layouts differ}}
+  %0 = fhe.ntt %x : !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major> -> !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = coeff_major>
+  return
+}
+
+// -----
+
+func.func @hadamard_coeff(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major>) {
+  // expected-error @+1 {{operands must be in the eval domain, got coeff}}
+  %0 = fhe.hadamard %x, %x : !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major>
+  return
+}
+
+// -----
+
+func.func @hadamard_mixed(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = prime_major>,
+                          %y: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 40>, domain = eval, layout = prime_major>) {
+  // expected-error @+1 {{requires the same type for all operands and results}}
+  %0 = "fhe.hadamard"(%x, %y) : (!fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = prime_major>, !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 40>, domain = eval, layout = prime_major>) -> !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = prime_major>
+  return
+}
+
+// -----
+
+func.func @icrt_domain(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = prime_major>) {
+  // expected-error @+1 {{input must be in the coeff domain, got eval}}
+  %0 = fhe.icrt %x : !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = prime_major> -> !fhe.poly<logN = 4, logq = 10>
+  return
+}
+
+// -----
+
+func.func @icrt_bound(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major>) {
+  // expected-error @+1 {{result modulus 2^40 exceeds the basis bound 2^30}}
+  %0 = fhe.icrt %x : !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major> -> !fhe.poly<logN = 4, logq = 40>
+  return
+}
+
+// -----
+
+func.func @transpose_same(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major>) {
+  // expected-error @+1 {{result layout must differ from the input's}}
+  %0 = fhe.transpose %x : !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major> -> !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major>
+  return
+}
+
+// -----
+
+func.func @prefix_not_prefix(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 35, prime_bits = 20, primes = [1048193, 1048129]>, domain = eval, layout = prime_major>) {
+  // expected-error @+1 {{result basis is not a prefix of the input basis}}
+  %0 = fhe.basis_prefix %x : !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 35, prime_bits = 20, primes = [1048193, 1048129]>, domain = eval, layout = prime_major> -> !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 15, prime_bits = 20, primes = [1048129]>, domain = eval, layout = prime_major>
+  return
+}
+
+// -----
+
+func.func @prefix_grows(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = prime_major>) {
+  // expected-error @+1 {{result basis bound 2^40 exceeds the input's 2^30}}
+  %0 = fhe.basis_prefix %x : !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = prime_major> -> !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 40>, domain = eval, layout = prime_major>
+  return
+}
+
+// -----
+
+func.func @shr_type(%x: !fhe.poly<logN = 4, logq = 30>) {
+  // expected-error @+1 {{result logq must be 25 (input logq minus the shift)}}
+  %0 = fhe.poly_shr %x {shift = 5 : i64} : !fhe.poly<logN = 4, logq = 30> -> !fhe.poly<logN = 4, logq = 20>
+  return
+}
+
+// -----
+
+func.func @shr_all(%x: !fhe.poly<logN = 4, logq = 30>) {
+  // expected-error @+1 {{shift 40 must be in [1, logq = 30)}}
+  %0 = fhe.poly_shr %x {shift = 40 : i64} : !fhe.poly<logN = 4, logq = 30> -> !fhe.poly<logN = 4, logq = 10>
+  return
+}
+
+// -----
+
+func.func @reduce_up(%x: !fhe.poly<logN = 4, logq = 30>) {
+  // expected-error @+1 {{result modulus 2^31 exceeds the input's 2^30}}
+  %0 = fhe.poly_reduce %x : !fhe.poly<logN = 4, logq = 30> -> !fhe.poly<logN = 4, logq = 31>
+  return
+}
+
+// -----
+
+func.func @poly_add_mixed(%x: !fhe.poly<logN = 4, logq = 30>, %y: !fhe.poly<logN = 4, logq = 31>) {
+  // expected-error @+1 {{requires the same type for all operands and results}}
+  %0 = "fhe.poly_add"(%x, %y) : (!fhe.poly<logN = 4, logq = 30>, !fhe.poly<logN = 4, logq = 31>) -> !fhe.poly<logN = 4, logq = 30>
+  return
+}
+
+// -----
+
+// expected-error @+2 {{failed to parse FHE_RnsType parameter 'basis'}}
+// expected-error @+1 {{expected 'min_bits'}}
+func.func private @bad_syntax(!fhe.rns<logN = 4, basis = #fhe.basis<bits = 3>, domain = coeff, layout = prime_major>)

@@ -1,0 +1,35 @@
+// RUN: fhec-opt --ckks-to-fhe %s | FileCheck %s
+// Add/Sub/Negate/Rescale/ModDown/constants become BigInt pointwise ops on (ax, bx).
+
+!ct = !ckks.ct<logN = 8, logq = 100, logp = 30, slots = 16>
+!ct60 = !ckks.ct<logN = 8, logq = 100, logp = 60, slots = 16>
+!low = !ckks.ct<logN = 8, logq = 70, logp = 30, slots = 16>
+
+module attributes {ckks.params = #ckks.params<logN = 8, logQ = 100, logp = 30>} {
+  // CHECK-LABEL: func.func @ops
+  // CHECK-NOT: fhe.rns
+  func.func @ops(%a: !ct, %b: !ct) -> !low {
+    // CHECK: %[[S0:.*]] = fhe.poly_add %arg0, %arg2
+    // CHECK: %[[S1:.*]] = fhe.poly_add %arg1, %arg3
+    %0 = ckks.add %a, %b : !ct
+    // CHECK: fhe.poly_sub %[[S0]], %arg2
+    %1 = ckks.sub %0, %b : !ct
+    // CHECK: fhe.poly_negate
+    %2 = ckks.negate %1 : !ct
+    // round(-0.75 * 2^30) = -805306368 on both polynomials
+    // CHECK: fhe.poly_mul_scalar %{{.*}} {value = -805306368 : i128}
+    // CHECK: fhe.poly_mul_scalar %{{.*}} {value = -805306368 : i128}
+    %3 = ckks.mul_const %2 {value = -0.75 : f64} : !ct -> !ct60
+    // CHECK: fhe.poly_shr %{{.*}} {shift = 30 : i64} : <logN = 8, logq = 100> -> <logN = 8, logq = 70>
+    %4 = ckks.rescale %3 : !ct60 -> !low
+    // Only bx gets the constant: round(0.5 * 2^30).
+    // CHECK: %[[C:.*]] = fhe.poly_add_constant_term %{{.*}} {value = 536870912 : i128}
+    %5 = ckks.add_const %4 {value = 0.5 : f64} : !low
+    // CHECK: fhe.poly_reduce %arg0 : <logN = 8, logq = 100> -> <logN = 8, logq = 70>
+    %6 = ckks.mod_down %a : !ct -> !low
+    %7 = ckks.add %5, %6 : !low
+    return %7 : !low
+  }
+  // No HE Mul: no evaluation key argument and no preparation function.
+  // CHECK-NOT: __fhec_evk_prepare
+}

@@ -1,0 +1,10 @@
+// RUN: fhec-opt --fhe-select-basis="target=tpu" %s -verify-diagnostics -split-input-file
+// RUN: not fhec-opt --fhe-select-basis="prime-bits=20" %s 2>&1 | FileCheck %s --check-prefix=FEW
+
+// expected-error @+1 {{fhe-select-basis: unknown target 'tpu' (expected cpu, cpu-avx512 or cuda)}}
+module {
+  func.func private @f(!fhe.rns<logN = 16, basis = #fhe.basis<min_bits = 200>, domain = coeff, layout = prime_major>)
+}
+
+// With 20-bit primes only a few p = 1 mod 2^17 exist: too few for 2^200.
+// FEW: error: fhe-select-basis: cannot build a basis of 2^200 from 20-bit primes: {{.*}}too few primes
