@@ -85,6 +85,8 @@ int driverMain(int argc, char **argv) {
   static cl::opt<std::string> saveDir("save", cl::desc("fhec run: write params, keys, inputs and outputs to this directory"));
   static cl::opt<std::string> loadDir("load", cl::desc("fhec run: read params, keys and inputs from this directory"));
   static cl::opt<bool> noReference("no-reference", cl::desc("fhec run: skip the GMP reference check"));
+  static cl::opt<std::string> keepModule("keep-module",
+                                         cl::desc("fhec run: keep the compiled module at this path (for profilers)"));
   static cl::opt<std::string> jsonOut("json", cl::desc("fhec run: also write the results as JSON to this file"));
   registerAsmPrinterCLOptions();
   registerMLIRContextCLOptions();
@@ -130,6 +132,7 @@ int driverMain(int argc, char **argv) {
     ro.loadDir = loadDir;
     ro.checkReference = !noReference;
     ro.jsonPath = jsonOut;
+    ro.keepModule = keepModule;
     return runProgram(*module, ro);
   }
 

@@ -11,12 +11,14 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <thread>
 
 using namespace mlir;
 
@@ -41,6 +43,23 @@ FailureOr<func::FuncOp> pickFunction(ModuleOp module, const std::string &name) {
     return module.emitError() << (name.empty() ? std::string("no public function to run")
                                                : "no function named '" + name + "'");
   return module.emitError() << "several functions; choose one with --function";
+}
+
+// What the JSON report says about the machine: CPU model, cores, IFMA.
+llvm::json::Object machineInfo() {
+  std::string model = "unknown", flags;
+  if (auto buf = llvm::MemoryBuffer::getFileAsStream("/proc/cpuinfo")) {
+    llvm::SmallVector<llvm::StringRef> lines;
+    (*buf)->getBuffer().split(lines, '\n');
+    for (llvm::StringRef l : lines) {
+      auto [key, value] = l.split(':');
+      if (key.trim() == "model name" && model == "unknown") model = value.trim().str();
+      if (key.trim() == "flags" && flags.empty()) flags = value.trim().str();
+    }
+  }
+  return llvm::json::Object{{"cpu", model},
+                            {"cores", int64_t(std::thread::hardware_concurrency())},
+                            {"avx512ifma", llvm::StringRef(flags).contains("avx512ifma")}};
 }
 
 std::string path(const std::string &dir, const std::string &file) {
@@ -73,7 +92,7 @@ int runProgram(ModuleOp module, const RunOptions &opts) {
     llvm::SmallString<128> tmpDir;
     if (auto ec = llvm::sys::fs::createUniqueDirectory("fhec-run", tmpDir))
       return fail("cannot create a temporary directory: " + ec.message());
-    std::string soPath = path(std::string(tmpDir), "module.so");
+    std::string soPath = opts.keepModule.empty() ? path(std::string(tmpDir), "module.so") : opts.keepModule;
     std::string error;
     auto t0 = Clock::now();
     OwningOpRef<ModuleOp> copy = module.clone();
@@ -81,7 +100,7 @@ int runProgram(ModuleOp module, const RunOptions &opts) {
       return error == "lowering failed" ? 1 : fail(error);
     double compileSeconds = secondsSince(t0);
     auto compiled = rt::CompiledModule::load(soPath);
-    llvm::sys::fs::remove(soPath);
+    if (opts.keepModule.empty()) llvm::sys::fs::remove(soPath);
     llvm::sys::fs::remove(tmpDir);
 
     // Keys and inputs: generated, or loaded from --load.
@@ -215,6 +234,8 @@ int runProgram(ModuleOp module, const RunOptions &opts) {
                            {"runs", int64_t(opts.repeat)},
                            {"phases_ms_median", std::move(phaseJson)},
                            {"total_ms_median", totalMs},
+                           {"total_ms_runs", llvm::json::Array(llvm::map_range(totals, [](double t) { return t * 1e3; }))},
+                           {"machine", machineInfo()},
                            {"reference", refVerdict},
                            {"max_error", maxErr},
                            {"mean_error", meanErr},

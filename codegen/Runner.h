@@ -19,6 +19,7 @@ struct RunOptions {
   std::string loadDir;       ///< read params/keys/inputs from here
   bool checkReference = true;
   std::string jsonPath;      ///< also write the results as JSON
+  std::string keepModule;    ///< keep the compiled module at this path (profilers need it)
 };
 
 /// Returns the process exit code: 0 when every check passed.

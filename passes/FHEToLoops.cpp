@@ -237,8 +237,36 @@ private:
     return success();
   }
 
+  // One radix-2 stage: `groups` groups of butterflies of stride t, group g
+  // using twiddle tw[groups + g] (loaded once per group, Algo. 3 lines 7-9).
+  // Forward (Cooley-Tukey): (u, v) -> (u + w v, u - w v); inverse
+  // (Gentleman-Sande): (u, v) -> (u + v, (u - v) w).
+  void butterflyStage(Value a, Value j, Value p, Value tw, Value tws, Value groups, Value t, bool inverse) {
+    loopFor(A.cidx(0), groups, {}, [&](Value g, ValueRange) {
+      Value widx = arith::AddIOp::create(b, loc, groups, g);
+      Value w = load(tw, {j, widx}), ws = load(tws, {j, widx});
+      Value base = arith::MulIOp::create(b, loc, g, arith::AddIOp::create(b, loc, t, t));
+      Value end = arith::AddIOp::create(b, loc, base, t);
+      loopFor(base, end, {}, [&](Value x, ValueRange) {
+        Value y = arith::AddIOp::create(b, loc, x, t);
+        Value u = load(a, {j, x}), v = load(a, {j, y});
+        if (!inverse) {
+          Value wv = A.mulShoup(v, w, ws, p);
+          store(A.addMod(u, wv, p), a, {j, x});
+          store(A.subMod(u, wv, p), a, {j, y});
+        } else {
+          store(A.addMod(u, v, p), a, {j, x});
+          Value diff = arith::SubIOp::create(b, loc, arith::AddIOp::create(b, loc, u, p), v);  // in [1, 2p)
+          store(A.mulShoup(diff, w, ws, p), a, {j, y});
+        }
+        return SmallVector<Value>{};
+      });
+      return SmallVector<Value>{};
+    });
+  }
+
   // Algo. 3/4: in-place radix-2 Cooley-Tukey, one prime per parallel iteration;
-  // stage s has 2^s groups of butterflies of stride t = N / 2^(s+1).
+  // stage s has 2^s groups of stride t = N / 2^(s+1). Output in bit-reversed order.
   LogicalResult ntt(fhe::NttOp op) {
     if (failed(requirePrimeMajor(op, op.getInput()))) return failure();
     auto basis = op.getResult().getType().getBasis();
@@ -250,20 +278,9 @@ private:
       Value p = primeConst(consts, j, abi::kPrime);
       loopFor(int64_t(logN), [&](Value s) {
         Value one = A.cidx(1);
-        Value logt = arith::SubIOp::create(b, loc, A.cidx(logN - 1), s);
-        Value t = arith::ShLIOp::create(b, loc, one, logt);
         Value groups = arith::ShLIOp::create(b, loc, one, s);
-        loopFor(N() / 2, [&](Value bf) {
-          Value g = arith::ShRUIOp::create(b, loc, bf, logt);
-          Value k = arith::AndIOp::create(b, loc, bf, arith::SubIOp::create(b, loc, t, one));
-          Value x = arith::AddIOp::create(b, loc, arith::ShLIOp::create(b, loc, g, arith::AddIOp::create(b, loc, logt, one)), k);
-          Value y = arith::AddIOp::create(b, loc, x, t);
-          Value w = arith::AddIOp::create(b, loc, groups, g);
-          Value u = load(a, {j, x});
-          Value v = A.mulShoup(load(a, {j, y}), load(tw, {j, w}), load(tws, {j, w}), p);
-          store(A.addMod(u, v, p), a, {j, x});
-          store(A.subMod(u, v, p), a, {j, y});
-        });
+        Value t = arith::ShRUIOp::create(b, loc, A.cidx(N() / 2), s);
+        butterflyStage(a, j, p, tw, tws, groups, t, /*inverse=*/false);
       });
     });
     mem[op.getResult()] = a;
@@ -282,20 +299,9 @@ private:
       Value j = iv[0];
       Value p = primeConst(consts, j, abi::kPrime);
       loopFor(int64_t(logN), [&](Value s) {
-        Value one = A.cidx(1);
-        Value t = arith::ShLIOp::create(b, loc, one, s);
+        Value t = arith::ShLIOp::create(b, loc, A.cidx(1), s);
         Value groups = arith::ShRUIOp::create(b, loc, A.cidx(N() / 2), s);
-        loopFor(N() / 2, [&](Value bf) {
-          Value g = arith::ShRUIOp::create(b, loc, bf, s);
-          Value k = arith::AndIOp::create(b, loc, bf, arith::SubIOp::create(b, loc, t, one));
-          Value x = arith::AddIOp::create(b, loc, arith::ShLIOp::create(b, loc, g, arith::AddIOp::create(b, loc, s, one)), k);
-          Value y = arith::AddIOp::create(b, loc, x, t);
-          Value w = arith::AddIOp::create(b, loc, groups, g);
-          Value u = load(a, {j, x}), v = load(a, {j, y});
-          store(A.addMod(u, v, p), a, {j, x});
-          Value diff = arith::SubIOp::create(b, loc, arith::AddIOp::create(b, loc, u, p), v);  // in [1, 2p)
-          store(A.mulShoup(diff, load(tw, {j, w}), load(tws, {j, w}), p), a, {j, y});
-        });
+        butterflyStage(a, j, p, tw, tws, groups, t, /*inverse=*/true);
       });
       Value nInv = primeConst(consts, j, abi::kNInv), nInvS = primeConst(consts, j, abi::kNInvShoup);
       loopFor(N(), [&](Value i) { store(A.mulShoup(load(a, {j, i}), nInv, nInvS, p), a, {j, i}); });
