@@ -37,8 +37,8 @@ public:
         .Case<ckks::SubOp>([&](auto o) { return binary<fhe::PolySubOp>(o); })
         .Case<ckks::NegateOp>([&](ckks::NegateOp o) {
           Pair in = map.at(o.getInput());
-          map[o.getResult()] = {b.create<fhe::PolyNegateOp>(o.getLoc(), in.first),
-                                b.create<fhe::PolyNegateOp>(o.getLoc(), in.second)};
+          map[o.getResult()] = {fhe::PolyNegateOp::create(b, o.getLoc(), in.first),
+                                fhe::PolyNegateOp::create(b, o.getLoc(), in.second)};
           return success();
         })
         .Case<ckks::MulOp>([&](ckks::MulOp o) { return lowerMul(o); })
@@ -47,30 +47,30 @@ public:
           Type t = polyType(out.getLogq());
           int64_t d = in.getLogq() - out.getLogq();
           Pair p = map.at(o.getInput());
-          map[o.getResult()] = {b.create<fhe::PolyShrOp>(o.getLoc(), t, p.first, d),
-                                b.create<fhe::PolyShrOp>(o.getLoc(), t, p.second, d)};
+          map[o.getResult()] = {fhe::PolyShrOp::create(b, o.getLoc(), t, p.first, d),
+                                fhe::PolyShrOp::create(b, o.getLoc(), t, p.second, d)};
           return success();
         })
         .Case<ckks::ModDownOp>([&](ckks::ModDownOp o) {
           Type t = polyType(o.getResult().getType().getLogq());
           Pair p = map.at(o.getInput());
-          map[o.getResult()] = {b.create<fhe::PolyReduceOp>(o.getLoc(), t, p.first),
-                                b.create<fhe::PolyReduceOp>(o.getLoc(), t, p.second)};
+          map[o.getResult()] = {fhe::PolyReduceOp::create(b, o.getLoc(), t, p.first),
+                                fhe::PolyReduceOp::create(b, o.getLoc(), t, p.second)};
           return success();
         })
         .Case<ckks::MulConstOp>([&](ckks::MulConstOp o) -> LogicalResult {
           auto k = scaled(o, o.getValue().convertToDouble(), params.getLogp());
           if (failed(k)) return failure();
           Pair p = map.at(o.getInput());
-          map[o.getResult()] = {b.create<fhe::PolyMulScalarOp>(o.getLoc(), p.first, *k),
-                                b.create<fhe::PolyMulScalarOp>(o.getLoc(), p.second, *k)};
+          map[o.getResult()] = {fhe::PolyMulScalarOp::create(b, o.getLoc(), p.first, *k),
+                                fhe::PolyMulScalarOp::create(b, o.getLoc(), p.second, *k)};
           return success();
         })
         .Case<ckks::AddConstOp>([&](ckks::AddConstOp o) -> LogicalResult {
           auto k = scaled(o, o.getValue().convertToDouble(), o.getInput().getType().getLogp());
           if (failed(k)) return failure();
           Pair p = map.at(o.getInput());
-          map[o.getResult()] = {p.first, b.create<fhe::PolyAddConstantTermOp>(o.getLoc(), p.second, *k)};
+          map[o.getResult()] = {p.first, fhe::PolyAddConstantTermOp::create(b, o.getLoc(), p.second, *k)};
           return success();
         })
         .Default([&](Operation *o) {
@@ -94,8 +94,8 @@ private:
 
   template <typename PolyOp, typename CkksOp> LogicalResult binary(CkksOp o) {
     Pair l = map.at(o.getLhs()), r = map.at(o.getRhs());
-    map[o.getResult()] = {b.create<PolyOp>(o.getLoc(), l.first, r.first),
-                          b.create<PolyOp>(o.getLoc(), l.second, r.second)};
+    map[o.getResult()] = {PolyOp::create(b, o.getLoc(), l.first, r.first),
+                          PolyOp::create(b, o.getLoc(), l.second, r.second)};
     return success();
   }
 
@@ -118,8 +118,8 @@ private:
     auto key = std::make_pair(poly, Attribute(basis));
     auto it = evalCache.find(key);
     if (it != evalCache.end()) return it->second;
-    Value c = b.create<fhe::CrtOp>(loc, rnsType(basis, fhe::Domain::coeff), poly);
-    Value e = b.create<fhe::NttOp>(loc, rnsType(basis, fhe::Domain::eval), c);
+    Value c = fhe::CrtOp::create(b, loc, rnsType(basis, fhe::Domain::coeff), poly);
+    Value e = fhe::NttOp::create(b, loc, rnsType(basis, fhe::Domain::eval), c);
     evalCache[key] = e;
     return e;
   }
@@ -127,8 +127,8 @@ private:
   // iNTT then iCRT, reconstructing mod 2^logq.
   Value toPoly(Location loc, Value eval, unsigned logq) {
     auto t = cast<fhe::RnsType>(eval.getType());
-    Value c = b.create<fhe::InttOp>(loc, t.withDomain(fhe::Domain::coeff), eval);
-    return b.create<fhe::IcrtOp>(loc, polyType(logq), c);
+    Value c = fhe::InttOp::create(b, loc, t.withDomain(fhe::Domain::coeff), eval);
+    return fhe::IcrtOp::create(b, loc, polyType(logq), c);
   }
 
   // HE Mul, Fig. 2: region 1 (Karatsuba tensor product mod q) and region 2
@@ -142,28 +142,28 @@ private:
     auto r1 = fhe::BasisAttr::get(b.getContext(), region1Bits(logN, logq));
     Value a1 = toEval(loc, x.first, r1), b1 = toEval(loc, x.second, r1);
     Value a2 = toEval(loc, y.first, r1), b2 = toEval(loc, y.second, r1);
-    Value axaxE = b.create<fhe::HadamardOp>(loc, a1, a2);
-    Value bxbxE = b.create<fhe::HadamardOp>(loc, b1, b2);
-    Value s1 = b.create<fhe::AddOp>(loc, a1, b1);
-    Value s2 = b.create<fhe::AddOp>(loc, a2, b2);
-    Value tE = b.create<fhe::HadamardOp>(loc, s1, s2);
+    Value axaxE = fhe::HadamardOp::create(b, loc, a1, a2);
+    Value bxbxE = fhe::HadamardOp::create(b, loc, b1, b2);
+    Value s1 = fhe::AddOp::create(b, loc, a1, b1);
+    Value s2 = fhe::AddOp::create(b, loc, a2, b2);
+    Value tE = fhe::HadamardOp::create(b, loc, s1, s2);
     Value axax = toPoly(loc, axaxE, logq);
     Value bxbx = toPoly(loc, bxbxE, logq);
     Value t = toPoly(loc, tE, logq);
-    Value axbx = b.create<fhe::PolySubOp>(loc, b.create<fhe::PolySubOp>(loc, t, axax), bxbx);
+    Value axbx = fhe::PolySubOp::create(b, loc, fhe::PolySubOp::create(b, loc, t, axax), bxbx);
 
     auto r2 = fhe::BasisAttr::get(b.getContext(), region2Bits(logN, logq, logQ));
     Value d2 = toEval(loc, axax, r2);
     auto evkView = [&](Value evk) -> Value {
       if (r2 == evkBasis) return evk;
-      return b.create<fhe::BasisPrefixOp>(loc, rnsType(r2, fhe::Domain::eval), evk);
+      return fhe::BasisPrefixOp::create(b, loc, rnsType(r2, fhe::Domain::eval), evk);
     };
-    Value axmult = toPoly(loc, b.create<fhe::HadamardOp>(loc, d2, evkView(evkAx)), logq + logQ);
-    Value bxmult = toPoly(loc, b.create<fhe::HadamardOp>(loc, d2, evkView(evkBx)), logq + logQ);
+    Value axmult = toPoly(loc, fhe::HadamardOp::create(b, loc, d2, evkView(evkAx)), logq + logQ);
+    Value bxmult = toPoly(loc, fhe::HadamardOp::create(b, loc, d2, evkView(evkBx)), logq + logQ);
     Type qt = polyType(logq);
-    axmult = b.create<fhe::PolyShrOp>(loc, qt, axmult, int64_t(logQ));
-    bxmult = b.create<fhe::PolyShrOp>(loc, qt, bxmult, int64_t(logQ));
-    map[o.getResult()] = {b.create<fhe::PolyAddOp>(loc, axmult, axbx), b.create<fhe::PolyAddOp>(loc, bxmult, bxbx)};
+    axmult = fhe::PolyShrOp::create(b, loc, qt, axmult, int64_t(logQ));
+    bxmult = fhe::PolyShrOp::create(b, loc, qt, bxmult, int64_t(logQ));
+    map[o.getResult()] = {fhe::PolyAddOp::create(b, loc, axmult, axbx), fhe::PolyAddOp::create(b, loc, bxmult, bxbx)};
     return success();
   }
 };
@@ -214,14 +214,14 @@ struct CKKSToFHEPass : public fhec::impl::CKKSToFHEBase<CKKSToFHEPass> {
     auto keyT = fhe::PolyType::get(ctx, params.getLogN(), 2 * params.getLogQ());
     auto coeffT = fhe::RnsType::get(ctx, params.getLogN(), basis, fhe::Domain::coeff, fhe::Layout::prime_major);
     auto evalT = coeffT.withDomain(fhe::Domain::eval);
-    auto f = b.create<func::FuncOp>(loc, rt_evkPrepareName(), b.getFunctionType({keyT}, {evalT}));
+    auto f = func::FuncOp::create(b, loc, rt_evkPrepareName(), b.getFunctionType({keyT}, {evalT}));
     f.setArgAttr(0, "fhe.role", b.getStringAttr("key"));
     f.setResultAttr(0, "fhe.role", b.getStringAttr("keyrns"));
     Block *body = f.addEntryBlock();
     b.setInsertionPointToStart(body);
-    Value c = b.create<fhe::CrtOp>(loc, coeffT, body->getArgument(0));
-    Value e = b.create<fhe::NttOp>(loc, evalT, c);
-    b.create<func::ReturnOp>(loc, e);
+    Value c = fhe::CrtOp::create(b, loc, coeffT, body->getArgument(0));
+    Value e = fhe::NttOp::create(b, loc, evalT, c);
+    func::ReturnOp::create(b, loc, e);
   }
 
   static StringRef rt_evkPrepareName() { return "__fhec_evk_prepare"; }
@@ -257,7 +257,7 @@ struct CKKSToFHEPass : public fhec::impl::CKKSToFHEBase<CKKSToFHEPass> {
     }
 
     b.setInsertionPoint(f);
-    auto nf = b.create<func::FuncOp>(f.getLoc(), f.getName(), b.getFunctionType(argTypes, resTypes));
+    auto nf = func::FuncOp::create(b, f.getLoc(), f.getName(), b.getFunctionType(argTypes, resTypes));
     nf.setVisibility(f.getVisibility());
     for (unsigned i = 0; i < numCtArgs; ++i)
       nf.setArgAttr(i, "fhe.role", b.getStringAttr("ct" + std::to_string(i / 2) + (i % 2 ? ".bx" : ".ax")));
@@ -284,7 +284,7 @@ struct CKKSToFHEPass : public fhec::impl::CKKSToFHEBase<CKKSToFHEPass> {
           Pair p = lowering.map.at(v);
           results.append({p.first, p.second});
         }
-        b.create<func::ReturnOp>(ret.getLoc(), results);
+        func::ReturnOp::create(b, ret.getLoc(), results);
         continue;
       }
       if (failed(lowering.lower(&op))) {
