@@ -1,6 +1,7 @@
 // Compiled HE programs are bit-identical to the GMP reference, at several ring
 // dimensions and moduli (both regions of HE Mul), and decrypt to the plaintext result.
 #include "E2EUtil.h"
+#include "../runtime/TestUtil.h"
 
 #include "fhec/runtime/Encoding.h"
 #include "fhec/runtime/Keys.h"
@@ -9,6 +10,7 @@
 
 using namespace fhec;
 using namespace fhec::test;
+using fhec::rt::test::makeParams;
 
 namespace {
 
@@ -71,10 +73,7 @@ TEST_P(HEMulBitExact, MatchesReference) {
   int slots = 1 << std::min(c.logN - 1, 10);
   Program prog = compileProgram(mulRescaleProgram(c, slots));
   ASSERT_TRUE(prog.module);
-  rt::Params params;
-  params.logN = c.logN;
-  params.logQ = c.logQ;
-  params.logp = c.logp;
+  rt::Params params = makeParams(c.logN, c.logQ, c.logp);
   // Noise is a few units at scale 2^logp; a wrong result would be off by ~1.
   checkProgram(prog, "f", params, std::max(1e-3, std::ldexp(1.0, 14 - c.logp)));
 }
@@ -115,11 +114,7 @@ module attributes {{ckks.params = #ckks.params<logN = 11, logQ = 200, logp = 30>
                          .str();
   Program prog = compileProgram(text);
   ASSERT_TRUE(prog.module);
-  rt::Params params;
-  params.logN = 11;
-  params.logQ = 200;
-  params.logp = 30;
-  checkProgram(prog, "g", params, 1e-3);
+  checkProgram(prog, "g", makeParams(11, 200, 30), 1e-3);
 }
 
 TEST(ProgramBitExact, SigmoidExample) {
@@ -132,11 +127,7 @@ TEST(ProgramBitExact, SigmoidExample) {
   }
   Program prog = compileProgram(text);
   ASSERT_TRUE(prog.module);
-  rt::Params params;
-  params.logN = 13;
-  params.logQ = 240;
-  params.logp = 30;
-  checkProgram(prog, "sigmoid", params, 1e-3);
+  checkProgram(prog, "sigmoid", makeParams(13, 240, 30), 1e-3);
 }
 
 } // namespace

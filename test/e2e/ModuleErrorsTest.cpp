@@ -1,6 +1,7 @@
 // The runtime refuses modules, keys and ciphertexts that do not fit together,
 // with a message saying what is wrong.
 #include "E2EUtil.h"
+#include "../runtime/TestUtil.h"
 
 #include "fhec/runtime/Error.h"
 #include "fhec/runtime/Keys.h"
@@ -29,13 +30,7 @@ module attributes {ckks.params = #ckks.params<logN = 10, logQ = 120, logp = 30>}
   }
 })";
 
-rt::Params params() {
-  rt::Params p;
-  p.logN = 10;
-  p.logQ = 120;
-  p.logp = 30;
-  return p;
-}
+rt::Params params() { return rt::test::makeParams(10, 120, 30); }
 } // namespace
 
 TEST(ModuleErrors, ParametersKeysAndInputsMustMatchTheModule) {

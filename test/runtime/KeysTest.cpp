@@ -12,13 +12,7 @@ using namespace fhec::rt;
 using namespace fhec::rt::test;
 
 namespace {
-Params smallParams() {
-  Params p;
-  p.logN = 10;
-  p.logQ = 300;
-  p.logp = 30;
-  return p;
-}
+Params smallParams() { return makeParams(10, 300, 30); }
 
 // max |coefficient| of a centered polynomial, in bits.
 size_t maxBits(const BigPoly &p) {

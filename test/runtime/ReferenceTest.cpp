@@ -34,11 +34,7 @@ TEST(Reference, SmallAndSparseProductsMatchSchoolbook) {
 
 TEST(Reference, HEMulMatchesTheSchoolbookTensorAndRelinearization) {
   SecureRandom rng;
-  Params p;
-  p.logN = 5;
-  p.logQ = 200;
-  p.logp = 30;
-  p.h = 8;
+  Params p = makeParams(5, 200, 30, 8);
   for (int logq : {200, 120}) {
     Ciphertext c1{randomPoly(5, logq, rng), randomPoly(5, logq, rng), 30, 16};
     Ciphertext c2{randomPoly(5, logq, rng), randomPoly(5, logq, rng), 30, 16};
@@ -59,11 +55,7 @@ TEST(Reference, HEMulMatchesTheSchoolbookTensorAndRelinearization) {
 
 TEST(Reference, MismatchedOperandsAreReported) {
   SecureRandom rng;
-  Params p;
-  p.logN = 4;
-  p.logQ = 100;
-  p.logp = 20;
-  p.h = 4;
+  Params p = makeParams(4, 100, 20, 4);
   Ciphertext a{randomPoly(4, 100, rng), randomPoly(4, 100, rng), 20, 8};
   Ciphertext b{randomPoly(4, 80, rng), randomPoly(4, 80, rng), 20, 8};
   EvalKey evk{randomPoly(4, 200, rng), randomPoly(4, 200, rng)};

@@ -10,14 +10,7 @@ using namespace fhec::rt;
 using namespace fhec::rt::test;
 
 namespace {
-Params params() {
-  Params p;
-  p.logN = 6;
-  p.logQ = 200;
-  p.logp = 30;
-  p.h = 8;
-  return p;
-}
+Params params() { return makeParams(6, 200, 30, 8); }
 
 std::string errorOf(const std::function<void()> &f) {
   try {

@@ -2,11 +2,21 @@
 // schoolbook negacyclic product (the small-N oracle, plain mpz arithmetic).
 #pragma once
 #include "fhec/runtime/BigPoly.h"
+#include "fhec/runtime/Params.h"
 #include "fhec/runtime/Random.h"
 
 #include <gmp.h>
 
 namespace fhec::rt::test {
+
+inline Params makeParams(int logN, int logQ, int logp, int h = 64) {
+  Params p;
+  p.logN = logN;
+  p.logQ = logQ;
+  p.logp = logp;
+  p.h = h;
+  return p;
+}
 
 inline BigPoly randomPoly(int logN, int logq, SecureRandom &rng) {
   BigPoly p(logN, logq);
