@@ -144,3 +144,23 @@ module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>}
     return
   }
 }
+
+// -----
+
+module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>} {
+  func.func @add_const_scale(%a: !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 8>) {
+    // expected-error @+1 {{requires attribute 'value'}}
+    %0 = ckks.add_const %a : !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 8>
+    return
+  }
+}
+
+// -----
+
+module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>} {
+  func.func @sub_generic(%a: !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 8>, %b: !ckks.ct<logN = 12, logq = 200, logp = 60, slots = 8>) {
+    // expected-error @+1 {{failed to verify that all of {lhs, rhs, result} have same type}}
+    %0 = "ckks.sub"(%a, %b) : (!ckks.ct<logN = 12, logq = 200, logp = 30, slots = 8>, !ckks.ct<logN = 12, logq = 200, logp = 60, slots = 8>) -> !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 8>
+    return
+  }
+}

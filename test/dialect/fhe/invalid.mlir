@@ -182,3 +182,53 @@ func.func @poly_add_mixed(%x: !fhe.poly<logN = 4, logq = 30>, %y: !fhe.poly<logN
 // expected-error @+2 {{failed to parse FHE_RnsType parameter 'basis'}}
 // expected-error @+1 {{expected 'min_bits'}}
 func.func private @bad_syntax(!fhe.rns<logN = 4, basis = #fhe.basis<bits = 3>, domain = coeff, layout = prime_major>)
+
+// -----
+
+func.func @sub_mixed(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = prime_major>,
+                     %y: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major>) {
+  // expected-error @+1 {{requires the same type for all operands and results}}
+  %0 = "fhe.sub"(%x, %y) : (!fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = prime_major>, !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major>) -> !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = prime_major>
+  return
+}
+
+// -----
+
+func.func @add_mixed(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = prime_major>,
+                     %y: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = coeff_major>) {
+  // expected-error @+1 {{requires the same type for all operands and results}}
+  %0 = "fhe.add"(%x, %y) : (!fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = prime_major>, !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = coeff_major>) -> !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = prime_major>
+  return
+}
+
+// -----
+
+func.func @poly_sub_mixed(%x: !fhe.poly<logN = 4, logq = 30>, %y: !fhe.poly<logN = 5, logq = 30>) {
+  // expected-error @+1 {{requires the same type for all operands and results}}
+  %0 = "fhe.poly_sub"(%x, %y) : (!fhe.poly<logN = 4, logq = 30>, !fhe.poly<logN = 5, logq = 30>) -> !fhe.poly<logN = 4, logq = 30>
+  return
+}
+
+// -----
+
+func.func @negate_changes_modulus(%x: !fhe.poly<logN = 4, logq = 30>) {
+  // expected-error @+1 {{requires the same type for all operands and results}}
+  %0 = "fhe.poly_negate"(%x) : (!fhe.poly<logN = 4, logq = 30>) -> !fhe.poly<logN = 4, logq = 20>
+  return
+}
+
+// -----
+
+func.func @mul_scalar_float(%x: !fhe.poly<logN = 4, logq = 30>) {
+  // expected-error @+1 {{attribute 'value' failed to satisfy constraint: arbitrary integer attribute}}
+  %0 = fhe.poly_mul_scalar %x {value = 1.5 : f64} : !fhe.poly<logN = 4, logq = 30>
+  return
+}
+
+// -----
+
+func.func @add_constant_term_missing(%x: !fhe.poly<logN = 4, logq = 30>) {
+  // expected-error @+1 {{requires attribute 'value'}}
+  %0 = fhe.poly_add_constant_term %x : !fhe.poly<logN = 4, logq = 30>
+  return
+}
