@@ -7,6 +7,7 @@
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
@@ -17,9 +18,20 @@ using namespace mlir;
 namespace fhec {
 
 namespace {
+// The conditional subtractions of modular arithmetic (x >= p ? x - p : x) are
+// data-dependent coin flips on ciphertext data: X86's cmov-to-branch
+// conversion turns them into mispredicted branches (3.5x slower NTT on random
+// residues). Keep them as cmov.
+void keepConditionalMoves() {
+  auto &options = llvm::cl::getRegisteredOptions();
+  auto it = options.find("x86-cmov-converter");
+  if (it != options.end()) it->second->addOccurrence(0, "x86-cmov-converter", "false");
+}
+
 std::unique_ptr<llvm::TargetMachine> createTargetMachine(const CompileOptions &options, std::string &error) {
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
+  keepConditionalMoves();
   llvm::Triple triple(llvm::sys::getDefaultTargetTriple());
   const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
   if (!target) return nullptr;
