@@ -31,6 +31,20 @@ std::vector<int64_t> gaussianVector(size_t n, double sigma, SecureRandom &rng) {
   return e;
 }
 
+// round(a / 2^bits): the division by Q that ends encryption. Rounding instead
+// of flooring matters: a floor leaves a -1/2 bias in every coefficient, whose
+// canonical embedding 1/2 * sum_i zeta^i ~ N/pi is large at the slot of zeta = e^(i pi/N).
+BigPoly roundedShiftRight(BigPoly a, int bits) {
+  const int L = a.limbs(), w = (bits - 1) / 64;
+  const mp_limb_t half = mp_limb_t(1) << ((bits - 1) % 64);
+  for (size_t i = 0; i < a.N(); ++i) {
+    mp_limb_t *c = (mp_limb_t *)a.coeff(i);
+    mpn_add_1(c + w, c + w, L - w, half);
+  }
+  a.maskTop();
+  return shiftRight(a, bits);
+}
+
 // (-a*s + e) mod 2^logq.
 BigPoly rlweB(const BigPoly &a, const SecretKey &sk, const Params &p, SecureRandom &rng) {
   BigPoly b = negate(mulSparseTernary(a, sk.s));
@@ -103,8 +117,8 @@ Ciphertext encrypt(const Params &params, const PublicKey &pk, const BigPoly &m, 
   }
   mpz_clear(t);
   Ciphertext c;
-  c.ax = shiftRight(ax, params.logQ);
-  c.bx = shiftRight(add(bx, mQ), params.logQ);
+  c.ax = roundedShiftRight(std::move(ax), params.logQ);
+  c.bx = roundedShiftRight(add(bx, mQ), params.logQ);
   c.logp = logp;
   c.slots = slots;
   return c;

@@ -37,7 +37,7 @@ KeySet generateKeys(const Params &params, SecureRandom &rng);
 
 /// Public-key encryption of m (mod 2^logq) as in HEAAN's encMsg: with
 /// v ~ ZO(0.5) and e0, e1 ~ DG(sigma), (v*pk.ax + e0, v*pk.bx + e1 + Q*m) mod qQ,
-/// then both divided by Q (right shift by logQ). Throws Error on mismatched sizes.
+/// then both divided by Q with rounding. Throws Error on mismatched sizes.
 Ciphertext encrypt(const Params &params, const PublicKey &pk, const BigPoly &m, int logp, int slots,
                    SecureRandom &rng);
 
