@@ -4,6 +4,7 @@
 #include "passes/Bounds.h"
 #include "passes/Passes.h"
 
+#include "fhec/runtime/Abi.h"
 #include "fhec/runtime/Error.h"
 #include "fhec/runtime/Reference.h"
 
@@ -214,7 +215,7 @@ struct CKKSToFHEPass : public fhec::impl::CKKSToFHEBase<CKKSToFHEPass> {
     auto keyT = fhe::PolyType::get(ctx, params.getLogN(), 2 * params.getLogQ());
     auto coeffT = fhe::RnsType::get(ctx, params.getLogN(), basis, fhe::Domain::coeff, fhe::Layout::prime_major);
     auto evalT = coeffT.withDomain(fhe::Domain::eval);
-    auto f = func::FuncOp::create(b, loc, rt_evkPrepareName(), b.getFunctionType({keyT}, {evalT}));
+    auto f = func::FuncOp::create(b, loc, abi::kEvkPrepareFunc, b.getFunctionType({keyT}, {evalT}));
     f.setArgAttr(0, "fhe.role", b.getStringAttr("key"));
     f.setResultAttr(0, "fhe.role", b.getStringAttr("keyrns"));
     Block *body = f.addEntryBlock();
@@ -223,8 +224,6 @@ struct CKKSToFHEPass : public fhec::impl::CKKSToFHEBase<CKKSToFHEPass> {
     Value e = fhe::NttOp::create(b, loc, evalT, c);
     func::ReturnOp::create(b, loc, e);
   }
-
-  static StringRef rt_evkPrepareName() { return "__fhec_evk_prepare"; }
 
   LogicalResult lowerFunction(func::FuncOp f, ckks::ParamsAttr params, fhe::BasisAttr evkBasis) {
     MLIRContext *ctx = f.getContext();
