@@ -186,8 +186,6 @@ LogicalResult InttOp::verify() {
 }
 
 LogicalResult HadamardOp::verify() { return requireDomain(*this, getResult().getType(), Domain::eval, "operands"); }
-LogicalResult AddOp::verify() { return success(); }
-LogicalResult SubOp::verify() { return success(); }
 
 LogicalResult TransposeOp::verify() {
   auto in = getInput().getType(), out = getResult().getType();
@@ -209,9 +207,6 @@ LogicalResult BasisPrefixOp::verify() {
   return success();
 }
 
-LogicalResult PolyAddOp::verify() { return success(); }
-LogicalResult PolySubOp::verify() { return success(); }
-LogicalResult PolyNegateOp::verify() { return success(); }
 
 LogicalResult PolyShrOp::verify() {
   auto in = getInput().getType(), out = getResult().getType();
@@ -232,5 +227,3 @@ LogicalResult PolyReduceOp::verify() {
   return success();
 }
 
-LogicalResult PolyMulScalarOp::verify() { return success(); }
-LogicalResult PolyAddConstantTermOp::verify() { return success(); }

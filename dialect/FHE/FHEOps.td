@@ -75,6 +75,7 @@ def FHE_HadamardOp : FHE_Op<"hadamard", [SameOperandsAndResultType, Commutative]
 
 def FHE_AddOp : FHE_Op<"add", [SameOperandsAndResultType, Commutative]> {
   let summary = "Residue-wise sum mod p_j";
+  let hasVerifier = 0;  // ODS traits and constraints say it all
   let arguments = (ins FHE_RnsType:$lhs, FHE_RnsType:$rhs);
   let results = (outs FHE_RnsType:$result);
   let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($result)";
@@ -82,6 +83,7 @@ def FHE_AddOp : FHE_Op<"add", [SameOperandsAndResultType, Commutative]> {
 
 def FHE_SubOp : FHE_Op<"sub", [SameOperandsAndResultType]> {
   let summary = "Residue-wise difference mod p_j";
+  let hasVerifier = 0;  // ODS traits and constraints say it all
   let arguments = (ins FHE_RnsType:$lhs, FHE_RnsType:$rhs);
   let results = (outs FHE_RnsType:$result);
   let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($result)";
@@ -112,6 +114,7 @@ def FHE_BasisPrefixOp : FHE_Op<"basis_prefix"> {
 
 def FHE_PolyAddOp : FHE_Op<"poly_add", [SameOperandsAndResultType, Commutative]> {
   let summary = "Coefficient-wise BigInt sum mod q";
+  let hasVerifier = 0;  // ODS traits and constraints say it all
   let arguments = (ins FHE_PolyType:$lhs, FHE_PolyType:$rhs);
   let results = (outs FHE_PolyType:$result);
   let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($result)";
@@ -119,6 +122,7 @@ def FHE_PolyAddOp : FHE_Op<"poly_add", [SameOperandsAndResultType, Commutative]>
 
 def FHE_PolySubOp : FHE_Op<"poly_sub", [SameOperandsAndResultType]> {
   let summary = "Coefficient-wise BigInt difference mod q";
+  let hasVerifier = 0;  // ODS traits and constraints say it all
   let arguments = (ins FHE_PolyType:$lhs, FHE_PolyType:$rhs);
   let results = (outs FHE_PolyType:$result);
   let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($result)";
@@ -126,6 +130,7 @@ def FHE_PolySubOp : FHE_Op<"poly_sub", [SameOperandsAndResultType]> {
 
 def FHE_PolyNegateOp : FHE_Op<"poly_negate", [SameOperandsAndResultType]> {
   let summary = "Coefficient-wise BigInt negation mod q";
+  let hasVerifier = 0;  // ODS traits and constraints say it all
   let arguments = (ins FHE_PolyType:$input);
   let results = (outs FHE_PolyType:$result);
   let assemblyFormat = "$input attr-dict `:` type($result)";
@@ -148,6 +153,7 @@ def FHE_PolyReduceOp : FHE_Op<"poly_reduce"> {
 
 def FHE_PolyMulScalarOp : FHE_Op<"poly_mul_scalar", [SameOperandsAndResultType]> {
   let summary = "Multiply every coefficient by a signed integer constant mod q";
+  let hasVerifier = 0;  // ODS traits and constraints say it all
   let arguments = (ins FHE_PolyType:$input, APIntAttr:$value);
   let results = (outs FHE_PolyType:$result);
   let assemblyFormat = "$input attr-dict `:` type($result)";
@@ -155,6 +161,7 @@ def FHE_PolyMulScalarOp : FHE_Op<"poly_mul_scalar", [SameOperandsAndResultType]>
 
 def FHE_PolyAddConstantTermOp : FHE_Op<"poly_add_constant_term", [SameOperandsAndResultType]> {
   let summary = "Add a signed integer constant to coefficient 0 mod q";
+  let hasVerifier = 0;  // ODS traits and constraints say it all
   let arguments = (ins FHE_PolyType:$input, APIntAttr:$value);
   let results = (outs FHE_PolyType:$result);
   let assemblyFormat = "$input attr-dict `:` type($result)";

@@ -34,8 +34,6 @@ def FHE_RnsType : FHE_Type<"Rns", "rns"> {
   let extraClassDeclaration = [{
     int64_t getN() const { return int64_t(1) << getLogN(); }
     RnsType withDomain(Domain d) const { return get(getContext(), getLogN(), getBasis(), d, getLayout()); }
-    RnsType withLayout(Layout l) const { return get(getContext(), getLogN(), getBasis(), getDomain(), l); }
-    RnsType withBasis(BasisAttr b) const { return get(getContext(), getLogN(), b, getDomain(), getLayout()); }
   }];
 }
 

@@ -275,11 +275,4 @@ std::vector<Ciphertext> Executor::run(const std::string &name, const std::vector
   return outputs;
 }
 
-size_t Executor::residentBytes() const {
-  size_t b = 0;
-  for (const auto &t : tables_) b += t.second.size() * 8;
-  for (const auto &e : evk_) b += e.second.size() * 8;
-  return b;
-}
-
 } // namespace fhec::rt

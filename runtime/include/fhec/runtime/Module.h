@@ -91,8 +91,6 @@ public:
   void setEvalKey(const EvalKey &evk);
   /// Calls `function`; throws Error on unknown names or mismatched inputs.
   std::vector<Ciphertext> run(const std::string &function, const std::vector<Ciphertext> &inputs);
-  /// Bytes of tables and prepared keys held.
-  size_t residentBytes() const;
 
 private:
   const Buffer &table(const ManifestArg &a);
