@@ -592,7 +592,9 @@ struct FHEToLoopsPass : public fhec::impl::FHEToLoopsBase<FHEToLoopsPass> {
         return f.emitOpError() << "argument or result of type " << t << " is not an fhe type";
       if (auto r = dyn_cast<fhe::RnsType>(t); r && !r.getBasis().isResolved())
         return f.emitOpError() << "has an RNS basis without primes; run fhe-select-basis first";
-      logN = isa<fhe::PolyType>(t) ? cast<fhe::PolyType>(t).getLogN() : cast<fhe::RnsType>(t).getLogN();
+      unsigned n = isa<fhe::PolyType>(t) ? cast<fhe::PolyType>(t).getLogN() : cast<fhe::RnsType>(t).getLogN();
+      if (logN && *logN != n) return f.emitOpError() << "mixes ring dimensions in one function";
+      logN = n;
     }
 
     // Tables, in first-use order.
