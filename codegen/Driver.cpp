@@ -30,7 +30,8 @@ LogicalResult lowerModule(ModuleOp module, const CompileOptions &options, Stage 
     if (failed(applyPassManagerCLOptions(pm))) return failure();
     applyDefaultTimingPassManagerCLOptions(pm);
   }
-  buildFHEPipeline(pm, options);
+  std::string error;
+  if (failed(buildFHEPipeline(pm, options, error))) return module.emitError() << error;
   if (stage != Stage::FHE) buildLoopPipeline(pm, options);
   if (stage == Stage::LLVMDialect) buildLLVMPipeline(pm, options);
   return pm.run(module);
@@ -60,9 +61,46 @@ LogicalResult compileToSharedLibrary(ModuleOp module, const CompileOptions &opti
   return linked;
 }
 
-void registerDialects(DialectRegistry &registry) {
-  registry.insert<ckks::CKKSDialect, fhe::FHEDialect, func::FuncDialect, arith::ArithDialect, scf::SCFDialect,
-                  memref::MemRefDialect, LLVM::LLVMDialect, cf::ControlFlowDialect, index::IndexDialect>();
+LogicalResult parsePassOption(llvm::StringRef spec, CompileOptions &options, std::string &error) {
+  size_t brace = spec.find('{');
+  if (brace == llvm::StringRef::npos || !spec.ends_with("}")) {
+    error = "--pass-option='" + spec.str() + "': expected NAME{key=value ...}";
+    return failure();
+  }
+  std::string &opts = options.passOptions[spec.take_front(brace).trim().str()];
+  opts += (opts.empty() ? "" : " ") + spec.drop_front(brace + 1).drop_back().str();
+  return success();
+}
+
+LogicalResult parseCompileFlags(llvm::StringRef flags, CompileOptions &options, unsigned &threads, std::string &error) {
+  llvm::SmallVector<llvm::StringRef> words;
+  flags.split(words, ' ', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef w : words) {
+    auto value = [&](llvm::StringRef name) -> std::optional<llvm::StringRef> {
+      for (llvm::StringRef prefix : {"--", "-"})
+        if (w.consume_front((prefix + name + "=").str())) return w;
+      return std::nullopt;
+    };
+    unsigned n = 0;
+    if (w.starts_with("-O") && !w.drop_front(2).getAsInteger(10, n)) {
+      options.optLevel = n;
+    } else if (auto v = value("target")) {
+      options.target = v->str();
+    } else if (auto v = value("disable-pass")) {
+      options.disabledPasses.push_back(v->str());
+    } else if (auto v = value("pass-option")) {
+      if (failed(parsePassOption(*v, options, error))) return failure();
+    } else if (auto v = value("threads")) {
+      if (v->getAsInteger(10, threads)) {
+        error = "--threads needs a number";
+        return failure();
+      }
+    } else {
+      error = "unknown flag '" + w.str() + "' (expected -O<n>, --target=, --disable-pass=, --pass-option=, --threads=)";
+      return failure();
+    }
+  }
+  return success();
 }
 
 int driverMain(int argc, char **argv) {
@@ -70,34 +108,82 @@ int driverMain(int argc, char **argv) {
   bool runMode = argc > 1 && std::string(argv[1]) == "run";
   std::vector<char *> args(argv, argv + argc);
   if (runMode) args.erase(args.begin() + 1);
+  // --threads is read here: libLLVM already registers a hidden option of that name.
+  unsigned threadsOpt = 0;
+  for (size_t i = 1; i < args.size(); ++i) {
+    llvm::StringRef a(args[i]);
+    if (!a.consume_front("--threads") && !a.consume_front("-threads")) continue;
+    if (a.empty() && i + 1 < args.size()) {
+      a = args[i + 1];
+      args.erase(args.begin() + i + 1);
+    } else if (!a.consume_front("=")) {
+      continue;
+    }
+    if (a.getAsInteger(10, threadsOpt) || threadsOpt == 0) {
+      llvm::errs() << "fhec: error: --threads needs a positive number, got '" << a << "'\n";
+      return 1;
+    }
+    args.erase(args.begin() + i--);
+  }
   // Function-local so that only the fhec tool registers them (fhec-opt links this library too).
-  static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input .mlir>"), cl::init("-"));
-  static cl::opt<std::string> outputFile("o", cl::desc("Output file (default: stdout)"), cl::value_desc("file"), cl::init("-"));
-  static cl::opt<std::string> targetOpt("target", cl::desc("Target: cpu (portable 64-bit) or auto"), cl::init("cpu"));
+  static cl::OptionCategory cat("fhec options");
+  static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input .mlir>"), cl::init("-"), cl::cat(cat));
+  static cl::opt<std::string> outputFile("o", cl::desc("Output file (default: stdout)"), cl::value_desc("file"),
+                                         cl::init("-"), cl::cat(cat));
+  static cl::opt<std::string> targetOpt("target", cl::desc("Target: cpu (portable 64-bit) or auto (best for this CPU)"),
+                                        cl::init("cpu"), cl::cat(cat));
   static cl::opt<std::string> emitOpt("emit",
-                               cl::desc("What to produce: fhe (annotated fhe dialect), mlir (loop-level MLIR), "
-                                        "llvm (LLVM IR), asm, obj, so (shared library for the runtime)"),
-                               cl::init("so"));
-  static cl::opt<bool> noPhaseTimers("no-phase-timers", cl::desc("Do not instrument kernels with phase timers"));
+                                      cl::desc("What to produce: fhe (annotated fhe dialect), mlir (loop-level MLIR), "
+                                               "llvm (LLVM IR), asm, obj, so (shared library for the runtime)"),
+                                      cl::init("so"), cl::cat(cat));
+  static cl::opt<unsigned> optLevel("O", cl::Prefix, cl::desc("Optimization level: -O0 (lowering passes only), "
+                                                              "-O1 (per-kernel passes), -O2 (all passes; default)"),
+                                    cl::init(2), cl::cat(cat));
+  static cl::list<std::string> disablePass("disable-pass", cl::desc("Leave out an optimization pass (repeatable)"),
+                                           cl::value_desc("name"), cl::cat(cat));
+  static cl::list<std::string> passOption("pass-option",
+                                          cl::desc("Options of an optimization pass, e.g. "
+                                                   "'fhe-merge-ntt-levels{radix-log=4}' (repeatable)"),
+                                          cl::value_desc("name{options}"), cl::cat(cat));
+  static cl::opt<bool> noPhaseTimers("no-phase-timers", cl::desc("Do not instrument kernels with phase timers"),
+                                     cl::cat(cat));
   // `fhec run` options.
-  static cl::opt<unsigned> repeatOpt("repeat", cl::desc("fhec run: timed executions (median reported)"), cl::init(1));
-  static cl::opt<std::string> functionOpt("function", cl::desc("fhec run: function to run (default: the only one)"));
-  static cl::opt<std::string> saveDir("save", cl::desc("fhec run: write params, keys, inputs and outputs to this directory"));
-  static cl::opt<std::string> loadDir("load", cl::desc("fhec run: read params, keys and inputs from this directory"));
-  static cl::opt<bool> noReference("no-reference", cl::desc("fhec run: skip the GMP reference check"));
+  static cl::opt<unsigned> repeatOpt("repeat", cl::desc("fhec run: timed executions (median reported)"), cl::init(1),
+                                     cl::cat(cat));
+  static cl::opt<std::string> functionOpt("function", cl::desc("fhec run: function to run (default: the only one)"),
+                                          cl::cat(cat));
+  static cl::opt<std::string> saveDir("save", cl::desc("fhec run: write params, keys, inputs and outputs to this directory"),
+                                      cl::cat(cat));
+  static cl::opt<std::string> loadDir("load", cl::desc("fhec run: read params, keys and inputs from this directory"),
+                                      cl::cat(cat));
+  static cl::opt<bool> noReference("no-reference", cl::desc("fhec run: skip the GMP reference check"), cl::cat(cat));
   static cl::opt<std::string> keepModule("keep-module",
-                                         cl::desc("fhec run: keep the compiled module at this path (for profilers)"));
-  static cl::opt<std::string> jsonOut("json", cl::desc("fhec run: also write the results as JSON to this file"));
+                                         cl::desc("fhec run: keep the compiled module at this path (for profilers)"),
+                                         cl::cat(cat));
+  static cl::opt<std::string> jsonOut("json", cl::desc("fhec run: also write the results as JSON to this file"),
+                                      cl::cat(cat));
+  static cl::list<std::string> compareOpt(
+      "compare",
+      cl::desc("fhec run: also compile with these flags (e.g. '-O0', '-O2 --disable-pass=fhe-fuse', '--threads=1') "
+               "and time every configuration in turn on the same inputs (repeatable)"),
+      cl::value_desc("flags"), cl::cat(cat));
+  registerFHECPasses();  // the optimization passes are built from their registry entries
   registerAsmPrinterCLOptions();
   registerMLIRContextCLOptions();
   registerPassManagerCLOptions();
   registerDefaultTimingManagerCLOptions();
+  // --help lists fhec's options; MLIR's (--mlir-print-ir-after-all,
+  // --mlir-timing, ...) still work and are listed by --help-hidden.
+  cl::HideUnrelatedOptions(cat);
   cl::ParseCommandLineOptions(int(args.size()), args.data(),
                               "fhec: the FHE kernel compiler\n\n"
-                              "  fhec in.mlir --target=cpu --emit=fhe|mlir|llvm|asm|obj|so -o out\n"
+                              "  fhec in.mlir --target=cpu -O2 --emit=fhe|mlir|llvm|asm|obj|so -o out\n"
                               "  fhec run in.mlir   compile, generate keys, encrypt random inputs, run,\n"
                               "                     decrypt and check against the plaintext computation\n"
-                              "                     and the GMP reference; print per-phase times\n");
+                              "                     and the GMP reference; print per-phase times\n\n"
+                              "  --threads=<n>      fhec run: threads of the parallel loops (default: all cores)\n\n"
+                              "Standard MLIR flags (--mlir-print-ir-after-all, --mlir-timing, ...) also work;\n"
+                              "--help-hidden lists them.\n");
   DialectRegistry registry;
   registerDialects(registry);
   MLIRContext ctx(registry);
@@ -116,9 +202,17 @@ int driverMain(int argc, char **argv) {
 
   CompileOptions options;
   options.target = targetOpt;
+  options.optLevel = optLevel;
+  options.disabledPasses.assign(disablePass.begin(), disablePass.end());
   options.phaseTimers = !noPhaseTimers;
   options.commandLinePassOptions = true;
-  if (failed(resolveTarget(options, error))) {
+  for (const std::string &spec : passOption) {
+    if (failed(parsePassOption(spec, options, error))) {
+      llvm::errs() << "fhec: error: " << error << "\n";
+      return 1;
+    }
+  }
+  if (failed(resolveOptions(options, error))) {
     llvm::errs() << "fhec: error: " << error << "\n";
     return 1;
   }
@@ -133,6 +227,16 @@ int driverMain(int argc, char **argv) {
     ro.checkReference = !noReference;
     ro.jsonPath = jsonOut;
     ro.keepModule = keepModule;
+    ro.threads = threadsOpt;
+    for (const std::string &flags : compareOpt) {
+      CompileOptions c;
+      unsigned threads = ro.threads;
+      if (failed(parseCompileFlags(flags, c, threads, error)) || failed(resolveOptions(c, error))) {
+        llvm::errs() << "fhec: error: --compare='" << flags << "': " << error << "\n";
+        return 1;
+      }
+      ro.compare.push_back({flags, c, threads});
+    }
     return runProgram(*module, ro);
   }
 

@@ -20,6 +20,14 @@ mlir::LogicalResult lowerModule(mlir::ModuleOp module, const CompileOptions &opt
 mlir::LogicalResult compileToSharedLibrary(mlir::ModuleOp module, const CompileOptions &options,
                                            const std::string &soPath, std::string &error);
 
+/// Adds one `--pass-option=NAME{options}` to `options`.
+mlir::LogicalResult parsePassOption(llvm::StringRef spec, CompileOptions &options, std::string &error);
+
+/// Parses compile flags given as one string (`-O0 --disable-pass=fhe-fuse
+/// --target=cpu --pass-option=... --threads=2`), as `fhec run --compare` takes them.
+mlir::LogicalResult parseCompileFlags(llvm::StringRef flags, CompileOptions &options, unsigned &threads,
+                                      std::string &error);
+
 /// main() of the `fhec` tool.
 int driverMain(int argc, char **argv);
 

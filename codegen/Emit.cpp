@@ -2,6 +2,7 @@
 
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
 
 #include "llvm/IR/LegacyPassManager.h"
@@ -47,6 +48,7 @@ std::unique_ptr<llvm::Module> translateAndOptimize(ModuleOp module, llvm::LLVMCo
                                                    const CompileOptions &options, std::string &error) {
   registerBuiltinDialectTranslation(*module.getContext());
   registerLLVMDialectTranslation(*module.getContext());
+  registerOpenMPDialectTranslation(*module.getContext());
   std::unique_ptr<llvm::Module> llvmModule = translateModuleToLLVMIR(module, ctx, "fhec");
   if (!llvmModule) {
     error = "translation to LLVM IR failed";
@@ -93,17 +95,20 @@ LogicalResult emitMachineCode(llvm::Module &module, const CompileOptions &option
 
 LogicalResult linkSharedLibrary(const std::string &objectPath, const std::string &soPath, std::string &error) {
   std::string driver;
-  for (const char *name : {"clang-22", "clang", "cc", "gcc"}) {
+  // clang: its -fopenmp links LLVM's libomp (gcc's would link libgomp, which
+  // lacks the __kmpc_* entry points MLIR's OpenMP lowering calls).
+  for (const char *name : {"clang-22", "clang"}) {
     if (auto p = llvm::sys::findProgramByName(name)) {
       driver = *p;
       break;
     }
   }
   if (driver.empty()) {
-    error = "no C compiler driver (clang-22, clang, cc, gcc) found on PATH to link the shared library";
+    error = "no clang (clang-22 or clang) found on PATH to link the shared library against libomp";
     return failure();
   }
-  llvm::SmallVector<llvm::StringRef> args = {driver, "-shared", "-o", soPath, objectPath};
+  // -fopenmp links LLVM's libomp, which the __kmpc_* calls of the parallel loops need.
+  llvm::SmallVector<llvm::StringRef> args = {driver, "-shared", "-fopenmp", "-o", soPath, objectPath};
   std::string msg;
   int rc = llvm::sys::ExecuteAndWait(driver, args, std::nullopt, {}, 0, 0, &msg);
   if (rc != 0) {

@@ -21,8 +21,8 @@ std::unique_ptr<llvm::Module> translateAndOptimize(mlir::ModuleOp module, llvm::
 mlir::LogicalResult emitMachineCode(llvm::Module &module, const CompileOptions &options, bool assembly,
                                     llvm::raw_pwrite_stream &os, std::string &error);
 
-/// Links an object file into a shared library with the system's C compiler
-/// driver (clang-22, clang, cc or gcc).
+/// Links an object file into a shared library with clang (clang-22 or clang)
+/// and LLVM's OpenMP runtime.
 mlir::LogicalResult linkSharedLibrary(const std::string &objectPath, const std::string &soPath, std::string &error);
 
 } // namespace fhec

@@ -1,8 +1,13 @@
 #include "codegen/Pipeline.h"
+#include "conversion/Passes.h"
 #include "passes/Passes.h"
+#include "passes/Target.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Index/IR/IndexDialect.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
@@ -10,51 +15,114 @@ using namespace mlir;
 
 namespace fhec {
 
-LogicalResult resolveTarget(CompileOptions &options, std::string &error) {
-  if (options.target == "auto") options.target = "cpu";
-  if (options.target == "cpu") return success();
-  error = "unknown target '" + options.target + "' (available: cpu, auto)";
-  return failure();
+ArrayRef<OptimizationPass> optimizationPasses() {
+  // Order matters: layouts are chosen on the unfused ops, and fusion keeps them.
+  return {};
 }
 
-void buildFHEPipeline(OpPassManager &pm, const CompileOptions &options) {
+LogicalResult resolveOptions(CompileOptions &options, std::string &error) {
+  if (options.target == "auto") options.target = "cpu";
+  if (options.target != "cpu") {
+    error = "unknown target '" + options.target + "' (available: cpu, auto)";
+    return failure();
+  }
+  if (options.optLevel > 2) {
+    error = "unknown optimization level -O" + std::to_string(options.optLevel) + " (expected -O0, -O1 or -O2)";
+    return failure();
+  }
+  auto known = [](const std::string &name) {
+    return llvm::any_of(optimizationPasses(), [&](const OptimizationPass &p) { return name == p.name; });
+  };
+  std::string names;
+  for (const OptimizationPass &p : optimizationPasses()) names += std::string(names.empty() ? "" : ", ") + p.name;
+  for (const std::string &name : options.disabledPasses)
+    if (!known(name)) {
+      error = "--disable-pass=" + name + ": no such optimization pass (passes: " + names + ")";
+      return failure();
+    }
+  for (const auto &[name, opts] : options.passOptions)
+    if (!known(name)) {
+      error = "--pass-option: no optimization pass named '" + name + "' (passes: " + names + ")";
+      return failure();
+    }
+  return success();
+}
+
+LogicalResult buildFHEPipeline(OpPassManager &pm, const CompileOptions &options, std::string &error) {
   pm.addPass(createCKKSToFHE());
   pm.addPass(createCSEPass());
   FHESelectBasisOptions sb;
   sb.target = options.target;
   pm.addPass(createFHESelectBasis(sb));
+  for (const OptimizationPass &p : optimizationPasses()) {
+    if (p.level > options.optLevel || llvm::is_contained(options.disabledPasses, p.name)) continue;
+    const PassInfo *info = PassInfo::lookup(p.name);
+    assert(info && "optimization pass not registered");
+    // Every optimization pass takes the target; user options come after and win.
+    std::string opts = "target=" + options.target;
+    auto it = options.passOptions.find(p.name);
+    if (it != options.passOptions.end()) opts += " " + it->second;
+    if (failed(info->addToPipeline(pm, opts, [&](const Twine &msg) {
+          error = ("options of " + Twine(p.name) + ": " + msg).str();
+          return failure();
+        })))
+      return failure();
+  }
+  return success();
 }
 
 void buildLoopPipeline(OpPassManager &pm, const CompileOptions &options) {
   FHEToLoopsOptions tl;
+  tl.target = options.target;
   tl.phaseTimers = options.phaseTimers;
   pm.addPass(createFHEToLoops(tl));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  pm.addPass(createFHECPlanWorkspace());
+  pm.addPass(createFHECABI());
 }
 
 void buildLLVMPipeline(OpPassManager &pm, const CompileOptions &) {
-  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createModArithToArith());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  // scf.parallel -> omp.parallel + omp.wsloop (LLVM's libomp at run time);
+  // memref lowering before scf-to-cf so each body's alloca scope keeps one block.
+  pm.addPass(createConvertSCFToOpenMPPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());
   ConvertFuncToLLVMPassOptions funcOpts;
   funcOpts.useBarePtrCallConv = true;
   pm.addPass(createConvertFuncToLLVMPass(funcOpts));
+  pm.addPass(createConvertOpenMPToLLVMPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createFHECEmitABI());
 }
 
+void registerDialects(DialectRegistry &registry) {
+  registry.insert<ckks::CKKSDialect, fhe::FHEDialect, modarith::ModArithDialect, func::FuncDialect,
+                  arith::ArithDialect, scf::SCFDialect, memref::MemRefDialect, LLVM::LLVMDialect,
+                  cf::ControlFlowDialect, index::IndexDialect, omp::OpenMPDialect>();
+}
+
 void registerPipelines() {
-  PassPipelineRegistration<>("fhec-cpu-pipeline", "ckks/fhe to the LLVM dialect for the portable cpu target",
-                             [](OpPassManager &pm) {
-                               CompileOptions o;
-                               buildFHEPipeline(pm, o);
-                               buildLoopPipeline(pm, o);
-                               buildLLVMPipeline(pm, o);
-                             });
+  auto full = [](unsigned level) {
+    return [level](OpPassManager &pm) {
+      CompileOptions o;
+      o.optLevel = level;
+      std::string error;
+      if (failed(buildFHEPipeline(pm, o, error))) llvm::report_fatal_error(llvm::Twine(error));
+      buildLoopPipeline(pm, o);
+      buildLLVMPipeline(pm, o);
+    };
+  };
+  PassPipelineRegistration<>("fhec-cpu-pipeline", "ckks/fhe to the LLVM dialect for the portable cpu target (-O2)",
+                             full(2));
+  PassPipelineRegistration<>("fhec-cpu-pipeline-O0", "ckks/fhe to the LLVM dialect, lowering passes only", full(0));
   PassPipelineRegistration<>("fhec-cpu-lower-to-llvm", "loop-level MLIR to the LLVM dialect with the module ABI",
                              [](OpPassManager &pm) { buildLLVMPipeline(pm, CompileOptions()); });
 }

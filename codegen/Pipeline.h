@@ -1,37 +1,54 @@
-// fhec's compilation pipelines: ckks -> fhe (annotated) -> loops -> LLVM
-// dialect with the module ABI, for one target.
+// fhec's compilation pipelines: ckks -> fhe (annotated by the optimization
+// passes of the -O level) -> loops -> LLVM dialect with the module ABI, for
+// one target.
 #pragma once
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 
+#include <map>
 #include <string>
+#include <vector>
 
 namespace fhec {
 
 struct CompileOptions {
   std::string target = "cpu";  ///< cpu (portable 64-bit); `auto` resolves to the best available
+  unsigned optLevel = 2;       ///< 0: lowering only; 1: per-kernel passes; 2: all passes
+  std::vector<std::string> disabledPasses;           ///< optimization passes left out
+  std::map<std::string, std::string> passOptions;    ///< pass name -> its options ("radix=4 ...")
   bool phaseTimers = true;     ///< instrument kernels with the runtime's phase timers
   /// Apply the MLIR pass-manager command-line options (--mlir-print-ir-after-all,
   /// --mlir-timing, ...); only tools that registered them set this.
   bool commandLinePassOptions = false;
 };
 
-/// Checks and resolves `options.target`; on failure returns the reason.
-mlir::LogicalResult resolveTarget(CompileOptions &options, std::string &error);
+/// The optimization passes in pipeline order, with the -O level that enables each.
+struct OptimizationPass {
+  const char *name;
+  unsigned level;
+};
+llvm::ArrayRef<OptimizationPass> optimizationPasses();
 
-/// ckks-to-fhe, cse, fhe-select-basis: the annotated fhe level (`--emit=fhe`).
-void buildFHEPipeline(mlir::OpPassManager &pm, const CompileOptions &options);
-/// fhe-to-loops and cleanups: the loop level (`--emit=mlir`).
+/// Checks and resolves `options`: the target (`auto` becomes the best target
+/// this CPU runs), the -O level, disabled pass names and pass options. On
+/// failure returns the reason.
+mlir::LogicalResult resolveOptions(CompileOptions &options, std::string &error);
+
+/// ckks-to-fhe, cse, fhe-select-basis, then the optimization passes of the
+/// -O level: the annotated fhe level (`--emit=fhe`). Fails on bad pass options.
+mlir::LogicalResult buildFHEPipeline(mlir::OpPassManager &pm, const CompileOptions &options, std::string &error);
+/// fhe-to-loops, cleanups, fhec-plan-workspace and fhec-abi: the loop level (`--emit=mlir`).
 void buildLoopPipeline(mlir::OpPassManager &pm, const CompileOptions &options);
-/// Loops to the LLVM dialect (bare-pointer calling convention) plus fhec-emit-abi.
+/// modarith to arith, parallel loops to OpenMP, everything to the LLVM
+/// dialect (bare-pointer calling convention), plus fhec-emit-abi.
 void buildLLVMPipeline(mlir::OpPassManager &pm, const CompileOptions &options);
 
 /// The dialects fhec reads and produces.
 void registerDialects(mlir::DialectRegistry &registry);
 
-/// Registers `fhec-cpu-pipeline` (all three stages) and `fhec-cpu-lower-to-llvm`
-/// (the last) for fhec-opt.
+/// Registers `fhec-cpu-pipeline` (all three stages at -O2), `fhec-cpu-pipeline-O0`
+/// and `fhec-cpu-lower-to-llvm` (the last stage) for fhec-opt.
 void registerPipelines();
 
 } // namespace fhec

@@ -69,6 +69,51 @@ std::string path(const std::string &dir, const std::string &file) {
 }
 } // namespace
 
+namespace {
+// One compiled configuration of the program and its measurements.
+struct Config {
+  std::string label;
+  CompileOptions compile;
+  unsigned threads = 1;
+  std::unique_ptr<rt::CompiledModule> module;
+  std::unique_ptr<rt::Executor> exec;
+  double compileSeconds = 0;
+  std::vector<double> totals;
+  std::vector<rt::PhaseTimes> phases;
+  std::vector<rt::Ciphertext> outputs;
+  std::string verdict = "skipped";
+
+  double phaseMs(int p) const {
+    std::vector<double> v;
+    for (auto &ph : phases) v.push_back(ph[p]);
+    return median(v) * 1e3;
+  }
+  double totalMs() const { return median(totals) * 1e3; }
+  /// Median over runs of the time a call spends outside every kernel.
+  double outsideMs() const {
+    std::vector<double> v;
+    for (size_t r = 0; r < totals.size(); ++r) {
+      double inside = 0;
+      for (double t : phases[r]) inside += t;
+      v.push_back(std::max(0.0, totals[r] - inside));
+    }
+    return median(v) * 1e3;
+  }
+};
+
+std::string describe(const CompileOptions &c, unsigned threads) {
+  std::string s = "-O" + std::to_string(c.optLevel) + " --target=" + c.target;
+  for (const auto &d : c.disabledPasses) s += " --disable-pass=" + d;
+  for (const auto &[name, o] : c.passOptions) s += " --pass-option='" + name + "{" + o + "}'";
+  return s + " --threads=" + std::to_string(threads);
+}
+
+unsigned defaultThreads(unsigned requested) {
+  unsigned hw = std::max(1u, std::thread::hardware_concurrency());
+  return requested ? requested : hw;
+}
+} // namespace
+
 int runProgram(ModuleOp module, const RunOptions &opts) {
   auto fail = [](const std::string &msg) {
     llvm::errs() << "fhec run: error: " << msg << "\n";
@@ -88,19 +133,32 @@ int runProgram(ModuleOp module, const RunOptions &opts) {
   params.logp = int(paramsAttr.getLogp());
   try {
     params.validate();
-    // Compile a copy: the original stays at the ckks level for the oracles.
+    // The configurations: the main one, then each --compare.
+    std::vector<Config> configs(1 + opts.compare.size());
+    configs[0].compile = opts.compile;
+    configs[0].threads = defaultThreads(opts.threads);
+    for (size_t i = 0; i < opts.compare.size(); ++i) {
+      configs[i + 1].compile = opts.compare[i].compile;
+      configs[i + 1].threads = defaultThreads(opts.compare[i].threads);
+    }
+    for (Config &c : configs) c.label = describe(c.compile, c.threads);
+
+    // Compile copies: the original stays at the ckks level for the oracles.
     llvm::SmallString<128> tmpDir;
     if (auto ec = llvm::sys::fs::createUniqueDirectory("fhec-run", tmpDir))
       return fail("cannot create a temporary directory: " + ec.message());
-    std::string soPath = opts.keepModule.empty() ? path(std::string(tmpDir), "module.so") : opts.keepModule;
-    std::string error;
-    auto t0 = Clock::now();
-    OwningOpRef<ModuleOp> copy = module.clone();
-    if (failed(compileToSharedLibrary(*copy, opts.compile, soPath, error)))
-      return error == "lowering failed" ? 1 : fail(error);
-    double compileSeconds = secondsSince(t0);
-    auto compiled = rt::CompiledModule::load(soPath);
-    if (opts.keepModule.empty()) llvm::sys::fs::remove(soPath);
+    for (auto [i, c] : llvm::enumerate(configs)) {
+      std::string soPath = i == 0 && !opts.keepModule.empty() ? opts.keepModule
+                                                              : path(std::string(tmpDir), "module" + std::to_string(i) + ".so");
+      std::string error;
+      auto t0 = Clock::now();
+      OwningOpRef<ModuleOp> copy = module.clone();
+      if (failed(compileToSharedLibrary(*copy, c.compile, soPath, error)))
+        return error == "lowering failed" ? 1 : fail(error);
+      c.compileSeconds = secondsSince(t0);
+      c.module = rt::CompiledModule::load(soPath);
+      if (i != 0 || opts.keepModule.empty()) llvm::sys::fs::remove(soPath);
+    }
     llvm::sys::fs::remove(tmpDir);
 
     // Keys and inputs: generated, or loaded from --load.
@@ -108,7 +166,7 @@ int runProgram(ModuleOp module, const RunOptions &opts) {
     rt::KeySet keys;
     std::vector<rt::Ciphertext> inputs;
     std::vector<std::vector<rt::Complex>> messages;
-    t0 = Clock::now();
+    auto t0 = Clock::now();
     if (!opts.loadDir.empty()) {
       rt::Params saved = rt::deserializeParams(rt::readFile(path(opts.loadDir, "params.bin")));
       if (!(saved == params))
@@ -139,35 +197,43 @@ int runProgram(ModuleOp module, const RunOptions &opts) {
     }
     double encryptSeconds = secondsSince(t0);
 
-    // Run the compiled module.
-    rt::Executor exec(*compiled, params);
-    t0 = Clock::now();
-    exec.setEvalKey(keys.evk);
-    double evkSeconds = secondsSince(t0);
-    std::vector<rt::Ciphertext> outputs;
-    std::vector<double> totals;
-    std::vector<rt::PhaseTimes> phases;
-    for (unsigned r = 0; r < opts.repeat; ++r) {
-      rt::resetPhaseTimes();
+    // Executors (tables and workspace allocated once each), then the timed
+    // runs: every configuration in turn, `repeat` rounds, so that a drift of
+    // the machine's speed hits all of them alike.
+    double evkSeconds = 0;
+    for (Config &c : configs) {
+      c.exec = std::make_unique<rt::Executor>(*c.module, params);
+      c.module->setThreads(int(c.threads));
       t0 = Clock::now();
-      outputs = exec.run(func.getName().str(), inputs);
-      totals.push_back(secondsSince(t0));
-      phases.push_back(rt::phaseTimes());
+      c.exec->setEvalKey(keys.evk);
+      if (&c == &configs[0]) evkSeconds = secondsSince(t0);
     }
+    for (unsigned r = 0; r < opts.repeat; ++r) {
+      for (Config &c : configs) {
+        c.module->setThreads(int(c.threads));
+        rt::resetPhaseTimes();
+        t0 = Clock::now();
+        c.outputs = c.exec->run(func.getName().str(), inputs);
+        c.totals.push_back(secondsSince(t0));
+        c.phases.push_back(rt::phaseTimes());
+      }
+    }
+    const std::vector<rt::Ciphertext> &outputs = configs[0].outputs;
 
     // Oracles.
     bool ok = true;
-    std::string refVerdict = "skipped";
     double refSeconds = 0;
     if (opts.checkReference) {
       t0 = Clock::now();
       auto ref = evaluateReference(func, params, keys.evk, inputs);
       refSeconds = secondsSince(t0);
       if (failed(ref)) return 1;
-      bool same = ref->size() == outputs.size();
-      for (size_t i = 0; same && i < outputs.size(); ++i) same = (*ref)[i] == outputs[i];
-      refVerdict = same ? "bit-identical" : "MISMATCH";
-      ok &= same;
+      for (Config &c : configs) {
+        bool same = ref->size() == c.outputs.size();
+        for (size_t i = 0; same && i < c.outputs.size(); ++i) same = (*ref)[i] == c.outputs[i];
+        c.verdict = same ? "bit-identical" : "MISMATCH";
+        ok &= same;
+      }
     }
     auto plain = evaluatePlain(func, messages);
     if (failed(plain)) return 1;
@@ -199,47 +265,71 @@ int runProgram(ModuleOp module, const RunOptions &opts) {
         rt::writeFile(path(opts.saveDir, "out" + std::to_string(i) + ".ct"), rt::serialize(params, outputs[i]));
     }
 
-    // Report (Table 7 style): per-phase medians over the repetitions.
+    // Report (Table 7 style): per-phase medians over the repetitions, one
+    // column per configuration.
     auto &os = llvm::outs();
-    os << llvm::formatv("fhec run: @{0} on {1} (target {2}, 1 thread)\n", func.getName(), params.str(), opts.compile.target);
-    os << llvm::formatv("  compile {0:F2} s | keygen {1:F2} s | encrypt {2:F2} s | evk to RNS/NTT {3:F2} s\n",
-                        compileSeconds, keygenSeconds, encryptSeconds, evkSeconds);
-    os << llvm::formatv("  {0,-10} {1,12}\n", "phase", "median ms");
-    llvm::json::Object phaseJson;
-    double phaseSum = 0;
+    os << llvm::formatv("fhec run: @{0} on {1}, {2} run(s)\n", func.getName(), params.str(), opts.repeat);
+    for (auto [i, c] : llvm::enumerate(configs))
+      os << llvm::formatv("  [{0}] {1}: compile {2:F2} s, workspace {3:F1} MiB\n", i, c.label, c.compileSeconds,
+                          double(c.exec->workspaceBytes()) / (1 << 20));
+    os << llvm::formatv("  keygen {0:F2} s | encrypt {1:F2} s | evk to RNS/NTT {2:F2} s\n", keygenSeconds,
+                        encryptSeconds, evkSeconds);
+    os << llvm::formatv("  {0,-10}", "phase (ms)");
+    for (size_t i = 0; i < configs.size(); ++i) os << llvm::formatv(" {0,10}", "[" + std::to_string(i) + "]");
+    os << "\n";
     for (int p = 0; p < int(abi::Phase::Count); ++p) {
-      std::vector<double> v;
-      for (auto &ph : phases) v.push_back(ph[p]);
-      double ms = median(v) * 1e3;
-      phaseSum += ms;
-      os << llvm::formatv("  {0,-10} {1,12:F1}\n", abi::phaseName(abi::Phase(p)), ms);
-      phaseJson[abi::phaseName(abi::Phase(p))] = ms;
+      os << llvm::formatv("  {0,-10}", abi::phaseName(abi::Phase(p)));
+      for (const Config &c : configs) os << llvm::formatv(" {0,10:F1}", c.phaseMs(p));
+      os << "\n";
     }
-    double totalMs = median(totals) * 1e3;
-    os << llvm::formatv("  {0,-10} {1,12:F1}   (sum of phases {2:F1} ms, {3} run(s))\n", "total", totalMs, phaseSum,
-                        opts.repeat);
-    os << llvm::formatv("  GMP reference: {0}{1}\n", refVerdict,
-                        opts.checkReference ? llvm::formatv(" ({0:F2} s)", refSeconds).str() : std::string());
+    os << llvm::formatv("  {0,-10}", "outside");
+    for (const Config &c : configs) os << llvm::formatv(" {0,10:F1}", c.outsideMs());
+    os << "\n" << llvm::formatv("  {0,-10}", "total");
+    for (const Config &c : configs) os << llvm::formatv(" {0,10:F1}", c.totalMs());
+    os << "\n";
+    if (configs.size() > 1) {
+      os << llvm::formatv("  {0,-10}", "vs [0]");
+      for (const Config &c : configs) os << llvm::formatv(" {0,9:F2}x", c.totalMs() / configs[0].totalMs());
+      os << "\n";
+    }
+    for (auto [i, c] : llvm::enumerate(configs))
+      os << llvm::formatv("  GMP reference [{0}]: {1}{2}\n", i, c.verdict,
+                          opts.checkReference && i == 0 ? llvm::formatv(" ({0:F2} s)", refSeconds).str() : std::string());
     os << llvm::formatv("  decrypted vs plaintext: max error {0:e} (2^{1:F1}), mean {2:e}; bound 2^-10: {3}\n", maxErr,
                         maxErr > 0 ? std::log2(maxErr) : -INFINITY, meanErr, accurate ? "ok" : "EXCEEDED");
     os << (ok ? "PASS\n" : "FAIL\n");
 
     if (!opts.jsonPath.empty()) {
-      llvm::json::Object j{{"function", func.getName().str()},
-                           {"logN", params.logN},
-                           {"logQ", params.logQ},
-                           {"logp", params.logp},
-                           {"target", opts.compile.target},
-                           {"threads", 1},
-                           {"runs", int64_t(opts.repeat)},
-                           {"phases_ms_median", std::move(phaseJson)},
-                           {"total_ms_median", totalMs},
-                           {"total_ms_runs", llvm::json::Array(llvm::map_range(totals, [](double t) { return t * 1e3; }))},
-                           {"machine", machineInfo()},
-                           {"reference", refVerdict},
-                           {"max_error", maxErr},
-                           {"mean_error", meanErr},
-                           {"pass", ok}};
+      auto configJson = [&](const Config &c) {
+        llvm::json::Object phaseJson;
+        for (int p = 0; p < int(abi::Phase::Count); ++p) phaseJson[abi::phaseName(abi::Phase(p))] = c.phaseMs(p);
+        return llvm::json::Object{
+            {"flags", c.label},
+            {"target", c.compile.target},
+            {"opt_level", int64_t(c.compile.optLevel)},
+            {"disabled_passes", llvm::json::Array(c.compile.disabledPasses)},
+            {"threads", int64_t(c.threads)},
+            {"workspace_bytes", int64_t(c.exec->workspaceBytes())},
+            {"compile_s", c.compileSeconds},
+            {"phases_ms_median", std::move(phaseJson)},
+            {"outside_kernels_ms_median", c.outsideMs()},
+            {"total_ms_median", c.totalMs()},
+            {"total_ms_runs", llvm::json::Array(llvm::map_range(c.totals, [](double t) { return t * 1e3; }))},
+            {"reference", c.verdict}};
+      };
+      llvm::json::Object j = configJson(configs[0]);
+      j["function"] = func.getName().str();
+      j["logN"] = params.logN;
+      j["logQ"] = params.logQ;
+      j["logp"] = params.logp;
+      j["runs"] = int64_t(opts.repeat);
+      j["machine"] = machineInfo();
+      j["max_error"] = maxErr;
+      j["mean_error"] = meanErr;
+      j["pass"] = ok;
+      llvm::json::Array all;
+      for (const Config &c : configs) all.push_back(configJson(c));
+      j["configs"] = std::move(all);
       std::error_code ec;
       llvm::raw_fd_ostream js(opts.jsonPath, ec);
       if (ec) return fail("cannot write '" + opts.jsonPath + "': " + ec.message());

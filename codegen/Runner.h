@@ -8,11 +8,21 @@
 #include "mlir/IR/BuiltinOps.h"
 
 #include <string>
+#include <vector>
 
 namespace fhec {
 
+/// Another compilation of the same program, timed against the main one.
+struct RunConfig {
+  std::string flags;  ///< as given to --compare
+  CompileOptions compile;
+  unsigned threads = 0;
+};
+
 struct RunOptions {
   CompileOptions compile;
+  unsigned threads = 0;      ///< threads of the parallel loops; 0: all cores
+  std::vector<RunConfig> compare;  ///< further configurations, run in turn with the main one
   unsigned repeat = 1;       ///< timed executions; medians are reported
   std::string function;      ///< empty: the module's only ckks function
   std::string saveDir;       ///< write params/keys/inputs/outputs here

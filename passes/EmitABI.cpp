@@ -20,10 +20,10 @@ namespace {
 struct FHECEmitABIPass : public fhec::impl::FHECEmitABIBase<FHECEmitABIPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    auto manifest = module->getAttrOfType<StringAttr>("fhec.manifest");
-    auto entries = module->getAttrOfType<ArrayAttr>("fhec.entries");
+    auto manifest = module->getAttrOfType<StringAttr>(fhe::FHEDialect::getManifestAttrName());
+    auto entries = module->getAttrOfType<ArrayAttr>(fhe::FHEDialect::getEntriesAttrName());
     if (!manifest || !entries) {
-      module.emitError() << "fhec-emit-abi: the module has no manifest; run fhe-to-loops first";
+      module.emitError() << "fhec-emit-abi: the module has no manifest; run fhec-abi first";
       return signalPassFailure();
     }
     MLIRContext *ctx = module.getContext();
@@ -64,9 +64,13 @@ struct FHECEmitABIPass : public fhec::impl::FHECEmitABIBase<FHECEmitABIPass> {
                            b.getStringAttr(text));
 
     // Drop fhec's bookkeeping attributes: nothing below LLVM reads them.
-    for (StringRef a : {"fhec.manifest", "fhec.entries", "ckks.params"}) module->removeAttr(a);
+    for (StringRef a : {fhe::FHEDialect::getManifestAttrName(), fhe::FHEDialect::getEntriesAttrName(),
+                        fhe::FHEDialect::getTargetAttrName(), ckks::CKKSDialect::getParamsAttrName()})
+      module->removeAttr(a);
     module.walk([](LLVM::LLVMFuncOp f) {
-      for (StringRef a : {"fhe.ct_inputs", "fhe.ct_outputs"}) f->removeAttr(a);
+      for (StringRef a : {fhe::FHEDialect::getCtInputsAttrName(), fhe::FHEDialect::getCtOutputsAttrName(),
+                          fhe::FHEDialect::getWorkspaceBytesAttrName()})
+        f->removeAttr(a);
       if (f.getArgAttrs()) f.setArgAttrsAttr(nullptr);
     });
   }

@@ -1,5 +1,6 @@
 #include "passes/Manifest.h"
 #include "passes/Passes.h"
+#include "passes/Target.h"
 
 #include "fhec/runtime/Abi.h"
 
@@ -9,6 +10,8 @@ using namespace mlir;
 
 namespace fhec {
 
+using fhe::FHEDialect;
+
 unsigned ManifestBuilder::basisId(Attribute basis) {
   auto it = llvm::find(bases, basis);
   if (it != bases.end()) return unsigned(it - bases.begin());
@@ -16,46 +19,71 @@ unsigned ManifestBuilder::basisId(Attribute basis) {
   return bases.size() - 1;
 }
 
-void ManifestBuilder::addFunction(func::FuncOp f) {
+LogicalResult ManifestBuilder::noteRing(func::FuncOp f, unsigned n) {
+  if (logN && logN != n)
+    return f.emitOpError() << "uses ring dimension 2^" << n << ", but the module's is 2^" << logN;
+  logN = n;
+  return success();
+}
+
+LogicalResult ManifestBuilder::addFunction(func::FuncOp f) {
   llvm::raw_string_ostream os(functions);
-  os << "func name=" << f.getName() << " entry=" << abi::kEntryPrefix << f.getName() << "\n";
-  for (StringRef key : {"fhe.ct_inputs", "fhe.ct_outputs"})
+  int64_t ws = 0;
+  if (auto a = f->getAttrOfType<IntegerAttr>(FHEDialect::getWorkspaceBytesAttrName())) ws = a.getInt();
+  os << "func name=" << f.getName() << " entry=" << abi::kEntryPrefix << f.getName() << " workspace=" << ws << "\n";
+  for (StringRef key : {FHEDialect::getCtInputsAttrName(), FHEDialect::getCtOutputsAttrName()})
     if (auto list = f->getAttrOfType<ArrayAttr>(key))
       for (Attribute a : list) {
         auto v = cast<DenseI64ArrayAttr>(a).asArrayRef();
-        os << "ct dir=" << (key == "fhe.ct_inputs" ? "in" : "out") << " logq=" << v[0] << " logp=" << v[1]
-           << " slots=" << v[2] << "\n";
+        os << "ct dir=" << (key == FHEDialect::getCtInputsAttrName() ? "in" : "out") << " logq=" << v[0]
+           << " logp=" << v[1] << " slots=" << v[2] << "\n";
       }
   for (unsigned i = 0; i < f.getNumArguments(); ++i) {
     DictionaryAttr d = f.getArgAttrDict(i);
-    if (auto table = d.getAs<StringAttr>("fhe.table")) {
-      os << "arg kind=table table=" << table.getValue() << " basis=" << basisId(d.get("fhe.basis"))
-         << " limbs=" << cast<IntegerAttr>(d.get("fhe.limbs")).getInt() << "\n";
+    if (d && d.get(FHEDialect::getWorkspaceAttrName())) {
+      os << "arg kind=workspace\n";
       continue;
     }
-    Type t = cast<TypeAttr>(d.get("fhe.type")).getValue();
-    StringRef dir = d.get("fhe.output") ? "out" : "in";
-    StringRef role = d.getAs<StringAttr>("fhe.role").getValue();
+    if (auto table = d ? d.getAs<StringAttr>(FHEDialect::getTableAttrName()) : StringAttr()) {
+      os << "arg kind=table table=" << table.getValue() << " basis=" << basisId(d.get(FHEDialect::getBasisAttrName()))
+         << " param=" << cast<IntegerAttr>(d.get(FHEDialect::getParamAttrName())).getInt() << "\n";
+      continue;
+    }
+    auto typeAttr = d ? d.getAs<TypeAttr>(FHEDialect::getTypeAttrName()) : TypeAttr();
+    auto role = d ? d.getAs<StringAttr>(FHEDialect::getRoleAttrName()) : StringAttr();
+    if (!typeAttr || !role)
+      return f.emitOpError() << "argument #" << i << " has no fhe.type and fhe.role: it cannot be described in the ABI";
+    StringRef dir = d.get(FHEDialect::getOutputAttrName()) ? "out" : "in";
+    Type t = typeAttr.getValue();
     if (auto p = dyn_cast<fhe::PolyType>(t)) {
-      logN = p.getLogN();
-      os << "arg kind=poly dir=" << dir << " logq=" << p.getLogq() << " role=" << role << "\n";
+      if (failed(noteRing(f, p.getLogN()))) return failure();
+      os << "arg kind=poly dir=" << dir << " logq=" << p.getLogq() << " role=" << role.getValue() << "\n";
     } else {
       auto r = cast<fhe::RnsType>(t);
-      logN = r.getLogN();
-      os << "arg kind=rns dir=" << dir << " basis=" << basisId(r.getBasis()) << " role=" << role << "\n";
+      if (failed(noteRing(f, r.getLogN()))) return failure();
+      os << "arg kind=rns dir=" << dir << " basis=" << basisId(r.getBasis()) << " role=" << role.getValue() << "\n";
     }
   }
   entries.push_back(StringAttr::get(f.getContext(), f.getName()));
+  return success();
 }
 
 LogicalResult ManifestBuilder::finish() {
   std::string text;
   llvm::raw_string_ostream os(text);
   os << "fhec-manifest " << abi::kAbiVersion << "\n";
-  if (auto p = ckks::getModuleParams(module))
+  auto targetName = module->getAttrOfType<StringAttr>(FHEDialect::getTargetAttrName());
+  const TargetSpec *target = lookupTarget(targetName ? targetName.getValue() : "cpu");
+  if (!target) return module.emitError() << "unknown target " << targetName;
+  os << "target name=" << target->name << " shoup_bits=" << target->shoupBits << "\n";
+  if (auto p = ckks::getModuleParams(module)) {
+    if (logN && p.getLogN() != logN)
+      return module.emitError() << "functions use ring dimension 2^" << logN << ", but ckks.params says 2^"
+                                << p.getLogN();
     os << "params logN=" << p.getLogN() << " logQ=" << p.getLogQ() << " logp=" << p.getLogp() << "\n";
-  else
+  } else {
     os << "params logN=" << logN << " logQ=0 logp=0\n";
+  }
   for (auto [i, a] : llvm::enumerate(bases)) {
     os << "basis id=" << i << " primes=";
     llvm::interleave(cast<fhe::BasisAttr>(a).getPrimes(), os, ",");
@@ -63,8 +91,8 @@ LogicalResult ManifestBuilder::finish() {
   }
   os << functions;
   MLIRContext *ctx = module.getContext();
-  module->setAttr("fhec.manifest", StringAttr::get(ctx, text));
-  module->setAttr("fhec.entries", ArrayAttr::get(ctx, entries));
+  module->setAttr(FHEDialect::getManifestAttrName(), StringAttr::get(ctx, text));
+  module->setAttr(FHEDialect::getEntriesAttrName(), ArrayAttr::get(ctx, entries));
   return success();
 }
 

@@ -1,6 +1,6 @@
 // The ABI manifest of a lowered module (format parsed by the runtime's
-// parseManifest, fhec/runtime/Module.h): parameters, RNS bases, and for each
-// function its ciphertexts and the role of every argument.
+// parseManifest, fhec/runtime/Module.h): target, parameters, RNS bases, and
+// for each function its ciphertexts, workspace and the role of every argument.
 #pragma once
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -13,14 +13,16 @@ namespace fhec {
 class ManifestBuilder {
 public:
   explicit ManifestBuilder(mlir::ModuleOp module) : module(module) {}
-  /// Records a function after fhe-to-loops (arguments carry fhe.table/fhe.role attributes).
-  void addFunction(mlir::func::FuncOp f);
-  /// Stores the text as the module attribute `fhec.manifest` and the entry
-  /// names as `fhec.entries`.
+  /// Records a function after fhec-abi (arguments carry fhe.table / fhe.role /
+  /// fhe.type / fhe.output / fhe.workspace attributes). Fails on a function
+  /// whose types name another ring dimension than the module's.
+  mlir::LogicalResult addFunction(mlir::func::FuncOp f);
+  /// Stores the text as the module's manifest attribute and the entry names.
   mlir::LogicalResult finish();
 
 private:
   unsigned basisId(mlir::Attribute basis);
+  mlir::LogicalResult noteRing(mlir::func::FuncOp f, unsigned n);
   mlir::ModuleOp module;
   llvm::SmallVector<mlir::Attribute> bases;
   llvm::SmallVector<mlir::Attribute> entries;

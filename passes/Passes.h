@@ -1,4 +1,4 @@
-// fhec's passes (declared in Passes.td) and pipeline registration.
+// fhec's fhe-level transforms and ABI passes (declared in Passes.td).
 #pragma once
 
 #include "dialect/CKKS/CKKSDialect.h"
@@ -8,7 +8,6 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Pass/Pass.h"
 
 namespace fhec {
@@ -18,8 +17,5 @@ namespace fhec {
 
 #define GEN_PASS_REGISTRATION
 #include "passes/Passes.h.inc"
-
-/// Prime width (bits) fhe-select-basis uses for a target; 0 for an unknown target.
-unsigned primeBitsForTarget(llvm::StringRef target);
 
 } // namespace fhec

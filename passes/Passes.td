@@ -3,22 +3,6 @@
 
 include "mlir/Pass/PassBase.td"
 
-def CKKSToFHE : Pass<"ckks-to-fhe", "::mlir::ModuleOp"> {
-  let summary = "Lower ckks ops to the CRT/NTT/Hadamard/iNTT/iCRT dataflow of HE Mul";
-  let description = [{
-    Every ciphertext becomes its two BigInt polynomials (ax, bx). HE Mul
-    becomes the five polynomial products of HEAAN's Scheme::mult
-    (Jung et al. 2021, Fig. 2): region 1 in Karatsuba form (a1 a2, b1 b2,
-    (a1 + b1)(a2 + b2)) and region 2 (relinearization with the evaluation
-    key, held in RNS/NTT form and passed as two extra arguments `evk.ax`,
-    `evk.bx`). CRT'd and NTT'd operands are shared between products. The
-    pass also emits `__fhec_evk_prepare`, the CRT + NTT the runtime runs once
-    on each evaluation-key polynomial. RNS bases carry only their bound
-    (`#fhe.basis<min_bits = ...>`) until `fhe-select-basis`.
-  }];
-  let dependentDialects = ["::fhec::fhe::FHEDialect", "::mlir::func::FuncDialect"];
-}
-
 def FHESelectBasis : Pass<"fhe-select-basis", "::mlir::ModuleOp"> {
   let summary = "Choose the primes of every RNS basis for the target";
   let description = [{
@@ -36,25 +20,33 @@ def FHESelectBasis : Pass<"fhe-select-basis", "::mlir::ModuleOp"> {
   ];
 }
 
-def FHEToLoops : Pass<"fhe-to-loops", "::mlir::ModuleOp"> {
-  let summary = "Lower fhe kernel ops to scf/arith/memref loop nests with modular arithmetic";
+def FHECPlanWorkspace : Pass<"fhec-plan-workspace", "::mlir::ModuleOp"> {
+  let summary = "Place every kernel temporary of a function in one workspace, reusing dead buffers";
   let description = [{
-    Every !fhe.poly becomes memref<N x limbs x i64> and every !fhe.rns
-    memref<m x N x i64> (prime-major) or memref<N x m x i64> (coefficient-major).
-    Kernels: CRT (Algo. 1, 3-word accumulator, Shoup reduction), NTT/iNTT
-    (Algo. 3/4, Shoup butterflies), Hadamard (Barrett), iCRT (Algo. 5 with a
-    floating-point estimate of the multiple of P, exact thanks to the basis
-    margin), BigInt add/sub/shift with carries. Parallel loops are
-    scf.parallel. Results become trailing out-parameters; the precomputed
-    tables each kernel reads become leading arguments, built by the runtime
-    (fhec/runtime/Abi.h). Records the module's ABI manifest in `fhec.manifest`.
+    Runs after fhe-to-loops. Each top-level memref.alloc of a function (a
+    kernel's result buffer) is live from its allocation to the last top-level
+    op using it or a view of it; buffers with disjoint live ranges share
+    bytes. Placement is greedy by decreasing size at the lowest free 64-byte
+    aligned offset. The allocations become memref.view's of a trailing
+    `memref<S x i8>` argument marked `fhe.workspace`, and the function records
+    S in `fhe.workspace_bytes`; the runtime allocates the workspace once per
+    executor, so a call allocates nothing. Returned buffers are left for
+    fhec-abi, which makes them out-parameters.
   }];
-  let options = [
-    Option<"phaseTimers", "phase-timers", "bool", /*default=*/"true",
-           "Call the runtime's fhec_rt_phase_begin/end around every kernel">,
-  ];
-  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",
-                           "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect"];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect"];
+}
+
+def FHECABI : Pass<"fhec-abi", "::mlir::ModuleOp"> {
+  let summary = "Rewrite lowered functions to fhec's calling convention and record the manifest";
+  let description = [{
+    Results become trailing out-parameters (a returned kernel buffer is
+    replaced by its out-parameter; anything else is copied into it), each
+    distinct `fhe.table` becomes a leading argument (kind, basis, parameter),
+    the workspace argument stays last. The module's ABI manifest (target,
+    parameters, bases, functions and the role of every argument; parsed by
+    the runtime) is stored in `fhe.manifest`, the entry names in `fhe.entries`.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
 def FHECEmitABI : Pass<"fhec-emit-abi", "::mlir::ModuleOp"> {

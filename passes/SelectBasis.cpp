@@ -1,6 +1,7 @@
 // fhe-select-basis: primes for every RNS basis from the shared deterministic
 // generator (runtime/Primes.h), so compiler and runtime agree on them.
 #include "passes/Passes.h"
+#include "passes/Target.h"
 
 #include "fhec/runtime/Error.h"
 #include "fhec/runtime/Primes.h"
@@ -11,14 +12,6 @@
 namespace fhec {
 #define GEN_PASS_DEF_FHESELECTBASIS
 #include "passes/Passes.h.inc"
-
-unsigned primeBitsForTarget(llvm::StringRef target) {
-  return llvm::StringSwitch<unsigned>(target)
-      .Case("cpu", 60)         // 64-bit scalar Shoup/Barrett need p < 2^62
-      .Case("cpu-avx512", 50)  // IFMA's 52-bit multiplier, lazy reduction in [0, 4p)
-      .Case("cuda", 30)        // 32-bit integer arithmetic
-      .Default(0);
-}
 } // namespace fhec
 
 using namespace mlir;
@@ -30,11 +23,12 @@ struct FHESelectBasisPass : public fhec::impl::FHESelectBasisBase<FHESelectBasis
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    unsigned bits = primeBits ? unsigned(primeBits) : primeBitsForTarget(target);
-    if (!bits) {
-      module.emitError() << "fhe-select-basis: unknown target '" << target << "' (expected cpu, cpu-avx512 or cuda)";
+    const TargetSpec *spec = lookupTarget(target);
+    if (!spec) {
+      module.emitError() << "fhe-select-basis: unknown target '" << target << "' (expected " << knownTargetNames() << ")";
       return signalPassFailure();
     }
+    unsigned bits = primeBits ? unsigned(primeBits) : spec->primeBits;
     // Every RNS type names its ring dimension; one module has one ring.
     std::optional<unsigned> logN;
     bool mixed = false;

@@ -1,5 +1,7 @@
 #include "dialect/FHE/FHEDialect.h"
+#include "fhec/runtime/Abi.h"
 #include "fhec/runtime/Primes.h"
+#include "fhec/runtime/Tables.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -116,8 +118,12 @@ LogicalResult PolyType::verify(function_ref<InFlightDiagnostic()> emitError, uns
 }
 
 LogicalResult RnsType::verify(function_ref<InFlightDiagnostic()> emitError, unsigned logN, BasisAttr basis,
-                              Domain, Layout) {
+                              Domain domain, Layout, unsigned incomplete) {
   if (logN < 1 || logN > 17) return emitError() << "rns logN = " << logN << " is outside [1, 17]";
+  if (incomplete && domain != Domain::eval)
+    return emitError() << "incomplete = " << incomplete << " applies to the eval domain only";
+  if (incomplete >= logN)
+    return emitError() << "incomplete = " << incomplete << " must be below logN = " << logN;
   uint64_t twoN = uint64_t(2) << logN;
   for (uint64_t p : basis.getPrimes())
     if ((p - 1) % twoN != 0) return emitError() << "prime " << p << " is not 1 mod 2N (N = 2^" << logN << ")";
@@ -166,15 +172,34 @@ LogicalResult IcrtOp::verify() {
   if (out.getLogq() > in.getBasis().getMinBits())
     return emitOpError() << "result modulus 2^" << out.getLogq() << " exceeds the basis bound 2^"
                          << in.getBasis().getMinBits();
-  return requireDomain(*this, in, Domain::coeff, "input");
+  if (!in.isCoeff())
+    return emitOpError() << "input must be in the coeff or coeff_scaled domain, got " << stringifyDomain(in.getDomain());
+  return success();
+}
+
+// `levels` partitions the stages an NTT does: positive, summing to logN - incomplete.
+static LogicalResult verifyLevels(Operation *op, std::optional<ArrayRef<int64_t>> levels, RnsType evalType) {
+  if (!levels) return success();
+  int64_t stages = int64_t(evalType.getLogN()) - evalType.getIncomplete(), sum = 0;
+  for (int64_t k : *levels) {
+    if (k < 1 || k > stages)
+      return op->emitOpError() << "level of " << k << " stages is outside [1, " << stages << "]";
+    sum += k;
+  }
+  if (sum != stages)
+    return op->emitOpError() << "levels cover " << sum << " stages, but the transform has " << stages
+                             << " (logN " << evalType.getLogN() << " minus " << evalType.getIncomplete()
+                             << " skipped)";
+  return success();
 }
 
 LogicalResult NttOp::verify() {
   auto in = getInput().getType(), out = getResult().getType();
   if (failed(rnsAgree(*this, in, out, true, false, false)) ||
-      failed(requireDomain(*this, in, Domain::coeff, "input")))
+      failed(requireDomain(*this, in, Domain::coeff, "input")) ||
+      failed(requireDomain(*this, out, Domain::eval, "result")))
     return failure();
-  return requireDomain(*this, out, Domain::eval, "result");
+  return verifyLevels(*this, getLevels(), out);
 }
 
 LogicalResult InttOp::verify() {
@@ -182,10 +207,85 @@ LogicalResult InttOp::verify() {
   if (failed(rnsAgree(*this, in, out, true, false, false)) ||
       failed(requireDomain(*this, in, Domain::eval, "input")))
     return failure();
-  return requireDomain(*this, out, Domain::coeff, "result");
+  if (!out.isCoeff())
+    return emitOpError() << "result must be in the coeff or coeff_scaled domain";
+  return verifyLevels(*this, getLevels(), in);
 }
 
 LogicalResult HadamardOp::verify() { return requireDomain(*this, getResult().getType(), Domain::eval, "operands"); }
+
+//===----------------------------------------------------------------------===//
+// Fused kernels and tables
+//===----------------------------------------------------------------------===//
+
+YieldOp FusedOp::getYield() { return cast<YieldOp>(getBody()->getTerminator()); }
+
+LogicalResult FusedOp::verify() {
+  if (getInputs().empty() || getResults().empty()) return emitOpError() << "needs operands and results";
+  return success();
+}
+
+LogicalResult FusedOp::verifyRegions() {
+  Block &body = *getBody();
+  if (body.getNumArguments() != getInputs().size())
+    return emitOpError() << "body has " << body.getNumArguments() << " arguments for " << getInputs().size()
+                         << " operands";
+  for (auto [i, a] : llvm::enumerate(body.getArguments()))
+    if (a.getType() != getInputs()[i].getType())
+      return emitOpError() << "body argument #" << i << " has type " << a.getType() << ", operand has "
+                           << getInputs()[i].getType();
+  YieldOp yield = getYield();
+  if (yield.getValues().getTypes() != getResultTypes())
+    return emitOpError() << "yields " << yield.getValues().size() << " value(s) of types that differ from the results";
+  for (Value v : yield.getValues())
+    if (isa<BlockArgument>(v)) return emitOpError() << "yields an operand unchanged; a fused kernel computes its results";
+  bool residue = getSpace() == Space::residue;
+  for (Operation &op : body.without_terminator()) {
+    bool ok = residue ? isa<HadamardOp, AddOp, SubOp>(op)
+                      : isa<IcrtOp, CrtOp, PolyAddOp, PolySubOp, PolyNegateOp, PolyShrOp, PolyReduceOp>(op);
+    if (!ok)
+      return op.emitOpError() << "cannot be fused in a " << stringifySpace(getSpace()) << " kernel";
+  }
+  if (residue) {
+    // One iteration space: every value of the kernel has the same basis and ring.
+    auto first = dyn_cast<RnsType>(getResultTypes().empty() ? Type() : getResultTypes().front());
+    for (Type t : llvm::concat<const Type>(getInputs().getTypes(), getResultTypes())) {
+      auto r = dyn_cast<RnsType>(t);
+      if (!r || !first || r.getBasis() != first.getBasis() || r.getLogN() != first.getLogN())
+        return emitOpError() << "a residue kernel's operands and results must be RNS values of one basis";
+    }
+  } else {
+    std::optional<unsigned> logN;
+    for (Type t : llvm::concat<const Type>(getInputs().getTypes(), getResultTypes())) {
+      unsigned n = isa<PolyType>(t) ? cast<PolyType>(t).getLogN() : isa<RnsType>(t) ? cast<RnsType>(t).getLogN() : 0;
+      if (!n) return emitOpError() << "operand or result of type " << t << " is not an fhe type";
+      if (logN && *logN != n) return emitOpError() << "mixes ring dimensions";
+      logN = n;
+    }
+  }
+  return success();
+}
+
+LogicalResult TableOp::verify() {
+  auto kind = fhec::abi::parseTableKind(getKind().str());
+  if (!kind) return emitOpError() << "unknown table kind '" << getKind() << "'";
+  BasisAttr basis = getBasis();
+  if (!basis.isResolved()) return emitOpError() << "needs a resolved basis (run fhe-select-basis first)";
+  auto t = cast<MemRefType>(getTable().getType());
+  if (t.getRank() != 2 || !t.getElementType().isInteger(64))
+    return emitOpError() << "table must be a 2-D memref of i64";
+  // The ring dimension is not in the basis: check the columns that do not depend on it.
+  std::vector<uint64_t> primes(basis.getPrimes().begin(), basis.getPrimes().end());
+  int64_t pLimbs = fhec::rt::productLimbs(primes);
+  int64_t param = getParam();
+  if (param < 0) return emitOpError() << "parameter " << param << " is negative";
+  bool perPrime = *kind != fhec::abi::TableKind::IcrtP;
+  if (t.getShape()[0] != (perPrime ? int64_t(basis.size()) : 1))
+    return emitOpError() << "table has " << t.getShape()[0] << " rows for a basis of " << basis.size() << " primes";
+  if ((*kind == fhec::abi::TableKind::IcrtP || *kind == fhec::abi::TableKind::IcrtPDivP) && param > pLimbs)
+    return emitOpError() << "keeps " << param << " limbs of a product of " << pLimbs;
+  return success();
+}
 
 LogicalResult TransposeOp::verify() {
   auto in = getInput().getType(), out = getResult().getType();

@@ -7,6 +7,7 @@ include "dialect/FHE/FHETypes.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/IR/OpBase.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
 
 class FHE_Op<string mnemonic, list<Trait> traits = []>
     : Op<FHE_Dialect, mnemonic, !listconcat(traits, [Pure])> {
@@ -21,25 +22,38 @@ def FHE_CrtOp : FHE_Op<"crt"> {
   let summary = "CRT: BigInt coefficients to residues mod each prime (Algo. 1)";
   let description = [{
     OUT[j][i] = IN[i] mod p_j, computed as sum_k IN[i][k] * (beta^k mod p_j)
-    in a 3-word accumulator followed by a Shoup reduction (Jung et al. 2021, Algo. 1).
+    in a 3-word accumulator followed by a Shoup reduction (Jung et al. 2021, Algo. 1),
+    i.e. the matrix product (N, limbs) x (limbs, m) of the coefficients with
+    the beta^k mod p_j table. `order` (set by fhe-reorder-icrt) selects the
+    loop order: `operand_scan` (default; Algo. 1: per coefficient, per prime)
+    or `matrix` (per block of `block` coefficients, one prime row at a time,
+    so each row is written contiguously).
     ```mlir
     %r = fhe.crt %p : !fhe.poly<logN = 16, logq = 1200>
         -> !fhe.rns<logN = 16, basis = #fhe.basis<min_bits = 2419>, domain = coeff, layout = prime_major>
     ```
   }];
-  let arguments = (ins FHE_PolyType:$input);
+  let arguments = (ins FHE_PolyType:$input, OptionalAttr<FHE_OrderAttr>:$order,
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$block);
   let results = (outs FHE_RnsType:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
 }
 
 def FHE_IcrtOp : FHE_Op<"icrt"> {
-  let summary = "iCRT: residues back to BigInt coefficients mod 2^logq (Algo. 5)";
+  let summary = "iCRT: residues back to BigInt coefficients mod 2^logq (Algo. 5 / 6)";
   let description = [{
     Centered reconstruction X in (-P/2, P/2) of sum_j temp_j * (P/p_j) with
     temp_j = x_j * (P/p_j)^-1 mod p_j, then X mod 2^logq of the result type
-    (Jung et al. 2021, Algo. 5). The input must be in the coefficient domain.
+    (Jung et al. 2021, Algo. 5). The input is in the coefficient domain, or in
+    `coeff_scaled` when the iNTT already produced temp_j (fhe-fuse).
+    `order` (fhe-reorder-icrt): `operand_scan` (default; Algo. 5, a BigInt
+    accumulator of PLimbs + 1 words per coefficient) or `matrix` (Algo. 6:
+    temp (N, m) x T (m, L) accumulated column by column over blocks of `block`
+    coefficients, with T = (P/p_j) mod 2^(64 L) and only the L = limbs(logq)
+    columns the result keeps; the multiple k of P is subtracted as k * (P mod 2^(64 L))).
   }];
-  let arguments = (ins FHE_RnsType:$input);
+  let arguments = (ins FHE_RnsType:$input, OptionalAttr<FHE_OrderAttr>:$order,
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$block);
   let results = (outs FHE_PolyType:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
 }
@@ -52,16 +66,29 @@ def FHE_NttOp : FHE_Op<"ntt"> {
   let summary = "Forward negacyclic NTT per prime (Algo. 3, Cooley-Tukey)";
   let description = [{
     Coefficient domain to evaluation domain; the output is in bit-reversed order.
-    Shoup multiplication by the twiddles psi^bitrev(i) (Algo. 2, Algo. 4).
+    Shoup multiplication by the twiddles psi^bitrev(i) (Algo. 2, Algo. 4) with
+    Harvey's lazy reduction. `levels` (fhe-merge-ntt-levels) groups the
+    radix-2 stages: each entry is the number of stages done in one pass over
+    memory (a radix-2^k level); they sum to logN minus the result type's
+    `incomplete` stages. Absent: one level per stage.
+    ```mlir
+    %e = fhe.ntt %c {levels = array<i64: 4, 4, 4, 4>} : !c -> !e
+    ```
   }];
-  let arguments = (ins FHE_RnsType:$input);
+  let arguments = (ins FHE_RnsType:$input, OptionalAttr<DenseI64ArrayAttr>:$levels);
   let results = (outs FHE_RnsType:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
 }
 
 def FHE_InttOp : FHE_Op<"intt"> {
   let summary = "Inverse negacyclic NTT per prime (Gentleman-Sande, then times N^-1)";
-  let arguments = (ins FHE_RnsType:$input);
+  let description = [{
+    Evaluation domain (bit-reversed) to coefficient domain. The factor N^-1
+    is applied in the last stage; with a `coeff_scaled` result that factor is
+    N^-1 (P/p_j)^-1, iCRT's pre-multiplication folded in (fhe-fuse).
+    `levels` as for `fhe.ntt`.
+  }];
+  let arguments = (ins FHE_RnsType:$input, OptionalAttr<DenseI64ArrayAttr>:$levels);
   let results = (outs FHE_RnsType:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
 }
@@ -106,6 +133,64 @@ def FHE_BasisPrefixOp : FHE_Op<"basis_prefix"> {
   let arguments = (ins FHE_RnsType:$input);
   let results = (outs FHE_RnsType:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+}
+
+//===----------------------------------------------------------------------===//
+// Fused kernels and lowering helpers
+//===----------------------------------------------------------------------===//
+
+def FHE_FusedOp : FHE_Op<"fused", [IsolatedFromAbove, SingleBlockImplicitTerminator<"YieldOp">]> {
+  let summary = "A fused kernel: fhe ops done in one pass over memory (HE-Booster's FMAC)";
+  let description = [{
+    The body computes its results from the block arguments (one per operand,
+    same types) with fhe ops, exactly as the same ops outside would; the
+    lowering emits them as one loop nest so intermediates never go to memory.
+    `residue`: pointwise RNS ops (hadamard, add, sub), one (prime,
+    coefficient) at a time. `coefficient`: a chain on one block of
+    coefficients at a time (icrt, crt and the BigInt poly_* ops), BigInt
+    intermediates kept in a per-block scratch (Jung et al. 2021, Section IV).
+    ```mlir
+    %ax, %bx = fhe.fused residue (%a1, %a2, %b1, %b2) : (!e, !e, !e, !e) -> (!e, !e) {
+    ^bb0(%x1: !e, %x2: !e, %y1: !e, %y2: !e):
+      %0 = fhe.hadamard %x1, %x2 : !e
+      %1 = fhe.hadamard %y1, %y2 : !e
+      fhe.yield %0, %1 : !e, !e
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<AnyType>:$inputs, FHE_SpaceAttr:$space);
+  let results = (outs Variadic<AnyType>:$results);
+  let regions = (region SizedRegion<1>:$region);
+  let assemblyFormat = "$space `(` $inputs `)` attr-dict `:` functional-type($inputs, $results) $region";
+  let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The terminator of the body (SingleBlock's getBody()).
+    YieldOp getYield();
+  }];
+}
+
+def FHE_YieldOp : Op<FHE_Dialect, "yield", [Pure, Terminator, ReturnLike, HasParent<"FusedOp">]> {
+  let summary = "Results of a fused kernel";
+  let arguments = (ins Variadic<AnyType>:$values);
+  let assemblyFormat = "($values^ `:` type($values))? attr-dict";
+  let builders = [OpBuilder<(ins), [{ /* empty yield */ }]>];
+}
+
+def FHE_TableOp : FHE_Op<"table"> {
+  let summary = "A precomputed table of one RNS basis (lowering only)";
+  let description = [{
+    The table `kind` (fhec/runtime/Abi.h: prime_consts, ntt_twiddles, ...)
+    of `basis`; `param` is the kind's extra parameter (the input limbs of
+    crt_powers, the output limbs of icrt_columns, 0 otherwise). Kernels read
+    tables through this op; fhec-abi turns each distinct table into a leading
+    function argument that the runtime fills.
+    ```mlir
+    %t = fhe.table "ntt_twiddles" #rns_basis param 0 : memref<41x65536xi64>
+    ```
+  }];
+  let arguments = (ins StrAttr:$kind, FHE_BasisAttr:$basis, I64Attr:$param);
+  let results = (outs AnyStaticShapeMemRef:$table);
+  let assemblyFormat = "$kind $basis `param` $param attr-dict `:` type($table)";
 }
 
 //===----------------------------------------------------------------------===//

@@ -65,7 +65,12 @@ Manifest parseManifest(const std::string &text) {
       continue;
     }
     auto f = fields(is, line);
-    if (head == "params") {
+    if (head == "target") {
+      m.target = f["name"];
+      m.shoupBits = int(num(f, "shoup_bits", line));
+      if (m.target.empty()) bad(line, "target without a name");
+      if (m.shoupBits != 64 && m.shoupBits != 52) bad(line, "unsupported Shoup base 2^" + std::to_string(m.shoupBits));
+    } else if (head == "params") {
       m.logN = int(num(f, "logN", line));
       m.logQ = int(num(f, "logQ", line));
       m.logp = int(num(f, "logp", line));
@@ -82,7 +87,10 @@ Manifest parseManifest(const std::string &text) {
       cur = &m.functions.back();
       cur->name = f["name"];
       cur->entry = f["entry"];
+      cur->workspaceBytes = num(f, "workspace", line);
       if (cur->name.empty() || cur->entry.empty()) bad(line, "function without name or entry");
+      if (cur->workspaceBytes < 0 || cur->workspaceBytes > (int64_t(1) << 40))
+        bad(line, "workspace of " + std::to_string(cur->workspaceBytes) + " bytes is out of range");
     } else if (head == "ct" || head == "arg") {
       if (!cur) bad(line, "'" + head + "' outside a function");
       bool out = f["dir"] == "out";
@@ -102,7 +110,9 @@ Manifest parseManifest(const std::string &text) {
         a.kind = ManifestArg::Kind::Table;
         a.table = *k;
         a.basis = int(num(f, "basis", line));
-        a.limbs = int(num(f, "limbs", line));
+        a.param = num(f, "param", line);
+      } else if (kind == "workspace") {
+        a.kind = ManifestArg::Kind::Workspace;
       } else if (kind == "poly") {
         a.kind = ManifestArg::Kind::Poly;
         a.logq = int(num(f, "logq", line));
@@ -144,6 +154,13 @@ CompiledModule::~CompiledModule() {
   if (handle_) dlclose(handle_);
 }
 
+bool CompiledModule::setThreads(int threads) const {
+  auto *set = reinterpret_cast<void (*)(int)>(dlsym(handle_, "omp_set_num_threads"));
+  if (!set) return false;
+  set(threads < 1 ? 1 : threads);
+  return true;
+}
+
 CompiledModule::EntryFn CompiledModule::entry(const ManifestFunction &f) const {
   void *sym = dlsym(handle_, f.entry.c_str());
   if (!sym) throw Error("module '" + path_ + "' lacks entry point '" + f.entry + "'");
@@ -174,16 +191,29 @@ Executor::Executor(const CompiledModule &module, const Params &params) : module_
   if (m.logN != params.logN || m.logQ != params.logQ || m.logp != params.logp)
     throw Error("module was compiled for logN=" + std::to_string(m.logN) + " logQ=" + std::to_string(m.logQ) +
                 " logp=" + std::to_string(m.logp) + ", but the keys use " + params.str());
+  int64_t ws = 0;
+  for (const auto &f : m.functions) ws = std::max(ws, f.workspaceBytes);
+  workspace_ = Buffer(size_t((ws + 7) / 8));
+  // All tables up front: a call then only computes (and bad tables fail here).
+  for (const auto &f : m.functions)
+    for (const auto &a : f.args)
+      if (a.kind == ManifestArg::Kind::Table) table(a);
 }
 
 const Buffer &Executor::table(const ManifestArg &a) {
-  auto key = std::make_tuple(int(a.table), a.basis, a.limbs);
+  auto key = std::make_tuple(int(a.table), a.basis, a.param);
   auto it = tables_.find(key);
   if (it != tables_.end()) return it->second;
-  std::vector<uint64_t> t = buildTable(a.table, module_.manifest().bases.at(a.basis), params_.logN, a.limbs);
+  const Manifest &m = module_.manifest();
+  std::vector<uint64_t> t = buildTable(a.table, m.bases.at(a.basis), params_.logN, a.param, m.shoupBits);
   Buffer b(t.size());
   std::memcpy(b.data(), t.data(), t.size() * sizeof(uint64_t));
   return tables_.emplace(key, std::move(b)).first->second;
+}
+
+void *Executor::argument(const ManifestArg &a) {
+  if (a.kind == ManifestArg::Kind::Workspace) return workspace_.data();
+  return const_cast<uint64_t *>(table(a).data());
 }
 
 void Executor::setEvalKey(const EvalKey &evk) {
@@ -198,8 +228,8 @@ void Executor::setEvalKey(const EvalKey &evk) {
     std::vector<void *> ptrs;
     Buffer out;
     for (const auto &a : prep->args) {
-      if (a.kind == ManifestArg::Kind::Table) {
-        ptrs.push_back(const_cast<uint64_t *>(table(a).data()));
+      if (a.kind == ManifestArg::Kind::Table || a.kind == ManifestArg::Kind::Workspace) {
+        ptrs.push_back(argument(a));
       } else if (a.kind == ManifestArg::Kind::Poly && !a.output) {
         if (a.logq != key.logq) throw Error("evaluation-key preparation expects modulus 2^" + std::to_string(a.logq));
         ptrs.push_back(const_cast<uint64_t *>(key.words.data()));
@@ -254,7 +284,8 @@ std::vector<Ciphertext> Executor::run(const std::string &name, const std::vector
   for (const auto &a : f->args) {
     switch (a.kind) {
     case ManifestArg::Kind::Table:
-      ptrs.push_back(const_cast<uint64_t *>(table(a).data()));
+    case ManifestArg::Kind::Workspace:
+      ptrs.push_back(argument(a));
       break;
     case ManifestArg::Kind::Rns: {
       auto it = evk_.find(a.role);
@@ -271,6 +302,41 @@ std::vector<Ciphertext> Executor::run(const std::string &name, const std::vector
     }
     }
   }
+  module_.entry(*f)(ptrs.data());
+  return outputs;
+}
+
+std::vector<BigPoly> Executor::runPolys(const std::string &name, const std::vector<BigPoly> &inputs) {
+  const ManifestFunction *f = module_.manifest().find(name);
+  if (!f) throw Error("module has no function '" + name + "'");
+  std::vector<BigPoly> outputs;
+  for (const auto &a : f->args)
+    if (a.kind == ManifestArg::Kind::Poly && a.output) outputs.emplace_back(params_.logN, a.logq);
+  std::vector<void *> ptrs;
+  size_t in = 0, out = 0;
+  for (const auto &a : f->args) {
+    switch (a.kind) {
+    case ManifestArg::Kind::Table:
+    case ManifestArg::Kind::Workspace:
+      ptrs.push_back(argument(a));
+      break;
+    case ManifestArg::Kind::Rns:
+      throw Error("'" + name + "' takes RNS arguments; runPolys runs BigInt-only functions");
+    case ManifestArg::Kind::Poly: {
+      if (a.output) {
+        ptrs.push_back(outputs[out++].words.data());
+        break;
+      }
+      if (in >= inputs.size()) throw Error("'" + name + "' takes more inputs than given");
+      const BigPoly &p = inputs[in++];
+      if (p.logq != a.logq || p.logN != params_.logN)
+        throw Error("'" + name + "' input " + std::to_string(in - 1) + " has the wrong ring or modulus");
+      ptrs.push_back(const_cast<uint64_t *>(p.words.data()));
+      break;
+    }
+    }
+  }
+  if (in != inputs.size()) throw Error("'" + name + "' takes " + std::to_string(in) + " inputs");
   module_.entry(*f)(ptrs.data());
   return outputs;
 }

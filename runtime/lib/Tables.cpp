@@ -26,10 +26,26 @@ size_t bitReverse(size_t x, int bits) {
   return r;
 }
 
-void exportLimbs(const mpz_t v, uint64_t *dst, int limbs) {
-  std::memset(dst, 0, limbs * sizeof(uint64_t));
+// The low `limbs` words of v (v >= 0), zero-extended.
+void exportLimbs(const mpz_t v, uint64_t *dst, int64_t limbs) {
   size_t count = 0;
-  mpz_export(dst, &count, -1, sizeof(uint64_t), 0, 0, v);
+  std::vector<uint64_t> all((mpz_sizeinbase(v, 2) + 63) / 64 + 1, 0);
+  mpz_export(all.data(), &count, -1, sizeof(uint64_t), 0, 0, v);
+  for (int64_t i = 0; i < limbs; ++i) dst[i] = size_t(i) < all.size() ? all[i] : 0;
+}
+
+// psi^bitrev(i) (or its inverse) for i in [0, N): Algo. 3's TBW / TBinvW.
+std::vector<uint64_t> twiddles(uint64_t p, int logN, bool inverse) {
+  size_t N = size_t(1) << logN;
+  uint64_t psi = primitiveRoot2N(p, logN);
+  if (inverse) psi = invMod(psi, p);
+  std::vector<uint64_t> t(N);
+  uint64_t w = 1;
+  for (size_t i = 0; i < N; ++i) {
+    t[bitReverse(i, logN)] = w;
+    w = mulMod(w, psi, p);
+  }
+  return t;
 }
 } // namespace
 
@@ -38,56 +54,58 @@ int productLimbs(const std::vector<uint64_t> &primes) {
   return int((mpz_sizeinbase(prod.P, 2) + 63) / 64);
 }
 
-size_t tableWords(TableKind kind, size_t m, int logN, int limbs, int pLimbs) {
-  size_t N = size_t(1) << logN;
-  switch (kind) {
-  case TableKind::PrimeConsts: return m * abi::kPrimeConstCols;
-  case TableKind::NttTwiddles:
-  case TableKind::NttTwiddlesShoup:
-  case TableKind::InttTwiddles:
-  case TableKind::InttTwiddlesShoup: return m * N;
-  case TableKind::CrtPowers: return m * size_t(limbs);
-  case TableKind::IcrtPDivP: return m * size_t(pLimbs);
-  case TableKind::IcrtP: return size_t(pLimbs);
-  }
-  return 0;
-}
-
-std::vector<uint64_t> buildTable(TableKind kind, const std::vector<uint64_t> &primes, int logN, int limbs) {
+std::vector<uint64_t> buildTable(TableKind kind, const std::vector<uint64_t> &primes, int logN, int64_t param,
+                                 int shoupBits) {
   const size_t m = primes.size(), N = size_t(1) << logN;
   const int pLimbs = productLimbs(primes);
-  std::vector<uint64_t> t(tableWords(kind, m, logN, limbs, pLimbs), 0);
+  if (shoupBits != 64 && shoupBits != 52)
+    throw Error("table construction: Shoup base 2^" + std::to_string(shoupBits) + " is not 2^64 or 2^52");
+  bool paramOk = true;
+  switch (kind) {
+  case TableKind::CrtPowers: paramOk = param >= 1 && param <= 4096; break;
+  case TableKind::IcrtPDivP:
+  case TableKind::IcrtP: paramOk = param >= 0 && param <= pLimbs; break;
+  case TableKind::InttConsts:
+  case TableKind::IncompleteZeta: paramOk = param >= 0 && param < logN; break;
+  default: paramOk = param == 0; break;
+  }
+  if (!paramOk)
+    throw Error("table construction: parameter " + std::to_string(param) + " is out of range for table '" +
+                abi::tableKindName(kind) + "'");
+  abi::TableShape shape = abi::tableShape(kind, int64_t(m), logN, param, pLimbs);
+  std::vector<uint64_t> t(size_t(shape.rows * shape.cols), 0);
+  auto shoup = [&](uint64_t y, uint64_t p) { return shoupPrecompute(y, p, shoupBits); };
   MpzProduct prod(primes);
   mpz_t tmp;
   mpz_init(tmp);
   for (size_t j = 0; j < m; ++j) {
     const uint64_t p = primes[j];
-    if (p >= (uint64_t(1) << 62) || (p - 1) % (2 * N) != 0)
-      throw Error("table construction: " + std::to_string(p) + " is not an NTT prime below 2^62 for N = " +
-                  std::to_string(N));
+    if (p >= (uint64_t(1) << (shoupBits - 2)) || (p - 1) % (2 * N) != 0)
+      throw Error("table construction: " + std::to_string(p) + " is not an NTT prime below 2^" +
+                  std::to_string(shoupBits - 2) + " for N = " + std::to_string(N));
+    uint64_t *row = t.data() + j * size_t(shape.cols);
     switch (kind) {
     case TableKind::PrimeConsts: {
-      uint64_t *row = t.data() + j * abi::kPrimeConstCols;
       int b = 64 - __builtin_clzll(p);
       row[abi::kPrime] = p;
       row[abi::kBarrettMu] = uint64_t(((u128)1 << (2 * b)) / p);
       row[abi::kBarrettShift] = uint64_t(b);
       uint64_t nInv = invMod(N % p, p);
       row[abi::kNInv] = nInv;
-      row[abi::kNInvShoup] = shoupPrecompute(nInv, p);
+      row[abi::kNInvShoup] = shoup(nInv, p);
       mpz_divexact_ui(tmp, prod.P, p);
       uint64_t icrtInv = invMod(mpz_fdiv_ui(tmp, p), p);
       row[abi::kIcrtInv] = icrtInv;
-      row[abi::kIcrtInvShoup] = shoupPrecompute(icrtInv, p);
+      row[abi::kIcrtInvShoup] = shoup(icrtInv, p);
       double inv = 1.0 / double(p);
       std::memcpy(&row[abi::kInvPrimeF64], &inv, sizeof(double));
       uint64_t beta = uint64_t(((u128)1 << 64) % p);
       uint64_t beta2 = mulMod(beta, beta, p);
       row[abi::kBetaMod] = beta;
-      row[abi::kBetaModShoup] = shoupPrecompute(beta, p);
+      row[abi::kBetaModShoup] = shoup(beta, p);
       row[abi::kBeta2Mod] = beta2;
-      row[abi::kBeta2ModShoup] = shoupPrecompute(beta2, p);
-      row[abi::kOneShoup] = shoupPrecompute(1, p);
+      row[abi::kBeta2ModShoup] = shoup(beta2, p);
+      row[abi::kOneShoup] = shoup(1, p);
       break;
     }
     case TableKind::NttTwiddles:
@@ -95,33 +113,52 @@ std::vector<uint64_t> buildTable(TableKind kind, const std::vector<uint64_t> &pr
     case TableKind::InttTwiddles:
     case TableKind::InttTwiddlesShoup: {
       bool inverse = kind == TableKind::InttTwiddles || kind == TableKind::InttTwiddlesShoup;
-      bool shoup = kind == TableKind::NttTwiddlesShoup || kind == TableKind::InttTwiddlesShoup;
-      uint64_t psi = primitiveRoot2N(p, logN);
-      if (inverse) psi = invMod(psi, p);
-      uint64_t w = 1;
-      uint64_t *row = t.data() + j * N;
-      for (size_t i = 0; i < N; ++i) {
-        size_t r = bitReverse(i, logN);
-        row[r] = shoup ? shoupPrecompute(w, p) : w;
-        w = mulMod(w, psi, p);
-      }
+      bool isShoup = kind == TableKind::NttTwiddlesShoup || kind == TableKind::InttTwiddlesShoup;
+      std::vector<uint64_t> w = twiddles(p, logN, inverse);
+      for (size_t i = 0; i < N; ++i) row[i] = isShoup ? shoup(w[i], p) : w[i];
       break;
     }
     case TableKind::CrtPowers: {
       uint64_t beta = uint64_t(((u128)1 << 64) % p), x = 1 % p;
-      for (int k = 0; k < limbs; ++k) {
-        t[j * limbs + k] = x;
+      for (int64_t k = 0; k < param; ++k) {
+        row[k] = x;
         x = mulMod(x, beta, p);
       }
       break;
     }
     case TableKind::IcrtPDivP:
       mpz_divexact_ui(tmp, prod.P, p);
-      exportLimbs(tmp, t.data() + j * pLimbs, pLimbs);
+      exportLimbs(tmp, row, shape.cols);
       break;
     case TableKind::IcrtP:
-      if (j == 0) exportLimbs(prod.P, t.data(), pLimbs);
+      if (j == 0) exportLimbs(prod.P, t.data(), shape.cols);
       break;
+    case TableKind::InttConsts: {
+      // n = 2^(logN - param) points; last GS stage twiddle w = psi^-bitrev(1).
+      uint64_t c = invMod((uint64_t(1) << (logN - param)) % p, p);
+      uint64_t w = invMod(powMod(primitiveRoot2N(p, logN), N / 2, p), p);
+      mpz_divexact_ui(tmp, prod.P, p);
+      uint64_t icrt = mulMod(c, invMod(mpz_fdiv_ui(tmp, p), p), p);
+      uint64_t vals[4] = {c, mulMod(c, w, p), icrt, mulMod(icrt, w, p)};
+      for (int v = 0; v < 4; ++v) {
+        row[2 * v] = vals[v];
+        row[2 * v + 1] = shoup(vals[v], p);
+      }
+      break;
+    }
+    case TableKind::IncompleteZeta: {
+      // Block b of the incomplete NTT is a polynomial mod X^(2^param) - zeta_b
+      // with zeta_b = psi^(2 bitrev(N / 2^param + b)): the square of the twiddle
+      // the first skipped stage would use.
+      std::vector<uint64_t> w = twiddles(p, logN, false);
+      size_t blocks = N >> param;
+      for (size_t b = 0; b < blocks; ++b) {
+        uint64_t z = mulMod(w[blocks + b], w[blocks + b], p);
+        row[b] = z;
+        row[blocks + b] = shoup(z, p);
+      }
+      break;
+    }
     }
   }
   mpz_clear(tmp);

@@ -33,8 +33,8 @@ inline std::unique_ptr<mlir::MLIRContext> makeContext() {
   return ctx;
 }
 
-/// Parses and compiles `text` for the cpu target; fails the test on errors.
-inline Program compileProgram(const std::string &text) {
+/// Parses and compiles `text` (default: cpu target, -O2); fails the test on errors.
+inline Program compileProgram(const std::string &text, const CompileOptions &options = CompileOptions()) {
   Program p;
   p.ctx = makeContext();
   p.source = mlir::parseSourceString<mlir::ModuleOp>(text, p.ctx.get());
@@ -44,7 +44,6 @@ inline Program compileProgram(const std::string &text) {
   llvm::sys::fs::createTemporaryFile("fhec-test", "so", so);
   mlir::OwningOpRef<mlir::ModuleOp> copy = p.source->clone();
   std::string error;
-  CompileOptions options;
   EXPECT_TRUE(mlir::succeeded(compileToSharedLibrary(*copy, options, std::string(so), error))) << error;
   p.module = rt::CompiledModule::load(std::string(so));
   llvm::sys::fs::remove(so);

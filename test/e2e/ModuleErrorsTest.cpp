@@ -63,20 +63,20 @@ TEST(ModuleErrors, ParametersKeysAndInputsMustMatchTheModule) {
 TEST(ModuleErrors, LoaderRejectsNonModulesAndBadManifests) {
   EXPECT_NE(errorOf([] { rt::CompiledModule::load("/nonexistent/module.so"); }).find("cannot load"),
             std::string::npos);
+  const std::string head = "fhec-manifest " + std::to_string(fhec::abi::kAbiVersion) + "\n";
+  auto error = [&](const std::string &body) { return errorOf([&] { rt::parseManifest(head + body); }); };
   EXPECT_NE(errorOf([] { rt::parseManifest("hello"); }).find("fhec-manifest"), std::string::npos);
   EXPECT_NE(errorOf([] { rt::parseManifest("fhec-manifest 99\n"); }).find("ABI version 99"), std::string::npos);
-  EXPECT_NE(errorOf([] { rt::parseManifest("fhec-manifest 1\nparams logN=x logQ=1 logp=1\n"); }).find("not a number"),
+  EXPECT_NE(error("params logN=x logQ=1 logp=1\n").find("not a number"), std::string::npos);
+  EXPECT_NE(error("target name=cpu shoup_bits=40\n").find("Shoup base"), std::string::npos);
+  EXPECT_NE(error("arg kind=poly dir=in logq=3 role=ct0.ax\n").find("outside a function"), std::string::npos);
+  EXPECT_NE(error("func name=f entry=e\n").find("missing 'workspace'"), std::string::npos);
+  EXPECT_NE(error("func name=f entry=e workspace=-8\n").find("out of range"), std::string::npos);
+  EXPECT_NE(error("func name=f entry=e workspace=0\narg kind=table table=bogus basis=0 param=0\n")
+                .find("unknown table kind"),
             std::string::npos);
-  EXPECT_NE(errorOf([] { rt::parseManifest("fhec-manifest 1\narg kind=poly dir=in logq=3 role=ct0.ax\n"); })
-                .find("outside a function"),
-            std::string::npos);
-  EXPECT_NE(errorOf([] {
-              rt::parseManifest("fhec-manifest 1\nfunc name=f entry=e\narg kind=table table=bogus basis=0 limbs=0\n");
-            }).find("unknown table kind"),
-            std::string::npos);
-  EXPECT_NE(errorOf([] {
-              rt::parseManifest("fhec-manifest 1\nfunc name=f entry=e\narg kind=rns dir=in basis=3 role=evk.ax\n");
-            }).find("basis index out of range"),
+  EXPECT_NE(error("func name=f entry=e workspace=0\narg kind=rns dir=in basis=3 role=evk.ax\n")
+                .find("basis index out of range"),
             std::string::npos);
 }
 
@@ -86,8 +86,14 @@ TEST(ModuleErrors, ManifestDescribesTheCompiledFunctions) {
   const rt::Manifest &m = prog.module->manifest();
   EXPECT_EQ(m.logN, 10);
   EXPECT_EQ(m.logQ, 120);
+  EXPECT_EQ(m.target, "cpu");
+  EXPECT_EQ(m.shoupBits, 64);
   const rt::ManifestFunction *f = m.find("sq");
   ASSERT_TRUE(f);
+  // HE Mul's temporaries live in a workspace the manifest sizes and the function receives.
+  EXPECT_GT(f->workspaceBytes, 0);
+  EXPECT_EQ(llvm::count_if(f->args, [](const rt::ManifestArg &a) { return a.kind == rt::ManifestArg::Kind::Workspace; }),
+            1);
   ASSERT_EQ(f->inputs.size(), 1u);
   EXPECT_EQ(f->outputs[0].logp, 60);
   ASSERT_TRUE(m.find("__fhec_evk_prepare"));

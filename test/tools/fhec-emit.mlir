@@ -19,10 +19,16 @@ module attributes {ckks.params = #ckks.params<logN = 6, logQ = 80, logp = 20>} {
 // FHE: #rns_basis{{.*}} = #fhe.basis<min_bits = {{[0-9]+}}, prime_bits = 60, primes = [
 // FHE: fhe.crt
 // FHE: fhe.ntt
+// The loop level: parallel loops of modarith ops, views of the workspace.
+// LOOPS: memref.view
 // LOOPS: scf.parallel
-// LOOPS: arith.mului_extended
-// LLVM: @__fhec_abi_version = {{.*}}constant i32 1
-// LLVM: define void @__fhec_entry_sq(ptr
+// LOOPS: modarith.mac
+// LOOPS-NOT: memref.alloc()
+// Parallel loops run on OpenMP (LLVM's libomp); no allocation in the module.
+// LLVM: @__fhec_abi_version = {{.*}}constant i32 2
+// LLVM-DAG: define void @__fhec_entry_sq(ptr
+// LLVM-DAG: call void {{.*}}@__kmpc_fork_call
+// LLVM-NOT: @malloc
 // ASM: __fhec_entry_sq:
 // PRINT: IR Dump After CKKSToFHE
 // PRINT: IR Dump After FHESelectBasis

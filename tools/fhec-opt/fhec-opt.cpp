@@ -1,5 +1,6 @@
 // fhec-opt: mlir-opt with fhec's dialects, passes and pipelines (for lit tests).
 #include "codegen/Pipeline.h"
+#include "conversion/Passes.h"
 #include "passes/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -10,6 +11,7 @@ int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   fhec::registerDialects(registry);
   fhec::registerFHECPasses();
+  fhec::registerFHECConversionPasses();
   fhec::registerPipelines();
   mlir::registerTransformsPasses();
   mlir::registerConversionPasses();

@@ -108,7 +108,7 @@ func.func @hadamard_mixed(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 3
 // -----
 
 func.func @icrt_domain(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = prime_major>) {
-  // expected-error @+1 {{input must be in the coeff domain, got eval}}
+  // expected-error @+1 {{input must be in the coeff or coeff_scaled domain, got eval}}
   %0 = fhe.icrt %x : !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = prime_major> -> !fhe.poly<logN = 4, logq = 10>
   return
 }
@@ -230,5 +230,168 @@ func.func @mul_scalar_float(%x: !fhe.poly<logN = 4, logq = 30>) {
 func.func @add_constant_term_missing(%x: !fhe.poly<logN = 4, logq = 30>) {
   // expected-error @+1 {{requires attribute 'value'}}
   %0 = fhe.poly_add_constant_term %x : !fhe.poly<logN = 4, logq = 30>
+  return
+}
+
+// -----
+
+#b = #fhe.basis<min_bits = 50, prime_bits = 20, primes = [1048193, 1048129, 1047841]>
+func.func @levels_short(%x: !fhe.rns<logN = 4, basis = #b, domain = coeff, layout = prime_major>) {
+  // expected-error @+1 {{levels cover 3 stages, but the transform has 4 (logN 4 minus 0 skipped)}}
+  %0 = fhe.ntt %x {levels = array<i64: 2, 1>} : !fhe.rns<logN = 4, basis = #b, domain = coeff, layout = prime_major> -> !fhe.rns<logN = 4, basis = #b, domain = eval, layout = prime_major>
+  return
+}
+
+// -----
+
+#b = #fhe.basis<min_bits = 50, prime_bits = 20, primes = [1048193, 1048129, 1047841]>
+func.func @levels_incomplete(%x: !fhe.rns<logN = 4, basis = #b, domain = eval, layout = prime_major, incomplete = 2>) {
+  // expected-error @+1 {{level of 3 stages is outside [1, 2]}}
+  %0 = fhe.intt %x {levels = array<i64: 3>} : !fhe.rns<logN = 4, basis = #b, domain = eval, layout = prime_major, incomplete = 2> -> !fhe.rns<logN = 4, basis = #b, domain = coeff, layout = prime_major>
+  return
+}
+
+// -----
+
+#b = #fhe.basis<min_bits = 50, prime_bits = 20, primes = [1048193, 1048129, 1047841]>
+func.func @level_zero(%x: !fhe.rns<logN = 4, basis = #b, domain = coeff, layout = prime_major>) {
+  // expected-error @+1 {{level of 0 stages is outside [1, 4]}}
+  %0 = fhe.ntt %x {levels = array<i64: 0, 4>} : !fhe.rns<logN = 4, basis = #b, domain = coeff, layout = prime_major> -> !fhe.rns<logN = 4, basis = #b, domain = eval, layout = prime_major>
+  return
+}
+
+// -----
+
+// expected-error @+1 {{incomplete = 1 applies to the eval domain only}}
+func.func @incomplete_coeff(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major, incomplete = 1>)
+
+// -----
+
+// expected-error @+1 {{incomplete = 4 must be below logN = 4}}
+func.func @incomplete_all(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = prime_major, incomplete = 4>)
+
+// -----
+
+func.func @crt_block_zero(%x: !fhe.poly<logN = 4, logq = 10>) {
+  // expected-error @+1 {{attribute 'block' failed to satisfy constraint}}
+  %0 = fhe.crt %x {block = 0} : !fhe.poly<logN = 4, logq = 10> -> !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major>
+  return
+}
+
+// -----
+
+func.func @crt_scaled(%x: !fhe.poly<logN = 4, logq = 10>) {
+  // expected-error @+1 {{result must be in the coeff domain, got coeff_scaled}}
+  %0 = fhe.crt %x : !fhe.poly<logN = 4, logq = 10> -> !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff_scaled, layout = prime_major>
+  return
+}
+
+// -----
+
+!e = !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = prime_major>
+func.func @fused_bad_op(%x: !e) {
+  %0 = fhe.fused residue (%x) : (!e) -> (!e) {
+  ^bb0(%a: !e):
+    // expected-error @+1 {{'fhe.intt' op cannot be fused in a residue kernel}}
+    %c = fhe.intt %a : !e -> !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major>
+    %d = fhe.add %a, %a : !e
+    fhe.yield %d : !e
+  }
+  return
+}
+
+// -----
+
+!e = !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = prime_major>
+func.func @fused_yields_operand(%x: !e) {
+  // expected-error @+1 {{yields an operand unchanged; a fused kernel computes its results}}
+  %0 = fhe.fused residue (%x) : (!e) -> (!e) {
+  ^bb0(%a: !e):
+    fhe.yield %a : !e
+  }
+  return
+}
+
+// -----
+
+!e = !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = prime_major>
+func.func @fused_arg_type(%x: !e) {
+  // expected-error @+1 {{body argument #0 has type}}
+  %0 = fhe.fused residue (%x) : (!e) -> (!e) {
+  ^bb0(%a: !fhe.poly<logN = 4, logq = 10>):
+    %d = fhe.poly_add %a, %a : !fhe.poly<logN = 4, logq = 10>
+    fhe.yield %d : !fhe.poly<logN = 4, logq = 10>
+  }
+  return
+}
+
+// -----
+
+!e = !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = prime_major>
+!f = !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 40>, domain = eval, layout = prime_major>
+func.func @fused_two_bases(%x: !e, %y: !f) {
+  // expected-error @+1 {{a residue kernel's operands and results must be RNS values of one basis}}
+  %0 = fhe.fused residue (%x, %y) : (!e, !f) -> (!e) {
+  ^bb0(%a: !e, %b: !f):
+    %d = fhe.add %a, %a : !e
+    fhe.yield %d : !e
+  }
+  return
+}
+
+// -----
+
+!p = !fhe.poly<logN = 4, logq = 10>
+func.func @fused_empty(%x: !p) {
+  // expected-error @+1 {{needs operands and results}}
+  fhe.fused coefficient (%x) : (!p) -> () {
+  ^bb0(%a: !p):
+    fhe.yield
+  }
+  return
+}
+
+// -----
+
+!p = !fhe.poly<logN = 4, logq = 10>
+func.func @fused_coefficient_rings(%x: !p, %y: !fhe.poly<logN = 5, logq = 10>) {
+  // expected-error @+1 {{mixes ring dimensions}}
+  %0 = fhe.fused coefficient (%x, %y) : (!p, !fhe.poly<logN = 5, logq = 10>) -> (!p) {
+  ^bb0(%a: !p, %b: !fhe.poly<logN = 5, logq = 10>):
+    %d = fhe.poly_add %a, %a : !p
+    fhe.yield %d : !p
+  }
+  return
+}
+
+// -----
+
+func.func @table_kind() {
+  // expected-error @+1 {{unknown table kind 'twiddles'}}
+  %t = fhe.table "twiddles" #fhe.basis<min_bits = 15, prime_bits = 20, primes = [1048193]> param 0 : memref<1x16xi64>
+  return
+}
+
+// -----
+
+func.func @table_unresolved() {
+  // expected-error @+1 {{needs a resolved basis (run fhe-select-basis first)}}
+  %t = fhe.table "ntt_twiddles" #fhe.basis<min_bits = 15> param 0 : memref<1x16xi64>
+  return
+}
+
+// -----
+
+func.func @table_rows() {
+  // expected-error @+1 {{table has 2 rows for a basis of 1 primes}}
+  %t = fhe.table "ntt_twiddles" #fhe.basis<min_bits = 15, prime_bits = 20, primes = [1048193]> param 0 : memref<2x16xi64>
+  return
+}
+
+// -----
+
+func.func @table_limbs() {
+  // expected-error @+1 {{keeps 2 limbs of a product of 1}}
+  %t = fhe.table "icrt_p" #fhe.basis<min_bits = 15, prime_bits = 20, primes = [1048193]> param 2 : memref<1x2xi64>
   return
 }

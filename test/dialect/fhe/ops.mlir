@@ -65,3 +65,48 @@ func.func @prefix(%x: !e) -> !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30
   %0 = fhe.basis_prefix %x : !e -> !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30, prime_bits = 20, primes = [1048193, 1048129]>, domain = eval, layout = prime_major>
   return %0 : !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30, prime_bits = 20, primes = [1048193, 1048129]>, domain = eval, layout = prime_major>
 }
+
+// Decisions of the optimization passes round-trip: NTT levels, CRT/iCRT loop
+// order and block, the iCRT-scaled domain, incomplete NTTs, fused kernels.
+!s = !fhe.rns<logN = 4, basis = #b, domain = coeff_scaled, layout = prime_major>
+!i = !fhe.rns<logN = 4, basis = #b, domain = eval, layout = prime_major, incomplete = 1>
+// CHECK-LABEL: func.func @decisions
+func.func @decisions(%x: !p, %y: !p) -> (!p, !p) {
+  // CHECK: fhe.crt %{{.*}} {block = 16 : i64, order = #fhe<order matrix>}
+  %0 = fhe.crt %x {order = #fhe<order matrix>, block = 16} : !p -> !c
+  // CHECK: fhe.ntt %{{.*}} {levels = array<i64: 2, 1>} : {{.*}} -> <{{.*}}domain = eval, layout = prime_major, incomplete = 1>
+  %1 = fhe.ntt %0 {levels = array<i64: 2, 1>} : !c -> !i
+  %2 = fhe.crt %y : !p -> !c
+  %3 = fhe.ntt %2 {levels = array<i64: 3>} : !c -> !i
+  // CHECK: fhe.fused {{ *}}residue(%{{.*}}, %{{.*}}) : ({{.*}}) -> ({{.*}}) {
+  // CHECK-NEXT: ^bb0(%[[X:.*]]: {{.*}}, %[[Y:.*]]: {{.*}}):
+  // CHECK-NEXT: %[[H:.*]] = fhe.hadamard %[[X]], %[[Y]]
+  // CHECK-NEXT: %[[S:.*]] = fhe.add %[[H]], %[[X]]
+  // CHECK-NEXT: fhe.yield %[[H]], %[[S]]
+  %4:2 = fhe.fused residue (%1, %3) : (!i, !i) -> (!i, !i) {
+  ^bb0(%a: !i, %b: !i):
+    %h = fhe.hadamard %a, %b : !i
+    %s = fhe.add %h, %a : !i
+    fhe.yield %h, %s : !i, !i
+  }
+  // CHECK: fhe.intt %{{.*}} : {{.*}} -> <{{.*}}domain = coeff_scaled
+  %5 = fhe.intt %4#0 : !i -> !s
+  %6 = fhe.intt %4#1 {levels = array<i64: 1, 1, 1>} : !i -> !s
+  // CHECK: fhe.fused {{ *}}coefficient
+  // CHECK: fhe.icrt %{{.*}} {block = 8 : i64, order = #fhe<order matrix>}
+  %7:2 = fhe.fused coefficient (%5, %6) : (!s, !s) -> (!p, !p) {
+  ^bb0(%u: !s, %v: !s):
+    %r = fhe.icrt %u {order = #fhe<order matrix>, block = 8} : !s -> !p
+    %t = fhe.icrt %v : !s -> !p
+    %d = fhe.poly_sub %r, %t : !p
+    fhe.yield %r, %d : !p, !p
+  }
+  return %7#0, %7#1 : !p, !p
+}
+
+// CHECK-LABEL: func.func @table
+// CHECK: fhe.table "ntt_twiddles" #[[B]] param 0 : memref<3x16xi64>
+func.func @table() -> memref<3x16xi64> {
+  %t = fhe.table "ntt_twiddles" #b param 0 : memref<3x16xi64>
+  return %t : memref<3x16xi64>
+}

@@ -1,7 +1,7 @@
 // RUN: fhec-opt --fhe-select-basis="target=tpu" %s -verify-diagnostics -split-input-file
 // RUN: not fhec-opt --fhe-select-basis="prime-bits=20" %s 2>&1 | FileCheck %s --check-prefix=FEW
 
-// expected-error @+1 {{fhe-select-basis: unknown target 'tpu' (expected cpu, cpu-avx512 or cuda)}}
+// expected-error @+1 {{fhe-select-basis: unknown target 'tpu' (expected cpu, cpu-avx512, cuda)}}
 module {
   func.func private @f(!fhe.rns<logN = 16, basis = #fhe.basis<min_bits = 200>, domain = coeff, layout = prime_major>)
 }

@@ -1,6 +1,6 @@
 // RUN: fhec-opt --fhec-emit-abi %s -verify-diagnostics
 
-// expected-error @+1 {{fhec-emit-abi: the module has no manifest; run fhe-to-loops first}}
+// expected-error @+1 {{fhec-emit-abi: the module has no manifest; run fhec-abi first}}
 module {
   llvm.func @f() {
     llvm.return

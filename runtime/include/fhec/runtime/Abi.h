@@ -11,7 +11,7 @@
 namespace fhec::abi {
 
 /// Bumped whenever the manifest format or an entry point's calling convention changes.
-constexpr uint32_t kAbiVersion = 1;
+constexpr uint32_t kAbiVersion = 2;
 
 /// Symbols every compiled module exports.
 constexpr const char *kAbiVersionSymbol = "__fhec_abi_version";
@@ -22,19 +22,24 @@ constexpr const char *kEntryPrefix = "__fhec_entry_";
 /// (coefficients mod Q^2) into the RNS/NTT form region 2 of HE Mul reads.
 constexpr const char *kEvkPrepareFunc = "__fhec_evk_prepare";
 
-/// Precomputed tables, all built by the runtime for one RNS basis.
+/// Precomputed tables, all built by the runtime for one RNS basis and an
+/// integer parameter `param` whose meaning depends on the kind.
 /// Shapes are in 64-bit words; m = primes in the basis, N = ring dimension.
+/// Shoup constants are floor(w * 2^beta / p_j) with beta the module's
+/// `shoup_bits` (64 for 64-bit scalar code, 52 for IFMA).
 enum class TableKind : int {
-  PrimeConsts = 0,       ///< (m, kPrimeConstCols): see PrimeConst.
-  NttTwiddles = 1,       ///< (m, N): psi^bitrev(i) mod p_j (Algo. 3's TBW).
-  NttTwiddlesShoup = 2,  ///< (m, N): floor(w * 2^64 / p_j) of the above.
+  PrimeConsts = 0,       ///< (m, kPrimeConstCols): see PrimeConst. param 0.
+  NttTwiddles = 1,       ///< (m, N): psi^bitrev(i) mod p_j (Algo. 3's TBW). param 0.
+  NttTwiddlesShoup = 2,  ///< (m, N): Shoup constants of the above.
   InttTwiddles = 3,      ///< (m, N): psi^-bitrev(i) mod p_j (TBinvW).
   InttTwiddlesShoup = 4, ///< (m, N): Shoup constants of the above.
-  CrtPowers = 5,         ///< (m, L): beta^k mod p_j, beta = 2^64 (Algo. 1's TBCRT).
-  IcrtPDivP = 6,         ///< (m, PLimbs): limbs of P / p_j (Algo. 5's TBPdivp).
-  IcrtP = 7,             ///< (PLimbs): limbs of P = prod p_j.
+  CrtPowers = 5,         ///< (m, param): beta^k mod p_j, beta = 2^64, param = input limbs (Algo. 1's TBCRT).
+  IcrtPDivP = 6,         ///< (m, C): limbs 0..C-1 of P / p_j (Algo. 5/6's TBPdivp); C = param, or PLimbs if 0.
+  IcrtP = 7,             ///< (1, C): limbs 0..C-1 of P = prod p_j; C as above.
+  InttConsts = 8,        ///< (m, kInttConstCols): last-stage scalings of an iNTT that skips `param` stages.
+  IncompleteZeta = 9,    ///< (m, 2 * N / 2^param): zeta_b and its Shoup constant per 2^param-coefficient block.
 };
-constexpr int kNumTableKinds = 8;
+constexpr int kNumTableKinds = 10;
 
 inline const char *tableKindName(TableKind k) {
   switch (k) {
@@ -46,6 +51,8 @@ inline const char *tableKindName(TableKind k) {
   case TableKind::CrtPowers: return "crt_powers";
   case TableKind::IcrtPDivP: return "icrt_pdivp";
   case TableKind::IcrtP: return "icrt_p";
+  case TableKind::InttConsts: return "intt_consts";
+  case TableKind::IncompleteZeta: return "incomplete_zeta";
   }
   return "?";
 }
@@ -71,9 +78,42 @@ enum PrimeConst : int {
   kBetaModShoup = 9,
   kBeta2Mod = 10,      ///< 2^128 mod p_j
   kBeta2ModShoup = 11,
-  kOneShoup = 12,      ///< floor(2^64 / p_j): reduces one word with Shoup
+  kOneShoup = 12,      ///< Shoup constant of 1: reduces one word with Shoup
   kPrimeConstCols = 16,
 };
+
+/// Columns of the InttConsts table for an iNTT of n = 2^(logN - param)
+/// points (param = skipped stages). The last Gentleman-Sande stage computes
+/// (u + v) * c and (u - v) * w * c with w = psi^-bitrev(1), so the scaling
+/// costs nothing: c = n^-1 for a `coeff` result, n^-1 (P/p_j)^-1 for a
+/// `coeff_scaled` one (iCRT's pre-multiplication folded in, fhe-fuse).
+enum InttConst : int {
+  kScale = 0, kScaleShoup, kScaleTw, kScaleTwShoup,
+  kScaleIcrt, kScaleIcrtShoup, kScaleIcrtTw, kScaleIcrtTwShoup,
+  kInttConstCols = 8,
+};
+
+/// Number of rows and columns of a table (row-major words).
+struct TableShape {
+  int64_t rows, cols;
+};
+/// `pLimbs` = limbs of the basis product P.
+inline TableShape tableShape(TableKind k, int64_t m, int logN, int64_t param, int64_t pLimbs) {
+  int64_t N = int64_t(1) << logN;
+  switch (k) {
+  case TableKind::PrimeConsts: return {m, kPrimeConstCols};
+  case TableKind::NttTwiddles:
+  case TableKind::NttTwiddlesShoup:
+  case TableKind::InttTwiddles:
+  case TableKind::InttTwiddlesShoup: return {m, N};
+  case TableKind::CrtPowers: return {m, param};
+  case TableKind::IcrtPDivP: return {m, param ? param : pLimbs};
+  case TableKind::IcrtP: return {1, param ? param : pLimbs};
+  case TableKind::InttConsts: return {m, kInttConstCols};
+  case TableKind::IncompleteZeta: return {m, 2 * (N >> param)};
+  }
+  return {0, 0};
+}
 
 /// Kernel phases timed by the runtime (the rows of the paper's Table 7).
 enum class Phase : int { Crt = 0, Ntt, Hadamard, Intt, Icrt, Other, Count };

@@ -24,9 +24,10 @@ inline uint64_t powMod(uint64_t a, uint64_t e, uint64_t p) {
 /// a^-1 mod p for prime p and a != 0 mod p (Fermat).
 inline uint64_t invMod(uint64_t a, uint64_t p) { return powMod(a, p - 2, p); }
 
-/// Shoup's precomputation floor(y * 2^64 / p) for y < p (Algo. 2's Y_Shoup).
-inline uint64_t shoupPrecompute(uint64_t y, uint64_t p) {
-  return static_cast<uint64_t>(((u128)y << 64) / p);
+/// Shoup's precomputation floor(y * 2^bits / p) for y < p (Algo. 2's Y_Shoup);
+/// bits is the multiplier width of the target (64 scalar, 52 IFMA).
+inline uint64_t shoupPrecompute(uint64_t y, uint64_t p, int bits = 64) {
+  return static_cast<uint64_t>(((u128)y << bits) / p);
 }
 
 /// Shoup's ModMul (Algo. 2): x*y mod p for any 64-bit x, y < p < 2^63.

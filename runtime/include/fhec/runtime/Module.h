@@ -16,13 +16,13 @@
 namespace fhec::rt {
 
 struct ManifestArg {
-  enum class Kind { Table, Poly, Rns } kind = Kind::Poly;
+  enum class Kind { Table, Poly, Rns, Workspace } kind = Kind::Poly;
   bool output = false;
   abi::TableKind table = abi::TableKind::PrimeConsts;
-  int basis = -1;    ///< index into Manifest::bases (tables, RNS arguments)
-  int limbs = 0;     ///< input width of CrtPowers tables
-  int logq = 0;      ///< modulus bits of BigInt polynomial arguments
-  std::string role;  ///< "ct<i>.ax|bx", "evk.ax|bx", "key", "keyrns"
+  int basis = -1;     ///< index into Manifest::bases (tables, RNS arguments)
+  int64_t param = 0;  ///< the table kind's parameter (Abi.h)
+  int logq = 0;       ///< modulus bits of BigInt polynomial arguments
+  std::string role;   ///< "ct<i>.ax|bx", "evk.ax|bx", "key", "keyrns"
 };
 
 struct ManifestCiphertext {
@@ -31,12 +31,15 @@ struct ManifestCiphertext {
 
 struct ManifestFunction {
   std::string name, entry;
+  int64_t workspaceBytes = 0;  ///< size of the function's workspace argument
   std::vector<ManifestArg> args;
   std::vector<ManifestCiphertext> inputs, outputs;
 };
 
-/// What a module says about itself: parameters, RNS bases, functions.
+/// What a module says about itself: target, parameters, RNS bases, functions.
 struct Manifest {
+  std::string target = "cpu";
+  int shoupBits = 64;  ///< Shoup base of the module's tables
   int logN = 0, logQ = 0, logp = 0;
   std::vector<std::vector<uint64_t>> bases;
   std::vector<ManifestFunction> functions;
@@ -54,6 +57,9 @@ public:
   const Manifest &manifest() const { return manifest_; }
   using EntryFn = void (*)(void **);
   EntryFn entry(const ManifestFunction &f) const;
+  /// Sets the number of threads the module's parallel loops use (OpenMP);
+  /// returns false when the module has no threaded code.
+  bool setThreads(int threads) const;
 
 private:
   CompiledModule() = default;
@@ -81,22 +87,31 @@ private:
 };
 
 /// Runs the functions of one module on ciphertexts: builds the tables the
-/// manifest asks for (once), holds the evaluation key in the module's RNS/NTT
-/// form, checks every input against the function's signature.
+/// manifest asks for and allocates the workspace (once), holds the evaluation
+/// key in the module's RNS/NTT form, checks every input against the
+/// function's signature. A call allocates nothing but its outputs.
 class Executor {
 public:
   /// Throws Error if the module was compiled for other parameters.
   Executor(const CompiledModule &module, const Params &params);
+  /// Bytes of the workspace shared by the module's functions.
+  size_t workspaceBytes() const { return workspace_.size() * sizeof(uint64_t); }
   /// Derives the evaluation key's RNS/NTT form with the module's own kernels.
   void setEvalKey(const EvalKey &evk);
   /// Calls `function`; throws Error on unknown names or mismatched inputs.
   std::vector<Ciphertext> run(const std::string &function, const std::vector<Ciphertext> &inputs);
+  /// Calls a kernel-level function whose inputs and outputs are BigInt
+  /// polynomials (in manifest order), e.g. an fhe-dialect test program.
+  /// Throws Error on mismatched inputs or a function with RNS arguments.
+  std::vector<BigPoly> runPolys(const std::string &function, const std::vector<BigPoly> &inputs);
 
 private:
   const Buffer &table(const ManifestArg &a);
   const CompiledModule &module_;
   Params params_;
-  std::map<std::tuple<int, int, int>, Buffer> tables_;
+  void *argument(const ManifestArg &a);
+  std::map<std::tuple<int, int, int64_t>, Buffer> tables_;
+  Buffer workspace_;
   std::map<std::string, Buffer> evk_;  // "evk.ax" / "evk.bx" -> (m, N) prime-major words
   int evkBasis_ = -1;
 };

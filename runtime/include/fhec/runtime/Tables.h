@@ -13,12 +13,11 @@ namespace fhec::rt {
 int productLimbs(const std::vector<uint64_t> &primes);
 
 /// Builds the table `kind` for `primes` (an RNS basis of NTT primes for
-/// N = 2^logN). `limbs` is the input width L of CrtPowers and is ignored
-/// otherwise. Throws Error if a prime is not 1 mod 2N.
+/// N = 2^logN), row-major with the shape abi::tableShape gives; `param` is the
+/// kind's parameter (Abi.h) and `shoupBits` the Shoup base beta of the module's
+/// target (64 or 52). Throws Error if a prime is not 1 mod 2N, is too wide for
+/// the Shoup base, or `param` is out of range for the kind.
 std::vector<uint64_t> buildTable(abi::TableKind kind, const std::vector<uint64_t> &primes, int logN,
-                                 int limbs);
-
-/// Number of words buildTable returns.
-size_t tableWords(abi::TableKind kind, size_t numPrimes, int logN, int limbs, int pLimbs);
+                                 int64_t param, int shoupBits = 64);
 
 } // namespace fhec::rt

@@ -14,17 +14,3 @@ func.func @coeff_major_ntt(%x: !fhe.rns<logN = 4, basis = #b, domain = coeff, la
   %0 = fhe.ntt %x : !fhe.rns<logN = 4, basis = #b, domain = coeff, layout = coeff_major> -> !fhe.rns<logN = 4, basis = #b, domain = eval, layout = coeff_major>
   return %0 : !fhe.rns<logN = 4, basis = #b, domain = eval, layout = coeff_major>
 }
-
-// -----
-
-// expected-error @+1 {{argument or result of type 'i64' is not an fhe type}}
-func.func @mixed(%x: !fhe.poly<logN = 4, logq = 10>, %n: i64) -> !fhe.poly<logN = 4, logq = 10> {
-  return %x : !fhe.poly<logN = 4, logq = 10>
-}
-
-// -----
-
-// expected-error @+1 {{mixes ring dimensions in one function}}
-func.func @rings(%x: !fhe.poly<logN = 4, logq = 10>, %y: !fhe.poly<logN = 5, logq = 10>) -> !fhe.poly<logN = 4, logq = 10> {
-  return %x : !fhe.poly<logN = 4, logq = 10>
-}

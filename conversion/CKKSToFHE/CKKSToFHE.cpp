@@ -1,8 +1,8 @@
 // ckks-to-fhe: HE Mul as the CRT -> NTT -> Hadamard -> iNTT -> iCRT dataflow of
 // HEAAN's Scheme::mult (Jung et al. 2021, Fig. 2); HE Add/Sub/Negate, rescale,
 // mod_down and constant ops as BigInt pointwise ops.
+#include "conversion/Passes.h"
 #include "passes/Bounds.h"
-#include "passes/Passes.h"
 
 #include "fhec/runtime/Abi.h"
 #include "fhec/runtime/Error.h"
@@ -14,7 +14,7 @@
 
 namespace fhec {
 #define GEN_PASS_DEF_CKKSTOFHE
-#include "passes/Passes.h.inc"
+#include "conversion/Passes.h.inc"
 } // namespace fhec
 
 using namespace mlir;
@@ -216,8 +216,8 @@ struct CKKSToFHEPass : public fhec::impl::CKKSToFHEBase<CKKSToFHEPass> {
     auto coeffT = fhe::RnsType::get(ctx, params.getLogN(), basis, fhe::Domain::coeff, fhe::Layout::prime_major);
     auto evalT = coeffT.withDomain(fhe::Domain::eval);
     auto f = func::FuncOp::create(b, loc, abi::kEvkPrepareFunc, b.getFunctionType({keyT}, {evalT}));
-    f.setArgAttr(0, "fhe.role", b.getStringAttr("key"));
-    f.setResultAttr(0, "fhe.role", b.getStringAttr("keyrns"));
+    f.setArgAttr(0, fhe::FHEDialect::getRoleAttrName(), b.getStringAttr("key"));
+    f.setResultAttr(0, fhe::FHEDialect::getRoleAttrName(), b.getStringAttr("keyrns"));
     Block *body = f.addEntryBlock();
     b.setInsertionPointToStart(body);
     Value c = fhe::CrtOp::create(b, loc, coeffT, body->getArgument(0));
@@ -259,15 +259,15 @@ struct CKKSToFHEPass : public fhec::impl::CKKSToFHEBase<CKKSToFHEPass> {
     auto nf = func::FuncOp::create(b, f.getLoc(), f.getName(), b.getFunctionType(argTypes, resTypes));
     nf.setVisibility(f.getVisibility());
     for (unsigned i = 0; i < numCtArgs; ++i)
-      nf.setArgAttr(i, "fhe.role", b.getStringAttr("ct" + std::to_string(i / 2) + (i % 2 ? ".bx" : ".ax")));
+      nf.setArgAttr(i, fhe::FHEDialect::getRoleAttrName(), b.getStringAttr("ct" + std::to_string(i / 2) + (i % 2 ? ".bx" : ".ax")));
     if (hasMul) {
-      nf.setArgAttr(numCtArgs, "fhe.role", b.getStringAttr("evk.ax"));
-      nf.setArgAttr(numCtArgs + 1, "fhe.role", b.getStringAttr("evk.bx"));
+      nf.setArgAttr(numCtArgs, fhe::FHEDialect::getRoleAttrName(), b.getStringAttr("evk.ax"));
+      nf.setArgAttr(numCtArgs + 1, fhe::FHEDialect::getRoleAttrName(), b.getStringAttr("evk.bx"));
     }
     for (unsigned i = 0; i < resTypes.size(); ++i)
-      nf.setResultAttr(i, "fhe.role", b.getStringAttr("ct" + std::to_string(i / 2) + (i % 2 ? ".bx" : ".ax")));
-    nf->setAttr("fhe.ct_inputs", b.getArrayAttr(ctIn));
-    nf->setAttr("fhe.ct_outputs", b.getArrayAttr(ctOut));
+      nf.setResultAttr(i, fhe::FHEDialect::getRoleAttrName(), b.getStringAttr("ct" + std::to_string(i / 2) + (i % 2 ? ".bx" : ".ax")));
+    nf->setAttr(fhe::FHEDialect::getCtInputsAttrName(), b.getArrayAttr(ctIn));
+    nf->setAttr(fhe::FHEDialect::getCtOutputsAttrName(), b.getArrayAttr(ctOut));
 
     Block *body = nf.addEntryBlock();
     b.setInsertionPointToStart(body);

@@ -1,0 +1,159 @@
+// BigInt pointwise kernels on (N, limbs) polynomials mod 2^logq: add, sub,
+// negate with carry chains, right shift (rescale, region 2's division by Q),
+// reduction to a smaller power of two, and the constant multiplications of
+// mul_const / add_const. Limb loops are IR loops, so code size does not grow
+// with logq.
+#include "conversion/FHEToLoops/Patterns.h"
+
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+
+namespace fhec {
+
+namespace {
+
+// Clears the bits at and above logq in the top limb of coefficient i.
+void maskTop(KernelBuilder &kb, const CoeffRef &poly, Value i, fhe::PolyType t) {
+  unsigned r = t.getLogq() % 64;
+  if (r == 0) return;
+  Value top = kb.cidx(t.getLimbs() - 1);
+  Value v = arith::AndIOp::create(kb.b, kb.loc, kb.load(poly, i, top), kb.c64(int64_t((uint64_t(1) << r) - 1)));
+  kb.store(v, poly, i, top);
+}
+
+// a + b or a - b (a absent: 0 - b) of coefficient i with a carry chain.
+void addSub(KernelBuilder &kb, const CoeffRef *a, const CoeffRef &b, const CoeffRef &out, Value i, int64_t L,
+            bool subtract) {
+  kb.loop(0, L, {kb.c64(0)}, [&](Value w, ValueRange c) {
+    Value x = a ? kb.load(*a, i, w) : kb.c64(0), y = kb.load(b, i, w);
+    auto [r, carry] = subtract ? kb.subBorrow(x, y, c[0]) : kb.addCarry(x, y, c[0]);
+    kb.store(r, out, i, w);
+    return SmallVector<Value>{carry};
+  });
+}
+
+// floor(x / 2^s): word w of the result takes bits [64w + s, 64w + s + 64) of x.
+void shiftRight(KernelBuilder &kb, const CoeffRef &in, const CoeffRef &out, Value i, int64_t s, int64_t Lin,
+                int64_t Lout) {
+  int64_t q = s / 64, r = s % 64;
+  kb.loop(Lout, [&](Value w) {
+    Value src = kb.add(w, kb.cidx(q));
+    Value v = kb.load(in, i, src);
+    if (r) {
+      v = kb.shr(v, kb.c64(r));
+      // The next word's low bits, or nothing past the top limb.
+      Value next = kb.add(src, kb.cidx(1));
+      Value inRange = arith::CmpIOp::create(kb.b, kb.loc, arith::CmpIPredicate::ult, next, kb.cidx(Lin));
+      Value clamped = arith::MinUIOp::create(kb.b, kb.loc, next, kb.cidx(Lin - 1));
+      Value hi = kb.shl(kb.load(in, i, clamped), kb.c64(64 - r));
+      hi = arith::SelectOp::create(kb.b, kb.loc, inRange, hi, kb.c64(0));
+      v = arith::OrIOp::create(kb.b, kb.loc, v, hi);
+    }
+    kb.store(v, out, i, w);
+  });
+}
+
+} // namespace
+
+void emitBigIntBlock(KernelBuilder &kb, Operation *op, ArrayRef<CoeffRef> ins, const CoeffRef &out, int64_t B) {
+  auto t = cast<fhe::PolyType>(op->getResult(0).getType());
+  int64_t L = t.getLimbs();
+  kb.loop(B, [&](Value i) {
+    llvm::TypeSwitch<Operation *>(op)
+        .Case<fhe::PolyAddOp>([&](auto) { addSub(kb, &ins[0], ins[1], out, i, L, false); })
+        .Case<fhe::PolySubOp>([&](auto) { addSub(kb, &ins[0], ins[1], out, i, L, true); })
+        .Case<fhe::PolyNegateOp>([&](auto) { addSub(kb, nullptr, ins[0], out, i, L, true); })
+        .Case<fhe::PolyShrOp>([&](fhe::PolyShrOp o) {
+          shiftRight(kb, ins[0], out, i, o.getShift(), o.getInput().getType().getLimbs(), L);
+        })
+        .Case<fhe::PolyReduceOp>([&](auto) { kb.loop(L, [&](Value w) { kb.store(kb.load(ins[0], i, w), out, i, w); }); })
+        .Default([](Operation *) { llvm_unreachable("not a fusable BigInt op"); });
+    maskTop(kb, out, i, t);
+  });
+}
+
+namespace {
+
+// x * |c| by operand scanning over the constant's words, negated for c < 0.
+struct MulScalarLowering : OpConversionPattern<fhe::PolyMulScalarOp> {
+  MulScalarLowering(const TypeConverter &tc, MLIRContext *ctx, const LoweringOptions &o)
+      : OpConversionPattern(tc, ctx), options(o) {}
+  LogicalResult matchAndRewrite(fhe::PolyMulScalarOp op, OpAdaptor adaptor, ConversionPatternRewriter &rewriter) const override {
+    KernelBuilder kb(rewriter, op.getLoc(), options);
+    auto t = op.getResult().getType();
+    int64_t L = t.getLimbs();
+    APInt c = op.getValue();
+    bool negative = c.isNegative();
+    APInt mag = negative ? -c : c;
+    Value outM = kb.alloc(memrefFor(t));
+    CoeffRef in{adaptor.getInput(), Value()}, out{outM, Value()};
+    kb.phaseBegin(abi::Phase::Other);
+    forEachCoefficientBlock(kb, t.getN(), 1, [&](Value i) {
+      kb.loop(L, [&](Value w) { kb.store(kb.c64(0), out, i, w); });
+      // One pass per nonzero word of the constant (its size, not logq's).
+      for (int64_t v = 0; v < L && v < int64_t(mag.getNumWords()); ++v) {
+        uint64_t word = mag.getRawData()[v];
+        if (!word) continue;
+        Value cw = kb.c64(int64_t(word)), off = kb.cidx(v);
+        kb.loop(0, L - v, {kb.c64(0)}, [&](Value w, ValueRange carry) {
+          Value dst = kb.add(w, off);
+          auto [lo, hi] = kb.mulWide(kb.load(in, i, w), cw);
+          auto [s, o] = kb.addCarry(kb.load(out, i, dst), lo, carry[0]);
+          kb.store(s, out, i, dst);
+          return SmallVector<Value>{kb.add(hi, o)};
+        });
+      }
+      if (negative) addSub(kb, nullptr, out, out, i, L, true);
+      maskTop(kb, out, i, t);
+    });
+    kb.phaseEnd(abi::Phase::Other);
+    rewriter.replaceOp(op, outM);
+    return success();
+  }
+  const LoweringOptions &options;
+};
+
+// Copy, then add c (as L words of two's complement) to coefficient 0.
+struct AddConstantTermLowering : OpConversionPattern<fhe::PolyAddConstantTermOp> {
+  AddConstantTermLowering(const TypeConverter &tc, MLIRContext *ctx, const LoweringOptions &o)
+      : OpConversionPattern(tc, ctx), options(o) {}
+  LogicalResult matchAndRewrite(fhe::PolyAddConstantTermOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    KernelBuilder kb(rewriter, op.getLoc(), options);
+    auto t = op.getResult().getType();
+    int64_t L = t.getLimbs();
+    APInt c = op.getValue().sextOrTrunc(unsigned(64 * L));
+    Value outM = kb.alloc(memrefFor(t));
+    kb.phaseBegin(abi::Phase::Other);
+    memref::CopyOp::create(rewriter, op.getLoc(), adaptor.getInput(), outM);
+    // The constant's L words: its own few words, then the sign extension (an IR loop).
+    Value words = kb.scratch({L});
+    int64_t own = std::min<int64_t>(L, op.getValue().getNumWords());
+    kb.loop(L, [&](Value w) { kb.store(kb.c64(c.isNegative() ? -1 : 0), words, {w}); });
+    for (int64_t w = 0; w < own; ++w) kb.store(kb.c64(int64_t(c.getRawData()[w])), words, {kb.cidx(w)});
+    CoeffRef out{outM, Value()};
+    Value i = kb.cidx(0);
+    kb.loop(0, L, {kb.c64(0)}, [&](Value w, ValueRange carry) {
+      auto [s, o] = kb.addCarry(kb.load(out, i, w), kb.load(words, {w}), carry[0]);
+      kb.store(s, out, i, w);
+      return SmallVector<Value>{o};
+    });
+    maskTop(kb, out, i, t);
+    kb.phaseEnd(abi::Phase::Other);
+    rewriter.replaceOp(op, outM);
+    return success();
+  }
+  const LoweringOptions &options;
+};
+
+} // namespace
+
+void populateBigIntPatterns(const TypeConverter &tc, RewritePatternSet &patterns, const LoweringOptions &o) {
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<CoefficientOpLowering<fhe::PolyAddOp>, CoefficientOpLowering<fhe::PolySubOp>,
+               CoefficientOpLowering<fhe::PolyNegateOp>, CoefficientOpLowering<fhe::PolyShrOp>,
+               CoefficientOpLowering<fhe::PolyReduceOp>, MulScalarLowering, AddConstantTermLowering>(tc, ctx, o);
+}
+
+} // namespace fhec

@@ -1,0 +1,155 @@
+// iCRT (Jung et al. 2021, Algo. 5 and 6): residues back to BigInt coefficients
+// mod 2^logq. temp_j = x_j (P/p_j)^-1 mod p_j (skipped for a coeff_scaled
+// input, whose iNTT applied the factor), X = sum_j temp_j (P/p_j) - k P with
+// k = round(sum_j temp_j / p_j) computed in double precision.
+//
+// Exactness of k: sum_j temp_j (P/p_j) = P f with f = sum_j temp_j / p_j, and
+// the centered value X = P (f - k) satisfies |X| < P/16 by the basis bound
+// (passes/Bounds.h), so f lies within 1/16 of the integer k. Each term
+// temp_j / p_j < 1 is computed as double(temp_j) * double(1/p_j) with relative
+// error below 3 * 2^-53, and the m-term sum adds at most m * 2^-53 per term,
+// so |f~ - f| < m (m + 3) 2^-53 < 7/16 for any m below 2^24: round(f~) = k.
+#include "conversion/FHEToLoops/Patterns.h"
+
+#include "fhec/runtime/Tables.h"
+
+using namespace mlir;
+
+namespace fhec {
+
+namespace {
+
+struct IcrtContext {
+  KernelBuilder &kb;
+  fhe::IcrtOp op;
+  fhe::BasisAttr basis;
+  bool scaled;
+  int64_t m, Lq;
+  unsigned logN;
+  Value consts;
+
+  // temp_j of coefficient i and its contribution to f.
+  std::pair<Value, Value> temp(const CoeffRef &in, Value i, Value j) {
+    Value x = kb.load(in, i, j);
+    Value t = scaled ? x
+                     : kb.mulShoup(x, kb.tableAt(consts, j, abi::kIcrtInv), kb.tableAt(consts, j, abi::kIcrtInvShoup),
+                                   kb.tableAt(consts, j, abi::kPrime));
+    OpBuilder &b = kb.b;
+    Value invp = arith::BitcastOp::create(b, kb.loc, b.getF64Type(), kb.tableAt(consts, j, abi::kInvPrimeF64));
+    Value tf = arith::UIToFPOp::create(b, kb.loc, b.getF64Type(), t);
+    return {t, arith::MulFOp::create(b, kb.loc, tf, invp)};
+  }
+
+  Value roundToInt(Value f) {
+    OpBuilder &b = kb.b;
+    Value half = arith::ConstantOp::create(b, kb.loc, b.getF64FloatAttr(0.5));
+    return arith::FPToUIOp::create(b, kb.loc, b.getI64Type(), arith::AddFOp::create(b, kb.loc, f, half));
+  }
+
+  Value zeroF() { return arith::ConstantOp::create(kb.b, kb.loc, kb.b.getF64FloatAttr(0.0)); }
+  Value addF(Value x, Value y) { return arith::AddFOp::create(kb.b, kb.loc, x, y); }
+
+  // Algo. 5 for one coefficient: a BigInt accumulator of PLimbs + 1 words,
+  // row j adding temp_j * (P/p_j); then the low Lq words of acc - k P.
+  void operandScan(const CoeffRef &in, const CoeffRef &out, Value i) {
+    Value pdivp = kb.table(abi::TableKind::IcrtPDivP, basis, 0, logN);
+    Value P = kb.table(abi::TableKind::IcrtP, basis, 0, logN);
+    int64_t PL = cast<MemRefType>(P.getType()).getShape()[1];
+    Value acc = kb.scratch({PL + 1});
+    kb.loop(PL + 1, [&](Value w) { kb.store(kb.c64(0), acc, {w}); });
+    auto f = kb.loop(0, m, {zeroF()}, [&](Value j, ValueRange it) {
+      auto [t, term] = temp(in, i, j);
+      auto carry = kb.loop(0, PL, {kb.c64(0)}, [&](Value k, ValueRange c) {
+        auto [lo, hi] = kb.mulWide(t, kb.load(pdivp, {j, k}));
+        auto [s, o] = kb.addCarry(kb.load(acc, {k}), lo, c[0]);
+        kb.store(s, acc, {k});
+        return SmallVector<Value>{kb.add(hi, o)};
+      });
+      Value top = kb.cidx(PL);
+      kb.store(kb.add(kb.load(acc, {top}), carry[0]), acc, {top});
+      return SmallVector<Value>{addF(it[0], term)};
+    });
+    Value k = roundToInt(f[0]);
+    Value zero = kb.c64(0);
+    kb.loop(0, Lq, {zero, zero}, [&](Value w, ValueRange st) {
+      auto [lo, hi] = kb.mulWide(k, kb.load(P, {kb.cidx(0), w}));
+      auto [kp, c1] = kb.addCarry(lo, st[0], zero);
+      auto [d, borrow] = kb.subBorrow(kb.load(acc, {w}), kp, st[1]);
+      kb.store(d, out, i, w);
+      return SmallVector<Value>{kb.add(hi, c1), borrow};
+    });
+  }
+
+  // Algo. 6 on a block of B coefficients: temp (B, m) x T (m, Lq) with
+  // T = (P/p_j) mod 2^(64 Lq), one output column at a time for the whole
+  // block; each column's three-word sum carries two words into the next, and
+  // k * (P mod 2^(64 Lq)) is subtracted with its own carry and borrow chains.
+  void matrix(const CoeffRef &in, const CoeffRef &out, int64_t B) {
+    Value T = kb.table(abi::TableKind::IcrtPDivP, basis, Lq, logN);
+    Value Pm = kb.table(abi::TableKind::IcrtP, basis, Lq, logN);
+    Value tempBuf = kb.scratch({B, m});
+    Value kv = kb.scratch({B});
+    // state rows: accumulator carry (two words), k*P carry, borrow.
+    Value state = kb.scratch({4, B});
+    kb.loop(B, [&](Value i) {
+      auto f = kb.loop(0, m, {zeroF()}, [&](Value j, ValueRange it) {
+        auto [t, term] = temp(in, i, j);
+        kb.store(t, tempBuf, {i, j});
+        return SmallVector<Value>{addF(it[0], term)};
+      });
+      kb.store(roundToInt(f[0]), kv, {i});
+      for (int64_t r = 0; r < 4; ++r) kb.store(kb.c64(0), state, {kb.cidx(r), i});
+    });
+    Value zero = kb.c64(0);
+    Value r0 = kb.cidx(0), r1 = kb.cidx(1), r2 = kb.cidx(2), r3 = kb.cidx(3);
+    kb.loop(Lq, [&](Value c) {
+      Value pc = kb.load(Pm, {r0, c});
+      kb.loop(B, [&](Value i) {
+        auto a = kb.loop(0, m, {kb.load(state, {r0, i}), kb.load(state, {r1, i}), zero}, [&](Value j, ValueRange acc) {
+          auto r = kb.mac({acc[0], acc[1], acc[2]}, kb.load(tempBuf, {i, j}), kb.load(T, {j, c}));
+          return SmallVector<Value>(r.begin(), r.end());
+        });
+        kb.store(a[1], state, {r0, i});
+        kb.store(a[2], state, {r1, i});
+        auto [lo, hi] = kb.mulWide(kb.load(kv, {i}), pc);
+        auto [kp, c1] = kb.addCarry(lo, kb.load(state, {r2, i}), zero);
+        kb.store(kb.add(hi, c1), state, {r2, i});
+        auto [d, borrow] = kb.subBorrow(a[0], kp, kb.load(state, {r3, i}));
+        kb.store(borrow, state, {r3, i});
+        kb.store(d, out, i, c);
+      });
+    });
+  }
+};
+
+} // namespace
+
+void emitIcrtBlock(KernelBuilder &kb, fhe::IcrtOp op, const CoeffRef &in, const CoeffRef &out, int64_t B) {
+  auto inT = cast<fhe::RnsType>(op.getInput().getType());
+  auto outT = op.getResult().getType();
+  IcrtContext ctx{kb,
+                  op,
+                  inT.getBasis(),
+                  inT.getDomain() == fhe::Domain::coeff_scaled,
+                  int64_t(inT.getBasis().size()),
+                  int64_t(outT.getLimbs()),
+                  inT.getLogN(),
+                  kb.table(abi::TableKind::PrimeConsts, inT.getBasis(), 0, inT.getLogN())};
+  if (op.getOrder() == fhe::Order::matrix)
+    ctx.matrix(in, out, B);
+  else
+    kb.loop(B, [&](Value i) { ctx.operandScan(in, out, i); });
+  // X mod 2^logq: clear the bits above logq in the top limb.
+  if (unsigned r = outT.getLogq() % 64) {
+    Value top = kb.cidx(outT.getLimbs() - 1), mask = kb.c64(int64_t((uint64_t(1) << r) - 1));
+    kb.loop(B, [&](Value i) {
+      kb.store(arith::AndIOp::create(kb.b, kb.loc, kb.load(out, i, top), mask), out, i, top);
+    });
+  }
+}
+
+void populateIcrtPatterns(const TypeConverter &tc, RewritePatternSet &patterns, const LoweringOptions &o) {
+  patterns.add<CoefficientOpLowering<fhe::IcrtOp>>(tc, patterns.getContext(), o);
+}
+
+} // namespace fhec

@@ -1,0 +1,189 @@
+#include "conversion/FHEToLoops/KernelBuilder.h"
+
+#include "fhec/runtime/Tables.h"
+
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+
+namespace fhec {
+
+KernelBuilder::KernelBuilder(OpBuilder &b, Location loc, const LoweringOptions &options)
+    : b(b), loc(loc), options(options) {
+  Operation *fn = b.getInsertionBlock()->getParentOp();
+  while (!isa<FunctionOpInterface>(fn)) fn = fn->getParentOp();
+  functionEntry = &fn->getRegion(0).front();
+}
+
+Value KernelBuilder::c64(int64_t v) { return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v); }
+Value KernelBuilder::cidx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+Value KernelBuilder::add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+Value KernelBuilder::mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
+Value KernelBuilder::shl(Value x, Value y) { return arith::ShLIOp::create(b, loc, x, y); }
+Value KernelBuilder::shr(Value x, Value y) { return arith::ShRUIOp::create(b, loc, x, y); }
+
+Value KernelBuilder::load(Value mem, ValueRange idx) { return memref::LoadOp::create(b, loc, mem, idx); }
+void KernelBuilder::store(Value v, Value mem, ValueRange idx) { memref::StoreOp::create(b, loc, v, mem, idx); }
+
+Value KernelBuilder::alloc(MemRefType t) {
+  return memref::AllocOp::create(b, loc, t, /*alignment=*/b.getI64IntegerAttr(64));
+}
+
+Value KernelBuilder::scratch(ArrayRef<int64_t> shape) {
+  return memref::AllocaOp::create(b, loc, MemRefType::get(shape, b.getI64Type()), b.getI64IntegerAttr(64));
+}
+
+Value KernelBuilder::load(const CoeffRef &r, Value i, Value k) {
+  Value c = r.base ? add(r.base, i) : i;
+  return r.primeMajor ? load(r.mem, {k, c}) : load(r.mem, {c, k});
+}
+
+void KernelBuilder::store(Value v, const CoeffRef &r, Value i, Value k) {
+  Value c = r.base ? add(r.base, i) : i;
+  if (r.primeMajor)
+    store(v, r.mem, {k, c});
+  else
+    store(v, r.mem, {c, k});
+}
+
+SmallVector<Value> KernelBuilder::loop(Value lb, Value ub, Value step, ValueRange init,
+                                       function_ref<SmallVector<Value>(Value, ValueRange)> body) {
+  auto f = scf::ForOp::create(b, loc, lb, ub, step, init, [&](OpBuilder &nb, Location l, Value iv, ValueRange it) {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+    SmallVector<Value> res = body(iv, it);
+    scf::YieldOp::create(b, l, res);
+  });
+  b.setInsertionPointAfter(f);
+  return SmallVector<Value>(f.getResults());
+}
+
+SmallVector<Value> KernelBuilder::loop(int64_t lb, int64_t ub, ValueRange init,
+                                       function_ref<SmallVector<Value>(Value, ValueRange)> body) {
+  return loop(cidx(lb), cidx(ub), cidx(1), init, body);
+}
+
+void KernelBuilder::loop(int64_t ub, function_ref<void(Value)> body) { loop(cidx(0), cidx(ub), body); }
+
+void KernelBuilder::loop(Value lb, Value ub, function_ref<void(Value)> body) {
+  loop(lb, ub, cidx(1), {}, [&](Value iv, ValueRange) {
+    body(iv);
+    return SmallVector<Value>{};
+  });
+}
+
+void KernelBuilder::parallel(ArrayRef<int64_t> ubs, function_ref<void(ValueRange)> body, ArrayRef<int64_t> steps) {
+  SmallVector<Value> lbs, ups, st;
+  for (auto [d, u] : llvm::enumerate(ubs)) {
+    lbs.push_back(cidx(0));
+    ups.push_back(cidx(u));
+    st.push_back(cidx(steps.empty() ? 1 : steps[d]));
+  }
+  auto p = scf::ParallelOp::create(b, loc, lbs, ups, st, [&](OpBuilder &nb, Location, ValueRange ivs) {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+    body(ivs);
+  });
+  b.setInsertionPointAfter(p);
+}
+
+Value KernelBuilder::modAdd(Value x, Value y, Value p, int64_t in, int64_t out) {
+  return modarith::AddOp::create(b, loc, x.getType(), x, y, p, b.getI64IntegerAttr(in), b.getI64IntegerAttr(out));
+}
+Value KernelBuilder::modSub(Value x, Value y, Value p, int64_t in, int64_t out) {
+  return modarith::SubOp::create(b, loc, x.getType(), x, y, p, b.getI64IntegerAttr(in), b.getI64IntegerAttr(out));
+}
+Value KernelBuilder::reduce(Value x, Value p, int64_t in, int64_t out) {
+  if (in == out) return x;
+  return modarith::ReduceOp::create(b, loc, x.getType(), x, p, b.getI64IntegerAttr(in), b.getI64IntegerAttr(out));
+}
+Value KernelBuilder::mulShoup(Value x, Value w, Value wShoup, Value p, int64_t out) {
+  return modarith::MulShoupOp::create(b, loc, x.getType(), x, w, wShoup, p, b.getI64IntegerAttr(out));
+}
+Value KernelBuilder::mulBarrett(Value x, Value y, Value p, Value mu, Value bits) {
+  return modarith::MulBarrettOp::create(b, loc, x.getType(), x, y, p, mu, bits);
+}
+std::array<Value, 3> KernelBuilder::mac(std::array<Value, 3> acc, Value x, Value y) {
+  Type t = x.getType();
+  auto m = modarith::MacOp::create(b, loc, t, t, t, acc[0], acc[1], acc[2], x, y);
+  return {m.getOut0(), m.getOut1(), m.getOut2()};
+}
+
+std::pair<Value, Value> KernelBuilder::mulWide(Value x, Value y) {
+  auto m = arith::MulUIExtendedOp::create(b, loc, x, y);
+  return {m.getLow(), m.getHigh()};
+}
+
+std::pair<Value, Value> KernelBuilder::addCarry(Value x, Value y, Value carryIn) {
+  // carryIn may be a whole word (a product's high half): both additions can
+  // overflow, so the carry out is the sum of the two overflow bits (0..2).
+  auto s1 = arith::AddUIExtendedOp::create(b, loc, x, y);
+  auto s2 = arith::AddUIExtendedOp::create(b, loc, s1.getSum(), carryIn);
+  auto i64 = b.getI64Type();
+  return {s2.getSum(), add(arith::ExtUIOp::create(b, loc, i64, s1.getOverflow()),
+                           arith::ExtUIOp::create(b, loc, i64, s2.getOverflow()))};
+}
+
+std::pair<Value, Value> KernelBuilder::subBorrow(Value x, Value y, Value borrowIn) {
+  Value d1 = arith::SubIOp::create(b, loc, x, y);
+  Value b1 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x, y);
+  Value d = arith::SubIOp::create(b, loc, d1, borrowIn);
+  Value b2 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, d1, borrowIn);
+  Value borrow = arith::OrIOp::create(b, loc, b1, b2);
+  return {d, arith::ExtUIOp::create(b, loc, b.getI64Type(), borrow)};
+}
+
+Value KernelBuilder::table(abi::TableKind kind, fhe::BasisAttr basis, int64_t param, unsigned logN) {
+  std::vector<uint64_t> primes(basis.getPrimes().begin(), basis.getPrimes().end());
+  abi::TableShape s = abi::tableShape(kind, int64_t(primes.size()), int(logN), param, rt::productLimbs(primes));
+  auto t = MemRefType::get({s.rows, s.cols}, b.getI64Type());
+  // At the top of the function: tables are loop-invariant, and CSE merges repeats.
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(functionEntry);
+  return fhe::TableOp::create(b, loc, t, abi::tableKindName(kind), basis, param);
+}
+
+void KernelBuilder::phaseBegin(abi::Phase phase) {
+  if (!options.phaseTimers) return;
+  Value id = arith::ConstantIntOp::create(b, loc, b.getI32Type(), int64_t(phase));
+  func::CallOp::create(b, loc, abi::kPhaseBeginSymbol, TypeRange{}, ValueRange{id});
+}
+
+void KernelBuilder::phaseEnd(abi::Phase phase) {
+  if (!options.phaseTimers) return;
+  Value id = arith::ConstantIntOp::create(b, loc, b.getI32Type(), int64_t(phase));
+  func::CallOp::create(b, loc, abi::kPhaseEndSymbol, TypeRange{}, ValueRange{id});
+}
+
+MemRefType memrefFor(Type t) {
+  auto i64 = IntegerType::get(t.getContext(), 64);
+  if (auto p = dyn_cast<fhe::PolyType>(t)) return MemRefType::get({p.getN(), int64_t(p.getLimbs())}, i64);
+  auto r = cast<fhe::RnsType>(t);
+  int64_t m = int64_t(r.getBasis().size());
+  if (r.getLayout() == fhe::Layout::prime_major) return MemRefType::get({m, r.getN()}, i64);
+  return MemRefType::get({r.getN(), m}, i64);
+}
+
+abi::Phase phaseOf(Operation *op) {
+  if (auto f = dyn_cast<fhe::FusedOp>(op)) {
+    // A fused kernel counts under its heaviest phase.
+    abi::Phase best = abi::Phase::Other;
+    for (Operation &inner : f.getBody()->without_terminator()) {
+      abi::Phase p = phaseOf(&inner);
+      if (p == abi::Phase::Icrt || (p == abi::Phase::Crt && best != abi::Phase::Icrt) ||
+          (p == abi::Phase::Hadamard && best == abi::Phase::Other))
+        best = p;
+    }
+    return best;
+  }
+  return llvm::TypeSwitch<Operation *, abi::Phase>(op)
+      .Case<fhe::CrtOp>([](auto) { return abi::Phase::Crt; })
+      .Case<fhe::NttOp>([](auto) { return abi::Phase::Ntt; })
+      .Case<fhe::InttOp>([](auto) { return abi::Phase::Intt; })
+      .Case<fhe::HadamardOp>([](auto) { return abi::Phase::Hadamard; })
+      .Case<fhe::IcrtOp>([](auto) { return abi::Phase::Icrt; })
+      .Default([](Operation *) { return abi::Phase::Other; });
+}
+
+} // namespace fhec

@@ -1,0 +1,110 @@
+// The loop-building helper every fhe-to-loops kernel family shares: constants,
+// scf loops (parallel and sequential), memref accesses, the modarith ops, the
+// precomputed tables (fhe.table) and the phase timers. Kernels are written
+// once against it; the modarith ops carry the target-specific arithmetic.
+#pragma once
+
+#include "dialect/FHE/FHEDialect.h"
+#include "dialect/ModArith/ModArithDialect.h"
+#include "passes/Target.h"
+
+#include "fhec/runtime/Abi.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+
+namespace fhec {
+
+/// Options of one fhe-to-loops run.
+struct LoweringOptions {
+  const TargetSpec *target = nullptr;
+  bool phaseTimers = true;
+};
+
+/// An RNS value or a BigInt polynomial in memory, seen from a kernel that
+/// works on a block of coefficients: element (coefficient base + i, word k)
+/// of a (N, limbs) BigInt buffer, or residue (prime j, coefficient base + i)
+/// of an RNS buffer in its layout. Block-local scratch buffers have base 0.
+struct CoeffRef {
+  mlir::Value mem;
+  mlir::Value base;
+  bool primeMajor = false;  ///< RNS in (m, N) order; BigInt buffers are (N, limbs)
+};
+
+class KernelBuilder {
+public:
+  /// `b` must be positioned in a function body, where the kernel goes.
+  KernelBuilder(mlir::OpBuilder &b, mlir::Location loc, const LoweringOptions &options);
+
+  mlir::OpBuilder &b;
+  mlir::Location loc;
+  const LoweringOptions &options;
+
+  // Constants and index arithmetic.
+  mlir::Value c64(int64_t v);
+  mlir::Value cidx(int64_t v);
+  mlir::Value add(mlir::Value x, mlir::Value y);
+  mlir::Value mul(mlir::Value x, mlir::Value y);
+  mlir::Value shl(mlir::Value x, mlir::Value y);
+  mlir::Value shr(mlir::Value x, mlir::Value y);
+
+  // Memory.
+  mlir::Value load(mlir::Value mem, mlir::ValueRange idx);
+  void store(mlir::Value v, mlir::Value mem, mlir::ValueRange idx);
+  /// A 64-byte aligned buffer for a kernel result (fhec-plan-workspace places it).
+  mlir::Value alloc(mlir::MemRefType t);
+  /// Block-local scratch on the stack of the current loop body.
+  mlir::Value scratch(llvm::ArrayRef<int64_t> shape);
+  mlir::Value load(const CoeffRef &r, mlir::Value i, mlir::Value k);
+  void store(mlir::Value v, const CoeffRef &r, mlir::Value i, mlir::Value k);
+
+  // Loops. Bodies are emitted with `b` positioned inside the loop.
+  llvm::SmallVector<mlir::Value> loop(mlir::Value lb, mlir::Value ub, mlir::Value step, mlir::ValueRange init,
+                                      llvm::function_ref<llvm::SmallVector<mlir::Value>(mlir::Value, mlir::ValueRange)> body);
+  llvm::SmallVector<mlir::Value> loop(int64_t lb, int64_t ub, mlir::ValueRange init,
+                                      llvm::function_ref<llvm::SmallVector<mlir::Value>(mlir::Value, mlir::ValueRange)> body);
+  void loop(int64_t ub, llvm::function_ref<void(mlir::Value)> body);
+  void loop(mlir::Value lb, mlir::Value ub, llvm::function_ref<void(mlir::Value)> body);
+  /// scf.parallel over [0, ubs[d]) with step steps[d] (1 if absent).
+  void parallel(llvm::ArrayRef<int64_t> ubs, llvm::function_ref<void(mlir::ValueRange)> body,
+                llvm::ArrayRef<int64_t> steps = {});
+
+  // Modular arithmetic (modarith ops; ranges are multiples of p).
+  mlir::Value modAdd(mlir::Value x, mlir::Value y, mlir::Value p, int64_t in = 1, int64_t out = 1);
+  mlir::Value modSub(mlir::Value x, mlir::Value y, mlir::Value p, int64_t in = 1, int64_t out = 1);
+  mlir::Value reduce(mlir::Value x, mlir::Value p, int64_t in, int64_t out);
+  mlir::Value mulShoup(mlir::Value x, mlir::Value w, mlir::Value wShoup, mlir::Value p, int64_t out = 1);
+  mlir::Value mulBarrett(mlir::Value x, mlir::Value y, mlir::Value p, mlir::Value mu, mlir::Value bits);
+  /// (a0, a1, a2) + x * y as three words.
+  std::array<mlir::Value, 3> mac(std::array<mlir::Value, 3> acc, mlir::Value x, mlir::Value y);
+
+  // Multi-word integer helpers (BigInt kernels).
+  std::pair<mlir::Value, mlir::Value> mulWide(mlir::Value x, mlir::Value y);
+  /// (x + y + carryIn, carry out in 0..2 as i64); carryIn may be any word.
+  std::pair<mlir::Value, mlir::Value> addCarry(mlir::Value x, mlir::Value y, mlir::Value carryIn);
+  /// (x - y - borrowIn, borrow out as 0/1 i64).
+  std::pair<mlir::Value, mlir::Value> subBorrow(mlir::Value x, mlir::Value y, mlir::Value borrowIn);
+
+  /// The precomputed table `kind` of `basis` (an fhe.table op; fhec-abi makes it an argument).
+  mlir::Value table(abi::TableKind kind, fhe::BasisAttr basis, int64_t param, unsigned logN);
+  /// Column `col` of row j of a (rows, cols) table.
+  mlir::Value tableAt(mlir::Value table, mlir::Value j, int64_t col) { return load(table, {j, cidx(col)}); }
+
+  /// fhec_rt_phase_begin/end around a kernel (no-op without phase timers).
+  void phaseBegin(abi::Phase phase);
+  void phaseEnd(abi::Phase phase);
+
+private:
+  mlir::Block *functionEntry;  ///< where tables go
+};
+
+/// Memory form of the fhe types (the TypeConverter of fhe-to-loops).
+mlir::MemRefType memrefFor(mlir::Type fheType);
+
+/// Phase a kernel op is timed under.
+abi::Phase phaseOf(mlir::Operation *op);
+
+} // namespace fhec

@@ -1,0 +1,201 @@
+// NTT and iNTT (Jung et al. 2021, Algo. 3/4) per prime, in levels: each level
+// of k radix-2 stages is one pass over memory (fhe-merge-ntt-levels records
+// the grouping; one stage per level by default). The level's elements form
+// contiguous blocks; a block is taken through its k stages depth-first, in
+// sub-levels of at most the target's register radix R: every radix-2^r
+// sub-transform is loaded, done in registers (fully unrolled butterflies) and
+// stored while the block stays in cache. Harvey's butterflies keep residues lazily in [0, 4p) (forward) or
+// [0, 2p) (inverse) with Shoup products by the bit-reversed twiddles; the
+// inverse's last stage applies the scaling constant n^-1 (times (P/p_j)^-1
+// for a coeff_scaled result). The first level reads the input and writes the
+// result buffer; later levels work in place on the result.
+#include "conversion/FHEToLoops/Patterns.h"
+
+using namespace mlir;
+
+namespace fhec {
+
+namespace {
+
+SmallVector<int64_t> levelsOf(std::optional<ArrayRef<int64_t>> attr, unsigned stages) {
+  if (attr) return SmallVector<int64_t>(attr->begin(), attr->end());
+  return SmallVector<int64_t>(stages, 1);
+}
+
+struct NttEmitter {
+  KernelBuilder &kb;
+  int64_t N;
+  Value tw, twShoup;  // (m, N) twiddle tables of the direction
+  Value j, p;         // prime row and its modulus
+
+  Value twiddle(Value table, Value idx) { return kb.load(table, {j, idx}); }
+
+  // Forward sub-level (s, k) on blocks [blkBase, blkBase + blkCount) of size
+  // N/2^s: sub-transforms x_u = blk N/2^s + r + u N/2^(s+k); at sub-stage d
+  // the pairs (u, u + 2^(k-1-d)) of group u >> (k-d) use
+  // psi^bitrev(2^(s+d) + blk 2^d + group).
+  void forwardSubLevel(Value src, Value dst, int64_t s, int64_t k, Value blkBase, int64_t blkCount, bool last) {
+    int64_t R = int64_t(1) << k, stride = N >> (s + k);
+    kb.loop(blkCount, [&](Value sb) {
+      Value blk = kb.add(blkBase, sb);
+      SmallVector<SmallVector<std::pair<Value, Value>>> W(k);
+      for (int64_t d = 0; d < k; ++d)
+        for (int64_t g = 0; g < (int64_t(1) << d); ++g) {
+          Value idx = kb.add(kb.cidx((int64_t(1) << (s + d)) + g), kb.mul(blk, kb.cidx(int64_t(1) << d)));
+          W[d].push_back({twiddle(tw, idx), twiddle(twShoup, idx)});
+        }
+      Value base = kb.mul(blk, kb.cidx(N >> s));
+      kb.loop(stride, [&](Value r) {
+        Value start = kb.add(base, r);
+        SmallVector<Value> idx(R), x(R);
+        for (int64_t u = 0; u < R; ++u) {
+          idx[u] = kb.add(start, kb.cidx(u * stride));
+          x[u] = kb.load(src, {j, idx[u]});
+        }
+        for (int64_t d = 0; d < k; ++d) {
+          int64_t half = R >> (d + 1);
+          for (int64_t u = 0; u < R; ++u) {
+            if (u & half) continue;
+            auto [w, ws] = W[d][u >> (k - d)];
+            // Harvey: X in [0, 4p) -> [0, 2p); W Y in [0, 2p); outputs in [0, 4p).
+            Value xr = kb.reduce(x[u], p, 4, 2);
+            Value t = kb.mulShoup(x[u + half], w, ws, p, 2);
+            x[u] = kb.modAdd(xr, t, p, 2, 4);
+            x[u + half] = kb.modSub(xr, t, p, 2, 4);
+          }
+        }
+        for (int64_t u = 0; u < R; ++u) kb.store(last ? kb.reduce(x[u], p, 4, 1) : x[u], dst, {j, idx[u]});
+      });
+    });
+  }
+
+  // Forward level (s, k): each of its 2^s blocks through sub-levels of at most radix stages.
+  void forwardLevel(Value src, Value dst, int64_t s, int64_t k, int64_t radix, bool last) {
+    kb.loop(int64_t(1) << s, [&](Value blk) {
+      Value from = src;
+      for (int64_t t = s; t < s + k; t += radix) {
+        int64_t r = std::min(radix, s + k - t);
+        int64_t count = int64_t(1) << (t - s);
+        forwardSubLevel(from, dst, t, r, kb.mul(blk, kb.cidx(count)), count, last && t + r == s + k);
+        from = dst;
+      }
+    });
+  }
+
+  // Inverse sub-level (s, k), stages s..s+k-1 of stride 2^s.., on blocks
+  // [blkBase, blkBase + blkCount) of size 2^(s+k): sub-transforms
+  // x_u = blk 2^(s+k) + r + u 2^s; at sub-stage d the pairs (u, u + 2^d) of
+  // group blk 2^(k-d-1) + (u >> (d+1)) use psi^-bitrev(N/2^(s+d+1) + group).
+  // The transform's very last stage multiplies by the scaling constants.
+  void inverseSubLevel(Value src, Value dst, int64_t s, int64_t k, Value blkBase, int64_t blkCount, int64_t logN,
+                       std::array<Value, 4> scale) {
+    int64_t R = int64_t(1) << k, stride = int64_t(1) << s;
+    kb.loop(blkCount, [&](Value sb) {
+      Value blk = kb.add(blkBase, sb);
+      SmallVector<SmallVector<std::pair<Value, Value>>> W(k);
+      for (int64_t d = 0; d < k; ++d) {
+        if (s + d == logN - 1) continue;  // the scaled last stage
+        int64_t groups = int64_t(1) << (k - d - 1);
+        for (int64_t g = 0; g < groups; ++g) {
+          Value idx = kb.add(kb.cidx((N >> (s + d + 1)) + g), kb.mul(blk, kb.cidx(groups)));
+          W[d].push_back({twiddle(tw, idx), twiddle(twShoup, idx)});
+        }
+      }
+      Value base = kb.mul(blk, kb.cidx(int64_t(1) << (s + k)));
+      kb.loop(stride, [&](Value r) {
+        Value start = kb.add(base, r);
+        SmallVector<Value> idx(R), x(R);
+        for (int64_t u = 0; u < R; ++u) {
+          idx[u] = kb.add(start, kb.cidx(u * stride));
+          x[u] = kb.load(src, {j, idx[u]});
+        }
+        for (int64_t d = 0; d < k; ++d) {
+          int64_t half = int64_t(1) << d;
+          bool lastStage = s + d == logN - 1;
+          for (int64_t u = 0; u < R; ++u) {
+            if (u & half) continue;
+            Value a = x[u], c = x[u + half];
+            if (lastStage) {
+              // (u + v) c and (u - v) w c, fully reduced.
+              x[u] = kb.mulShoup(kb.modAdd(a, c, p, 2, 4), scale[0], scale[1], p, 1);
+              x[u + half] = kb.mulShoup(kb.modSub(a, c, p, 2, 4), scale[2], scale[3], p, 1);
+              continue;
+            }
+            // Harvey: inputs in [0, 2p); u + v reduced to [0, 2p); (u - v + 2p) w in [0, 2p).
+            auto [w, ws] = W[d][u >> (d + 1)];
+            x[u] = kb.modAdd(a, c, p, 2, 2);
+            x[u + half] = kb.mulShoup(kb.modSub(a, c, p, 2, 4), w, ws, p, 2);
+          }
+        }
+        for (int64_t u = 0; u < R; ++u) kb.store(x[u], dst, {j, idx[u]});
+      });
+    });
+  }
+
+  // Inverse level (s, k): each of its N/2^(s+k) blocks through sub-levels.
+  void inverseLevel(Value src, Value dst, int64_t s, int64_t k, int64_t radix, int64_t logN,
+                    std::array<Value, 4> scale) {
+    kb.loop(N >> (s + k), [&](Value blk) {
+      Value from = src;
+      for (int64_t t = s; t < s + k; t += radix) {
+        int64_t r = std::min(radix, s + k - t);
+        int64_t count = int64_t(1) << (s + k - t - r);
+        inverseSubLevel(from, dst, t, r, kb.mul(blk, kb.cidx(count)), count, logN, scale);
+        from = dst;
+      }
+    });
+  }
+};
+
+template <typename OpTy> struct NttLowering : OpConversionPattern<OpTy> {
+  NttLowering(const TypeConverter &tc, MLIRContext *ctx, const LoweringOptions &o)
+      : OpConversionPattern<OpTy>(tc, ctx), options(o) {}
+
+  LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor, ConversionPatternRewriter &rewriter) const override {
+    constexpr bool inverse = std::is_same_v<OpTy, fhe::InttOp>;
+    auto inT = cast<fhe::RnsType>(op.getInput().getType()), outT = cast<fhe::RnsType>(op.getResult().getType());
+    fhe::RnsType evalT = inverse ? inT : outT;
+    int64_t logN = evalT.getLogN(), skip = evalT.getIncomplete();
+    SmallVector<int64_t> levels = levelsOf(op.getLevels(), unsigned(logN - skip));
+    auto basis = outT.getBasis();
+    KernelBuilder kb(rewriter, op.getLoc(), options);
+    Value out = kb.alloc(memrefFor(outT));
+    Value consts = kb.table(abi::TableKind::PrimeConsts, basis, 0, logN);
+    auto twKind = inverse ? abi::TableKind::InttTwiddles : abi::TableKind::NttTwiddles;
+    auto twsKind = inverse ? abi::TableKind::InttTwiddlesShoup : abi::TableKind::NttTwiddlesShoup;
+    Value tw = kb.table(twKind, basis, 0, logN), tws = kb.table(twsKind, basis, 0, logN);
+    Value scaleT = inverse ? kb.table(abi::TableKind::InttConsts, basis, skip, logN) : Value();
+    bool icrtScaled = outT.getDomain() == fhe::Domain::coeff_scaled;
+    kb.phaseBegin(phaseOf(op));
+    kb.parallel({int64_t(basis.size())}, [&](ValueRange iv) {
+      NttEmitter e{kb, evalT.getN(), tw, tws, iv[0], kb.tableAt(consts, iv[0], abi::kPrime)};
+      std::array<Value, 4> scale;
+      if (inverse) {
+        int base = icrtScaled ? abi::kScaleIcrt : abi::kScale;
+        for (int c = 0; c < 4; ++c) scale[c] = kb.tableAt(scaleT, iv[0], base + c);
+      }
+      int64_t s = inverse ? skip : 0, radix = options.target->nttRadixLog;
+      for (auto [l, k] : llvm::enumerate(levels)) {
+        Value src = l == 0 ? adaptor.getInput() : out;
+        if (inverse)
+          e.inverseLevel(src, out, s, k, radix, logN, scale);
+        else
+          e.forwardLevel(src, out, s, k, radix, l + 1 == levels.size());
+        s += k;
+      }
+    });
+    kb.phaseEnd(phaseOf(op));
+    rewriter.replaceOp(op, out);
+    return success();
+  }
+
+  const LoweringOptions &options;
+};
+
+} // namespace
+
+void populateNttPatterns(const TypeConverter &tc, RewritePatternSet &patterns, const LoweringOptions &o) {
+  patterns.add<NttLowering<fhe::NttOp>, NttLowering<fhe::InttOp>>(tc, patterns.getContext(), o);
+}
+
+} // namespace fhec

@@ -1,0 +1,99 @@
+// The kernel families of fhe-to-loops, one file each (DESIGN.md, "Lowering
+// structure"): each exports its conversion patterns and, for the ops that can
+// run inside a fused kernel, the emitter of one block (coefficient space) or
+// one element (residue space) that both the single-op pattern and fhe.fused use.
+#pragma once
+
+#include "conversion/FHEToLoops/KernelBuilder.h"
+
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace fhec {
+
+using mlir::RewritePatternSet;
+using mlir::TypeConverter;
+
+void populateCrtPatterns(const TypeConverter &tc, RewritePatternSet &patterns, const LoweringOptions &o);
+void populateNttPatterns(const TypeConverter &tc, RewritePatternSet &patterns, const LoweringOptions &o);
+void populateResiduePatterns(const TypeConverter &tc, RewritePatternSet &patterns, const LoweringOptions &o);
+void populateIcrtPatterns(const TypeConverter &tc, RewritePatternSet &patterns, const LoweringOptions &o);
+void populateBigIntPatterns(const TypeConverter &tc, RewritePatternSet &patterns, const LoweringOptions &o);
+void populateCoefficientKernelPatterns(const TypeConverter &tc, RewritePatternSet &patterns, const LoweringOptions &o);
+
+//===----------------------------------------------------------------------===//
+// Coefficient space: an op on coefficients [base, base + B) of its operands.
+//===----------------------------------------------------------------------===//
+
+/// CRT (Algo. 1) of one block; `order` fixes the loop nest.
+void emitCrtBlock(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, const CoeffRef &out, int64_t B);
+/// iCRT (Algo. 5, or Algo. 6 in matrix form) of one block.
+void emitIcrtBlock(KernelBuilder &kb, fhe::IcrtOp op, const CoeffRef &in, const CoeffRef &out, int64_t B);
+/// The BigInt pointwise ops that fuse (poly_add, poly_sub, poly_negate, poly_shr, poly_reduce).
+void emitBigIntBlock(KernelBuilder &kb, mlir::Operation *op, llvm::ArrayRef<CoeffRef> ins, const CoeffRef &out,
+                     int64_t B);
+/// Dispatches to the emitters above.
+void emitCoefficientBlock(KernelBuilder &kb, mlir::Operation *op, llvm::ArrayRef<CoeffRef> ins, const CoeffRef &out,
+                          int64_t B);
+/// Coefficients per block an op asks for (its `block` attribute; 1 by default), at most N.
+int64_t coefficientBlock(mlir::Operation *op, int64_t N);
+/// scf.parallel over the N / B blocks; `body` gets the block's first coefficient.
+void forEachCoefficientBlock(KernelBuilder &kb, int64_t N, int64_t B, llvm::function_ref<void(mlir::Value)> body);
+
+//===----------------------------------------------------------------------===//
+// Residue space: pointwise RNS ops on one element of prime j. An element is
+// K = 2^incomplete consecutive residues (one small polynomial of an incomplete
+// NTT's evaluation domain; K = 1 for a complete NTT).
+//===----------------------------------------------------------------------===//
+
+/// Per-prime constants a residue op reads, loaded once per prime row.
+struct PrimeRow {
+  mlir::Value p, mu, bits;
+  mlir::Value zeta, zetaShoup;  ///< X^K = zeta of the element's block (incomplete NTT only)
+};
+
+/// hadamard, add or sub of one element.
+llvm::SmallVector<mlir::Value> emitResidueElement(KernelBuilder &kb, mlir::Operation *op,
+                                                  llvm::ArrayRef<llvm::SmallVector<mlir::Value>> args,
+                                                  const PrimeRow &row);
+
+} // namespace fhec
+
+namespace fhec {
+
+/// The single-op lowering of a coefficient-space op: a fresh result buffer and
+/// one scf.parallel over coefficient blocks calling the op's block emitter.
+template <typename OpTy> struct CoefficientOpLowering : mlir::OpConversionPattern<OpTy> {
+  CoefficientOpLowering(const TypeConverter &tc, mlir::MLIRContext *ctx, const LoweringOptions &o)
+      : mlir::OpConversionPattern<OpTy>(tc, ctx), options(o) {}
+
+  mlir::LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                                      mlir::ConversionPatternRewriter &rewriter) const override {
+    KernelBuilder kb(rewriter, op.getLoc(), options);
+    mlir::Type resT = op->getResult(0).getType();
+    mlir::Value out = kb.alloc(memrefFor(resT));
+    int64_t N = int64_t(1) << logNOf(resT);
+    int64_t B = coefficientBlock(op, N);
+    kb.phaseBegin(phaseOf(op));
+    forEachCoefficientBlock(kb, N, B, [&](mlir::Value i0) {
+      llvm::SmallVector<CoeffRef> ins;
+      for (auto [v, mem] : llvm::zip(op->getOperands(), adaptor.getOperands())) ins.push_back(refFor(v.getType(), mem, i0));
+      emitCoefficientBlock(kb, op, ins, refFor(resT, out, i0), B);
+    });
+    kb.phaseEnd(phaseOf(op));
+    rewriter.replaceOp(op, out);
+    return mlir::success();
+  }
+
+  static unsigned logNOf(mlir::Type t) {
+    if (auto p = mlir::dyn_cast<fhe::PolyType>(t)) return p.getLogN();
+    return mlir::cast<fhe::RnsType>(t).getLogN();
+  }
+  static CoeffRef refFor(mlir::Type t, mlir::Value mem, mlir::Value base) {
+    auto r = mlir::dyn_cast<fhe::RnsType>(t);
+    return CoeffRef{mem, base, r && r.getLayout() == fhe::Layout::prime_major};
+  }
+
+  const LoweringOptions &options;
+};
+
+} // namespace fhec

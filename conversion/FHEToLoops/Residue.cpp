@@ -1,0 +1,195 @@
+// Residue-space kernels: the pointwise RNS ops (Hadamard product, add, sub)
+// alone or fused (fhe.fused residue: HE-Booster's FMAC, Jung et al. 2021
+// Section IV, one pass over memory for a whole chain), the transpose between
+// layouts, and basis_prefix views. With an incomplete NTT (cuTraNTT) an
+// evaluation-domain element is a polynomial of K = 2^k residues mod
+// X^K - zeta_b and the Hadamard product multiplies those small polynomials.
+#include "conversion/FHEToLoops/Patterns.h"
+
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+
+namespace fhec {
+
+SmallVector<Value> emitResidueElement(KernelBuilder &kb, Operation *op, ArrayRef<SmallVector<Value>> args,
+                                      const PrimeRow &row) {
+  const SmallVector<Value> &x = args[0], &y = args[1];
+  size_t K = x.size();
+  SmallVector<Value> z(K);
+  if (isa<fhe::AddOp>(op)) {
+    for (size_t u = 0; u < K; ++u) z[u] = kb.modAdd(x[u], y[u], row.p);
+  } else if (isa<fhe::SubOp>(op)) {
+    for (size_t u = 0; u < K; ++u) z[u] = kb.modSub(x[u], y[u], row.p);
+  } else {
+    assert(isa<fhe::HadamardOp>(op) && "not a residue op");
+    auto prod = [&](size_t a, size_t b) { return kb.mulBarrett(x[a], y[b], row.p, row.mu, row.bits); };
+    if (K == 1) return {prod(0, 0)};
+    // c_l = sum_{a+b=l} x_a y_b + zeta sum_{a+b=l+K} x_a y_b.
+    for (size_t l = 0; l < K; ++l) {
+      Value lo, hi;
+      for (size_t a = 0; a < K; ++a) {
+        size_t b = (l + K - a) % K;
+        Value t = prod(a, b);
+        Value &acc = a <= l ? lo : hi;
+        acc = acc ? kb.modAdd(acc, t, row.p) : t;
+      }
+      z[l] = hi ? kb.modAdd(lo, kb.mulShoup(hi, row.zeta, row.zetaShoup, row.p), row.p) : lo;
+    }
+  }
+  return z;
+}
+
+namespace {
+
+// A residue kernel: `ops` (pointwise, in order) over every element of one basis.
+// `env` maps the kernel's input values to their buffers; results are allocated.
+void emitResidueKernel(KernelBuilder &kb, ArrayRef<Operation *> ops, llvm::DenseMap<Value, Value> &env,
+                       ArrayRef<Value> results) {
+  auto t0 = cast<fhe::RnsType>(results.front().getType());
+  auto basis = t0.getBasis();
+  int64_t m = int64_t(basis.size()), K = int64_t(1) << t0.getIncomplete(), N = t0.getN();
+  for (Value r : results) env[r] = kb.alloc(memrefFor(r.getType()));
+  Value consts = kb.table(abi::TableKind::PrimeConsts, basis, 0, t0.getLogN());
+  Value zetas = K > 1 ? kb.table(abi::TableKind::IncompleteZeta, basis, t0.getIncomplete(), t0.getLogN()) : Value();
+  // Loaded values of the kernel's inputs, computed values of its ops.
+  auto element = [&](Value j, Value blk, const PrimeRow &row) {
+    llvm::DenseMap<Value, SmallVector<Value>> vals;
+    auto idxOf = [&](Value v, int64_t u) -> SmallVector<Value> {
+      Value i = K == 1 ? blk : kb.add(kb.mul(blk, kb.cidx(K)), kb.cidx(u));
+      if (cast<fhe::RnsType>(v.getType()).getLayout() == fhe::Layout::prime_major) return {j, i};
+      return {i, j};
+    };
+    auto get = [&](Value v) -> SmallVector<Value> {
+      auto it = vals.find(v);
+      if (it != vals.end()) return it->second;
+      SmallVector<Value> e;
+      for (int64_t u = 0; u < K; ++u) e.push_back(kb.load(env.at(v), idxOf(v, u)));
+      return vals[v] = e;
+    };
+    for (Operation *op : ops) {
+      SmallVector<SmallVector<Value>> args;
+      for (Value a : op->getOperands()) args.push_back(get(a));
+      vals[op->getResult(0)] = emitResidueElement(kb, op, args, row);
+    }
+    for (Value r : results) {
+      SmallVector<Value> e = get(r);
+      for (int64_t u = 0; u < K; ++u) kb.store(e[u], env.at(r), idxOf(r, u));
+    }
+  };
+  auto rowFor = [&](Value j, Value blk) {
+    PrimeRow row{kb.tableAt(consts, j, abi::kPrime), kb.tableAt(consts, j, abi::kBarrettMu),
+                 kb.tableAt(consts, j, abi::kBarrettShift), Value(), Value()};
+    if (zetas) {
+      row.zeta = kb.load(zetas, {j, blk});
+      row.zetaShoup = kb.load(zetas, {j, kb.add(blk, kb.cidx(N / K))});
+    }
+    return row;
+  };
+  if (t0.getLayout() == fhe::Layout::prime_major) {
+    // Primes in parallel, each row streamed.
+    kb.parallel({m}, [&](ValueRange iv) {
+      Value j = iv[0];
+      PrimeRow base = rowFor(j, kb.cidx(0));
+      kb.loop(N / K, [&](Value blk) {
+        PrimeRow row = base;
+        if (zetas) row = rowFor(j, blk);
+        element(j, blk, row);
+      });
+    });
+  } else {
+    kb.parallel({N / K}, [&](ValueRange iv) {
+      kb.loop(m, [&](Value j) { element(j, iv[0], rowFor(j, iv[0])); });
+    });
+  }
+}
+
+template <typename OpTy> struct PointwiseLowering : OpConversionPattern<OpTy> {
+  PointwiseLowering(const TypeConverter &tc, MLIRContext *ctx, const LoweringOptions &o)
+      : OpConversionPattern<OpTy>(tc, ctx), options(o) {}
+  LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor, ConversionPatternRewriter &rewriter) const override {
+    KernelBuilder kb(rewriter, op.getLoc(), options);
+    llvm::DenseMap<Value, Value> env;
+    for (auto [v, mem] : llvm::zip(op->getOperands(), adaptor.getOperands())) env[v] = mem;
+    kb.phaseBegin(phaseOf(op));
+    emitResidueKernel(kb, {op.getOperation()}, env, {op.getResult()});
+    kb.phaseEnd(phaseOf(op));
+    rewriter.replaceOp(op, env.at(op.getResult()));
+    return success();
+  }
+  const LoweringOptions &options;
+};
+
+// fhe.fused residue: the body's ops as one loop nest.
+struct FusedResidueLowering : OpConversionPattern<fhe::FusedOp> {
+  FusedResidueLowering(const TypeConverter &tc, MLIRContext *ctx, const LoweringOptions &o)
+      : OpConversionPattern(tc, ctx), options(o) {}
+  LogicalResult matchAndRewrite(fhe::FusedOp op, OpAdaptor adaptor, ConversionPatternRewriter &rewriter) const override {
+    if (op.getSpace() != fhe::Space::residue) return failure();
+    KernelBuilder kb(rewriter, op.getLoc(), options);
+    llvm::DenseMap<Value, Value> env;
+    Block &body = *op.getBody();
+    for (auto [a, mem] : llvm::zip(body.getArguments(), adaptor.getInputs())) env[a] = mem;
+    SmallVector<Operation *> ops;
+    for (Operation &o : body.without_terminator()) ops.push_back(&o);
+    // Each distinct yielded value gets one buffer (the verifier forbids yielding an operand).
+    SmallVector<Value> yielded(op.getYield().getValues());
+    SmallVector<Value> results;
+    for (Value y : yielded)
+      if (!llvm::is_contained(results, y)) results.push_back(y);
+    kb.phaseBegin(phaseOf(op));
+    emitResidueKernel(kb, ops, env, results);
+    kb.phaseEnd(phaseOf(op));
+    SmallVector<Value> repl;
+    for (Value y : yielded) repl.push_back(env.at(y));
+    rewriter.replaceOp(op, repl);
+    return success();
+  }
+  const LoweringOptions &options;
+};
+
+// Cache-blocked transpose between (m, N) and (N, m): one tile of 64
+// coefficients across all primes at a time.
+struct TransposeLowering : OpConversionPattern<fhe::TransposeOp> {
+  TransposeLowering(const TypeConverter &tc, MLIRContext *ctx, const LoweringOptions &o)
+      : OpConversionPattern(tc, ctx), options(o) {}
+  LogicalResult matchAndRewrite(fhe::TransposeOp op, OpAdaptor adaptor, ConversionPatternRewriter &rewriter) const override {
+    KernelBuilder kb(rewriter, op.getLoc(), options);
+    auto t = op.getResult().getType();
+    int64_t m = int64_t(t.getBasis().size()), N = t.getN(), tile = std::min<int64_t>(64, N);
+    Value in = adaptor.getInput(), out = kb.alloc(memrefFor(t));
+    bool toCoeffMajor = t.getLayout() == fhe::Layout::coeff_major;
+    kb.phaseBegin(abi::Phase::Other);
+    forEachCoefficientBlock(kb, N, tile, [&](Value i0) {
+      CoeffRef src{in, i0, toCoeffMajor}, dst{out, i0, !toCoeffMajor};
+      kb.loop(m, [&](Value j) { kb.loop(tile, [&](Value i) { kb.store(kb.load(src, i, j), dst, i, j); }); });
+    });
+    kb.phaseEnd(abi::Phase::Other);
+    rewriter.replaceOp(op, out);
+    return success();
+  }
+  const LoweringOptions &options;
+};
+
+// The first m' rows of a prime-major (m, N) matrix: a contiguous view.
+struct BasisPrefixLowering : OpConversionPattern<fhe::BasisPrefixOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(fhe::BasisPrefixOp op, OpAdaptor adaptor, ConversionPatternRewriter &rewriter) const override {
+    auto t = op.getResult().getType();
+    MemRefType mt = memrefFor(t);
+    rewriter.replaceOpWithNewOp<memref::ReinterpretCastOp>(op, mt, adaptor.getInput(), /*offset=*/0, mt.getShape(),
+                                                           ArrayRef<int64_t>{t.getN(), 1});
+    return success();
+  }
+};
+
+} // namespace
+
+void populateResiduePatterns(const TypeConverter &tc, RewritePatternSet &patterns, const LoweringOptions &o) {
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<PointwiseLowering<fhe::HadamardOp>, PointwiseLowering<fhe::AddOp>, PointwiseLowering<fhe::SubOp>,
+               FusedResidueLowering, TransposeLowering>(tc, ctx, o);
+  patterns.add<BasisPrefixLowering>(tc, ctx);
+}
+
+} // namespace fhec

@@ -1,0 +1,123 @@
+// modarith-to-arith: the portable expansion of the modarith ops into arith,
+// elementwise on scalars or vectors. Shoup constants are in base 2^w with w
+// the integer width; conditional subtractions are unsigned minima
+// (min(x, x - p) is x - p exactly when x >= p), so they stay branch-free.
+#include "conversion/Passes.h"
+#include "dialect/ModArith/ModArithDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace fhec {
+#define GEN_PASS_DEF_MODARITHTOARITH
+#include "conversion/Passes.h.inc"
+} // namespace fhec
+
+using namespace mlir;
+using namespace fhec;
+
+namespace {
+
+struct Emit {
+  OpBuilder &b;
+  Location loc;
+  Type type;
+
+  Value constant(int64_t v) {
+    if (auto vt = dyn_cast<VectorType>(type))
+      return arith::ConstantOp::create(b, loc, DenseElementsAttr::get(vt, b.getIntegerAttr(vt.getElementType(), v)));
+    return arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, v));
+  }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value sub(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
+  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
+  Value mulHi(Value x, Value y) { return arith::MulUIExtendedOp::create(b, loc, x, y).getHigh(); }
+  Value minu(Value x, Value y) { return arith::MinUIOp::create(b, loc, x, y); }
+  // k p for a power of two k.
+  Value times(Value p, int64_t k) { return k == 1 ? p : arith::ShLIOp::create(b, loc, p, constant(llvm::Log2_64(k))); }
+  // x in [0, 2 bound) -> [0, bound).
+  Value condSub(Value x, Value bound) { return minu(x, sub(x, bound)); }
+  Value zext(Value bit) { return arith::ExtUIOp::create(b, loc, type, bit); }
+};
+
+template <typename Op> struct Lowering : OpConversionPattern<Op> {
+  using OpConversionPattern<Op>::OpConversionPattern;
+  LogicalResult matchAndRewrite(Op op, typename Op::Adaptor a, ConversionPatternRewriter &rw) const override {
+    Emit e{rw, op.getLoc(), op->getResult(0).getType()};
+    rw.replaceOp(op, lower(op, a, e));
+    return success();
+  }
+  SmallVector<Value> lower(Op op, typename Op::Adaptor a, Emit &e) const;
+};
+
+template <> SmallVector<Value> Lowering<modarith::AddOp>::lower(modarith::AddOp op, modarith::AddOp::Adaptor a, Emit &e) const {
+  Value s = e.add(a.getLhs(), a.getRhs());
+  if (op.getOut() == op.getIn()) s = e.condSub(s, e.times(a.getP(), op.getIn()));
+  return {s};
+}
+
+template <> SmallVector<Value> Lowering<modarith::SubOp>::lower(modarith::SubOp op, modarith::SubOp::Adaptor a, Emit &e) const {
+  Value bound = e.times(a.getP(), op.getIn());
+  Value d = e.sub(a.getLhs(), a.getRhs());
+  Value lifted = e.add(d, bound);  // x - y + in p
+  if (op.getOut() == 2 * op.getIn()) return {lifted};
+  return {e.minu(d, lifted)};  // d when x >= y, else d + in p (d wrapped)
+}
+
+template <> SmallVector<Value> Lowering<modarith::ReduceOp>::lower(modarith::ReduceOp op, modarith::ReduceOp::Adaptor a, Emit &e) const {
+  Value x = a.getInput();
+  for (int64_t k = op.getIn() / 2; k >= op.getOut(); k /= 2) x = e.condSub(x, e.times(a.getP(), k));
+  return {x};
+}
+
+// Algo. 2: q = floor(x w' / 2^w), r = x w - q p in [0, 2p).
+template <> SmallVector<Value> Lowering<modarith::MulShoupOp>::lower(modarith::MulShoupOp op, modarith::MulShoupOp::Adaptor a, Emit &e) const {
+  Value q = e.mulHi(a.getX(), a.getWShoup());
+  Value r = e.sub(e.mul(a.getX(), a.getW()), e.mul(q, a.getP()));
+  if (op.getOut() == 1) r = e.condSub(r, a.getP());
+  return {r};
+}
+
+// Barrett: z = x y < 2^(2b); q = ((z >> (b - 1)) mu) >> (b + 1); r = z - q p in [0, 3p).
+template <>
+SmallVector<Value> Lowering<modarith::MulBarrettOp>::lower(modarith::MulBarrettOp, modarith::MulBarrettOp::Adaptor a, Emit &e) const {
+  auto z = arith::MulUIExtendedOp::create(e.b, e.loc, a.getX(), a.getY());
+  unsigned width = getElementTypeOrSelf(e.type).getIntOrFloatBitWidth();
+  Value w = e.constant(width), one = e.constant(1);
+  auto shr2 = [&](Value lo, Value hi, Value s) {
+    Value l = arith::ShRUIOp::create(e.b, e.loc, lo, s);
+    Value h = arith::ShLIOp::create(e.b, e.loc, hi, e.sub(w, s));
+    return arith::OrIOp::create(e.b, e.loc, l, h).getResult();
+  };
+  Value q1 = shr2(z.getLow(), z.getHigh(), e.sub(a.getBits(), one));
+  auto q2 = arith::MulUIExtendedOp::create(e.b, e.loc, q1, a.getMu());
+  Value q3 = shr2(q2.getLow(), q2.getHigh(), e.add(a.getBits(), one));
+  Value r = e.sub(z.getLow(), e.mul(q3, a.getP()));
+  Value twoP = e.add(a.getP(), a.getP());
+  return {e.condSub(e.condSub(r, twoP), a.getP())};
+}
+
+template <> SmallVector<Value> Lowering<modarith::MacOp>::lower(modarith::MacOp, modarith::MacOp::Adaptor a, Emit &e) const {
+  auto prod = arith::MulUIExtendedOp::create(e.b, e.loc, a.getX(), a.getY());
+  auto s0 = arith::AddUIExtendedOp::create(e.b, e.loc, a.getAcc0(), prod.getLow());
+  // hi <= 2^w - 2, so hi + carry cannot overflow.
+  Value hi = e.add(prod.getHigh(), e.zext(s0.getOverflow()));
+  auto s1 = arith::AddUIExtendedOp::create(e.b, e.loc, a.getAcc1(), hi);
+  Value s2 = e.add(a.getAcc2(), e.zext(s1.getOverflow()));
+  return {s0.getSum(), s1.getSum(), s2};
+}
+
+struct ModArithToArithPass : public fhec::impl::ModArithToArithBase<ModArithToArithPass> {
+  void runOnOperation() override {
+    MLIRContext *ctx = &getContext();
+    ConversionTarget target(*ctx);
+    target.addIllegalDialect<modarith::ModArithDialect>();
+    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    RewritePatternSet patterns(ctx);
+    patterns.add<Lowering<modarith::AddOp>, Lowering<modarith::SubOp>, Lowering<modarith::ReduceOp>,
+                 Lowering<modarith::MulShoupOp>, Lowering<modarith::MulBarrettOp>, Lowering<modarith::MacOp>>(ctx);
+    if (failed(applyPartialConversion(getOperation(), target, std::move(patterns)))) signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,23 @@
+// fhec's lowerings (declared in conversion/Passes.td): ckks-to-fhe,
+// fhe-to-loops and the modarith target lowerings.
+#pragma once
+
+#include "dialect/CKKS/CKKSDialect.h"
+#include "dialect/FHE/FHEDialect.h"
+#include "dialect/ModArith/ModArithDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Pass/Pass.h"
+
+namespace fhec {
+
+#define GEN_PASS_DECL
+#include "conversion/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "conversion/Passes.h.inc"
+
+} // namespace fhec

@@ -1,0 +1,59 @@
+#ifndef FHEC_CONVERSION_PASSES_TD
+#define FHEC_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def CKKSToFHE : Pass<"ckks-to-fhe", "::mlir::ModuleOp"> {
+  let summary = "Lower ckks ops to the CRT/NTT/Hadamard/iNTT/iCRT dataflow of HE Mul";
+  let description = [{
+    Every ciphertext becomes its two BigInt polynomials (ax, bx). HE Mul
+    becomes the five polynomial products of HEAAN's Scheme::mult
+    (Jung et al. 2021, Fig. 2): region 1 in Karatsuba form (a1 a2, b1 b2,
+    (a1 + b1)(a2 + b2)) and region 2 (relinearization with the evaluation
+    key, held in RNS/NTT form and passed as two extra arguments `evk.ax`,
+    `evk.bx`). CRT'd and NTT'd operands are shared between products. The
+    pass also emits `__fhec_evk_prepare`, the CRT + NTT the runtime runs once
+    on each evaluation-key polynomial. RNS bases carry only their bound
+    (`#fhe.basis<min_bits = ...>`) until `fhe-select-basis`.
+  }];
+  let dependentDialects = ["::fhec::fhe::FHEDialect", "::mlir::func::FuncDialect"];
+}
+
+def FHEToLoops : Pass<"fhe-to-loops", "::mlir::ModuleOp"> {
+  let summary = "Lower fhe kernel ops to scf loop nests over memrefs with modarith arithmetic";
+  let description = [{
+    A dialect conversion: every !fhe.poly becomes memref<N x limbs x i64>
+    and every !fhe.rns memref<m x N x i64> (prime-major) or memref<N x m x i64>
+    (coefficient-major). One pattern family per kernel (conversion/FHEToLoops/):
+    CRT (Algo. 1), NTT/iNTT in the levels of `fhe-merge-ntt-levels` with
+    Harvey's lazy butterflies, residue-space kernels (Hadamard, add, sub,
+    fused chains, incomplete-NTT small products, transposes), iCRT (Algo. 5,
+    or Algo. 6 when `fhe-reorder-icrt` chose the matrix form), the BigInt
+    chains, and fused coefficient-space kernels. Lowering reads the passes'
+    decisions from the ops' attributes. Kernel results are memref.alloc'ed
+    (placed by `fhec-plan-workspace`), tables are `fhe.table` ops (made
+    arguments by `fhec-abi`), parallel loops are scf.parallel.
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"cpu\"",
+           "Target whose arithmetic the kernels use: cpu, cpu-avx512 or cuda">,
+    Option<"phaseTimers", "phase-timers", "bool", /*default=*/"true",
+           "Call the runtime's fhec_rt_phase_begin/end around every kernel">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",
+                           "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
+                           "::fhec::modarith::ModArithDialect"];
+}
+
+def ModArithToArith : Pass<"modarith-to-arith"> {
+  let summary = "Expand modarith ops into arith for the portable targets";
+  let description = [{
+    Shoup products with a base of the integer width (2^64 for i64), Barrett
+    reduction of the double-word product, lazy add/sub/reduce with
+    branch-free conditional subtractions (unsigned minima), and the
+    three-word multiply-accumulate; elementwise on scalars or vectors.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
+#endif

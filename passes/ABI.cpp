@@ -1,0 +1,125 @@
+// fhec-abi: the calling convention of a lowered module (fhec/runtime/Abi.h).
+// Each lowered function's results become trailing out-parameters (a returned
+// buffer is replaced by its out-parameter, anything else is copied into it),
+// each distinct fhe.table becomes a leading argument the runtime fills, the
+// workspace argument of fhec-plan-workspace goes last, and the module's
+// manifest records it all.
+#include "passes/Manifest.h"
+#include "passes/Passes.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Builders.h"
+
+namespace fhec {
+#define GEN_PASS_DEF_FHECABI
+#include "passes/Passes.h.inc"
+} // namespace fhec
+
+using namespace mlir;
+using namespace fhec;
+using fhe::FHEDialect;
+
+namespace {
+
+struct FHECABIPass : public fhec::impl::FHECABIBase<FHECABIPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    ManifestBuilder manifest(module);
+    bool any = false;
+    for (auto f : module.getOps<func::FuncOp>()) {
+      if (f.isExternal() || !isLowered(f)) continue;
+      any = true;
+      if (failed(outParams(f)) || failed(tableArgs(f)) || failed(manifest.addFunction(f))) return signalPassFailure();
+    }
+    if (any && failed(manifest.finish())) signalPassFailure();
+  }
+
+  // A function fhe-to-loops lowered: its arguments or results name fhe types.
+  static bool isLowered(func::FuncOp f) {
+    for (unsigned i = 0; i < f.getNumArguments(); ++i)
+      if (f.getArgAttr(i, FHEDialect::getTypeAttrName())) return true;
+    for (unsigned i = 0; i < f.getNumResults(); ++i)
+      if (f.getResultAttr(i, FHEDialect::getTypeAttrName())) return true;
+    return false;
+  }
+
+  static unsigned workspaceIndex(func::FuncOp f) {
+    for (unsigned i = 0; i < f.getNumArguments(); ++i)
+      if (f.getArgAttr(i, FHEDialect::getWorkspaceAttrName())) return i;
+    return f.getNumArguments();
+  }
+
+  LogicalResult outParams(func::FuncOp f) {
+    OpBuilder b(f.getContext());
+    auto ret = cast<func::ReturnOp>(f.getBody().front().getTerminator());
+    SmallVector<Value> returned(ret.getOperands());
+    SmallVector<Value> outs;
+    for (unsigned r = 0; r < f.getNumResults(); ++r) {
+      auto role = f.getResultAttrOfType<StringAttr>(r, FHEDialect::getRoleAttrName());
+      SmallVector<NamedAttribute> attrs{
+          b.getNamedAttr(FHEDialect::getRoleAttrName(), role ? role : b.getStringAttr("res" + std::to_string(r))),
+          b.getNamedAttr(FHEDialect::getOutputAttrName(), b.getUnitAttr())};
+      if (Attribute t = f.getResultAttr(r, FHEDialect::getTypeAttrName()))
+        attrs.push_back(b.getNamedAttr(FHEDialect::getTypeAttrName(), t));
+      unsigned idx = workspaceIndex(f);
+      if (failed(f.insertArgument(idx, f.getResultTypes()[r], b.getDictionaryAttr(attrs), f.getLoc()))) return failure();
+      outs.push_back(f.getArgument(idx));
+    }
+    // A returned buffer becomes the out-parameter itself; copies otherwise
+    // (a returned input, a view, the same buffer returned twice).
+    llvm::DenseMap<Value, Value> redirected;
+    b.setInsertionPoint(ret);
+    for (auto [v, out] : llvm::zip(returned, outs)) {
+      auto alloc = v.getDefiningOp<memref::AllocOp>();
+      if (alloc && !redirected.count(v)) {
+        v.replaceAllUsesWith(out);
+        alloc.erase();
+        redirected[v] = out;
+        continue;
+      }
+      Value src = redirected.count(v) ? redirected[v] : v;
+      memref::CopyOp::create(b, ret.getLoc(), src, out);
+    }
+    ret->setOperands({});
+    llvm::BitVector all(f.getNumResults(), true);
+    if (failed(f.eraseResults(all))) return failure();
+    for (Operation &op : f.getBody().front())
+      if (isa<memref::AllocOp>(op))
+        return op.emitOpError() << "is a kernel buffer outside the workspace; run fhec-plan-workspace before fhec-abi";
+    return success();
+  }
+
+  LogicalResult tableArgs(func::FuncOp f) {
+    OpBuilder b(f.getContext());
+    SmallVector<fhe::TableOp> tables;
+    f.walk([&](fhe::TableOp t) { tables.push_back(t); });
+    // One argument per distinct (kind, basis, parameter), in first-use order.
+    SmallVector<fhe::TableOp> distinct;
+    llvm::DenseMap<Operation *, unsigned> argOf;
+    for (fhe::TableOp t : tables) {
+      auto same = llvm::find_if(distinct, [&](fhe::TableOp d) {
+        return d.getKind() == t.getKind() && d.getBasis() == t.getBasis() && d.getParam() == t.getParam();
+      });
+      if (same != distinct.end()) {
+        if (same->getType() != t.getType()) return t.emitOpError() << "disagrees on the shape of a table";
+        argOf[t] = unsigned(same - distinct.begin());
+        continue;
+      }
+      argOf[t] = distinct.size();
+      distinct.push_back(t);
+    }
+    for (auto [i, t] : llvm::enumerate(distinct)) {
+      DictionaryAttr attrs = b.getDictionaryAttr({b.getNamedAttr(FHEDialect::getTableAttrName(), t.getKindAttr()),
+                                                  b.getNamedAttr(FHEDialect::getBasisAttrName(), t.getBasisAttr()),
+                                                  b.getNamedAttr(FHEDialect::getParamAttrName(), t.getParamAttr())});
+      if (failed(f.insertArgument(unsigned(i), t.getType(), attrs, t.getLoc()))) return failure();
+    }
+    for (fhe::TableOp t : tables) {
+      t.getResult().replaceAllUsesWith(f.getArgument(argOf[t]));
+      t.erase();
+    }
+    return success();
+  }
+};
+
+} // namespace

@@ -1,0 +1,113 @@
+// fhec-plan-workspace: every kernel temporary of a function lives in one
+// workspace that the runtime allocates once per executor. Buffers are the
+// top-level memref.alloc's of the lowered function; a buffer is live from its
+// allocation to the last top-level op that uses it (or a view of it), and two
+// buffers share bytes only if their live ranges are disjoint. Placement is
+// greedy by decreasing size, each at the lowest 64-byte aligned offset free
+// over its range. Returned buffers are left to fhec-abi (they become the
+// caller's out-parameters).
+#include "passes/Passes.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Builders.h"
+
+namespace fhec {
+#define GEN_PASS_DEF_FHECPLANWORKSPACE
+#include "passes/Passes.h.inc"
+} // namespace fhec
+
+using namespace mlir;
+using namespace fhec;
+
+namespace {
+
+struct Buffer {
+  memref::AllocOp alloc;
+  int64_t bytes = 0, start = 0, end = 0, offset = -1;
+};
+
+int64_t align64(int64_t x) { return (x + 63) / 64 * 64; }
+
+struct FHECPlanWorkspacePass : public fhec::impl::FHECPlanWorkspaceBase<FHECPlanWorkspacePass> {
+  void runOnOperation() override {
+    for (auto f : getOperation().getOps<func::FuncOp>())
+      if (!f.isExternal() && failed(plan(f))) return signalPassFailure();
+  }
+
+  LogicalResult plan(func::FuncOp f) {
+    if (!f.getBody().hasOneBlock())
+      return f.emitOpError() << "fhec-plan-workspace expects a single-block function body";
+    Block &body = f.getBody().front();
+    llvm::DenseMap<Operation *, int64_t> position;
+    for (auto [i, op] : llvm::enumerate(body)) position[&op] = int64_t(i);
+    llvm::DenseSet<Value> returned;
+    for (Value v : body.getTerminator()->getOperands()) returned.insert(v);
+
+    SmallVector<Buffer> buffers;
+    for (Operation &op : body) {
+      auto alloc = dyn_cast<memref::AllocOp>(op);
+      if (!alloc || returned.contains(alloc.getResult())) continue;
+      MemRefType t = alloc.getType();
+      if (!t.hasStaticShape() || !t.getLayout().isIdentity() || !t.getElementType().isIntOrFloat())
+        return alloc.emitOpError() << "has no static identity-layout shape; the workspace cannot hold it";
+      Buffer b;
+      b.alloc = alloc;
+      b.bytes = align64(t.getNumElements() * int64_t(t.getElementTypeBitWidth() / 8));
+      b.start = b.end = position[&op];
+      // Uses through views (basis_prefix's reinterpret_cast) count as uses.
+      SmallVector<Value> worklist{alloc.getResult()};
+      while (!worklist.empty()) {
+        Value v = worklist.pop_back_val();
+        for (Operation *user : v.getUsers()) {
+          Operation *top = body.findAncestorOpInBlock(*user);
+          if (!top) return user->emitOpError() << "uses a workspace buffer outside its function body";
+          b.end = std::max(b.end, position[top]);
+          if (isa<ViewLikeOpInterface>(user)) worklist.append(user->result_begin(), user->result_end());
+        }
+      }
+      buffers.push_back(b);
+    }
+    if (buffers.empty()) return success();
+
+    // Greedy by size: the largest buffers first, each at the lowest gap free over its range.
+    SmallVector<Buffer *> order;
+    for (Buffer &b : buffers) order.push_back(&b);
+    llvm::stable_sort(order, [](Buffer *a, Buffer *b) { return a->bytes > b->bytes; });
+    int64_t total = 0;
+    for (auto [n, b] : llvm::enumerate(order)) {
+      SmallVector<std::pair<int64_t, int64_t>> taken;  // [offset, offset + bytes) of overlapping placed buffers
+      for (Buffer *o : ArrayRef<Buffer *>(order).take_front(n))
+        if (o->start <= b->end && b->start <= o->end) taken.push_back({o->offset, o->offset + o->bytes});
+      llvm::sort(taken);
+      int64_t offset = 0;
+      for (auto [lo, hi] : taken) {
+        if (offset + b->bytes <= lo) break;
+        offset = std::max(offset, hi);
+      }
+      b->offset = offset;
+      total = std::max(total, offset + b->bytes);
+    }
+
+    // The workspace argument and a view per buffer.
+    MLIRContext *ctx = f.getContext();
+    OpBuilder builder(ctx);
+    auto wsType = MemRefType::get({total}, builder.getI8Type());
+    unsigned wsIndex = f.getNumArguments();
+    if (failed(f.insertArgument(wsIndex, wsType,
+                                builder.getDictionaryAttr(builder.getNamedAttr(fhe::FHEDialect::getWorkspaceAttrName(), builder.getUnitAttr())),
+                                f.getLoc())))
+      return failure();
+    Value ws = f.getArgument(wsIndex);
+    for (Buffer &b : buffers) {
+      builder.setInsertionPoint(b.alloc);
+      Value off = arith::ConstantIndexOp::create(builder, b.alloc.getLoc(), b.offset);
+      Value view = memref::ViewOp::create(builder, b.alloc.getLoc(), b.alloc.getType(), ws, off, ValueRange{});
+      b.alloc.getResult().replaceAllUsesWith(view);
+      b.alloc.erase();
+    }
+    f->setAttr(fhe::FHEDialect::getWorkspaceBytesAttrName(), builder.getI64IntegerAttr(total));
+    return success();
+  }
+};
+
+} // namespace

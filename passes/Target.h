@@ -1,0 +1,36 @@
+// What fhec knows about a compilation target: the arithmetic it lowers to
+// (prime width, Shoup base, SIMD lanes) and the cost-model parameters the
+// optimization passes read (NTT radix, coefficient block sizes, layout costs).
+// One table, shared by fhe-select-basis, the optimization passes and the
+// lowering, so that a target is described in one place.
+#pragma once
+
+#include "dialect/FHE/FHEDialect.h"
+
+#include "llvm/ADT/StringRef.h"
+
+namespace fhec {
+
+struct TargetSpec {
+  llvm::StringRef name;
+  unsigned primeBits;     ///< width of the RNS primes (fhe-select-basis)
+  unsigned shoupBits;     ///< Shoup base beta of the tables: floor(w 2^beta / p)
+  unsigned lanes;         ///< SIMD lanes of one modarith value (1: scalar)
+  // Cost model (fhe-merge-ntt-levels, fhe-reorder-icrt, fhe-insert-transposes).
+  unsigned nttRadixLog;   ///< stages per NTT level kept in registers
+  unsigned crtBlock;      ///< coefficients per block of the matrix-form CRT
+  unsigned icrtBlock;     ///< coefficients per block of the matrix-form iCRT
+  /// Relative cost of one residue access in a kernel reading (or writing) a
+  /// layout it does not stream naturally, against 1 for its natural layout;
+  /// a transpose costs `transposeCost` per residue.
+  double foldedAccessCost;
+  double transposeCost;
+};
+
+/// The target named `name` (cpu, cpu-avx512, cuda), or null.
+const TargetSpec *lookupTarget(llvm::StringRef name);
+
+/// Names of the known targets, for diagnostics.
+llvm::StringRef knownTargetNames();
+
+} // namespace fhec
