@@ -31,8 +31,9 @@ LogicalResult lowerModule(ModuleOp module, const CompileOptions &options, Stage 
     applyDefaultTimingPassManagerCLOptions(pm);
   }
   std::string error;
-  if (failed(buildFHEPipeline(pm, options, error))) return module.emitError() << error;
-  if (stage != Stage::FHE) buildLoopPipeline(pm, options);
+  if (failed(buildFHEPipeline(pm, options, error)) ||
+      (stage != Stage::FHE && failed(buildLoopPipeline(pm, options, error))))
+    return module.emitError() << error;
   if (stage == Stage::LLVMDialect) buildLLVMPipeline(pm, options);
   return pm.run(module);
 }
@@ -167,7 +168,6 @@ int driverMain(int argc, char **argv) {
       cl::desc("fhec run: also compile with these flags (e.g. '-O0', '-O2 --disable-pass=fhe-fuse', '--threads=1') "
                "and time every configuration in turn on the same inputs (repeatable)"),
       cl::value_desc("flags"), cl::cat(cat));
-  registerFHECPasses();  // the optimization passes are built from their registry entries
   registerAsmPrinterCLOptions();
   registerMLIRContextCLOptions();
   registerPassManagerCLOptions();

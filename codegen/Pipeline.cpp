@@ -17,7 +17,13 @@ namespace fhec {
 
 ArrayRef<OptimizationPass> optimizationPasses() {
   // Order matters: layouts are chosen on the unfused ops, and fusion keeps them.
-  return {};
+  static const OptimizationPass passes[] = {
+      {"fhe-reorder-icrt", 1, false, [] { return createFHEReorderICRT(); }},
+      {"fhe-merge-ntt-levels", 1, false, [] { return createFHEMergeNTTLevels(); }},
+      {"fhe-fuse", 2, false, [] { return createFHEFuse(); }},
+      {"fhec-plan-workspace", 1, true, [] { return createFHECPlanWorkspace(); }},
+  };
+  return passes;
 }
 
 LogicalResult resolveOptions(CompileOptions &options, std::string &error) {
@@ -48,38 +54,48 @@ LogicalResult resolveOptions(CompileOptions &options, std::string &error) {
   return success();
 }
 
+// The optimization passes of `options` for one stage, each built from its
+// registry entry with the target and the user's options.
+static LogicalResult addOptimizations(OpPassManager &pm, const CompileOptions &options, bool onLoops,
+                                      std::string &error) {
+  for (const OptimizationPass &p : optimizationPasses()) {
+    if (p.onLoops != onLoops || p.level > options.optLevel || llvm::is_contained(options.disabledPasses, p.name))
+      continue;
+    std::unique_ptr<Pass> pass = p.create();
+    // Every optimization pass takes the target; user options come after and win.
+    std::string opts = "target=" + options.target;
+    auto it = options.passOptions.find(p.name);
+    if (it != options.passOptions.end()) opts += " " + it->second;
+    if (failed(pass->initializeOptions(opts, [&](const Twine &msg) {
+          error = ("options of " + Twine(p.name) + ": " + msg).str();
+          return failure();
+        })))
+      return failure();
+    pm.addPass(std::move(pass));
+  }
+  return success();
+}
+
 LogicalResult buildFHEPipeline(OpPassManager &pm, const CompileOptions &options, std::string &error) {
   pm.addPass(createCKKSToFHE());
   pm.addPass(createCSEPass());
   FHESelectBasisOptions sb;
   sb.target = options.target;
   pm.addPass(createFHESelectBasis(sb));
-  for (const OptimizationPass &p : optimizationPasses()) {
-    if (p.level > options.optLevel || llvm::is_contained(options.disabledPasses, p.name)) continue;
-    const PassInfo *info = PassInfo::lookup(p.name);
-    assert(info && "optimization pass not registered");
-    // Every optimization pass takes the target; user options come after and win.
-    std::string opts = "target=" + options.target;
-    auto it = options.passOptions.find(p.name);
-    if (it != options.passOptions.end()) opts += " " + it->second;
-    if (failed(info->addToPipeline(pm, opts, [&](const Twine &msg) {
-          error = ("options of " + Twine(p.name) + ": " + msg).str();
-          return failure();
-        })))
-      return failure();
-  }
-  return success();
+  return addOptimizations(pm, options, /*onLoops=*/false, error);
 }
 
-void buildLoopPipeline(OpPassManager &pm, const CompileOptions &options) {
+LogicalResult buildLoopPipeline(OpPassManager &pm, const CompileOptions &options, std::string &error) {
   FHEToLoopsOptions tl;
   tl.target = options.target;
   tl.phaseTimers = options.phaseTimers;
   pm.addPass(createFHEToLoops(tl));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
-  pm.addPass(createFHECPlanWorkspace());
+  if (failed(addOptimizations(pm, options, /*onLoops=*/true, error))) return failure();
   pm.addPass(createFHECABI());
+  pm.addPass(createFHECFreeBuffers());
+  return success();
 }
 
 void buildLLVMPipeline(OpPassManager &pm, const CompileOptions &) {
@@ -115,8 +131,8 @@ void registerPipelines() {
       CompileOptions o;
       o.optLevel = level;
       std::string error;
-      if (failed(buildFHEPipeline(pm, o, error))) llvm::report_fatal_error(llvm::Twine(error));
-      buildLoopPipeline(pm, o);
+      if (failed(buildFHEPipeline(pm, o, error)) || failed(buildLoopPipeline(pm, o, error)))
+        llvm::report_fatal_error(llvm::Twine(error));
       buildLLVMPipeline(pm, o);
     };
   };

@@ -23,10 +23,13 @@ struct CompileOptions {
   bool commandLinePassOptions = false;
 };
 
-/// The optimization passes in pipeline order, with the -O level that enables each.
+/// The optimization passes in pipeline order, with the -O level that enables
+/// each and the stage they transform (the fhe level or the lowered loops).
 struct OptimizationPass {
   const char *name;
   unsigned level;
+  bool onLoops;
+  std::unique_ptr<mlir::Pass> (*create)();
 };
 llvm::ArrayRef<OptimizationPass> optimizationPasses();
 
@@ -38,8 +41,9 @@ mlir::LogicalResult resolveOptions(CompileOptions &options, std::string &error);
 /// ckks-to-fhe, cse, fhe-select-basis, then the optimization passes of the
 /// -O level: the annotated fhe level (`--emit=fhe`). Fails on bad pass options.
 mlir::LogicalResult buildFHEPipeline(mlir::OpPassManager &pm, const CompileOptions &options, std::string &error);
-/// fhe-to-loops, cleanups, fhec-plan-workspace and fhec-abi: the loop level (`--emit=mlir`).
-void buildLoopPipeline(mlir::OpPassManager &pm, const CompileOptions &options);
+/// fhe-to-loops, cleanups, memory planning (-O1) and fhec-abi, then the heap
+/// fallback for unplanned buffers: the loop level (`--emit=mlir`).
+mlir::LogicalResult buildLoopPipeline(mlir::OpPassManager &pm, const CompileOptions &options, std::string &error);
 /// modarith to arith, parallel loops to OpenMP, everything to the LLVM
 /// dialect (bare-pointer calling convention), plus fhec-emit-abi.
 void buildLLVMPipeline(mlir::OpPassManager &pm, const CompileOptions &options);

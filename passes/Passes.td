@@ -20,10 +20,84 @@ def FHESelectBasis : Pass<"fhe-select-basis", "::mlir::ModuleOp"> {
   ];
 }
 
+def FHEReorderICRT : Pass<"fhe-reorder-icrt", "::mlir::ModuleOp"> {
+  let summary = "Put iCRT and CRT in matrix-multiply form (Jung et al. 2021, Algo. 5 -> Algo. 6)";
+  let description = [{
+    iCRT becomes the matrix product temp (N x m) x T (m x L): one output
+    column at a time over blocks of coefficients, each column a short
+    (two- or three-word) accumulation instead of a BigInt accumulator per
+    coefficient (Algo. 6). Since every consumer reduces mod 2^logq, only the
+    L = limbs(logq) columns of (P/p_j) mod 2^(64 L) are kept, and k P is
+    subtracted as k (P mod 2^(64 L)), k from the double-precision estimate
+    (exact under the basis margin; see conversion/FHEToLoops/Icrt.cpp). CRT
+    likewise becomes (N x limbs) x (limbs x m) with beta^k mod p_j, one prime
+    row at a time per block. Records `order = #fhe<order matrix>` and `block`
+    on the ops; without this pass the lowering keeps Algo. 5 / Algo. 1.
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"cpu\"", "Target whose cost model sets the block size">,
+    Option<"block", "block", "unsigned", /*default=*/"0",
+           "Coefficients per block (a power of two; 0: the target's)">,
+    Option<"crt", "crt", "bool", /*default=*/"true", "Also put CRT in matrix form">,
+  ];
+}
+
+def FHEMergeNTTLevels : Pass<"fhe-merge-ntt-levels", "::mlir::ModuleOp"> {
+  let summary = "Group NTT stages into levels done in one pass over memory (radix-2^k, cuTraNTT)";
+  let description = [{
+    Chooses the `levels` of every fhe.ntt / fhe.intt: the log N radix-2
+    stages are grouped so that each level is one pass over memory. The
+    target's cost model keeps a tail level (the last stages of the forward
+    transform, the first of the inverse) whose contiguous blocks of 2^B words
+    fit the cache and runs it depth-first, and splits the remaining strided
+    stages into as few levels of at most H stages as possible; the lowering
+    does each level in register sub-levels. `levels` overrides the choice.
+    `skip-levels = k` makes the NTTs incomplete (cuTraNTT): the last k
+    stages are not done, every evaluation-domain value becomes polynomials of
+    2^k coefficients (`incomplete = k`), and Hadamard products multiply them.
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"cpu\"", "Target whose cost model groups the stages">,
+    ListOption<"levels", "levels", "unsigned",
+               "Stages per level of the forward transform (the inverse uses them in reverse); overrides the cost model">,
+    Option<"radixLog", "radix-log", "unsigned", /*default=*/"0",
+           "Group the stages in levels of at most this many (0: the cost model)">,
+    Option<"skipLevels", "skip-levels", "unsigned", /*default=*/"0",
+           "Incomplete NTT: skip this many last stages (0: complete)">,
+  ];
+}
+
+def FHEFuse : Pass<"fhe-fuse", "::mlir::ModuleOp"> {
+  let summary = "Kernel fusion: one pass over memory for chains of fhe ops (HE-Booster's FMAC, Jung et al. Section IV)";
+  let description = [{
+    (a) Residue chains: the pointwise RNS ops of one basis (Hadamard
+    products, the Karatsuba sums and differences; the two evaluation-key
+    Hadamards that read the same axax) become one `fhe.fused residue` kernel
+    that reads each input once and writes only the values used outside.
+    (b) An iNTT whose results only feed iCRTs produces `coeff_scaled`
+    residues: its last stage applies n^-1 (P/p_j)^-1, one constant per
+    prime, and the iCRT skips its pre-multiplication.
+    (c, d) Coefficient chains: an iCRT feeding a CRT (region 1's axax into
+    region 2), and the closing BigInt chain (region 2's iCRT, the shift by
+    logQ, the addition of region 1's iCRT, the rescale) become `fhe.fused
+    coefficient` kernels that work block by block with the BigInt
+    intermediates in a block-local scratch. A producer joins its consumers'
+    kernel only when all its uses are inside (its buffer disappears).
+    Groups are grown greedily and kept only while the graph of kernels stays
+    acyclic; the function body is then re-sorted topologically.
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"cpu\"", "Target (every target fuses alike)">,
+    Option<"residue", "residue", "bool", /*default=*/"true", "(a) fuse pointwise RNS chains">,
+    Option<"scaleIcrt", "scale-icrt", "bool", /*default=*/"true", "(b) fold iCRT's pre-multiplication into the iNTT">,
+    Option<"coefficient", "coefficient", "bool", /*default=*/"true", "(c, d) fuse iCRT/CRT/BigInt chains">,
+  ];
+}
+
 def FHECPlanWorkspace : Pass<"fhec-plan-workspace", "::mlir::ModuleOp"> {
   let summary = "Place every kernel temporary of a function in one workspace, reusing dead buffers";
   let description = [{
-    Runs after fhe-to-loops. Each top-level memref.alloc of a function (a
+    Memory planning (an optimization of -O1 and above); runs after fhe-to-loops. Each top-level memref.alloc of a function (a
     kernel's result buffer) is live from its allocation to the last top-level
     op using it or a view of it; buffers with disjoint live ranges share
     bytes. Placement is greedy by decreasing size at the lowest free 64-byte
@@ -33,7 +107,23 @@ def FHECPlanWorkspace : Pass<"fhec-plan-workspace", "::mlir::ModuleOp"> {
     executor, so a call allocates nothing. Returned buffers are left for
     fhec-abi, which makes them out-parameters.
   }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"cpu\"", "Target (every target plans alike)">,
+  ];
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect"];
+}
+
+def FHECFreeBuffers : Pass<"fhec-free-buffers", "::mlir::ModuleOp"> {
+  let summary = "Free each kernel buffer left on the heap after its last use";
+  let description = [{
+    The lowering without memory planning (-O0, or with fhec-plan-workspace
+    disabled): every top-level memref.alloc of a function that is not
+    returned gets a memref.dealloc right after the last top-level op that
+    uses it or a view of it, so a call allocates and frees each temporary
+    (malloc/free) as the first fhec did. After fhec-plan-workspace no such
+    buffer is left.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
 def FHECABI : Pass<"fhec-abi", "::mlir::ModuleOp"> {

@@ -6,6 +6,7 @@
 // greedy by decreasing size, each at the lowest 64-byte aligned offset free
 // over its range. Returned buffers are left to fhec-abi (they become the
 // caller's out-parameters).
+#include "passes/BufferLiveness.h"
 #include "passes/Passes.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -21,51 +22,30 @@ using namespace fhec;
 
 namespace {
 
-struct Buffer {
-  memref::AllocOp alloc;
-  int64_t bytes = 0, start = 0, end = 0, offset = -1;
-};
-
 int64_t align64(int64_t x) { return (x + 63) / 64 * 64; }
 
 struct FHECPlanWorkspacePass : public fhec::impl::FHECPlanWorkspaceBase<FHECPlanWorkspacePass> {
+  using FHECPlanWorkspaceBase::FHECPlanWorkspaceBase;
+
   void runOnOperation() override {
     for (auto f : getOperation().getOps<func::FuncOp>())
       if (!f.isExternal() && failed(plan(f))) return signalPassFailure();
   }
 
   LogicalResult plan(func::FuncOp f) {
-    if (!f.getBody().hasOneBlock())
-      return f.emitOpError() << "fhec-plan-workspace expects a single-block function body";
-    Block &body = f.getBody().front();
-    llvm::DenseMap<Operation *, int64_t> position;
-    for (auto [i, op] : llvm::enumerate(body)) position[&op] = int64_t(i);
-    llvm::DenseSet<Value> returned;
-    for (Value v : body.getTerminator()->getOperands()) returned.insert(v);
-
+    FailureOr<SmallVector<BufferLiveness>> live = bufferLiveness(f);
+    if (failed(live)) return failure();
+    struct Buffer {
+      memref::AllocOp alloc;
+      int64_t bytes = 0, start = 0, end = 0, offset = -1;
+    };
     SmallVector<Buffer> buffers;
-    for (Operation &op : body) {
-      auto alloc = dyn_cast<memref::AllocOp>(op);
-      if (!alloc || returned.contains(alloc.getResult())) continue;
-      MemRefType t = alloc.getType();
+    for (BufferLiveness &l : *live) {
+      MemRefType t = l.alloc.getType();
       if (!t.hasStaticShape() || !t.getLayout().isIdentity() || !t.getElementType().isIntOrFloat())
-        return alloc.emitOpError() << "has no static identity-layout shape; the workspace cannot hold it";
-      Buffer b;
-      b.alloc = alloc;
-      b.bytes = align64(t.getNumElements() * int64_t(t.getElementTypeBitWidth() / 8));
-      b.start = b.end = position[&op];
-      // Uses through views (basis_prefix's reinterpret_cast) count as uses.
-      SmallVector<Value> worklist{alloc.getResult()};
-      while (!worklist.empty()) {
-        Value v = worklist.pop_back_val();
-        for (Operation *user : v.getUsers()) {
-          Operation *top = body.findAncestorOpInBlock(*user);
-          if (!top) return user->emitOpError() << "uses a workspace buffer outside its function body";
-          b.end = std::max(b.end, position[top]);
-          if (isa<ViewLikeOpInterface>(user)) worklist.append(user->result_begin(), user->result_end());
-        }
-      }
-      buffers.push_back(b);
+        return l.alloc.emitOpError() << "has no static identity-layout shape; the workspace cannot hold it";
+      buffers.push_back({l.alloc, align64(t.getNumElements() * int64_t(t.getElementTypeBitWidth() / 8)), l.start,
+                         l.end});
     }
     if (buffers.empty()) return success();
 

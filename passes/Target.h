@@ -17,7 +17,9 @@ struct TargetSpec {
   unsigned shoupBits;     ///< Shoup base beta of the tables: floor(w 2^beta / p)
   unsigned lanes;         ///< SIMD lanes of one modarith value (1: scalar)
   // Cost model (fhe-merge-ntt-levels, fhe-reorder-icrt, fhe-insert-transposes).
-  unsigned nttRadixLog;   ///< stages per NTT level kept in registers
+  unsigned nttRadixLog;   ///< stages of an NTT sub-level kept in registers (lowering)
+  unsigned nttBlockLog;   ///< log2 of the words of a depth-first NTT block that stays in cache
+  unsigned nttHeadLog;    ///< most stages of one strided NTT level (one pass over a whole row)
   unsigned crtBlock;      ///< coefficients per block of the matrix-form CRT
   unsigned icrtBlock;     ///< coefficients per block of the matrix-form iCRT
   /// Relative cost of one residue access in a kernel reading (or writing) a

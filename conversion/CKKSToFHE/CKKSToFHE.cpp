@@ -148,10 +148,13 @@ private:
     Value s1 = fhe::AddOp::create(b, loc, a1, b1);
     Value s2 = fhe::AddOp::create(b, loc, a2, b2);
     Value tE = fhe::HadamardOp::create(b, loc, s1, s2);
+    // Karatsuba's axbx = t - axax - bxbx on the residues: the iCRT of the
+    // difference is exact, since |a1 b2 + a2 b1| <= 2 N q^2 is well inside
+    // region 1's bound (P > 16 N (2q)^2), and it saves two BigInt passes.
+    Value axbxE = fhe::SubOp::create(b, loc, fhe::SubOp::create(b, loc, tE, axaxE), bxbxE);
     Value axax = toPoly(loc, axaxE, logq);
     Value bxbx = toPoly(loc, bxbxE, logq);
-    Value t = toPoly(loc, tE, logq);
-    Value axbx = fhe::PolySubOp::create(b, loc, fhe::PolySubOp::create(b, loc, t, axax), bxbx);
+    Value axbx = toPoly(loc, axbxE, logq);
 
     auto r2 = fhe::BasisAttr::get(b.getContext(), region2Bits(logN, logq, logQ));
     Value d2 = toEval(loc, axax, r2);

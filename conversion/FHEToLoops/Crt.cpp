@@ -15,10 +15,9 @@ void emitCrtBlock(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, const Co
   Value pow = kb.table(abi::TableKind::CrtPowers, basis, L, outT.getLogN());
   auto residue = [&](Value j, Value i) {
     Value zero = kb.c64(0);
-    auto acc = kb.loop(0, L, {zero, zero, zero}, [&](Value k, ValueRange a) {
-      auto r = kb.mac({a[0], a[1], a[2]}, kb.load(in, i, k), kb.load(pow, {j, k}));
-      return SmallVector<Value>(r.begin(), r.end());
-    });
+    // Products of a limb and beta^k mod p_j < 2^primeBits.
+    auto acc = kb.dot(L, basis.getPrimeBits(), {zero, zero, zero}, [&](Value k) { return kb.load(in, i, k); },
+                      [&](Value k) { return kb.load(pow, {j, k}); });
     // acc0 + acc1 beta + acc2 beta^2 mod p_j, one Shoup product per word.
     Value p = kb.tableAt(consts, j, abi::kPrime);
     Value r0 = kb.mulShoup(acc[0], kb.c64(1), kb.tableAt(consts, j, abi::kOneShoup), p);

@@ -81,11 +81,11 @@ struct IcrtContext {
   }
 
   // Algo. 6 on a block of B coefficients: temp (B, m) x T (m, Lq) with
-  // T = (P/p_j) mod 2^(64 Lq), one output column at a time for the whole
+  // T = (P/p_j) mod 2^(64 Lq) (stored by columns), one output column at a time for the whole
   // block; each column's three-word sum carries two words into the next, and
   // k * (P mod 2^(64 Lq)) is subtracted with its own carry and borrow chains.
   void matrix(const CoeffRef &in, const CoeffRef &out, int64_t B) {
-    Value T = kb.table(abi::TableKind::IcrtPDivP, basis, Lq, logN);
+    Value T = kb.table(abi::TableKind::IcrtColumns, basis, Lq, logN);
     Value Pm = kb.table(abi::TableKind::IcrtP, basis, Lq, logN);
     Value tempBuf = kb.scratch({B, m});
     Value kv = kb.scratch({B});
@@ -105,10 +105,9 @@ struct IcrtContext {
     kb.loop(Lq, [&](Value c) {
       Value pc = kb.load(Pm, {r0, c});
       kb.loop(B, [&](Value i) {
-        auto a = kb.loop(0, m, {kb.load(state, {r0, i}), kb.load(state, {r1, i}), zero}, [&](Value j, ValueRange acc) {
-          auto r = kb.mac({acc[0], acc[1], acc[2]}, kb.load(tempBuf, {i, j}), kb.load(T, {j, c}));
-          return SmallVector<Value>(r.begin(), r.end());
-        });
+        // temp_j < p_j < 2^primeBits times a 64-bit limb of P/p_j.
+        auto a = kb.dot(m, basis.getPrimeBits(), {kb.load(state, {r0, i}), kb.load(state, {r1, i}), zero},
+                        [&](Value j) { return kb.load(tempBuf, {i, j}); }, [&](Value j) { return kb.load(T, {c, j}); });
         kb.store(a[1], state, {r0, i});
         kb.store(a[2], state, {r1, i});
         auto [lo, hi] = kb.mulWide(kb.load(kv, {i}), pc);

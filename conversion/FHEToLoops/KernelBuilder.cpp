@@ -110,6 +110,47 @@ std::array<Value, 3> KernelBuilder::mac(std::array<Value, 3> acc, Value x, Value
   return {m.getOut0(), m.getOut1(), m.getOut2()};
 }
 
+std::array<Value, 3> KernelBuilder::dot(int64_t n, unsigned yBits, std::array<Value, 3> init,
+                                        function_ref<Value(Value)> x, function_ref<Value(Value)> y) {
+  unsigned w = getElementTypeOrSelf(init[0].getType()).getIntOrFloatBitWidth();
+  int64_t chunk = yBits >= w ? 1 : std::min<int64_t>(int64_t(1) << std::min(w - yBits, 20u), n);
+  Value zero = c64(0);
+  auto lazy = [&](ValueRange acc, Value idx) -> std::pair<Value, Value> {
+    auto m = modarith::MacLazyOp::create(b, loc, acc[0].getType(), acc[0].getType(), acc[0], acc[1], x(idx), y(idx));
+    return {m.getOut0(), m.getOut1()};
+  };
+  auto add3 = [&](ValueRange acc, Value s0, Value s1) -> SmallVector<Value> {
+    auto [t0, c0] = addCarry(acc[0], s0, zero);
+    auto [t1, c1] = addCarry(acc[1], s1, c0);
+    return {t0, t1, add(acc[2], c1)};
+  };
+  // A chunk [lo, lo + len) summed in two words by two interleaved lazy
+  // accumulators (two independent add-with-carry chains), then added in.
+  auto chunkSum = [&](Value lo, int64_t len, ValueRange acc) -> SmallVector<Value> {
+    int64_t pairs = len / 2;
+    SmallVector<Value> s{zero, zero, zero, zero};
+    if (pairs)
+      s = loop(cidx(0), cidx(2 * pairs), cidx(2), s, [&](Value k, ValueRange a) {
+        Value i0 = add(lo, k);
+        auto [e0, e1] = lazy(a.take_front(2), i0);
+        auto [o0, o1] = lazy(a.drop_front(2), add(i0, cidx(1)));
+        return SmallVector<Value>{e0, e1, o0, o1};
+      });
+    if (len % 2) {
+      auto [e0, e1] = lazy(ValueRange(s).take_front(2), add(lo, cidx(len - 1)));
+      s[0] = e0;
+      s[1] = e1;
+    }
+    return add3(add3(acc, s[0], s[1]), s[2], s[3]);
+  };
+  int64_t full = n / chunk * chunk;
+  SmallVector<Value> acc{init[0], init[1], init[2]};
+  if (full)
+    acc = loop(cidx(0), cidx(full), cidx(chunk), acc, [&](Value lo, ValueRange a) { return chunkSum(lo, chunk, a); });
+  if (n > full) acc = chunkSum(cidx(full), n - full, acc);
+  return {acc[0], acc[1], acc[2]};
+}
+
 std::pair<Value, Value> KernelBuilder::mulWide(Value x, Value y) {
   auto m = arith::MulUIExtendedOp::create(b, loc, x, y);
   return {m.getLow(), m.getHigh()};

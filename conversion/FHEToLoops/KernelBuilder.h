@@ -80,6 +80,12 @@ public:
   mlir::Value mulBarrett(mlir::Value x, mlir::Value y, mlir::Value p, mlir::Value mu, mlir::Value bits);
   /// (a0, a1, a2) + x * y as three words.
   std::array<mlir::Value, 3> mac(std::array<mlir::Value, 3> acc, mlir::Value x, mlir::Value y);
+  /// init + sum_{k < n} x(k) y(k) as three words, where every product is below
+  /// 2^(w + yBits): chunks of 2^(w - yBits) products are summed in two words
+  /// (modarith.mac_lazy) and each chunk is added to the three-word total.
+  std::array<mlir::Value, 3> dot(int64_t n, unsigned yBits, std::array<mlir::Value, 3> init,
+                                 llvm::function_ref<mlir::Value(mlir::Value)> x,
+                                 llvm::function_ref<mlir::Value(mlir::Value)> y);
 
   // Multi-word integer helpers (BigInt kernels).
   std::pair<mlir::Value, mlir::Value> mulWide(mlir::Value x, mlir::Value y);

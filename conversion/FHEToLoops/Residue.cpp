@@ -78,8 +78,9 @@ void emitResidueKernel(KernelBuilder &kb, ArrayRef<Operation *> ops, llvm::Dense
     }
   };
   auto rowFor = [&](Value j, Value blk) {
+    // Every prime of a basis has prime_bits bits: Barrett's shifts are constants.
     PrimeRow row{kb.tableAt(consts, j, abi::kPrime), kb.tableAt(consts, j, abi::kBarrettMu),
-                 kb.tableAt(consts, j, abi::kBarrettShift), Value(), Value()};
+                 kb.c64(int64_t(basis.getPrimeBits())), Value(), Value()};
     if (zetas) {
       row.zeta = kb.load(zetas, {j, blk});
       row.zetaShoup = kb.load(zetas, {j, kb.add(blk, kb.cidx(N / K))});

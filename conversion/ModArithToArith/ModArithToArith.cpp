@@ -107,6 +107,16 @@ template <> SmallVector<Value> Lowering<modarith::MacOp>::lower(modarith::MacOp,
   return {s0.getSum(), s1.getSum(), s2};
 }
 
+template <>
+SmallVector<Value> Lowering<modarith::MacLazyOp>::lower(modarith::MacLazyOp, modarith::MacLazyOp::Adaptor a,
+                                                        Emit &e) const {
+  auto prod = arith::MulUIExtendedOp::create(e.b, e.loc, a.getX(), a.getY());
+  auto s0 = arith::AddUIExtendedOp::create(e.b, e.loc, a.getAcc0(), prod.getLow());
+  // The caller's bound: the high word cannot overflow.
+  Value s1 = e.add(e.add(a.getAcc1(), prod.getHigh()), e.zext(s0.getOverflow()));
+  return {s0.getSum(), s1};
+}
+
 struct ModArithToArithPass : public fhec::impl::ModArithToArithBase<ModArithToArithPass> {
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
@@ -115,7 +125,8 @@ struct ModArithToArithPass : public fhec::impl::ModArithToArithBase<ModArithToAr
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     RewritePatternSet patterns(ctx);
     patterns.add<Lowering<modarith::AddOp>, Lowering<modarith::SubOp>, Lowering<modarith::ReduceOp>,
-                 Lowering<modarith::MulShoupOp>, Lowering<modarith::MulBarrettOp>, Lowering<modarith::MacOp>>(ctx);
+                 Lowering<modarith::MulShoupOp>, Lowering<modarith::MulBarrettOp>, Lowering<modarith::MacOp>,
+                 Lowering<modarith::MacLazyOp>>(ctx);
     if (failed(applyPartialConversion(getOperation(), target, std::move(patterns)))) signalPassFailure();
   }
 };

@@ -279,7 +279,14 @@ LogicalResult TableOp::verify() {
   int64_t pLimbs = fhec::rt::productLimbs(primes);
   int64_t param = getParam();
   if (param < 0) return emitOpError() << "parameter " << param << " is negative";
-  bool perPrime = *kind != fhec::abi::TableKind::IcrtP;
+  using fhec::abi::TableKind;
+  if (*kind == TableKind::IcrtColumns) {
+    if (t.getShape()[1] != int64_t(basis.size()))
+      return emitOpError() << "table has " << t.getShape()[1] << " columns for a basis of " << basis.size() << " primes";
+    if (param < 1 || param > pLimbs) return emitOpError() << "keeps " << param << " limbs of a product of " << pLimbs;
+    return success();
+  }
+  bool perPrime = *kind != TableKind::IcrtP;
   if (t.getShape()[0] != (perPrime ? int64_t(basis.size()) : 1))
     return emitOpError() << "table has " << t.getShape()[0] << " rows for a basis of " << basis.size() << " primes";
   if ((*kind == fhec::abi::TableKind::IcrtP || *kind == fhec::abi::TableKind::IcrtPDivP) && param > pLimbs)

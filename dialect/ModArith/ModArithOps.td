@@ -90,4 +90,21 @@ def ModArith_MacOp : Op<ModArith_Dialect, "mac", [Pure,
   let assemblyFormat = "$x `,` $y `into` $acc0 `,` $acc1 `,` $acc2 attr-dict `:` type($x)";
 }
 
+def ModArith_MacLazyOp : Op<ModArith_Dialect, "mac_lazy", [Pure,
+    AllTypesMatch<["acc0", "acc1", "x", "y", "out0", "out1"]>]> {
+  let summary = "Two-word multiply-accumulate without carry-out: (a0, a1) + x * y";
+  let description = [{
+    a0 + a1 2^w + x * y mod 2^(2w). The caller bounds the sum below 2^(2w):
+    2^(2w - bx - by) products of bx- and by-bit operands fit, e.g. 16
+    products of a 64-bit word and a 60-bit residue. Kernels accumulate a
+    chunk this way (one add with carry per product instead of two) and fold
+    each chunk into a three-word sum.
+    `%r0, %r1 = modarith.mac_lazy %x, %y into %a0, %a1 : i64`
+  }];
+  let arguments = (ins SignlessIntegerLike:$acc0, SignlessIntegerLike:$acc1, SignlessIntegerLike:$x,
+                       SignlessIntegerLike:$y);
+  let results = (outs SignlessIntegerLike:$out0, SignlessIntegerLike:$out1);
+  let assemblyFormat = "$x `,` $y `into` $acc0 `,` $acc1 attr-dict `:` type($x)";
+}
+
 #endif

@@ -65,6 +65,7 @@ std::vector<uint64_t> buildTable(TableKind kind, const std::vector<uint64_t> &pr
   case TableKind::CrtPowers: paramOk = param >= 1 && param <= 4096; break;
   case TableKind::IcrtPDivP:
   case TableKind::IcrtP: paramOk = param >= 0 && param <= pLimbs; break;
+  case TableKind::IcrtColumns: paramOk = param >= 1 && param <= pLimbs; break;
   case TableKind::InttConsts:
   case TableKind::IncompleteZeta: paramOk = param >= 0 && param < logN; break;
   default: paramOk = param == 0; break;
@@ -83,7 +84,7 @@ std::vector<uint64_t> buildTable(TableKind kind, const std::vector<uint64_t> &pr
     if (p >= (uint64_t(1) << (shoupBits - 2)) || (p - 1) % (2 * N) != 0)
       throw Error("table construction: " + std::to_string(p) + " is not an NTT prime below 2^" +
                   std::to_string(shoupBits - 2) + " for N = " + std::to_string(N));
-    uint64_t *row = t.data() + j * size_t(shape.cols);
+    uint64_t *row = t.data() + (kind == TableKind::IcrtColumns ? 0 : j * size_t(shape.cols));
     switch (kind) {
     case TableKind::PrimeConsts: {
       int b = 64 - __builtin_clzll(p);
@@ -133,6 +134,13 @@ std::vector<uint64_t> buildTable(TableKind kind, const std::vector<uint64_t> &pr
     case TableKind::IcrtP:
       if (j == 0) exportLimbs(prod.P, t.data(), shape.cols);
       break;
+    case TableKind::IcrtColumns: {
+      std::vector<uint64_t> limbs(static_cast<size_t>(param), 0);
+      mpz_divexact_ui(tmp, prod.P, p);
+      exportLimbs(tmp, limbs.data(), param);
+      for (int64_t c = 0; c < param; ++c) t[size_t(c) * m + j] = limbs[size_t(c)];
+      break;
+    }
     case TableKind::InttConsts: {
       // n = 2^(logN - param) points; last GS stage twiddle w = psi^-bitrev(1).
       uint64_t c = invMod((uint64_t(1) << (logN - param)) % p, p);

@@ -18,6 +18,31 @@ struct Case {
   int logN, logQ, logp, logq;
 };
 
+// A compilation configuration: an -O level, optionally minus one pass, and threads.
+struct Config {
+  std::string name;
+  unsigned optLevel;
+  const char *disabled;  // nullptr: none
+  int threads;           // 0: all cores
+  CompileOptions options() const {
+    CompileOptions o;
+    o.optLevel = optLevel;
+    if (disabled) o.disabledPasses.push_back(disabled);
+    return o;
+  }
+};
+
+// -O0, -O2, -O2 on one thread, and -O2 without each optimization pass in turn.
+std::vector<Config> configs() {
+  std::vector<Config> c{{"O0", 0, nullptr, 0}, {"O2", 2, nullptr, 0}, {"O2_1thread", 2, nullptr, 1}};
+  for (const OptimizationPass &p : optimizationPasses()) {
+    std::string name = std::string("O2_no_") + p.name;
+    std::replace(name.begin(), name.end(), '-', '_');
+    c.push_back({name, 2, p.name, 0});
+  }
+  return c;
+}
+
 std::string mulRescaleProgram(const Case &c, int slots) {
   std::string in = ct(c.logN, c.logq, c.logp, slots), wide = ct(c.logN, c.logq, 2 * c.logp, slots),
               out = ct(c.logN, c.logq - c.logp, c.logp, slots);
@@ -66,30 +91,45 @@ void checkProgram(Program &prog, const std::string &name, const rt::Params &para
   }
 }
 
-class HEMulBitExact : public ::testing::TestWithParam<Case> {};
+class HEMulBitExact : public ::testing::TestWithParam<std::tuple<Case, Config>> {};
 
 TEST_P(HEMulBitExact, MatchesReference) {
-  Case c = GetParam();
+  auto [c, config] = GetParam();
   int slots = 1 << std::min(c.logN - 1, 10);
-  Program prog = compileProgram(mulRescaleProgram(c, slots));
+  Program prog = compileProgram(mulRescaleProgram(c, slots), config.options());
   ASSERT_TRUE(prog.module);
+  if (config.threads) prog.module->setThreads(config.threads);
   rt::Params params = makeParams(c.logN, c.logQ, c.logp);
   // Noise is a few units at scale 2^logp; a wrong result would be off by ~1.
   checkProgram(prog, "f", params, std::max(1e-3, std::ldexp(1.0, 14 - c.logp)));
 }
 
+auto caseName = [](const Case &c) { return llvm::formatv("logN{0}_logQ{1}_logq{2}", c.logN, c.logQ, c.logq).str(); };
+
 // logq from 60 to 1200 bits, N from 2^10 to 2^16; logq < logQ runs HE Mul below
-// the top level (region 2 reads a prefix of the evaluation key's basis).
+// the top level (region 2 reads a prefix of the evaluation key's basis). Every
+// size in every configuration.
 INSTANTIATE_TEST_SUITE_P(Sizes, HEMulBitExact,
-                         ::testing::Values(Case{10, 60, 20, 60}, Case{10, 300, 30, 300}, Case{11, 600, 30, 450},
-                                           Case{12, 1200, 30, 1200}, Case{13, 130, 40, 130},
-                                           Case{14, 200, 30, 100}, Case{16, 60, 20, 60}),
+                         ::testing::Combine(::testing::Values(Case{10, 60, 20, 60}, Case{10, 300, 30, 300},
+                                                              Case{11, 600, 30, 450}, Case{12, 1200, 30, 1200},
+                                                              Case{13, 130, 40, 130}, Case{14, 200, 30, 100},
+                                                              Case{16, 60, 20, 60}),
+                                            ::testing::ValuesIn(configs())),
                          [](const auto &info) {
-                           const Case &c = info.param;
-                           return llvm::formatv("logN{0}_logQ{1}_logq{2}", c.logN, c.logQ, c.logq).str();
+                           return caseName(std::get<0>(info.param)) + "_" + std::get<1>(info.param).name;
                          });
 
-TEST(ProgramBitExact, EveryCkksOp) {
+// The paper's parameters (Jung et al. 2021, Table 6) at -O2.
+INSTANTIATE_TEST_SUITE_P(Paper, HEMulBitExact,
+                         ::testing::Combine(::testing::Values(Case{16, 1200, 30, 1200}),
+                                            ::testing::Values(Config{"O2", 2, nullptr, 0})),
+                         [](const auto &info) {
+                           return caseName(std::get<0>(info.param)) + "_" + std::get<1>(info.param).name;
+                         });
+
+class ProgramBitExact : public ::testing::TestWithParam<Config> {};
+
+TEST_P(ProgramBitExact, EveryCkksOp) {
   std::string a = ct(11, 200, 30, 256), a60 = ct(11, 200, 60, 256), b = ct(11, 170, 30, 256),
               c = ct(11, 140, 30, 256), b60 = ct(11, 170, 60, 256);
   std::string text = llvm::formatv(R"(
@@ -112,12 +152,13 @@ module attributes {{ckks.params = #ckks.params<logN = 11, logQ = 200, logp = 30>
 })",
                                    a, a60, b, b60, c)
                          .str();
-  Program prog = compileProgram(text);
+  Program prog = compileProgram(text, GetParam().options());
   ASSERT_TRUE(prog.module);
+  if (GetParam().threads) prog.module->setThreads(GetParam().threads);
   checkProgram(prog, "g", makeParams(11, 200, 30), 1e-3);
 }
 
-TEST(ProgramBitExact, SigmoidExample) {
+TEST_P(ProgramBitExact, SigmoidExample) {
   std::string text;
   {
     std::string path = std::string(FHEC_SOURCE_DIR) + "/examples/sigmoid.mlir";
@@ -125,9 +166,13 @@ TEST(ProgramBitExact, SigmoidExample) {
     ASSERT_TRUE(bool(buf)) << path;
     text = (*buf)->getBuffer().str();
   }
-  Program prog = compileProgram(text);
+  Program prog = compileProgram(text, GetParam().options());
   ASSERT_TRUE(prog.module);
+  if (GetParam().threads) prog.module->setThreads(GetParam().threads);
   checkProgram(prog, "sigmoid", makeParams(13, 240, 30), 1e-3);
 }
+
+INSTANTIATE_TEST_SUITE_P(Configs, ProgramBitExact, ::testing::ValuesIn(configs()),
+                         [](const auto &info) { return info.param.name; });
 
 } // namespace

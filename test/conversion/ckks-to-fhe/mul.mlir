@@ -25,12 +25,15 @@ module attributes {ckks.params = #ckks.params<logN = 10, logQ = 300, logp = 30>}
   // CHECK: %[[S1:.*]] = fhe.add %[[NA1]], %[[NB1]]
   // CHECK: %[[S2:.*]] = fhe.add %[[NA2]], %[[NB2]]
   // CHECK: %[[T:.*]] = fhe.hadamard %[[S1]], %[[S2]]
+  // Karatsuba's difference on the residues, before the iNTT.
+  // CHECK: %[[D:.*]] = fhe.sub %[[T]], %[[AXAX]]
+  // CHECK: %[[AXBXE:.*]] = fhe.sub %[[D]], %[[BXBX]]
   // CHECK: %[[I1:.*]] = fhe.intt %[[AXAX]]
   // CHECK: %[[PAXAX:.*]] = fhe.icrt %[[I1]] {{.*}} -> <logN = 10, logq = 300>
   // CHECK: %[[PBXBX:.*]] = fhe.icrt
-  // CHECK: %[[PT:.*]] = fhe.icrt
-  // CHECK: %[[D:.*]] = fhe.poly_sub %[[PT]], %[[PAXAX]]
-  // CHECK: %[[AXBX:.*]] = fhe.poly_sub %[[D]], %[[PBXBX]]
+  // CHECK: %[[I3:.*]] = fhe.intt %[[AXBXE]]
+  // CHECK: %[[AXBX:.*]] = fhe.icrt %[[I3]]
+  // CHECK-NOT: fhe.poly_sub
   // CHECK: %[[C2:.*]] = fhe.crt %[[PAXAX]] : {{.*}} -> <logN = 10, basis = <min_bits = 914>, domain = coeff
   // CHECK: %[[N2:.*]] = fhe.ntt %[[C2]]
   // CHECK: %[[HA:.*]] = fhe.hadamard %[[N2]], %[[EA]]

@@ -143,7 +143,7 @@ func.func @icrt_algo5(%x: !c) -> !p {
 // pre-multiplication (no Shoup product at all).
 // CHECK-LABEL: func.func @icrt_matrix_scaled(
 // CHECK-DAG: fhe.table "icrt_p" #{{.*}} param 1 : memref<1x1xi64>
-// CHECK-DAG: fhe.table "icrt_pdivp" #{{.*}} param 1 : memref<3x1xi64>
+// CHECK-DAG: fhe.table "icrt_columns" #{{.*}} param 1 : memref<1x3xi64>
 // CHECK: scf.parallel (%{{.*}}) = (%{{.*}}) to (%{{.*}}) step (%c8)
 // CHECK: memref.alloca() {alignment = 64 : i64} : memref<8x3xi64>
 // CHECK-NOT: modarith.mul_shoup

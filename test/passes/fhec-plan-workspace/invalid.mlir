@@ -8,7 +8,7 @@ func.func @dynamic(%n: index) {
 
 // -----
 
-// expected-error @+1 {{fhec-plan-workspace expects a single-block function body}}
+// expected-error @+1 {{expects a single-block function body (a lowered fhe function)}}
 func.func @blocks(%c: i1) {
   cf.cond_br %c, ^bb1, ^bb1
 ^bb1:

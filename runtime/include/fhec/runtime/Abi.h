@@ -38,8 +38,9 @@ enum class TableKind : int {
   IcrtP = 7,             ///< (1, C): limbs 0..C-1 of P = prod p_j; C as above.
   InttConsts = 8,        ///< (m, kInttConstCols): last-stage scalings of an iNTT that skips `param` stages.
   IncompleteZeta = 9,    ///< (m, 2 * N / 2^param): zeta_b and its Shoup constant per 2^param-coefficient block.
+  IcrtColumns = 10,      ///< (param, m): limb c of P / p_j at [c][j], the matrix form's columns contiguous (Algo. 6).
 };
-constexpr int kNumTableKinds = 10;
+constexpr int kNumTableKinds = 11;
 
 inline const char *tableKindName(TableKind k) {
   switch (k) {
@@ -53,6 +54,7 @@ inline const char *tableKindName(TableKind k) {
   case TableKind::IcrtP: return "icrt_p";
   case TableKind::InttConsts: return "intt_consts";
   case TableKind::IncompleteZeta: return "incomplete_zeta";
+  case TableKind::IcrtColumns: return "icrt_columns";
   }
   return "?";
 }
@@ -111,6 +113,7 @@ inline TableShape tableShape(TableKind k, int64_t m, int logN, int64_t param, in
   case TableKind::IcrtP: return {1, param ? param : pLimbs};
   case TableKind::InttConsts: return {m, kInttConstCols};
   case TableKind::IncompleteZeta: return {m, 2 * (N >> param)};
+  case TableKind::IcrtColumns: return {param, m};
   }
   return {0, 0};
 }

@@ -1,0 +1,207 @@
+// fhe-fuse: kernel fusion (HE-Booster's FMAC; Jung et al. 2021, Section IV).
+// Ops of one iteration space are grouped with union-find; a tentative merge
+// stands only if the graph of groups stays acyclic (no path leaves a group
+// and comes back), so each group can run as one kernel at one point of the
+// program. Groups become fhe.fused ops and the body is re-sorted.
+#include "passes/Passes.h"
+
+#include "mlir/Analysis/TopologicalSortUtils.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/EquivalenceClasses.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace fhec {
+#define GEN_PASS_DEF_FHEFUSE
+#include "passes/Passes.h.inc"
+} // namespace fhec
+
+using namespace mlir;
+using namespace fhec;
+
+namespace {
+
+// The dataflow graph of a single-block body, with groups of ops.
+class Grouping {
+public:
+  explicit Grouping(Block &body) {
+    for (Operation &op : body.without_terminator()) {
+      index[&op] = ops.size();
+      ops.push_back(&op);
+      groups.insert(&op);
+    }
+  }
+
+  bool sameGroup(Operation *a, Operation *b) { return groups.isEquivalent(a, b); }
+
+  // Merges the groups of a and b unless that makes the group graph cyclic.
+  bool tryMerge(Operation *a, Operation *b) {
+    if (sameGroup(a, b)) return true;
+    groups.unionSets(a, b);
+    if (acyclic()) return true;
+    // Undo: rebuild the classes without this merge.
+    llvm::EquivalenceClasses<Operation *> old;
+    for (Operation *op : ops) old.insert(op);
+    for (auto [x, y] : merges) old.unionSets(x, y);
+    groups = std::move(old);
+    return false;
+  }
+
+  void commit(Operation *a, Operation *b) { merges.push_back({a, b}); }
+
+  // Groups of at least two ops, members in program order.
+  SmallVector<SmallVector<Operation *>> multiOpGroups() {
+    llvm::MapVector<Operation *, SmallVector<Operation *>> byLeader;
+    for (Operation *op : ops) byLeader[groups.getLeaderValue(op)].push_back(op);
+    SmallVector<SmallVector<Operation *>> out;
+    for (auto &[leader, members] : byLeader)
+      if (members.size() > 1) out.push_back(members);
+    return out;
+  }
+
+private:
+  // DFS over the group graph: an edge from the group of an operand's
+  // producer to the group of its user.
+  bool acyclic() {
+    llvm::DenseMap<Operation *, SmallVector<Operation *>> succ;
+    for (Operation *op : ops) {
+      Operation *to = groups.getLeaderValue(op);
+      for (Value v : op->getOperands()) {
+        Operation *def = v.getDefiningOp();
+        if (!def || !index.count(def)) continue;
+        Operation *from = groups.getLeaderValue(def);
+        if (from != to) succ[from].push_back(to);
+      }
+    }
+    llvm::DenseMap<Operation *, int> state;  // 1: on the stack, 2: done
+    std::function<bool(Operation *)> visit = [&](Operation *n) {
+      state[n] = 1;
+      for (Operation *m : succ[n]) {
+        int s = state.lookup(m);
+        if (s == 1 || (s == 0 && !visit(m))) return false;
+      }
+      state[n] = 2;
+      return true;
+    };
+    for (auto &[n, _] : succ)
+      if (!state.lookup(n) && !visit(n)) return false;
+    return true;
+  }
+
+  SmallVector<Operation *> ops;
+  llvm::DenseMap<Operation *, size_t> index;
+  llvm::EquivalenceClasses<Operation *> groups;
+  SmallVector<std::pair<Operation *, Operation *>> merges;
+};
+
+bool isResidueOp(Operation *op) { return isa<fhe::HadamardOp, fhe::AddOp, fhe::SubOp>(op); }
+
+bool isCoefficientOp(Operation *op) {
+  return isa<fhe::IcrtOp, fhe::CrtOp, fhe::PolyAddOp, fhe::PolySubOp, fhe::PolyNegateOp, fhe::PolyShrOp,
+             fhe::PolyReduceOp>(op);
+}
+
+// The iteration space key of a residue op: its RNS type (basis, ring, layout, domain).
+Type residueKey(Operation *op) { return op->getResult(0).getType(); }
+
+unsigned ringOf(Type t) {
+  if (auto p = dyn_cast<fhe::PolyType>(t)) return p.getLogN();
+  return cast<fhe::RnsType>(t).getLogN();
+}
+
+struct FHEFusePass : public fhec::impl::FHEFuseBase<FHEFusePass> {
+  using FHEFuseBase::FHEFuseBase;
+
+  void runOnOperation() override {
+    for (auto f : getOperation().getOps<func::FuncOp>()) {
+      if (f.isExternal() || !f.getBody().hasOneBlock()) continue;
+      if (scaleIcrt) foldIcrtScaling(f);
+      if (residue && failed(fuse(f, fhe::Space::residue))) return signalPassFailure();
+      if (coefficient && failed(fuse(f, fhe::Space::coefficient))) return signalPassFailure();
+    }
+  }
+
+  // (b) iNTT -> iCRT: the iNTT's result becomes coeff_scaled when every user
+  // is an iCRT (through transposes, which keep the domain).
+  void foldIcrtScaling(func::FuncOp f) {
+    f.walk([&](fhe::InttOp intt) {
+      auto t = cast<fhe::RnsType>(intt.getResult().getType());
+      if (t.getDomain() != fhe::Domain::coeff) return;
+      SmallVector<Value> chain{intt.getResult()};
+      for (size_t i = 0; i < chain.size(); ++i)
+        for (Operation *user : chain[i].getUsers()) {
+          if (isa<fhe::TransposeOp>(user)) {
+            chain.push_back(user->getResult(0));
+            continue;
+          }
+          if (!isa<fhe::IcrtOp>(user)) return;
+        }
+      for (Value v : chain) v.setType(cast<fhe::RnsType>(v.getType()).withDomain(fhe::Domain::coeff_scaled));
+    });
+  }
+
+  LogicalResult fuse(func::FuncOp f, fhe::Space space) {
+    Block &body = f.getBody().front();
+    Grouping g(body);
+    bool residueSpace = space == fhe::Space::residue;
+    SmallVector<Operation *> candidates;
+    for (Operation &op : body.without_terminator())
+      if (residueSpace ? isResidueOp(&op) : isCoefficientOp(&op)) candidates.push_back(&op);
+    auto compatible = [&](Operation *a, Operation *b) {
+      return residueSpace ? residueKey(a) == residueKey(b)
+                          : ringOf(a->getResult(0).getType()) == ringOf(b->getResult(0).getType());
+    };
+    auto merge = [&](Operation *a, Operation *b) {
+      if (g.tryMerge(a, b)) g.commit(a, b);
+    };
+    if (residueSpace) {
+      // Producer-consumer and sibling ops of one basis: everything that can
+      // share one pass over the residues.
+      for (auto [i, a] : llvm::enumerate(candidates))
+        for (Operation *b : ArrayRef<Operation *>(candidates).take_front(i))
+          if (compatible(a, b)) merge(b, a);
+    } else {
+      // A producer joins the group of its users when all of them are in one
+      // group: its BigInt (or residues) then never go to memory.
+      for (Operation *op : llvm::reverse(candidates)) {
+        Value r = op->getResult(0);
+        if (r.use_empty()) continue;
+        Operation *first = *r.getUsers().begin();
+        bool oneGroup = llvm::all_of(r.getUsers(), [&](Operation *u) {
+          return isCoefficientOp(u) && compatible(op, u) && g.sameGroup(u, first);
+        });
+        if (oneGroup) merge(first, op);
+      }
+    }
+    for (auto &members : g.multiOpGroups()) materialize(members, space);
+    if (!sortTopologically(&body)) return f.emitOpError() << "fhe-fuse: the fused body has a cycle";
+    return success();
+  }
+
+  // One fhe.fused op for `members` (in program order), placed after the last.
+  void materialize(ArrayRef<Operation *> members, fhe::Space space) {
+    llvm::SmallPtrSet<Operation *, 8> inGroup(members.begin(), members.end());
+    llvm::SetVector<Value> inputs;
+    SmallVector<Value> results;
+    for (Operation *op : members) {
+      for (Value v : op->getOperands())
+        if (!inGroup.contains(v.getDefiningOp())) inputs.insert(v);
+      for (Value r : op->getResults())
+        if (llvm::any_of(r.getUsers(), [&](Operation *u) { return !inGroup.contains(u); })) results.push_back(r);
+    }
+    OpBuilder b(members.back()->getContext());
+    b.setInsertionPointAfter(members.back());
+    Location loc = b.getFusedLoc(llvm::map_to_vector(members, [](Operation *op) { return op->getLoc(); }));
+    auto fused = fhe::FusedOp::create(b, loc, TypeRange(ValueRange(results)), inputs.getArrayRef(),
+                                      fhe::SpaceAttr::get(b.getContext(), space));
+    Block *kernel = b.createBlock(&fused.getRegion());
+    IRMapping map;
+    for (Value v : inputs) map.map(v, kernel->addArgument(v.getType(), v.getLoc()));
+    for (Operation *op : members) b.clone(*op, map);
+    fhe::YieldOp::create(b, loc, llvm::map_to_vector(results, [&](Value r) { return map.lookup(r); }));
+    for (auto [r, n] : llvm::zip(results, fused.getResults())) r.replaceAllUsesWith(n);
+    for (Operation *op : llvm::reverse(members)) op->erase();
+  }
+};
+
+} // namespace

@@ -1,0 +1,48 @@
+// fhe-reorder-icrt: iCRT (Algo. 5 -> Algo. 6) and CRT in matrix-multiply
+// form, recorded as `order` and `block` attributes the lowering reads.
+#include "passes/Passes.h"
+#include "passes/Target.h"
+
+namespace fhec {
+#define GEN_PASS_DEF_FHEREORDERICRT
+#include "passes/Passes.h.inc"
+} // namespace fhec
+
+using namespace mlir;
+using namespace fhec;
+
+namespace {
+struct FHEReorderICRTPass : public fhec::impl::FHEReorderICRTBase<FHEReorderICRTPass> {
+  using FHEReorderICRTBase::FHEReorderICRTBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    const TargetSpec *spec = lookupTarget(target);
+    if (!spec) {
+      module.emitError() << "fhe-reorder-icrt: unknown target '" << target << "' (expected " << knownTargetNames() << ")";
+      return signalPassFailure();
+    }
+    if (block && !llvm::isPowerOf2_32(block)) {
+      module.emitError() << "fhe-reorder-icrt: block = " << unsigned(block) << " is not a power of two";
+      return signalPassFailure();
+    }
+    auto matrix = fhe::OrderAttr::get(&getContext(), fhe::Order::matrix);
+    WalkResult r = module.walk([&](Operation *op) -> WalkResult {
+      if (!isa<fhe::IcrtOp, fhe::CrtOp>(op) || op->hasAttr("order")) return WalkResult::advance();
+      bool isCrt = isa<fhe::CrtOp>(op);
+      if (isCrt && !crt) return WalkResult::advance();
+      int64_t N = int64_t(1) << cast<fhe::PolyType>(isCrt ? op->getOperand(0).getType() : op->getResult(0).getType())
+                                     .getLogN();
+      int64_t B = block ? int64_t(block) : int64_t(isCrt ? spec->crtBlock : spec->icrtBlock);
+      if (B > N) {
+        if (block) return op->emitOpError() << "fhe-reorder-icrt: block = " << B << " exceeds N = " << N;
+        B = N;
+      }
+      op->setAttr("order", matrix);
+      op->setAttr("block", IntegerAttr::get(IntegerType::get(&getContext(), 64), B));
+      return WalkResult::advance();
+    });
+    if (r.wasInterrupted()) signalPassFailure();
+  }
+};
+} // namespace

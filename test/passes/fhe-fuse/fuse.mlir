@@ -1,0 +1,106 @@
+// RUN: fhec-opt --fhe-fuse %s | FileCheck %s
+// RUN: fhec-opt --fhe-fuse %s | fhec-opt | FileCheck %s
+// RUN: fhec-opt --fhe-fuse="residue=false scale-icrt=false coefficient=false" %s | FileCheck %s --check-prefix=NONE
+// Kernel fusion on HE Mul's dataflow (ckks-to-fhe's output, Fig. 2).
+
+#r1 = #fhe.basis<min_bits = 100>
+#r2 = #fhe.basis<min_bits = 200>
+!p = !fhe.poly<logN = 4, logq = 40>
+!q = !fhe.poly<logN = 4, logq = 80>
+!o = !fhe.poly<logN = 4, logq = 30>
+!c1 = !fhe.rns<logN = 4, basis = #r1, domain = coeff, layout = prime_major>
+!e1 = !fhe.rns<logN = 4, basis = #r1, domain = eval, layout = prime_major>
+!c2 = !fhe.rns<logN = 4, basis = #r2, domain = coeff, layout = prime_major>
+!e2 = !fhe.rns<logN = 4, basis = #r2, domain = eval, layout = prime_major>
+
+// (a) The three region-1 products and the Karatsuba sums and differences:
+// one residue kernel reading the four NTT'd operands once.
+// CHECK-LABEL: func.func @he_mul(
+// CHECK: %[[R1:.*]]:3 = fhe.fused {{ *}}residue(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : ({{.*}}) -> ({{.*}}) {
+// CHECK-COUNT-3: fhe.hadamard
+// CHECK-COUNT-2: fhe.sub
+// CHECK: fhe.yield
+// (b) every iNTT feeds only iCRTs: its result holds iCRT's temp_j.
+// CHECK: fhe.intt %[[R1]]#0 {{.*}} -> <{{.*}}domain = coeff_scaled
+// (c) region 1's iCRT of axax feeds region 2's CRT in one coefficient kernel.
+// CHECK: fhe.fused {{ *}}coefficient({{.*}}) : ({{.*}}coeff_scaled{{.*}}) -> !fhe.rns<{{.*}}min_bits = 200{{.*}}domain = coeff
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: fhe.icrt
+// CHECK-NEXT: fhe.crt
+// CHECK-NEXT: fhe.yield
+// The two evaluation-key products share one read of axax.
+// CHECK: fhe.fused {{ *}}residue({{.*}}) : ({{.*}}) -> ({{.*}}, {{.*}}) {
+// CHECK-COUNT-2: fhe.hadamard
+// (d) the closing chain: both iCRTs, the shift by logQ, the sum, the rescale.
+// CHECK: fhe.fused {{ *}}coefficient
+// CHECK-COUNT-2: fhe.icrt
+// CHECK: fhe.poly_shr {{.*}} {shift = 40 : i64}
+// CHECK: fhe.poly_add
+// CHECK: fhe.poly_shr {{.*}} {shift = 10 : i64}
+// CHECK: fhe.yield
+// NONE-NOT: fhe.fused
+// NONE-NOT: coeff_scaled
+func.func @he_mul(%a1: !p, %b1: !p, %a2: !p, %b2: !p, %ka: !e2, %kb: !e2) -> (!o, !o) {
+  %0 = fhe.crt %a1 : !p -> !c1
+  %1 = fhe.ntt %0 : !c1 -> !e1
+  %2 = fhe.crt %b1 : !p -> !c1
+  %3 = fhe.ntt %2 : !c1 -> !e1
+  %4 = fhe.crt %a2 : !p -> !c1
+  %5 = fhe.ntt %4 : !c1 -> !e1
+  %6 = fhe.crt %b2 : !p -> !c1
+  %7 = fhe.ntt %6 : !c1 -> !e1
+  %axax = fhe.hadamard %1, %5 : !e1
+  %bxbx = fhe.hadamard %3, %7 : !e1
+  %s1 = fhe.add %1, %3 : !e1
+  %s2 = fhe.add %5, %7 : !e1
+  %t = fhe.hadamard %s1, %s2 : !e1
+  %d = fhe.sub %t, %axax : !e1
+  %axbx = fhe.sub %d, %bxbx : !e1
+  %i1 = fhe.intt %axax : !e1 -> !c1
+  %paxax = fhe.icrt %i1 : !c1 -> !p
+  %i2 = fhe.intt %bxbx : !e1 -> !c1
+  %pbxbx = fhe.icrt %i2 : !c1 -> !p
+  %i3 = fhe.intt %axbx : !e1 -> !c1
+  %paxbx = fhe.icrt %i3 : !c1 -> !p
+  %c2 = fhe.crt %paxax : !p -> !c2
+  %n2 = fhe.ntt %c2 : !c2 -> !e2
+  %ha = fhe.hadamard %n2, %ka : !e2
+  %ia = fhe.intt %ha : !e2 -> !c2
+  %pa = fhe.icrt %ia : !c2 -> !q
+  %hb = fhe.hadamard %n2, %kb : !e2
+  %ib = fhe.intt %hb : !e2 -> !c2
+  %pb = fhe.icrt %ib : !c2 -> !q
+  %xa = fhe.poly_shr %pa {shift = 40 : i64} : !q -> !p
+  %xb = fhe.poly_shr %pb {shift = 40 : i64} : !q -> !p
+  %ra = fhe.poly_add %xa, %paxbx : !p
+  %rb = fhe.poly_add %xb, %pbxbx : !p
+  %oa = fhe.poly_shr %ra {shift = 10 : i64} : !p -> !o
+  %ob = fhe.poly_shr %rb {shift = 10 : i64} : !p -> !o
+  return %oa, %ob : !o, !o
+}
+
+// A producer with a use outside the chain keeps its buffer and its own
+// kernel; an iNTT with a non-iCRT user keeps the plain coeff domain.
+// CHECK-LABEL: func.func @shared(
+// CHECK: fhe.intt {{.*}} -> <{{.*}}domain = coeff,
+// CHECK-NOT: fhe.fused
+// CHECK: return
+func.func @shared(%x: !e1) -> (!p, !o, !c1) {
+  %i = fhe.intt %x : !e1 -> !c1
+  %p = fhe.icrt %i : !c1 -> !p
+  %s = fhe.poly_shr %p {shift = 10 : i64} : !p -> !o
+  return %p, %s, %i : !p, !o, !c1
+}
+
+// A cycle through an outside op stops a merge: %h -> intt -> icrt -> crt ->
+// ntt -> %g, so %h and %g stay separate kernels (no fused op at all here).
+// CHECK-LABEL: func.func @no_cycle(
+// CHECK-NOT: fhe.fused {{ *}}residue
+// CHECK: return
+func.func @no_cycle(%x: !e1, %y: !e1) -> !e1 {
+  %h = fhe.hadamard %x, %y : !e1
+  %i = fhe.intt %h : !e1 -> !c1
+  %n = fhe.ntt %i : !c1 -> !e1
+  %g = fhe.hadamard %n, %x : !e1
+  return %g : !e1
+}
