@@ -20,6 +20,7 @@ ArrayRef<OptimizationPass> optimizationPasses() {
   static const OptimizationPass passes[] = {
       {"fhe-reorder-icrt", 1, false, [] { return createFHEReorderICRT(); }},
       {"fhe-merge-ntt-levels", 1, false, [] { return createFHEMergeNTTLevels(); }},
+      {"fhe-insert-transposes", 2, false, [] { return createFHEInsertTransposes(); }},
       {"fhe-fuse", 2, false, [] { return createFHEFuse(); }},
       {"fhec-plan-workspace", 1, true, [] { return createFHECPlanWorkspace(); }},
   };
@@ -46,11 +47,19 @@ LogicalResult resolveOptions(CompileOptions &options, std::string &error) {
       error = "--disable-pass=" + name + ": no such optimization pass (passes: " + names + ")";
       return failure();
     }
-  for (const auto &[name, opts] : options.passOptions)
-    if (!known(name)) {
+  for (const auto &[name, opts] : options.passOptions) {
+    auto p = llvm::find_if(optimizationPasses(), [&](const OptimizationPass &o) { return name == o.name; });
+    if (p == optimizationPasses().end()) {
       error = "--pass-option: no optimization pass named '" + name + "' (passes: " + names + ")";
       return failure();
     }
+    // Parse them now, so that a typo is reported before anything is compiled.
+    if (failed(p->create()->initializeOptions(opts, [&](const Twine &msg) {
+          error = ("options of " + Twine(name) + ": " + msg).str();
+          return failure();
+        })))
+      return failure();
+  }
   return success();
 }
 

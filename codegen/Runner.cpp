@@ -19,6 +19,7 @@
 #include <chrono>
 #include <cmath>
 #include <thread>
+#include <unistd.h>
 
 using namespace mlir;
 
@@ -62,6 +63,15 @@ llvm::json::Object machineInfo() {
                             {"avx512ifma", llvm::StringRef(flags).contains("avx512ifma")}};
 }
 
+// Resident set size of this process (MiB), from /proc/self/statm.
+double residentMiB() {
+  auto buf = llvm::MemoryBuffer::getFileAsStream("/proc/self/statm");
+  if (!buf) return 0;
+  long long pages = 0, resident = 0;
+  if (std::sscanf((*buf)->getBuffer().str().c_str(), "%lld %lld", &pages, &resident) != 2) return 0;
+  return double(resident) * double(sysconf(_SC_PAGESIZE)) / double(1 << 20);
+}
+
 std::string path(const std::string &dir, const std::string &file) {
   llvm::SmallString<256> p(dir);
   llvm::sys::path::append(p, file);
@@ -81,6 +91,7 @@ struct Config {
   std::vector<double> totals;
   std::vector<rt::PhaseTimes> phases;
   std::vector<rt::Ciphertext> outputs;
+  std::vector<double> rssMiB;  ///< resident set after each run
   std::string verdict = "skipped";
 
   double phaseMs(int p) const {
@@ -216,6 +227,7 @@ int runProgram(ModuleOp module, const RunOptions &opts) {
         c.outputs = c.exec->run(func.getName().str(), inputs);
         c.totals.push_back(secondsSince(t0));
         c.phases.push_back(rt::phaseTimes());
+        c.rssMiB.push_back(residentMiB());
       }
     }
     const std::vector<rt::Ciphertext> &outputs = configs[0].outputs;
@@ -292,6 +304,8 @@ int runProgram(ModuleOp module, const RunOptions &opts) {
       for (const Config &c : configs) os << llvm::formatv(" {0,9:F2}x", c.totalMs() / configs[0].totalMs());
       os << "\n";
     }
+    os << llvm::formatv("  resident memory after run 1: {0:F1} MiB, after run {1}: {2:F1} MiB\n",
+                        configs[0].rssMiB.front(), opts.repeat, configs.back().rssMiB.back());
     for (auto [i, c] : llvm::enumerate(configs))
       os << llvm::formatv("  GMP reference [{0}]: {1}{2}\n", i, c.verdict,
                           opts.checkReference && i == 0 ? llvm::formatv(" ({0:F2} s)", refSeconds).str() : std::string());
@@ -315,6 +329,7 @@ int runProgram(ModuleOp module, const RunOptions &opts) {
             {"outside_kernels_ms_median", c.outsideMs()},
             {"total_ms_median", c.totalMs()},
             {"total_ms_runs", llvm::json::Array(llvm::map_range(c.totals, [](double t) { return t * 1e3; }))},
+            {"rss_mib_runs", llvm::json::Array(c.rssMiB)},
             {"reference", c.verdict}};
       };
       llvm::json::Object j = configJson(configs[0]);

@@ -67,6 +67,29 @@ def FHEMergeNTTLevels : Pass<"fhe-merge-ntt-levels", "::mlir::ModuleOp"> {
   ];
 }
 
+def FHEInsertTransposes : Pass<"fhe-insert-transposes", "::mlir::ModuleOp"> {
+  let summary = "Give every RNS value a layout, insert fhe.transpose where producer and consumer disagree, fold where cheaper";
+  let description = [{
+    Each op streams one layout naturally: CRT writes (N, m) coefficient-major
+    in Algo. 1's order and (m, N) prime-major in the matrix order; NTT and
+    iNTT read and write prime-major rows; iCRT reads the m residues of a
+    coefficient together (coefficient-major); pointwise ops follow their
+    operands. The pass gives CRT and iCRT their natural layouts, inserts an
+    `fhe.transpose` (a cache-blocked transpose kernel) wherever a producer
+    and a consumer disagree, then folds each transpose into its producer's
+    stores (a CRT writing the other layout) or its consumers' loads (iCRTs
+    reading it) when the target's cost table says the strided accesses cost
+    less than the transpose's pass over memory. A kernel that works on fewer
+    coefficients at a time than a cache line holds (Algo. 1/5's one at a
+    time) pays the strided access once per coefficient, so it keeps the transpose.
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"cpu\"", "Target whose cost table decides">,
+    Option<"fold", "fold", "bool", /*default=*/"true",
+           "Fold transposes into producers or consumers where the cost table favours it">,
+  ];
+}
+
 def FHEFuse : Pass<"fhe-fuse", "::mlir::ModuleOp"> {
   let summary = "Kernel fusion: one pass over memory for chains of fhe ops (HE-Booster's FMAC, Jung et al. Section IV)";
   let description = [{

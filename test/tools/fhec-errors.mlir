@@ -14,3 +14,23 @@ module attributes {ckks.params = #ckks.params<logN = 6, logQ = 80, logp = 20>} {
 // MISSING: fhec: error: {{.*}}missing
 // TYPE: ill-typed.mlir:6:10: error: 'ckks.mul' op result logp must be 40 (sum of the operands' logp), got 20
 // SYNTAX: malformed.mlir:3:{{[0-9]+}}: error:
+// RUN: not fhec %s -O3 2>&1 | FileCheck %s --check-prefix=OLEVEL
+// RUN: not fhec %s --disable-pass=fhe-vectorize 2>&1 | FileCheck %s --check-prefix=DISABLE
+// RUN: not fhec %s --pass-option=fhe-fuse 2>&1 | FileCheck %s --check-prefix=OPTSYNTAX
+// RUN: not fhec %s --pass-option='fhe-tile{size=4}' 2>&1 | FileCheck %s --check-prefix=OPTPASS
+// RUN: not fhec %s --pass-option='fhe-fuse{speed=fast}' 2>&1 | FileCheck %s --check-prefix=OPTNAME
+// RUN: not fhec %S/Inputs/mul.mlir --emit=fhe --pass-option='fhe-merge-ntt-levels{radix-log=7}' 2>&1 | FileCheck %s --check-prefix=RADIX
+// RUN: not fhec %S/Inputs/mul.mlir --emit=fhe --pass-option='fhe-merge-ntt-levels{skip-levels=6}' 2>&1 | FileCheck %s --check-prefix=SKIP
+// RUN: fhec --help | FileCheck %s --check-prefix=HELP
+// OLEVEL: fhec: error: unknown optimization level -O3 (expected -O0, -O1 or -O2)
+// DISABLE: fhec: error: --disable-pass=fhe-vectorize: no such optimization pass (passes: fhe-reorder-icrt, fhe-merge-ntt-levels, fhe-insert-transposes, fhe-fuse, fhec-plan-workspace)
+// OPTSYNTAX: fhec: error: --pass-option='fhe-fuse': expected NAME{key=value ...}
+// OPTPASS: fhec: error: --pass-option: no optimization pass named 'fhe-tile'
+// OPTNAME: error: options of fhe-fuse: {{.*}}speed
+// RADIX: error: fhe-merge-ntt-levels: radix-log = 7 is above the 6 stages of the NTT (logN = 6, 0 skipped)
+// SKIP: error: fhe-merge-ntt-levels: skip-levels = 6 leaves no stage of the 6 of a 2^6-point NTT (it must be below 6)
+// HELP: fhec options:
+// HELP: --disable-pass=<name>
+// HELP: --pass-option=<name{options}>
+// HELP-NOT: --x86-
+// HELP-NOT: --amdgpu

@@ -1,0 +1,62 @@
+// RUN: fhec-opt --fhe-insert-transposes="fold=false" %s | FileCheck %s --check-prefix=INSERT
+// RUN: fhec-opt --fhe-insert-transposes %s | FileCheck %s --check-prefix=FOLD
+// RUN: fhec-opt --fhe-insert-transposes="target=cuda" %s | FileCheck %s --check-prefix=CUDA
+// RUN: fhec-opt --fhe-insert-transposes %s | fhec-opt | FileCheck %s --check-prefix=FOLD
+// Layouts per op: CRT in Algo. 1 order writes (N, m) coefficient-major, in
+// matrix order (m, N) prime-major; the NTTs need prime-major; iCRT reads
+// coefficient-major. On cpu a strided access (1.1) beats a transpose
+// (1 + 2.0): transposes fold into the CRT's stores and the iCRT's loads. On
+// cuda (uncoalesced access 4.0) they stay as transpose kernels.
+
+#b = #fhe.basis<min_bits = 50>
+!p = !fhe.poly<logN = 4, logq = 30>
+!c = !fhe.rns<logN = 4, basis = #b, domain = coeff, layout = prime_major>
+!e = !fhe.rns<logN = 4, basis = #b, domain = eval, layout = prime_major>
+
+// INSERT-LABEL: func.func @product(
+// INSERT: %[[C:.*]] = fhe.crt %arg0 : {{.*}} -> <{{.*}}layout = coeff_major>
+// INSERT: %[[T:.*]] = fhe.transpose %[[C]] : {{.*}}layout = coeff_major> -> <{{.*}}layout = prime_major>
+// INSERT: fhe.ntt %[[T]]
+// The matrix-form CRT already writes prime-major rows: no transpose.
+// INSERT: %[[C2:.*]] = fhe.crt %arg1 {{.*}} -> <{{.*}}layout = prime_major>
+// INSERT-NEXT: fhe.ntt %[[C2]]
+// INSERT: %[[I:.*]] = fhe.intt
+// INSERT: %[[T2:.*]] = fhe.transpose %[[I]] : {{.*}}layout = prime_major> -> <{{.*}}layout = coeff_major>
+// INSERT: fhe.icrt %[[T2]]
+// Folding is cheaper only for kernels working on blocks of at least a cache
+// line of coefficients: the matrix-form iCRT reads prime-major rows directly,
+// the Algo. 1 CRT (one coefficient at a time) keeps its transpose.
+// FOLD-LABEL: func.func @product(
+// FOLD: %[[C:.*]] = fhe.crt %arg0 : {{.*}} -> <{{.*}}layout = coeff_major>
+// FOLD-NEXT: fhe.transpose %[[C]]
+// FOLD: fhe.intt
+// FOLD-NOT: fhe.transpose
+// FOLD: fhe.icrt %{{.*}} {block = 16 : i64, order = #fhe<order matrix>} : <{{.*}}layout = prime_major>
+// CUDA-LABEL: func.func @product(
+// CUDA-COUNT-2: fhe.transpose
+func.func @product(%x: !p, %y: !p) -> !p {
+  %0 = fhe.crt %x : !p -> !c
+  %1 = fhe.ntt %0 : !c -> !e
+  %2 = fhe.crt %y {order = #fhe<order matrix>, block = 4} : !p -> !c
+  %3 = fhe.ntt %2 : !c -> !e
+  %4 = fhe.hadamard %1, %3 : !e
+  %5 = fhe.intt %4 : !e -> !c
+  %6 = fhe.icrt %5 {order = #fhe<order matrix>, block = 16} : !c -> !p
+  return %6 : !p
+}
+
+// A CRT result that is also returned: every user (the NTT and the return)
+// reads the transposed value, so folding makes the CRT write the layout the
+// signature promises.
+// INSERT-LABEL: func.func @returned(
+// INSERT: %[[T:.*]] = fhe.transpose
+// INSERT: return %{{.*}}, %[[T]]
+// FOLD-LABEL: func.func @returned(
+// FOLD-NEXT: %[[C:.*]] = fhe.crt %arg0 {{.*}}layout = prime_major>
+// FOLD-NEXT: fhe.ntt %[[C]]
+// FOLD-NEXT: return %{{.*}}, %[[C]]
+func.func @returned(%x: !p) -> (!e, !c) {
+  %0 = fhe.crt %x {order = #fhe<order operand_scan>, block = 8} : !p -> !c
+  %1 = fhe.ntt %0 : !c -> !e
+  return %1, %0 : !e, !c
+}
