@@ -1,8 +1,10 @@
 #include "fhec/runtime/Abi.h"
+#include "fhec/runtime/Error.h"
 #include "fhec/runtime/Modular.h"
 #include "fhec/runtime/Primes.h"
 #include "fhec/runtime/Tables.h"
 
+#include <algorithm>
 #include <cstring>
 #include <gmp.h>
 #include <gtest/gtest.h>
@@ -80,4 +82,109 @@ TEST(Tables, CrtAndIcrtTables) {
     }
   }
   mpz_clears(prod, x, nullptr);
+}
+
+// The matrix-form iCRT keeps only the low L limbs of P/p_j and P, the
+// columns contiguous (icrt_columns is the transpose of the truncated icrt_pdivp).
+TEST(Tables, TruncatedIcrtTablesAndColumns) {
+  auto primes = selectBasis(10, 60, 500);
+  const int L = 3, PL = productLimbs(primes);
+  const size_t m = primes.size();
+  auto full = buildTable(TableKind::IcrtPDivP, primes, 10, 0);
+  auto low = buildTable(TableKind::IcrtPDivP, primes, 10, L);
+  auto cols = buildTable(TableKind::IcrtColumns, primes, 10, L);
+  auto Pfull = buildTable(TableKind::IcrtP, primes, 10, 0);
+  auto Plow = buildTable(TableKind::IcrtP, primes, 10, L);
+  ASSERT_EQ(low.size(), m * L);
+  ASSERT_EQ(cols.size(), m * L);
+  ASSERT_EQ(Plow.size(), size_t(L));
+  for (int c = 0; c < L; ++c) {
+    EXPECT_EQ(Plow[c], Pfull[c]);
+    for (size_t j = 0; j < m; ++j) {
+      EXPECT_EQ(low[j * L + c], full[j * PL + c]);
+      EXPECT_EQ(cols[c * m + j], full[j * PL + c]);
+    }
+  }
+}
+
+// The iNTT's last stage: c = n^-1 for n = 2^(logN - skipped), w = psi^-(N/2)
+// (so w^2 = -1), and the iCRT-folded c (P/p_j)^-1, each with its Shoup constant.
+TEST(Tables, InttConstsScaleTheLastStage) {
+  const int logN = 9;
+  auto primes = selectBasis(logN, 60, 200);
+  mpz_t P, Pj;
+  mpz_init_set_ui(P, 1);
+  mpz_init(Pj);
+  for (uint64_t p : primes) mpz_mul_ui(P, P, p);
+  for (int skip : {0, 1, 3}) {
+    auto t = buildTable(TableKind::InttConsts, primes, logN, skip);
+    auto itw = buildTable(TableKind::InttTwiddles, primes, logN, 0);
+    for (size_t j = 0; j < primes.size(); ++j) {
+      const uint64_t *row = t.data() + j * fhec::abi::kInttConstCols, p = primes[j];
+      uint64_t c = row[fhec::abi::kScale], w = itw[j * (1u << logN) + 1];
+      EXPECT_EQ(mulMod(c, (uint64_t(1) << (logN - skip)) % p, p), 1u) << "skip " << skip;
+      EXPECT_EQ(mulMod(w, w, p), p - 1);
+      EXPECT_EQ(row[fhec::abi::kScaleTw], mulMod(c, w, p));
+      mpz_divexact_ui(Pj, P, p);
+      EXPECT_EQ(mulMod(row[fhec::abi::kScaleIcrt], mpz_fdiv_ui(Pj, p), p), c);
+      EXPECT_EQ(row[fhec::abi::kScaleIcrtTw], mulMod(row[fhec::abi::kScaleIcrt], w, p));
+      for (int k = 0; k < 4; ++k) EXPECT_EQ(row[2 * k + 1], shoupPrecompute(row[2 * k], p));
+    }
+  }
+  mpz_clears(P, Pj, nullptr);
+}
+
+// An incomplete NTT splits X^N + 1 into the factors X^K - zeta_b (K = 2^skip):
+// each zeta_b is the square of the twiddle the first skipped stage would use,
+// a root of X^(N/K) + 1, and the zetas are distinct.
+TEST(Tables, IncompleteZetasFactorTheRing) {
+  const int logN = 8, N = 1 << logN;
+  auto primes = nttPrimes(logN, 60, 2);
+  auto tw = buildTable(TableKind::NttTwiddles, primes, logN, 0);
+  for (int skip : {1, 2, 4}) {
+    auto z = buildTable(TableKind::IncompleteZeta, primes, logN, skip);
+    const int blocks = N >> skip;
+    ASSERT_EQ(z.size(), primes.size() * 2 * blocks);
+    for (size_t j = 0; j < primes.size(); ++j) {
+      uint64_t p = primes[j];
+      std::vector<uint64_t> seen;
+      for (int b = 0; b < blocks; ++b) {
+        uint64_t zeta = z[j * 2 * blocks + b], w = tw[j * N + blocks + b];
+        EXPECT_EQ(zeta, mulMod(w, w, p));
+        EXPECT_EQ(z[j * 2 * blocks + blocks + b], shoupPrecompute(zeta, p));
+        EXPECT_EQ(powMod(zeta, blocks, p), p - 1) << "zeta^(N/K) must be -1";
+        seen.push_back(zeta);
+      }
+      std::sort(seen.begin(), seen.end());
+      EXPECT_EQ(std::unique(seen.begin(), seen.end()), seen.end());
+    }
+  }
+}
+
+// IFMA modules use Shoup constants in base 2^52, with primes below 2^50.
+TEST(Tables, ShoupBase52) {
+  auto primes = nttPrimes(10, 50, 2);
+  auto t = buildTable(TableKind::NttTwiddlesShoup, primes, 10, 0, 52);
+  auto w = buildTable(TableKind::NttTwiddles, primes, 10, 0, 52);
+  for (size_t i = 0; i < t.size(); ++i) EXPECT_EQ(t[i], shoupPrecompute(w[i], primes[i >> 10], 52));
+  EXPECT_THROW(buildTable(TableKind::NttTwiddles, nttPrimes(10, 60, 1), 10, 0, 52), Error);
+  EXPECT_THROW(buildTable(TableKind::NttTwiddles, primes, 10, 0, 40), Error);
+}
+
+TEST(Tables, ParametersOutOfRangeAreRefused) {
+  auto primes = selectBasis(10, 60, 300);
+  auto message = [&](TableKind k, int64_t param) {
+    try {
+      buildTable(k, primes, 10, param);
+    } catch (const Error &e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_NE(message(TableKind::CrtPowers, 0).find("out of range for table 'crt_powers'"), std::string::npos);
+  EXPECT_NE(message(TableKind::IcrtP, 99).find("out of range"), std::string::npos);
+  EXPECT_NE(message(TableKind::IcrtColumns, 0).find("out of range"), std::string::npos);
+  EXPECT_NE(message(TableKind::IncompleteZeta, 10).find("out of range"), std::string::npos);
+  EXPECT_NE(message(TableKind::NttTwiddles, 1).find("out of range"), std::string::npos);
+  EXPECT_TRUE(message(TableKind::IncompleteZeta, 9).empty());
 }

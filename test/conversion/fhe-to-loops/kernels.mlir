@@ -44,17 +44,17 @@ func.func @crt_matrix(%x: !p) -> !c {
 }
 
 // NTT with one level of 4 stages on N = 16: one radix-16 sub-transform per prime
-// if the target's register radix allowed it; the cpu target's is 2^3, so the
-// level runs depth-first: a radix-8 sub-level (12 unrolled Harvey butterflies,
-// one lazy Shoup product each), then a radix-2 one (a loop around 1 butterfly),
-// over the same block.
+// if the target's register radix allowed it; the cpu target's is 2^2, so the
+// level runs depth-first in two radix-4 sub-levels over the same block, each
+// 4 unrolled Harvey butterflies (one lazy Shoup product each) in a loop.
 // CHECK-LABEL: func.func @ntt_one_level(
 // CHECK-DAG: fhe.table "ntt_twiddles"
 // CHECK-DAG: fhe.table "ntt_twiddles_shoup"
 // CHECK: scf.parallel
-// CHECK-COUNT-12: modarith.mul_shoup {{.*}} {out = 2 : i64}
 // CHECK: scf.for
-// CHECK: modarith.mul_shoup {{.*}} {out = 2 : i64}
+// CHECK-COUNT-4: modarith.mul_shoup {{.*}} {out = 2 : i64}
+// CHECK: scf.for
+// CHECK-COUNT-4: modarith.mul_shoup {{.*}} {out = 2 : i64}
 // CHECK-NOT: modarith.mul_shoup
 // The last level leaves [0, 4p) for [0, p).
 // CHECK: modarith.reduce {{.*}} {in = 4 : i64} : i64
