@@ -33,12 +33,8 @@ struct FHEInsertTransposesPass : public fhec::impl::FHEInsertTransposesBase<FHEI
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    const TargetSpec *spec = lookupTarget(target);
-    if (!spec) {
-      module.emitError() << "fhe-insert-transposes: unknown target '" << target << "' (expected " << knownTargetNames()
-                         << ")";
-      return signalPassFailure();
-    }
+    const TargetSpec *spec = requireTarget(module, "fhe-insert-transposes", target);
+    if (!spec) return signalPassFailure();
     SmallVector<fhe::TransposeOp> inserted;
     // CRTs write their natural layout; a consumer that needs the other one
     // reads it through a transpose.

@@ -35,12 +35,8 @@ struct FHEMergeNTTLevelsPass : public fhec::impl::FHEMergeNTTLevelsBase<FHEMerge
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
-    const TargetSpec *spec = lookupTarget(target);
-    if (!spec) {
-      module.emitError() << "fhe-merge-ntt-levels: unknown target '" << target << "' (expected " << knownTargetNames()
-                         << ")";
-      return signalPassFailure();
-    }
+    const TargetSpec *spec = requireTarget(module, "fhe-merge-ntt-levels", target);
+    if (!spec) return signalPassFailure();
     SmallVector<Operation *> ntts;
     module.walk([&](Operation *op) {
       if (isa<fhe::NttOp, fhe::InttOp>(op)) ntts.push_back(op);

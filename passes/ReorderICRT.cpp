@@ -17,11 +17,8 @@ struct FHEReorderICRTPass : public fhec::impl::FHEReorderICRTBase<FHEReorderICRT
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    const TargetSpec *spec = lookupTarget(target);
-    if (!spec) {
-      module.emitError() << "fhe-reorder-icrt: unknown target '" << target << "' (expected " << knownTargetNames() << ")";
-      return signalPassFailure();
-    }
+    const TargetSpec *spec = requireTarget(module, "fhe-reorder-icrt", target);
+    if (!spec) return signalPassFailure();
     if (block && !llvm::isPowerOf2_32(block)) {
       module.emitError() << "fhe-reorder-icrt: block = " << unsigned(block) << " is not a power of two";
       return signalPassFailure();

@@ -23,11 +23,8 @@ struct FHESelectBasisPass : public fhec::impl::FHESelectBasisBase<FHESelectBasis
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    const TargetSpec *spec = lookupTarget(target);
-    if (!spec) {
-      module.emitError() << "fhe-select-basis: unknown target '" << target << "' (expected " << knownTargetNames() << ")";
-      return signalPassFailure();
-    }
+    const TargetSpec *spec = requireTarget(module, "fhe-select-basis", target);
+    if (!spec) return signalPassFailure();
     unsigned bits = primeBits ? unsigned(primeBits) : spec->primeBits;
     // Every RNS type names its ring dimension; one module has one ring.
     std::optional<unsigned> logN;

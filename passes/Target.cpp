@@ -33,4 +33,10 @@ const TargetSpec *lookupTarget(llvm::StringRef name) {
 
 llvm::StringRef knownTargetNames() { return "cpu, cpu-avx512, cuda"; }
 
+const TargetSpec *requireTarget(mlir::Operation *op, llvm::StringRef pass, llvm::StringRef name) {
+  const TargetSpec *t = lookupTarget(name);
+  if (!t) op->emitError() << pass << ": unknown target '" << name << "' (expected " << knownTargetNames() << ")";
+  return t;
+}
+
 } // namespace fhec

@@ -35,4 +35,7 @@ const TargetSpec *lookupTarget(llvm::StringRef name);
 /// Names of the known targets, for diagnostics.
 llvm::StringRef knownTargetNames();
 
+/// The target named `name`, or null after reporting "<pass>: unknown target" on `op`.
+const TargetSpec *requireTarget(mlir::Operation *op, llvm::StringRef pass, llvm::StringRef name);
+
 } // namespace fhec

@@ -76,9 +76,8 @@ void emitBigIntBlock(KernelBuilder &kb, Operation *op, ArrayRef<CoeffRef> ins, c
 namespace {
 
 // x * |c| by operand scanning over the constant's words, negated for c < 0.
-struct MulScalarLowering : OpConversionPattern<fhe::PolyMulScalarOp> {
-  MulScalarLowering(const TypeConverter &tc, MLIRContext *ctx, const LoweringOptions &o)
-      : OpConversionPattern(tc, ctx), options(o) {}
+struct MulScalarLowering : KernelPattern<fhe::PolyMulScalarOp> {
+  using KernelPattern::KernelPattern;
   LogicalResult matchAndRewrite(fhe::PolyMulScalarOp op, OpAdaptor adaptor, ConversionPatternRewriter &rewriter) const override {
     KernelBuilder kb(rewriter, op.getLoc(), options);
     auto t = op.getResult().getType();
@@ -111,13 +110,11 @@ struct MulScalarLowering : OpConversionPattern<fhe::PolyMulScalarOp> {
     rewriter.replaceOp(op, outM);
     return success();
   }
-  const LoweringOptions &options;
 };
 
 // Copy, then add c (as L words of two's complement) to coefficient 0.
-struct AddConstantTermLowering : OpConversionPattern<fhe::PolyAddConstantTermOp> {
-  AddConstantTermLowering(const TypeConverter &tc, MLIRContext *ctx, const LoweringOptions &o)
-      : OpConversionPattern(tc, ctx), options(o) {}
+struct AddConstantTermLowering : KernelPattern<fhe::PolyAddConstantTermOp> {
+  using KernelPattern::KernelPattern;
   LogicalResult matchAndRewrite(fhe::PolyAddConstantTermOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     KernelBuilder kb(rewriter, op.getLoc(), options);
@@ -144,7 +141,6 @@ struct AddConstantTermLowering : OpConversionPattern<fhe::PolyAddConstantTermOp>
     rewriter.replaceOp(op, outM);
     return success();
   }
-  const LoweringOptions &options;
 };
 
 } // namespace

@@ -38,9 +38,8 @@ void emitCoefficientBlock(KernelBuilder &kb, Operation *op, ArrayRef<CoeffRef> i
 
 namespace {
 
-struct FusedCoefficientLowering : OpConversionPattern<fhe::FusedOp> {
-  FusedCoefficientLowering(const TypeConverter &tc, MLIRContext *ctx, const LoweringOptions &o)
-      : OpConversionPattern(tc, ctx), options(o) {}
+struct FusedCoefficientLowering : KernelPattern<fhe::FusedOp> {
+  using KernelPattern::KernelPattern;
 
   LogicalResult matchAndRewrite(fhe::FusedOp op, OpAdaptor adaptor, ConversionPatternRewriter &rewriter) const override {
     if (op.getSpace() != fhe::Space::coefficient) return failure();
@@ -85,7 +84,6 @@ struct FusedCoefficientLowering : OpConversionPattern<fhe::FusedOp> {
     return success();
   }
 
-  const LoweringOptions &options;
 };
 
 } // namespace

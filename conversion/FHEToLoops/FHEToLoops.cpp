@@ -26,12 +26,9 @@ struct FHEToLoopsPass : public fhec::impl::FHEToLoopsBase<FHEToLoopsPass> {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
     LoweringOptions options;
-    options.target = lookupTarget(target);
+    options.target = requireTarget(module, "fhe-to-loops", target);
     options.phaseTimers = phaseTimers;
-    if (!options.target) {
-      module.emitError() << "fhe-to-loops: unknown target '" << target << "' (expected " << knownTargetNames() << ")";
-      return signalPassFailure();
-    }
+    if (!options.target) return signalPassFailure();
     // Every RNS basis must be resolved (kernels index their primes' tables),
     // and the NTT and basis views need their rows contiguous.
     WalkResult unresolved = module.walk([&](Operation *op) -> WalkResult {

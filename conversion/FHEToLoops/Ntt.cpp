@@ -30,6 +30,22 @@ struct NttEmitter {
 
   Value twiddle(Value table, Value idx) { return kb.load(table, {j, idx}); }
 
+  // For r in [0, stride): loads the R residues base + r + u stride of row j
+  // from src, lets `butterflies` transform them in registers, stores them to dst.
+  void subTransforms(Value src, Value dst, Value base, int64_t stride, int64_t R,
+                     function_ref<void(SmallVectorImpl<Value> &)> butterflies) {
+    kb.loop(stride, [&](Value r) {
+      Value start = kb.add(base, r);
+      SmallVector<Value> idx(R), x(R);
+      for (int64_t u = 0; u < R; ++u) {
+        idx[u] = kb.add(start, kb.cidx(u * stride));
+        x[u] = kb.load(src, {j, idx[u]});
+      }
+      butterflies(x);
+      for (int64_t u = 0; u < R; ++u) kb.store(x[u], dst, {j, idx[u]});
+    });
+  }
+
   // Forward sub-level (s, k) on blocks [blkBase, blkBase + blkCount) of size
   // N/2^s: sub-transforms x_u = blk N/2^s + r + u N/2^(s+k); at sub-stage d
   // the pairs (u, u + 2^(k-1-d)) of group u >> (k-d) use
@@ -44,14 +60,7 @@ struct NttEmitter {
           Value idx = kb.add(kb.cidx((int64_t(1) << (s + d)) + g), kb.mul(blk, kb.cidx(int64_t(1) << d)));
           W[d].push_back({twiddle(tw, idx), twiddle(twShoup, idx)});
         }
-      Value base = kb.mul(blk, kb.cidx(N >> s));
-      kb.loop(stride, [&](Value r) {
-        Value start = kb.add(base, r);
-        SmallVector<Value> idx(R), x(R);
-        for (int64_t u = 0; u < R; ++u) {
-          idx[u] = kb.add(start, kb.cidx(u * stride));
-          x[u] = kb.load(src, {j, idx[u]});
-        }
+      subTransforms(src, dst, kb.mul(blk, kb.cidx(N >> s)), stride, R, [&](SmallVectorImpl<Value> &x) {
         for (int64_t d = 0; d < k; ++d) {
           int64_t half = R >> (d + 1);
           for (int64_t u = 0; u < R; ++u) {
@@ -64,7 +73,8 @@ struct NttEmitter {
             x[u + half] = kb.modSub(xr, t, p, 2, 4);
           }
         }
-        for (int64_t u = 0; u < R; ++u) kb.store(last ? kb.reduce(x[u], p, 4, 1) : x[u], dst, {j, idx[u]});
+        if (last)
+          for (Value &v : x) v = kb.reduce(v, p, 4, 1);
       });
     });
   }
@@ -101,14 +111,7 @@ struct NttEmitter {
           W[d].push_back({twiddle(tw, idx), twiddle(twShoup, idx)});
         }
       }
-      Value base = kb.mul(blk, kb.cidx(int64_t(1) << (s + k)));
-      kb.loop(stride, [&](Value r) {
-        Value start = kb.add(base, r);
-        SmallVector<Value> idx(R), x(R);
-        for (int64_t u = 0; u < R; ++u) {
-          idx[u] = kb.add(start, kb.cidx(u * stride));
-          x[u] = kb.load(src, {j, idx[u]});
-        }
+      subTransforms(src, dst, kb.mul(blk, kb.cidx(int64_t(1) << (s + k))), stride, R, [&](SmallVectorImpl<Value> &x) {
         for (int64_t d = 0; d < k; ++d) {
           int64_t half = int64_t(1) << d;
           bool lastStage = s + d == logN - 1;
@@ -127,7 +130,6 @@ struct NttEmitter {
             x[u + half] = kb.mulShoup(kb.modSub(a, c, p, 2, 4), w, ws, p, 2);
           }
         }
-        for (int64_t u = 0; u < R; ++u) kb.store(x[u], dst, {j, idx[u]});
       });
     });
   }
@@ -147,9 +149,9 @@ struct NttEmitter {
   }
 };
 
-template <typename OpTy> struct NttLowering : OpConversionPattern<OpTy> {
-  NttLowering(const TypeConverter &tc, MLIRContext *ctx, const LoweringOptions &o)
-      : OpConversionPattern<OpTy>(tc, ctx), options(o) {}
+template <typename OpTy> struct NttLowering : KernelPattern<OpTy> {
+  using KernelPattern<OpTy>::KernelPattern;
+  using KernelPattern<OpTy>::options;
 
   LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor, ConversionPatternRewriter &rewriter) const override {
     constexpr bool inverse = std::is_same_v<OpTy, fhe::InttOp>;
@@ -189,7 +191,6 @@ template <typename OpTy> struct NttLowering : OpConversionPattern<OpTy> {
     return success();
   }
 
-  const LoweringOptions &options;
 };
 
 } // namespace

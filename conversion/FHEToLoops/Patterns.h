@@ -60,11 +60,19 @@ llvm::SmallVector<mlir::Value> emitResidueElement(KernelBuilder &kb, mlir::Opera
 
 namespace fhec {
 
+/// A conversion pattern of fhe-to-loops: it emits its kernel with the
+/// lowering's options (target, phase timers).
+template <typename OpTy> struct KernelPattern : mlir::OpConversionPattern<OpTy> {
+  KernelPattern(const TypeConverter &tc, mlir::MLIRContext *ctx, const LoweringOptions &o)
+      : mlir::OpConversionPattern<OpTy>(tc, ctx), options(o) {}
+  const LoweringOptions &options;
+};
+
 /// The single-op lowering of a coefficient-space op: a fresh result buffer and
 /// one scf.parallel over coefficient blocks calling the op's block emitter.
-template <typename OpTy> struct CoefficientOpLowering : mlir::OpConversionPattern<OpTy> {
-  CoefficientOpLowering(const TypeConverter &tc, mlir::MLIRContext *ctx, const LoweringOptions &o)
-      : mlir::OpConversionPattern<OpTy>(tc, ctx), options(o) {}
+template <typename OpTy> struct CoefficientOpLowering : KernelPattern<OpTy> {
+  using KernelPattern<OpTy>::KernelPattern;
+  using KernelPattern<OpTy>::options;
 
   mlir::LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                                       mlir::ConversionPatternRewriter &rewriter) const override {
@@ -92,8 +100,6 @@ template <typename OpTy> struct CoefficientOpLowering : mlir::OpConversionPatter
     auto r = mlir::dyn_cast<fhe::RnsType>(t);
     return CoeffRef{mem, base, r && r.getLayout() == fhe::Layout::prime_major};
   }
-
-  const LoweringOptions &options;
 };
 
 } // namespace fhec

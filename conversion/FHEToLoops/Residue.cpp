@@ -105,9 +105,9 @@ void emitResidueKernel(KernelBuilder &kb, ArrayRef<Operation *> ops, llvm::Dense
   }
 }
 
-template <typename OpTy> struct PointwiseLowering : OpConversionPattern<OpTy> {
-  PointwiseLowering(const TypeConverter &tc, MLIRContext *ctx, const LoweringOptions &o)
-      : OpConversionPattern<OpTy>(tc, ctx), options(o) {}
+template <typename OpTy> struct PointwiseLowering : KernelPattern<OpTy> {
+  using KernelPattern<OpTy>::KernelPattern;
+  using KernelPattern<OpTy>::options;
   LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor, ConversionPatternRewriter &rewriter) const override {
     KernelBuilder kb(rewriter, op.getLoc(), options);
     llvm::DenseMap<Value, Value> env;
@@ -118,13 +118,11 @@ template <typename OpTy> struct PointwiseLowering : OpConversionPattern<OpTy> {
     rewriter.replaceOp(op, env.at(op.getResult()));
     return success();
   }
-  const LoweringOptions &options;
 };
 
 // fhe.fused residue: the body's ops as one loop nest.
-struct FusedResidueLowering : OpConversionPattern<fhe::FusedOp> {
-  FusedResidueLowering(const TypeConverter &tc, MLIRContext *ctx, const LoweringOptions &o)
-      : OpConversionPattern(tc, ctx), options(o) {}
+struct FusedResidueLowering : KernelPattern<fhe::FusedOp> {
+  using KernelPattern::KernelPattern;
   LogicalResult matchAndRewrite(fhe::FusedOp op, OpAdaptor adaptor, ConversionPatternRewriter &rewriter) const override {
     if (op.getSpace() != fhe::Space::residue) return failure();
     KernelBuilder kb(rewriter, op.getLoc(), options);
@@ -146,14 +144,12 @@ struct FusedResidueLowering : OpConversionPattern<fhe::FusedOp> {
     rewriter.replaceOp(op, repl);
     return success();
   }
-  const LoweringOptions &options;
 };
 
 // Cache-blocked transpose between (m, N) and (N, m): one tile of 64
 // coefficients across all primes at a time.
-struct TransposeLowering : OpConversionPattern<fhe::TransposeOp> {
-  TransposeLowering(const TypeConverter &tc, MLIRContext *ctx, const LoweringOptions &o)
-      : OpConversionPattern(tc, ctx), options(o) {}
+struct TransposeLowering : KernelPattern<fhe::TransposeOp> {
+  using KernelPattern::KernelPattern;
   LogicalResult matchAndRewrite(fhe::TransposeOp op, OpAdaptor adaptor, ConversionPatternRewriter &rewriter) const override {
     KernelBuilder kb(rewriter, op.getLoc(), options);
     auto t = op.getResult().getType();
@@ -169,7 +165,6 @@ struct TransposeLowering : OpConversionPattern<fhe::TransposeOp> {
     rewriter.replaceOp(op, out);
     return success();
   }
-  const LoweringOptions &options;
 };
 
 // The first m' rows of a prime-major (m, N) matrix: a contiguous view.

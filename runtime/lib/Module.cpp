@@ -280,64 +280,49 @@ std::vector<Ciphertext> Executor::run(const std::string &name, const std::vector
     if (idx >= vec.size() || (part != "ax" && part != "bx")) throw Error("bad manifest role '" + role + "'");
     return part == "ax" ? vec[idx].ax : vec[idx].bx;
   };
-  std::vector<void *> ptrs;
-  for (const auto &a : f->args) {
-    switch (a.kind) {
-    case ManifestArg::Kind::Table:
-    case ManifestArg::Kind::Workspace:
-      ptrs.push_back(argument(a));
-      break;
-    case ManifestArg::Kind::Rns: {
+  call(*f, [&](const ManifestArg &a) -> void * {
+    if (a.kind == ManifestArg::Kind::Rns) {
       auto it = evk_.find(a.role);
       if (it == evk_.end() || a.basis != evkBasis_)
         throw Error("'" + name + "' needs the evaluation key: call setEvalKey first");
-      ptrs.push_back(it->second.data());
-      break;
+      return it->second.data();
     }
-    case ManifestArg::Kind::Poly: {
-      BigPoly &p = ctPart(a.role, a.output);
-      if (p.logq != a.logq) throw Error("'" + name + "': argument " + a.role + " has the wrong modulus");
-      ptrs.push_back(p.words.data());
-      break;
-    }
-    }
-  }
-  module_.entry(*f)(ptrs.data());
+    BigPoly &p = ctPart(a.role, a.output);
+    if (p.logq != a.logq) throw Error("'" + name + "': argument " + a.role + " has the wrong modulus");
+    return p.words.data();
+  });
   return outputs;
+}
+
+void Executor::call(const ManifestFunction &f, const std::function<void *(const ManifestArg &)> &data) {
+  std::vector<void *> ptrs;
+  for (const auto &a : f.args)
+    ptrs.push_back(a.kind == ManifestArg::Kind::Table || a.kind == ManifestArg::Kind::Workspace ? argument(a) : data(a));
+  module_.entry(f)(ptrs.data());
 }
 
 std::vector<BigPoly> Executor::runPolys(const std::string &name, const std::vector<BigPoly> &inputs) {
   const ManifestFunction *f = module_.manifest().find(name);
   if (!f) throw Error("module has no function '" + name + "'");
   std::vector<BigPoly> outputs;
+  size_t ins = 0;
   for (const auto &a : f->args)
-    if (a.kind == ManifestArg::Kind::Poly && a.output) outputs.emplace_back(params_.logN, a.logq);
-  std::vector<void *> ptrs;
+    if (a.kind == ManifestArg::Kind::Poly) {
+      if (a.output) outputs.emplace_back(params_.logN, a.logq);
+      else ++ins;
+    }
+  if (ins != inputs.size())
+    throw Error("'" + name + "' takes " + std::to_string(ins) + " inputs, got " + std::to_string(inputs.size()));
   size_t in = 0, out = 0;
-  for (const auto &a : f->args) {
-    switch (a.kind) {
-    case ManifestArg::Kind::Table:
-    case ManifestArg::Kind::Workspace:
-      ptrs.push_back(argument(a));
-      break;
-    case ManifestArg::Kind::Rns:
+  call(*f, [&](const ManifestArg &a) -> void * {
+    if (a.kind == ManifestArg::Kind::Rns)
       throw Error("'" + name + "' takes RNS arguments; runPolys runs BigInt-only functions");
-    case ManifestArg::Kind::Poly: {
-      if (a.output) {
-        ptrs.push_back(outputs[out++].words.data());
-        break;
-      }
-      if (in >= inputs.size()) throw Error("'" + name + "' takes more inputs than given");
-      const BigPoly &p = inputs[in++];
-      if (p.logq != a.logq || p.logN != params_.logN)
-        throw Error("'" + name + "' input " + std::to_string(in - 1) + " has the wrong ring or modulus");
-      ptrs.push_back(const_cast<uint64_t *>(p.words.data()));
-      break;
-    }
-    }
-  }
-  if (in != inputs.size()) throw Error("'" + name + "' takes " + std::to_string(in) + " inputs");
-  module_.entry(*f)(ptrs.data());
+    if (a.output) return outputs[out++].words.data();
+    const BigPoly &p = inputs[in++];
+    if (p.logq != a.logq || p.logN != params_.logN)
+      throw Error("'" + name + "' input " + std::to_string(in - 1) + " has the wrong ring or modulus");
+    return const_cast<uint64_t *>(p.words.data());
+  });
   return outputs;
 }
 

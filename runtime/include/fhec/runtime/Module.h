@@ -8,6 +8,7 @@
 #include "fhec/runtime/Keys.h"
 #include "fhec/runtime/Params.h"
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -109,7 +110,10 @@ private:
   const Buffer &table(const ManifestArg &a);
   const CompiledModule &module_;
   Params params_;
+  /// The executor's own buffer for a table or workspace argument.
   void *argument(const ManifestArg &a);
+  /// Calls f's entry with the executor's buffers and `data(a)` for the other arguments.
+  void call(const ManifestFunction &f, const std::function<void *(const ManifestArg &)> &data);
   std::map<std::tuple<int, int, int64_t>, Buffer> tables_;
   Buffer workspace_;
   std::map<std::string, Buffer> evk_;  // "evk.ax" / "evk.bx" -> (m, N) prime-major words
