@@ -1,4 +1,5 @@
 #include "codegen/Emit.h"
+#include "passes/Target.h"
 
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
@@ -36,11 +37,16 @@ std::unique_ptr<llvm::TargetMachine> createTargetMachine(const CompileOptions &o
   llvm::Triple triple(llvm::sys::getDefaultTargetTriple());
   const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
   if (!target) return nullptr;
-  // `cpu`: the portable x86-64 baseline, so a module runs on any 64-bit x86 machine.
-  std::string cpu = "x86-64";
+  // `cpu`: the portable x86-64 baseline, so a module runs on any 64-bit x86
+  // machine; `cpu-avx512`: x86-64-v4 with IFMA and 512-bit vectors.
+  const TargetSpec *spec = lookupTarget(options.target);
+  if (!spec || spec->llvmCpu.empty()) {
+    error = "no x86 code generation for target '" + options.target + "'";
+    return nullptr;
+  }
   llvm::TargetOptions to;
-  return std::unique_ptr<llvm::TargetMachine>(
-      target->createTargetMachine(triple, cpu, "", to, llvm::Reloc::PIC_, std::nullopt, llvm::CodeGenOptLevel::Aggressive));
+  return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
+      triple, spec->llvmCpu, spec->llvmFeatures, to, llvm::Reloc::PIC_, std::nullopt, llvm::CodeGenOptLevel::Aggressive));
 }
 } // namespace
 
@@ -63,8 +69,9 @@ std::unique_ptr<llvm::Module> translateAndOptimize(ModuleOp module, llvm::LLVMCo
   llvm::FunctionAnalysisManager fam;
   llvm::CGSCCAnalysisManager cgam;
   llvm::ModuleAnalysisManager mam;
-  // The portable target is scalar: LLVM's auto-vectorizer would emulate the
-  // 64x64->128-bit products of Shoup/Barrett on SSE2 lanes, which is slower.
+  // The kernels are vectorized where fhec wants them (cpu-avx512's 8-lane
+  // loops); LLVM's auto-vectorizer would emulate the 64x64->128-bit products
+  // of the scalar Shoup/Barrett code on vector lanes, which is slower.
   llvm::PipelineTuningOptions tuning;
   tuning.LoopVectorization = false;
   tuning.SLPVectorization = false;

@@ -3,11 +3,14 @@
 #include "passes/Passes.h"
 #include "passes/Target.h"
 
+#include "fhec/runtime/CpuFeatures.h"
+
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Index/IR/IndexDialect.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
@@ -27,10 +30,19 @@ ArrayRef<OptimizationPass> optimizationPasses() {
   return passes;
 }
 
+static std::vector<std::string> requiredCpuFeatures(const TargetSpec &t) {
+  SmallVector<StringRef> parts;
+  t.cpuFeatures.split(parts, ',', -1, /*KeepEmpty=*/false);
+  return std::vector<std::string>(parts.begin(), parts.end());
+}
+
 LogicalResult resolveOptions(CompileOptions &options, std::string &error) {
-  if (options.target == "auto") options.target = "cpu";
-  if (options.target != "cpu") {
-    error = "unknown target '" + options.target + "' (available: cpu, auto)";
+  // auto: the fastest target this CPU runs.
+  if (options.target == "auto")
+    options.target = rt::missingCpuFeatures(requiredCpuFeatures(*lookupTarget("cpu-avx512"))).empty() ? "cpu-avx512"
+                                                                                                        : "cpu";
+  if (options.target != "cpu" && options.target != "cpu-avx512") {
+    error = "unknown target '" + options.target + "' (available: cpu, cpu-avx512, auto)";
     return failure();
   }
   if (options.optLevel > 2) {
@@ -107,10 +119,15 @@ LogicalResult buildLoopPipeline(OpPassManager &pm, const CompileOptions &options
   return success();
 }
 
-void buildLLVMPipeline(OpPassManager &pm, const CompileOptions &) {
-  pm.addPass(createModArithToArith());
+void buildLLVMPipeline(OpPassManager &pm, const CompileOptions &options) {
+  // The only target-specific arithmetic: IFMA for cpu-avx512, 64-bit words otherwise.
+  if (options.target == "cpu-avx512")
+    pm.addPass(createModArithToAVX512());
+  else
+    pm.addPass(createModArithToArith());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  pm.addPass(createConvertVectorToLLVMPass());
   // scf.parallel -> omp.parallel + omp.wsloop (LLVM's libomp at run time);
   // memref lowering before scf-to-cf so each body's alloca scope keeps one block.
   pm.addPass(createConvertSCFToOpenMPPass());
@@ -131,7 +148,7 @@ void buildLLVMPipeline(OpPassManager &pm, const CompileOptions &) {
 void registerDialects(DialectRegistry &registry) {
   registry.insert<ckks::CKKSDialect, fhe::FHEDialect, modarith::ModArithDialect, func::FuncDialect,
                   arith::ArithDialect, scf::SCFDialect, memref::MemRefDialect, LLVM::LLVMDialect,
-                  cf::ControlFlowDialect, index::IndexDialect, omp::OpenMPDialect>();
+                  cf::ControlFlowDialect, index::IndexDialect, omp::OpenMPDialect, vector::VectorDialect>();
 }
 
 void registerPipelines() {
@@ -150,6 +167,15 @@ void registerPipelines() {
   PassPipelineRegistration<>("fhec-cpu-pipeline-O0", "ckks/fhe to the LLVM dialect, lowering passes only", full(0));
   PassPipelineRegistration<>("fhec-cpu-lower-to-llvm", "loop-level MLIR to the LLVM dialect with the module ABI",
                              [](OpPassManager &pm) { buildLLVMPipeline(pm, CompileOptions()); });
+  PassPipelineRegistration<>("fhec-cpu-avx512-pipeline", "ckks/fhe to the LLVM dialect for the cpu-avx512 target (-O2)",
+                             [](OpPassManager &pm) {
+                               CompileOptions o;
+                               o.target = "cpu-avx512";
+                               std::string error;
+                               if (failed(buildFHEPipeline(pm, o, error)) || failed(buildLoopPipeline(pm, o, error)))
+                                 llvm::report_fatal_error(llvm::Twine(error));
+                               buildLLVMPipeline(pm, o);
+                             });
 }
 
 } // namespace fhec

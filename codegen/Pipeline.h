@@ -13,7 +13,7 @@
 namespace fhec {
 
 struct CompileOptions {
-  std::string target = "cpu";  ///< cpu (portable 64-bit); `auto` resolves to the best available
+  std::string target = "cpu";  ///< cpu (portable 64-bit), cpu-avx512 (IFMA); `auto`: the best this CPU runs
   unsigned optLevel = 2;       ///< 0: lowering only; 1: per-kernel passes; 2: all passes
   std::vector<std::string> disabledPasses;           ///< optimization passes left out
   std::map<std::string, std::string> passOptions;    ///< pass name -> its options ("radix=4 ...")

@@ -42,7 +42,7 @@ def FHEToLoops : Pass<"fhe-to-loops", "::mlir::ModuleOp"> {
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",
                            "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
-                           "::fhec::modarith::ModArithDialect"];
+                           "::mlir::vector::VectorDialect", "::fhec::modarith::ModArithDialect"];
 }
 
 def ModArithToArith : Pass<"modarith-to-arith"> {
@@ -54,6 +54,21 @@ def ModArithToArith : Pass<"modarith-to-arith"> {
     three-word multiply-accumulate; elementwise on scalars or vectors.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
+def ModArithToAVX512 : Pass<"modarith-to-avx512"> {
+  let summary = "Lower modarith ops for the cpu-avx512 target: IFMA products in base 2^52";
+  let description = [{
+    Shoup and Barrett products and 52-bit digit multiply-accumulates on
+    vector<8xi64> become AVX-512 IFMA (`llvm.x86.avx512.vpmadd52l.uq.512`,
+    `...vpmadd52h...` via llvm.call_intrinsic); scalar ops of the module use
+    the same base 2^52 with 64-bit multiplies. Shoup: q = floor(x w' / 2^52),
+    w' = floor(w 2^52 / p), r = x w - q p in [0, 2p) (x < 2^52). Barrett for
+    b-bit primes (b <= 50): mu = floor(2^(b+50) / p), r < 3p. Residues are
+    lazily in [0, 4p) < 2^52. add/sub/reduce and the accumulations are the
+    portable lowerings.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::LLVM::LLVMDialect"];
 }
 
 #endif

@@ -75,7 +75,8 @@ LogicalResult ManifestBuilder::finish() {
   auto targetName = module->getAttrOfType<StringAttr>(FHEDialect::getTargetAttrName());
   const TargetSpec *target = lookupTarget(targetName ? targetName.getValue() : "cpu");
   if (!target) return module.emitError() << "unknown target " << targetName;
-  os << "target name=" << target->name << " shoup_bits=" << target->shoupBits << "\n";
+  os << "target name=" << target->name << " shoup_bits=" << target->shoupBits << " features=" << target->cpuFeatures
+     << "\n";
   if (auto p = ckks::getModuleParams(module)) {
     if (logN && p.getLogN() != logN)
       return module.emitError() << "functions use ring dimension 2^" << logN << ", but ckks.params says 2^"

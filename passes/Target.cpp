@@ -15,12 +15,17 @@ const TargetSpec kTargets[] = {
     // (16 x m words) and the CRT's input block in L1. A kernel reading a
     // prime-major matrix one coefficient block at a time touches one cache
     // line per prime: nearly as cheap as streaming, so transposes fold.
-    {"cpu", 60, 64, 1, 2, 12, 4, 16, 16, 1.1, 2.0},
-    // AVX-512 IFMA: 52-bit multiplier, lazy [0, 4p) needs p < 2^50.
-    {"cpu-avx512", 50, 52, 8, 4, 12, 4, 16, 16, 1.1, 2.0},
+    {"cpu", "", "x86-64", "", 60, 64, 1, 2, 12, 4, 16, 16, 1.1, 2.0},
+    // AVX-512 IFMA: 8 x 64-bit lanes, the 52-bit multiplier (vpmadd52luq/huq):
+    // Shoup constants and BigInt digits in base 2^52, lazy [0, 4p) needs
+    // 4p < 2^52, so p < 2^50. Radix-8 sub-levels: the last three stages then
+    // form one sub-level of 8-residue blocks, transposed in registers (radix-16
+    // measured twice as slow: spills).
+    {"cpu-avx512", "avx512f,avx512dq,avx512vl,avx512ifma", "x86-64-v4", "+avx512ifma,-prefer-256-bit", 50, 52, 8,
+     3, 12, 4, 16, 16, 1.1, 2.0},
     // CUDA: 32-bit integer arithmetic, 30-bit primes; a block of 2^11 words
     // fits a thread block's shared memory; coalescing makes strided access costly.
-    {"cuda", 30, 32, 1, 5, 11, 5, 1, 1, 4.0, 2.0},
+    {"cuda", "", "", "", 30, 32, 1, 5, 11, 5, 1, 1, 4.0, 2.0},
 };
 // clang-format on
 } // namespace

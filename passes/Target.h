@@ -13,6 +13,9 @@ namespace fhec {
 
 struct TargetSpec {
   llvm::StringRef name;
+  llvm::StringRef cpuFeatures;  ///< CPU features a module needs to run (cpuid names, comma-separated)
+  llvm::StringRef llvmCpu;      ///< LLVM CPU for code generation
+  llvm::StringRef llvmFeatures; ///< extra LLVM target features
   unsigned primeBits;     ///< width of the RNS primes (fhe-select-basis)
   unsigned shoupBits;     ///< Shoup base beta of the tables: floor(w 2^beta / p)
   unsigned lanes;         ///< SIMD lanes of one modarith value (1: scalar)

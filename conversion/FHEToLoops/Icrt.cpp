@@ -119,6 +119,88 @@ struct IcrtContext {
       });
     });
   }
+
+  // Algo. 6 over D-bit digits (D < 64, IFMA's 52), W coefficients per vector:
+  // column c of X mod 2^(D Dq) is sum_j temp_j T_j[c] + k negP[c], with
+  // T_j = P/p_j and negP = -P mod 2^(D Dq) in base 2^D (adding k negP
+  // subtracts k P, no borrows). The low and high halves of the digit products
+  // accumulate lazily in 64-bit lanes (m + 1 terms below 2^52 each), and one
+  // carry pass per group normalizes the columns; the digits are then repacked
+  // into the 64-bit limbs of the result.
+  void digitMatrix(const CoeffRef &in, const CoeffRef &out, int64_t B, unsigned D) {
+    int64_t Dq = (Lq * 64 + D - 1) / D;
+    int64_t lanes = kb.options.target->lanes;
+    int64_t W = in.primeMajor && B % lanes == 0 ? lanes : 1;
+    Value T = kb.table(abi::TableKind::IcrtColumns, basis, Dq, logN);
+    Value negP = kb.table(abi::TableKind::IcrtNegP, basis, Dq, logN);
+    Value tempBuf = kb.scratch({m, B}), kBuf = kb.scratch({B}), digits = kb.scratch({Dq, B});
+    OpBuilder &b = kb.b;
+    auto f64W = W == 1 ? Type(b.getF64Type()) : Type(VectorType::get({W}, b.getF64Type()));
+    auto i64W = kb.wordType(W);
+    Value mask = kb.constW(int64_t((uint64_t(1) << D) - 1), W), shift = kb.constW(D, W);
+    auto fconst = [&](double v) -> Value {
+      if (W == 1) return arith::ConstantOp::create(b, kb.loc, b.getF64FloatAttr(v));
+      return arith::ConstantOp::create(b, kb.loc, DenseElementsAttr::get(cast<VectorType>(f64W), b.getF64FloatAttr(v)));
+    };
+    auto group = [&](function_ref<void(Value)> body) {
+      kb.loop(kb.cidx(0), kb.cidx(B), kb.cidx(W), {}, [&](Value i0, ValueRange) {
+        body(i0);
+        return SmallVector<Value>{};
+      });
+    };
+    // temp_j and the estimate k of the multiple of P, W coefficients at a time.
+    group([&](Value i0) {
+      auto f = kb.loop(0, m, {fconst(0.0)}, [&](Value j, ValueRange it) {
+        auto row = [&](int col) { return kb.splat(kb.tableAt(consts, j, col), W); };
+        Value x = W > 1 ? kb.loadW(in.mem, {j, kb.coeffIndex(in, i0)}, W) : kb.load(in, i0, j);
+        Value t = scaled ? x : kb.mulShoup(x, row(abi::kIcrtInv), row(abi::kIcrtInvShoup), row(abi::kPrime));
+        kb.storeW(t, tempBuf, {j, i0});
+        Value invp = arith::BitcastOp::create(b, kb.loc, f64W, row(abi::kInvPrimeF64));
+        Value tf = arith::UIToFPOp::create(b, kb.loc, f64W, t);
+        return SmallVector<Value>{arith::AddFOp::create(b, kb.loc, it[0], arith::MulFOp::create(b, kb.loc, tf, invp))};
+      });
+      Value k = arith::FPToUIOp::create(b, kb.loc, i64W, arith::AddFOp::create(b, kb.loc, f[0], fconst(0.5)));
+      kb.storeW(k, kBuf, {i0});
+    });
+    // Columns with one carry pass.
+    group([&](Value i0) {
+      Value zero = kb.constW(0, W);
+      Value kv = kb.loadW(kBuf, {i0}, W);
+      kb.loop(0, Dq, {zero, zero}, [&](Value c, ValueRange st) {
+        auto acc = kb.loop(0, m, {zero, zero}, [&](Value j, ValueRange a) {
+          auto [lo, hi] = kb.macSplit(a[0], a[1], kb.loadW(tempBuf, {j, i0}, W), kb.splat(kb.load(T, {c, j}), W), D);
+          return SmallVector<Value>{lo, hi};
+        });
+        auto [lo, hi] = kb.macSplit(acc[0], acc[1], kv, kb.splat(kb.load(negP, {kb.cidx(0), c}), W), D);
+        Value v = kb.add(kb.add(lo, st[1]), st[0]);  // this column's low halves, the last one's high halves, carry
+        kb.storeW(kb.bitAnd(v, mask), digits, {c, i0});
+        return SmallVector<Value>{arith::ShRUIOp::create(b, kb.loc, v, shift), hi};
+      });
+    });
+    // Digits to 64-bit limbs: limb w is bits [64 w, 64 w + 64), from digits
+    // w0 = 64 w / D, w0 + 1 and (when a digit is shorter than 32 bits of the limb) w0 + 2.
+    kb.loop(B, [&](Value i) {
+      kb.loop(Lq, [&](Value w) {
+        Value bit = kb.mul(w, kb.cidx(64));
+        Value d0 = arith::DivUIOp::create(b, kb.loc, bit, kb.cidx(D));
+        Value off = arith::IndexCastOp::create(b, kb.loc, b.getI64Type(), kb.sub(bit, kb.mul(d0, kb.cidx(D))));
+        Value limb = arith::ShRUIOp::create(b, kb.loc, kb.load(digits, {d0, i}), off);
+        for (int64_t step = 1; step <= 2; ++step) {
+          // digit d0 + step starts at bit step D - off of the limb, if below 64 and within the digits.
+          Value at = kb.sub(kb.c64(int64_t(step * D)), off);
+          Value idx = kb.add(d0, kb.cidx(step));
+          Value ok = arith::AndIOp::create(
+              b, kb.loc, arith::CmpIOp::create(b, kb.loc, arith::CmpIPredicate::ult, at, kb.c64(64)),
+              arith::CmpIOp::create(b, kb.loc, arith::CmpIPredicate::ult, idx, kb.cidx(Dq)));
+          Value clamped = arith::MinUIOp::create(b, kb.loc, idx, kb.cidx(Dq - 1));
+          Value part = arith::ShLIOp::create(b, kb.loc, kb.load(digits, {clamped, i}),
+                                             arith::MinUIOp::create(b, kb.loc, at, kb.c64(63)));
+          limb = kb.bitOr(limb, arith::SelectOp::create(b, kb.loc, ok, part, kb.c64(0)));
+        }
+        kb.store(limb, out, i, w);
+      });
+    });
+  }
 };
 
 } // namespace
@@ -134,7 +216,10 @@ void emitIcrtBlock(KernelBuilder &kb, fhe::IcrtOp op, const CoeffRef &in, const 
                   int64_t(outT.getLimbs()),
                   inT.getLogN(),
                   kb.table(abi::TableKind::PrimeConsts, inT.getBasis(), 0, inT.getLogN())};
-  if (op.getOrder() == fhe::Order::matrix)
+  unsigned D = kb.options.target->shoupBits;
+  if (op.getOrder() == fhe::Order::matrix && D < 64)
+    ctx.digitMatrix(in, out, B, D);
+  else if (op.getOrder() == fhe::Order::matrix)
     ctx.matrix(in, out, B);
   else
     kb.loop(B, [&](Value i) { ctx.operandScan(in, out, i); });

@@ -23,6 +23,43 @@ Value KernelBuilder::mul(Value x, Value y) { return arith::MulIOp::create(b, loc
 Value KernelBuilder::shl(Value x, Value y) { return arith::ShLIOp::create(b, loc, x, y); }
 Value KernelBuilder::shr(Value x, Value y) { return arith::ShRUIOp::create(b, loc, x, y); }
 
+Type KernelBuilder::wordType(int64_t W) {
+  if (W == 1) return b.getI64Type();
+  return VectorType::get({W}, b.getI64Type());
+}
+
+Value KernelBuilder::loadW(Value mem, ValueRange idx, int64_t W) {
+  if (W == 1) return load(mem, idx);
+  return vector::LoadOp::create(b, loc, cast<VectorType>(wordType(W)), mem, idx);
+}
+
+void KernelBuilder::storeW(Value v, Value mem, ValueRange idx) {
+  if (isa<VectorType>(v.getType()))
+    vector::StoreOp::create(b, loc, v, mem, idx);
+  else
+    store(v, mem, idx);
+}
+
+Value KernelBuilder::splat(Value scalar, int64_t W) {
+  if (W == 1) return scalar;
+  return vector::BroadcastOp::create(b, loc, wordType(W), scalar);
+}
+
+Value KernelBuilder::constW(int64_t v, int64_t W) {
+  if (W == 1) return c64(v);
+  auto t = cast<VectorType>(wordType(W));
+  return arith::ConstantOp::create(b, loc, DenseElementsAttr::get(t, b.getI64IntegerAttr(v)));
+}
+
+Value KernelBuilder::lane(Value v, int64_t l) {
+  if (!isa<VectorType>(v.getType())) return v;
+  return vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>{l});
+}
+
+Value KernelBuilder::bitAnd(Value x, Value y) { return arith::AndIOp::create(b, loc, x, y); }
+Value KernelBuilder::bitOr(Value x, Value y) { return arith::OrIOp::create(b, loc, x, y); }
+Value KernelBuilder::sub(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
+
 Value KernelBuilder::load(Value mem, ValueRange idx) { return memref::LoadOp::create(b, loc, mem, idx); }
 void KernelBuilder::store(Value v, Value mem, ValueRange idx) { memref::StoreOp::create(b, loc, v, mem, idx); }
 
@@ -35,12 +72,12 @@ Value KernelBuilder::scratch(ArrayRef<int64_t> shape) {
 }
 
 Value KernelBuilder::load(const CoeffRef &r, Value i, Value k) {
-  Value c = r.base ? add(r.base, i) : i;
+  Value c = coeffIndex(r, i);
   return r.primeMajor ? load(r.mem, {k, c}) : load(r.mem, {c, k});
 }
 
 void KernelBuilder::store(Value v, const CoeffRef &r, Value i, Value k) {
-  Value c = r.base ? add(r.base, i) : i;
+  Value c = coeffIndex(r, i);
   if (r.primeMajor)
     store(v, r.mem, {k, c});
   else
@@ -104,6 +141,12 @@ Value KernelBuilder::mulShoup(Value x, Value w, Value wShoup, Value p, int64_t o
 Value KernelBuilder::mulBarrett(Value x, Value y, Value p, Value mu, Value bits) {
   return modarith::MulBarrettOp::create(b, loc, x.getType(), x, y, p, mu, bits);
 }
+std::pair<Value, Value> KernelBuilder::macSplit(Value lo, Value hi, Value x, Value y, unsigned digit) {
+  auto m = modarith::MacSplitOp::create(b, loc, lo.getType(), lo.getType(), lo, hi, x, y,
+                                        b.getI64IntegerAttr(int64_t(digit)));
+  return {m.getOutLo(), m.getOutHi()};
+}
+
 std::array<Value, 3> KernelBuilder::mac(std::array<Value, 3> acc, Value x, Value y) {
   Type t = x.getType();
   auto m = modarith::MacOp::create(b, loc, t, t, t, acc[0], acc[1], acc[2], x, y);

@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Builders.h"
 
 namespace fhec {
@@ -51,6 +52,20 @@ public:
   mlir::Value shl(mlir::Value x, mlir::Value y);
   mlir::Value shr(mlir::Value x, mlir::Value y);
 
+  // W-wide values: W = 1 is a scalar i64, W > 1 a vector<W x i64> (the
+  // target's lanes) whose lanes are consecutive elements of the last index.
+  mlir::Type wordType(int64_t W);
+  mlir::Value loadW(mlir::Value mem, mlir::ValueRange idx, int64_t W);
+  void storeW(mlir::Value v, mlir::Value mem, mlir::ValueRange idx);
+  /// A scalar repeated in W lanes (the scalar itself for W = 1).
+  mlir::Value splat(mlir::Value scalar, int64_t W);
+  mlir::Value constW(int64_t v, int64_t W);
+  /// Lane l of a W-wide value (the value for W = 1).
+  mlir::Value lane(mlir::Value v, int64_t l);
+  mlir::Value bitAnd(mlir::Value x, mlir::Value y);
+  mlir::Value bitOr(mlir::Value x, mlir::Value y);
+  mlir::Value sub(mlir::Value x, mlir::Value y);
+
   // Memory.
   mlir::Value load(mlir::Value mem, mlir::ValueRange idx);
   void store(mlir::Value v, mlir::Value mem, mlir::ValueRange idx);
@@ -58,6 +73,8 @@ public:
   mlir::Value alloc(mlir::MemRefType t);
   /// Block-local scratch on the stack of the current loop body.
   mlir::Value scratch(llvm::ArrayRef<int64_t> shape);
+  /// The memory index of coefficient i of a block (base + i, or i for scratch).
+  mlir::Value coeffIndex(const CoeffRef &r, mlir::Value i) { return r.base ? add(r.base, i) : i; }
   mlir::Value load(const CoeffRef &r, mlir::Value i, mlir::Value k);
   void store(mlir::Value v, const CoeffRef &r, mlir::Value i, mlir::Value k);
 
@@ -78,6 +95,9 @@ public:
   mlir::Value reduce(mlir::Value x, mlir::Value p, int64_t in, int64_t out);
   mlir::Value mulShoup(mlir::Value x, mlir::Value w, mlir::Value wShoup, mlir::Value p, int64_t out = 1);
   mlir::Value mulBarrett(mlir::Value x, mlir::Value y, mlir::Value p, mlir::Value mu, mlir::Value bits);
+  /// (lo, hi) + (x y split at `digit` bits), lazily (modarith.mac_split).
+  std::pair<mlir::Value, mlir::Value> macSplit(mlir::Value lo, mlir::Value hi, mlir::Value x, mlir::Value y,
+                                               unsigned digit);
   /// (a0, a1, a2) + x * y as three words.
   std::array<mlir::Value, 3> mac(std::array<mlir::Value, 3> acc, mlir::Value x, mlir::Value y);
   /// init + sum_{k < n} x(k) y(k) as three words, where every product is below

@@ -28,66 +28,177 @@ struct NttEmitter {
   Value tw, twShoup;  // (m, N) twiddle tables of the direction
   Value j, p;         // prime row and its modulus
 
-  Value twiddle(Value table, Value idx) { return kb.load(table, {j, idx}); }
+  // A sub-level whose sub-transforms are at least the target's lanes apart
+  // runs W = lanes of them at once (consecutive r, contiguous elements).
+  int64_t widthFor(int64_t stride) {
+    int64_t lanes = kb.options.target->lanes;
+    return stride % lanes == 0 ? lanes : 1;
+  }
+  Value twiddle(Value table, Value idx, int64_t W) { return kb.splat(kb.load(table, {j, idx}), W); }
 
   // For r in [0, stride): loads the R residues base + r + u stride of row j
   // from src, lets `butterflies` transform them in registers, stores them to dst.
-  void subTransforms(Value src, Value dst, Value base, int64_t stride, int64_t R,
+  void subTransforms(Value src, Value dst, Value base, int64_t stride, int64_t R, int64_t W,
                      function_ref<void(SmallVectorImpl<Value> &)> butterflies) {
-    kb.loop(stride, [&](Value r) {
+    kb.loop(kb.cidx(0), kb.cidx(stride), kb.cidx(W), {}, [&](Value r, ValueRange) {
       Value start = kb.add(base, r);
       SmallVector<Value> idx(R), x(R);
       for (int64_t u = 0; u < R; ++u) {
         idx[u] = kb.add(start, kb.cidx(u * stride));
-        x[u] = kb.load(src, {j, idx[u]});
+        x[u] = kb.loadW(src, {j, idx[u]}, W);
       }
       butterflies(x);
-      for (int64_t u = 0; u < R; ++u) kb.store(x[u], dst, {j, idx[u]});
+      for (int64_t u = 0; u < R; ++u) kb.storeW(x[u], dst, {j, idx[u]});
+      return SmallVector<Value>{};
     });
   }
+
+  using Twiddles = SmallVector<SmallVector<std::pair<Value, Value>>>;
+
+  // Harvey's forward (Cooley-Tukey) butterflies of a radix-2^k sub-transform:
+  // at sub-stage d the pairs (u, u + 2^(k-1-d)) of group u >> (k-d) use
+  // W[d][group]. Inputs and outputs in [0, 4p).
+  void forwardButterflies(SmallVectorImpl<Value> &x, int64_t k, const Twiddles &W, Value p) {
+    int64_t R = int64_t(1) << k;
+    for (int64_t d = 0; d < k; ++d) {
+      int64_t half = R >> (d + 1);
+      for (int64_t u = 0; u < R; ++u) {
+        if (u & half) continue;
+        auto [w, ws] = W[d][u >> (k - d)];
+        // X in [0, 4p) -> [0, 2p); W Y in [0, 2p); outputs in [0, 4p).
+        Value xr = kb.reduce(x[u], p, 4, 2);
+        Value t = kb.mulShoup(x[u + half], w, ws, p, 2);
+        x[u] = kb.modAdd(xr, t, p, 2, 4);
+        x[u + half] = kb.modSub(xr, t, p, 2, 4);
+      }
+    }
+  }
+
+  // Harvey's inverse (Gentleman-Sande) butterflies of the sub-transform at
+  // stages s..s+k-1: at sub-stage d the pairs (u, u + 2^d) of group
+  // u >> (d+1) use W[d][group]; inputs and outputs in [0, 2p). The
+  // transform's very last stage applies the scaling constants instead.
+  void inverseButterflies(SmallVectorImpl<Value> &x, int64_t s, int64_t k, int64_t logN, const Twiddles &W, Value p,
+                          const std::array<Value, 4> &scale) {
+    int64_t R = int64_t(1) << k;
+    for (int64_t d = 0; d < k; ++d) {
+      int64_t half = int64_t(1) << d;
+      bool lastStage = s + d == logN - 1;
+      for (int64_t u = 0; u < R; ++u) {
+        if (u & half) continue;
+        Value a = x[u], c = x[u + half];
+        if (lastStage) {
+          // (u + v) c and (u - v) w c, fully reduced.
+          x[u] = kb.mulShoup(kb.modAdd(a, c, p, 2, 4), scale[0], scale[1], p, 1);
+          x[u + half] = kb.mulShoup(kb.modSub(a, c, p, 2, 4), scale[2], scale[3], p, 1);
+          continue;
+        }
+        auto [w, ws] = W[d][u >> (d + 1)];
+        x[u] = kb.modAdd(a, c, p, 2, 2);
+        x[u + half] = kb.mulShoup(kb.modSub(a, c, p, 2, 4), w, ws, p, 2);
+      }
+    }
+  }
+
+  // 8 x 8 transpose of 8 vectors of 8 lanes in three rounds of shuffles.
+  SmallVector<Value> transpose8(ArrayRef<Value> a) {
+    auto shuffle = [&](Value x, Value y, ArrayRef<int64_t> mask) -> Value {
+      return vector::ShuffleOp::create(kb.b, kb.loc, x, y, mask);
+    };
+    SmallVector<Value> t(8), u(8), r(8);
+    for (int i = 0; i < 8; i += 2) {
+      t[i] = shuffle(a[i], a[i + 1], {0, 8, 2, 10, 4, 12, 6, 14});
+      t[i + 1] = shuffle(a[i], a[i + 1], {1, 9, 3, 11, 5, 13, 7, 15});
+    }
+    for (int i : {0, 1, 4, 5}) {
+      u[i] = shuffle(t[i], t[i + 2], {0, 1, 8, 9, 4, 5, 12, 13});
+      u[i + 2] = shuffle(t[i], t[i + 2], {2, 3, 10, 11, 6, 7, 14, 15});
+    }
+    for (int i = 0; i < 4; ++i) {
+      r[i] = shuffle(u[i], u[i + 4], {0, 1, 2, 3, 8, 9, 10, 11});
+      r[i + 4] = shuffle(u[i], u[i + 4], {4, 5, 6, 7, 12, 13, 14, 15});
+    }
+    return r;
+  }
+
+  // The radix-8 sub-level of 8-residue blocks (forward: the last 3 stages;
+  // inverse: the first 3) on 8 blocks at a time: 64 residues are loaded as 8
+  // rows, transposed so that each vector holds one element of 8 blocks, run
+  // through the butterflies with per-lane twiddles (NttTailTwiddles, laid out
+  // for this), transposed back and stored.
+  void transposedSubLevel(Value src, Value dst, Value tail, int64_t s, Value blkBase, int64_t blkCount, bool inverse,
+                          bool last, int64_t logN, const std::array<Value, 4> &scale) {
+    Value p = kb.splat(this->p, 8);
+    kb.loop(blkCount / 8, [&](Value v) {
+      Value V = kb.add(kb.shr(blkBase, kb.cidx(3)), v);
+      Value base = kb.mul(V, kb.cidx(64)), tbase = kb.mul(V, kb.cidx(abi::kTailWordsPerGroup));
+      SmallVector<Value> rows;
+      for (int64_t u = 0; u < 8; ++u) rows.push_back(kb.loadW(src, {j, kb.add(base, kb.cidx(8 * u))}, 8));
+      SmallVector<Value> x = transpose8(rows);
+      Twiddles W(3);
+      int64_t q = 0;
+      for (int64_t d = 0; d < 3; ++d)
+        for (int64_t g = 0; g < (inverse ? 4 >> d : 1 << d); ++g, ++q) {
+          Value at = kb.add(tbase, kb.cidx(q * 2 * abi::kTailLanes));
+          W[d].push_back({kb.loadW(tail, {j, at}, 8), kb.loadW(tail, {j, kb.add(at, kb.cidx(abi::kTailLanes))}, 8)});
+        }
+      if (inverse) {
+        inverseButterflies(x, s, 3, logN, W, p, scale);
+      } else {
+        forwardButterflies(x, 3, W, p);
+        if (last)
+          for (Value &e : x) e = kb.reduce(e, p, 4, 1);
+      }
+      rows = transpose8(x);
+      for (int64_t u = 0; u < 8; ++u) kb.storeW(rows[u], dst, {j, kb.add(base, kb.cidx(8 * u))});
+    });
+  }
+
+  // Whether the sub-level (s, k) on blkCount blocks takes the transposed path.
+  bool transposed(int64_t stride, int64_t k, int64_t blkCount) const {
+    return tail && stride == 1 && k == 3 && blkCount % 8 == 0;
+  }
+  Value tail;  ///< NttTailTwiddles of the direction (8 lanes only)
 
   // Forward sub-level (s, k) on blocks [blkBase, blkBase + blkCount) of size
   // N/2^s: sub-transforms x_u = blk N/2^s + r + u N/2^(s+k); at sub-stage d
   // the pairs (u, u + 2^(k-1-d)) of group u >> (k-d) use
   // psi^bitrev(2^(s+d) + blk 2^d + group).
   void forwardSubLevel(Value src, Value dst, int64_t s, int64_t k, Value blkBase, int64_t blkCount, bool last) {
-    int64_t R = int64_t(1) << k, stride = N >> (s + k);
+    int64_t R = int64_t(1) << k, stride = N >> (s + k), Wd = widthFor(stride);
+    if (transposed(stride, k, blkCount))
+      return transposedSubLevel(src, dst, tail, s, blkBase, blkCount, /*inverse=*/false, last, 0, {});
+    Value p = kb.splat(this->p, Wd);
     kb.loop(blkCount, [&](Value sb) {
       Value blk = kb.add(blkBase, sb);
       SmallVector<SmallVector<std::pair<Value, Value>>> W(k);
       for (int64_t d = 0; d < k; ++d)
         for (int64_t g = 0; g < (int64_t(1) << d); ++g) {
           Value idx = kb.add(kb.cidx((int64_t(1) << (s + d)) + g), kb.mul(blk, kb.cidx(int64_t(1) << d)));
-          W[d].push_back({twiddle(tw, idx), twiddle(twShoup, idx)});
+          W[d].push_back({twiddle(tw, idx, Wd), twiddle(twShoup, idx, Wd)});
         }
-      subTransforms(src, dst, kb.mul(blk, kb.cidx(N >> s)), stride, R, [&](SmallVectorImpl<Value> &x) {
-        for (int64_t d = 0; d < k; ++d) {
-          int64_t half = R >> (d + 1);
-          for (int64_t u = 0; u < R; ++u) {
-            if (u & half) continue;
-            auto [w, ws] = W[d][u >> (k - d)];
-            // Harvey: X in [0, 4p) -> [0, 2p); W Y in [0, 2p); outputs in [0, 4p).
-            Value xr = kb.reduce(x[u], p, 4, 2);
-            Value t = kb.mulShoup(x[u + half], w, ws, p, 2);
-            x[u] = kb.modAdd(xr, t, p, 2, 4);
-            x[u + half] = kb.modSub(xr, t, p, 2, 4);
-          }
-        }
+      subTransforms(src, dst, kb.mul(blk, kb.cidx(N >> s)), stride, R, Wd, [&](SmallVectorImpl<Value> &x) {
+        forwardButterflies(x, k, W, p);
         if (last)
           for (Value &v : x) v = kb.reduce(v, p, 4, 1);
       });
     });
   }
 
-  // Forward level (s, k): each of its 2^s blocks through sub-levels of at most radix stages.
+  // Forward level (s, k): each of its 2^s blocks through sub-levels of at
+  // most radix stages. The shorter sub-level comes last (the first pass over
+  // memory then does a full radix of work per load), except in the
+  // transform's last level, where it comes first so that the smallest
+  // strides form a full-radix sub-level (the transposed one on 8 lanes).
   void forwardLevel(Value src, Value dst, int64_t s, int64_t k, int64_t radix, bool last) {
     kb.loop(int64_t(1) << s, [&](Value blk) {
       Value from = src;
-      for (int64_t t = s; t < s + k; t += radix) {
-        int64_t r = std::min(radix, s + k - t);
+      for (int64_t t = s; t < s + k;) {
+        int64_t r = last && t == s && k % radix ? k % radix : std::min(radix, s + k - t);
         int64_t count = int64_t(1) << (t - s);
         forwardSubLevel(from, dst, t, r, kb.mul(blk, kb.cidx(count)), count, last && t + r == s + k);
         from = dst;
+        t += r;
       }
     });
   }
@@ -98,8 +209,14 @@ struct NttEmitter {
   // group blk 2^(k-d-1) + (u >> (d+1)) use psi^-bitrev(N/2^(s+d+1) + group).
   // The transform's very last stage multiplies by the scaling constants.
   void inverseSubLevel(Value src, Value dst, int64_t s, int64_t k, Value blkBase, int64_t blkCount, int64_t logN,
-                       std::array<Value, 4> scale) {
-    int64_t R = int64_t(1) << k, stride = int64_t(1) << s;
+                       std::array<Value, 4> scaleS) {
+    int64_t R = int64_t(1) << k, stride = int64_t(1) << s, Wd = widthFor(stride);
+    // (The transform's last stage is never in the first three of a transform of 2^6 or more.)
+    if (transposed(stride, k, blkCount) && logN >= 6)
+      return transposedSubLevel(src, dst, tail, s, blkBase, blkCount, /*inverse=*/true, false, logN, scaleS);
+    Value p = kb.splat(this->p, Wd);
+    std::array<Value, 4> scale;
+    for (int c = 0; c < 4; ++c) scale[c] = kb.splat(scaleS[c], Wd);
     kb.loop(blkCount, [&](Value sb) {
       Value blk = kb.add(blkBase, sb);
       SmallVector<SmallVector<std::pair<Value, Value>>> W(k);
@@ -108,28 +225,12 @@ struct NttEmitter {
         int64_t groups = int64_t(1) << (k - d - 1);
         for (int64_t g = 0; g < groups; ++g) {
           Value idx = kb.add(kb.cidx((N >> (s + d + 1)) + g), kb.mul(blk, kb.cidx(groups)));
-          W[d].push_back({twiddle(tw, idx), twiddle(twShoup, idx)});
+          W[d].push_back({twiddle(tw, idx, Wd), twiddle(twShoup, idx, Wd)});
         }
       }
-      subTransforms(src, dst, kb.mul(blk, kb.cidx(int64_t(1) << (s + k))), stride, R, [&](SmallVectorImpl<Value> &x) {
-        for (int64_t d = 0; d < k; ++d) {
-          int64_t half = int64_t(1) << d;
-          bool lastStage = s + d == logN - 1;
-          for (int64_t u = 0; u < R; ++u) {
-            if (u & half) continue;
-            Value a = x[u], c = x[u + half];
-            if (lastStage) {
-              // (u + v) c and (u - v) w c, fully reduced.
-              x[u] = kb.mulShoup(kb.modAdd(a, c, p, 2, 4), scale[0], scale[1], p, 1);
-              x[u + half] = kb.mulShoup(kb.modSub(a, c, p, 2, 4), scale[2], scale[3], p, 1);
-              continue;
-            }
-            // Harvey: inputs in [0, 2p); u + v reduced to [0, 2p); (u - v + 2p) w in [0, 2p).
-            auto [w, ws] = W[d][u >> (d + 1)];
-            x[u] = kb.modAdd(a, c, p, 2, 2);
-            x[u + half] = kb.mulShoup(kb.modSub(a, c, p, 2, 4), w, ws, p, 2);
-          }
-        }
+      subTransforms(src, dst, kb.mul(blk, kb.cidx(int64_t(1) << (s + k))), stride, R, Wd,
+                    [&](SmallVectorImpl<Value> &x) {
+        inverseButterflies(x, s, k, logN, W, p, scale);
       });
     });
   }
@@ -167,10 +268,14 @@ template <typename OpTy> struct NttLowering : KernelPattern<OpTy> {
     auto twsKind = inverse ? abi::TableKind::InttTwiddlesShoup : abi::TableKind::NttTwiddlesShoup;
     Value tw = kb.table(twKind, basis, 0, logN), tws = kb.table(twsKind, basis, 0, logN);
     Value scaleT = inverse ? kb.table(abi::TableKind::InttConsts, basis, skip, logN) : Value();
+    // The transposed radix-8 sub-level of the 8-lane targets needs its twiddle layout.
+    Value tail = options.target->lanes == 8 && logN >= 6
+                     ? kb.table(abi::TableKind::NttTailTwiddles, basis, inverse ? 1 : 0, logN)
+                     : Value();
     bool icrtScaled = outT.getDomain() == fhe::Domain::coeff_scaled;
     kb.phaseBegin(phaseOf(op));
     kb.parallel({int64_t(basis.size())}, [&](ValueRange iv) {
-      NttEmitter e{kb, evalT.getN(), tw, tws, iv[0], kb.tableAt(consts, iv[0], abi::kPrime)};
+      NttEmitter e{kb, evalT.getN(), tw, tws, iv[0], kb.tableAt(consts, iv[0], abi::kPrime), tail};
       std::array<Value, 4> scale;
       if (inverse) {
         int base = icrtScaled ? abi::kScaleIcrt : abi::kScale;

@@ -53,7 +53,7 @@ void emitResidueKernel(KernelBuilder &kb, ArrayRef<Operation *> ops, llvm::Dense
   Value consts = kb.table(abi::TableKind::PrimeConsts, basis, 0, t0.getLogN());
   Value zetas = K > 1 ? kb.table(abi::TableKind::IncompleteZeta, basis, t0.getIncomplete(), t0.getLogN()) : Value();
   // Loaded values of the kernel's inputs, computed values of its ops.
-  auto element = [&](Value j, Value blk, const PrimeRow &row) {
+  auto element = [&](Value j, Value blk, const PrimeRow &row, int64_t W) {
     llvm::DenseMap<Value, SmallVector<Value>> vals;
     auto idxOf = [&](Value v, int64_t u) -> SmallVector<Value> {
       Value i = K == 1 ? blk : kb.add(kb.mul(blk, kb.cidx(K)), kb.cidx(u));
@@ -64,7 +64,7 @@ void emitResidueKernel(KernelBuilder &kb, ArrayRef<Operation *> ops, llvm::Dense
       auto it = vals.find(v);
       if (it != vals.end()) return it->second;
       SmallVector<Value> e;
-      for (int64_t u = 0; u < K; ++u) e.push_back(kb.load(env.at(v), idxOf(v, u)));
+      for (int64_t u = 0; u < K; ++u) e.push_back(kb.loadW(env.at(v), idxOf(v, u), W));
       return vals[v] = e;
     };
     for (Operation *op : ops) {
@@ -74,33 +74,40 @@ void emitResidueKernel(KernelBuilder &kb, ArrayRef<Operation *> ops, llvm::Dense
     }
     for (Value r : results) {
       SmallVector<Value> e = get(r);
-      for (int64_t u = 0; u < K; ++u) kb.store(e[u], env.at(r), idxOf(r, u));
+      for (int64_t u = 0; u < K; ++u) kb.storeW(e[u], env.at(r), idxOf(r, u));
     }
   };
-  auto rowFor = [&](Value j, Value blk) {
+  auto rowFor = [&](Value j, Value blk, int64_t W) {
     // Every prime of a basis has prime_bits bits: Barrett's shifts are constants.
-    PrimeRow row{kb.tableAt(consts, j, abi::kPrime), kb.tableAt(consts, j, abi::kBarrettMu),
-                 kb.c64(int64_t(basis.getPrimeBits())), Value(), Value()};
+    PrimeRow row{kb.splat(kb.tableAt(consts, j, abi::kPrime), W), kb.splat(kb.tableAt(consts, j, abi::kBarrettMu), W),
+                 kb.constW(int64_t(basis.getPrimeBits()), W), Value(), Value()};
     if (zetas) {
       row.zeta = kb.load(zetas, {j, blk});
       row.zetaShoup = kb.load(zetas, {j, kb.add(blk, kb.cidx(N / K))});
     }
     return row;
   };
+  int64_t lanes = kb.options.target->lanes;
+  bool allPrimeMajor = true;
+  for (auto &[v, mem] : env)
+    allPrimeMajor &= cast<fhe::RnsType>(v.getType()).getLayout() == fhe::Layout::prime_major;
   if (t0.getLayout() == fhe::Layout::prime_major) {
-    // Primes in parallel, each row streamed.
+    // Primes in parallel, each row streamed; W consecutive residues per
+    // vector when every operand is prime-major (a complete NTT's elements).
+    int64_t W = K == 1 && allPrimeMajor && N % lanes == 0 ? lanes : 1;
     kb.parallel({m}, [&](ValueRange iv) {
       Value j = iv[0];
-      PrimeRow base = rowFor(j, kb.cidx(0));
-      kb.loop(N / K, [&](Value blk) {
+      PrimeRow base = rowFor(j, kb.cidx(0), W);
+      kb.loop(kb.cidx(0), kb.cidx(N / K), kb.cidx(W), {}, [&](Value blk, ValueRange) {
         PrimeRow row = base;
-        if (zetas) row = rowFor(j, blk);
-        element(j, blk, row);
+        if (zetas) row = rowFor(j, blk, W);
+        element(j, blk, row, W);
+        return SmallVector<Value>{};
       });
     });
   } else {
     kb.parallel({N / K}, [&](ValueRange iv) {
-      kb.loop(m, [&](Value j) { element(j, iv[0], rowFor(j, iv[0])); });
+      kb.loop(m, [&](Value j) { element(j, iv[0], rowFor(j, iv[0], 1), 1); });
     });
   }
 }

@@ -2,6 +2,7 @@
 // elementwise on scalars or vectors. Shoup constants are in base 2^w with w
 // the integer width; conditional subtractions are unsigned minima
 // (min(x, x - p) is x - p exactly when x >= p), so they stay branch-free.
+#include "conversion/ModArithToArith/ModArithToArith.h"
 #include "conversion/Passes.h"
 #include "dialect/ModArith/ModArithDialect.h"
 
@@ -16,29 +17,27 @@ namespace fhec {
 using namespace mlir;
 using namespace fhec;
 
+namespace fhec {
+Value Emit::constant(int64_t v) {
+  if (auto vt = dyn_cast<VectorType>(type))
+    return arith::ConstantOp::create(b, loc, DenseElementsAttr::get(vt, b.getIntegerAttr(vt.getElementType(), v)));
+  return arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, v));
+}
+Value Emit::add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+Value Emit::sub(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
+Value Emit::mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
+Value Emit::mulHi(Value x, Value y) { return arith::MulUIExtendedOp::create(b, loc, x, y).getHigh(); }
+Value Emit::minu(Value x, Value y) { return arith::MinUIOp::create(b, loc, x, y); }
+Value Emit::times(Value p, int64_t k) { return k == 1 ? p : shl(p, llvm::Log2_64(k)); }
+Value Emit::condSub(Value x, Value bound) { return minu(x, sub(x, bound)); }
+Value Emit::zext(Value bit) { return arith::ExtUIOp::create(b, loc, type, bit); }
+Value Emit::shr(Value x, int64_t s) { return arith::ShRUIOp::create(b, loc, x, constant(s)); }
+Value Emit::shl(Value x, int64_t s) { return arith::ShLIOp::create(b, loc, x, constant(s)); }
+Value Emit::bitAnd(Value x, Value y) { return arith::AndIOp::create(b, loc, x, y); }
+Value Emit::bitOr(Value x, Value y) { return arith::OrIOp::create(b, loc, x, y); }
+} // namespace fhec
+
 namespace {
-
-struct Emit {
-  OpBuilder &b;
-  Location loc;
-  Type type;
-
-  Value constant(int64_t v) {
-    if (auto vt = dyn_cast<VectorType>(type))
-      return arith::ConstantOp::create(b, loc, DenseElementsAttr::get(vt, b.getIntegerAttr(vt.getElementType(), v)));
-    return arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, v));
-  }
-  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
-  Value sub(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
-  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
-  Value mulHi(Value x, Value y) { return arith::MulUIExtendedOp::create(b, loc, x, y).getHigh(); }
-  Value minu(Value x, Value y) { return arith::MinUIOp::create(b, loc, x, y); }
-  // k p for a power of two k.
-  Value times(Value p, int64_t k) { return k == 1 ? p : arith::ShLIOp::create(b, loc, p, constant(llvm::Log2_64(k))); }
-  // x in [0, 2 bound) -> [0, bound).
-  Value condSub(Value x, Value bound) { return minu(x, sub(x, bound)); }
-  Value zext(Value bit) { return arith::ExtUIOp::create(b, loc, type, bit); }
-};
 
 template <typename Op> struct Lowering : OpConversionPattern<Op> {
   using OpConversionPattern<Op>::OpConversionPattern;
@@ -117,6 +116,20 @@ SmallVector<Value> Lowering<modarith::MacLazyOp>::lower(modarith::MacLazyOp, mod
   return {s0.getSum(), s1};
 }
 
+// (x * y) split at D bits, added to (lo, hi).
+template <>
+SmallVector<Value> Lowering<modarith::MacSplitOp>::lower(modarith::MacSplitOp op, modarith::MacSplitOp::Adaptor a,
+                                                         Emit &e) const {
+  auto prod = arith::MulUIExtendedOp::create(e.b, e.loc, a.getX(), a.getY());
+  int64_t D = op.getDigit();
+  Value l = prod.getLow(), h = prod.getHigh();
+  if (D < 64) {
+    h = e.bitOr(e.shl(h, 64 - D), e.shr(l, D));
+    l = e.bitAnd(l, e.constant(int64_t((uint64_t(1) << D) - 1)));
+  }
+  return {e.add(a.getLo(), l), e.add(a.getHi(), h)};
+}
+
 struct ModArithToArithPass : public fhec::impl::ModArithToArithBase<ModArithToArithPass> {
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
@@ -124,11 +137,18 @@ struct ModArithToArithPass : public fhec::impl::ModArithToArithBase<ModArithToAr
     target.addIllegalDialect<modarith::ModArithDialect>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     RewritePatternSet patterns(ctx);
-    patterns.add<Lowering<modarith::AddOp>, Lowering<modarith::SubOp>, Lowering<modarith::ReduceOp>,
-                 Lowering<modarith::MulShoupOp>, Lowering<modarith::MulBarrettOp>, Lowering<modarith::MacOp>,
-                 Lowering<modarith::MacLazyOp>>(ctx);
+    populateModArithBasePatterns(patterns);
+    patterns.add<Lowering<modarith::MulShoupOp>, Lowering<modarith::MulBarrettOp>>(ctx);
     if (failed(applyPartialConversion(getOperation(), target, std::move(patterns)))) signalPassFailure();
   }
 };
 
 } // namespace
+
+namespace fhec {
+void populateModArithBasePatterns(RewritePatternSet &patterns) {
+  patterns.add<Lowering<modarith::AddOp>, Lowering<modarith::SubOp>, Lowering<modarith::ReduceOp>,
+               Lowering<modarith::MacOp>, Lowering<modarith::MacLazyOp>, Lowering<modarith::MacSplitOp>>(
+      patterns.getContext());
+}
+} // namespace fhec

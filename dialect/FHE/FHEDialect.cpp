@@ -283,9 +283,10 @@ LogicalResult TableOp::verify() {
   if (*kind == TableKind::IcrtColumns) {
     if (t.getShape()[1] != int64_t(basis.size()))
       return emitOpError() << "table has " << t.getShape()[1] << " columns for a basis of " << basis.size() << " primes";
-    if (param < 1 || param > pLimbs) return emitOpError() << "keeps " << param << " limbs of a product of " << pLimbs;
+    if (param < 1) return emitOpError() << "needs at least one digit";
     return success();
   }
+  if (*kind == TableKind::IcrtNegP) return success();
   bool perPrime = *kind != TableKind::IcrtP;
   if (t.getShape()[0] != (perPrime ? int64_t(basis.size()) : 1))
     return emitOpError() << "table has " << t.getShape()[0] << " rows for a basis of " << basis.size() << " primes";

@@ -107,4 +107,20 @@ def ModArith_MacLazyOp : Op<ModArith_Dialect, "mac_lazy", [Pure,
   let assemblyFormat = "$x `,` $y `into` $acc0 `,` $acc1 attr-dict `:` type($x)";
 }
 
+def ModArith_MacSplitOp : Op<ModArith_Dialect, "mac_split", [Pure,
+    AllTypesMatch<["lo", "hi", "x", "y", "out_lo", "out_hi"]>]> {
+  let summary = "Digit multiply-accumulate: lo + (x * y mod 2^D), hi + floor(x * y / 2^D)";
+  let description = [{
+    The primitive of BigInt kernels over D-bit digits (D = 52 for IFMA:
+    vpmadd52luq / vpmadd52huq). x, y < 2^D. The two sums are lazy: the
+    caller bounds them below 2^w (e.g. up to 2^12 products of 52-bit digits
+    in 64-bit lanes) and normalizes them with one carry pass.
+    `%l, %h = modarith.mac_split %x, %y into %lo, %hi {digit = 52} : vector<8xi64>`
+  }];
+  let arguments = (ins SignlessIntegerLike:$lo, SignlessIntegerLike:$hi, SignlessIntegerLike:$x,
+                       SignlessIntegerLike:$y, ConfinedAttr<I64Attr, [IntMinValue<8>, IntMaxValue<64>]>:$digit);
+  let results = (outs SignlessIntegerLike:$out_lo, SignlessIntegerLike:$out_hi);
+  let assemblyFormat = "$x `,` $y `into` $lo `,` $hi attr-dict `:` type($x)";
+}
+
 #endif

@@ -1,4 +1,5 @@
 #include "fhec/runtime/Module.h"
+#include "fhec/runtime/CpuFeatures.h"
 #include "fhec/runtime/Error.h"
 #include "fhec/runtime/Tables.h"
 
@@ -68,6 +69,10 @@ Manifest parseManifest(const std::string &text) {
     if (head == "target") {
       m.target = f["name"];
       m.shoupBits = int(num(f, "shoup_bits", line));
+      std::istringstream fs(f["features"]);
+      std::string feature;
+      while (std::getline(fs, feature, ','))
+        if (!feature.empty()) m.cpuFeatures.push_back(feature);
       if (m.target.empty()) bad(line, "target without a name");
       if (m.shoupBits != 64 && m.shoupBits != 52) bad(line, "unsupported Shoup base 2^" + std::to_string(m.shoupBits));
     } else if (head == "params") {
@@ -146,6 +151,13 @@ std::unique_ptr<CompiledModule> CompiledModule::load(const std::string &path) {
     throw Error("'" + path + "' was compiled for ABI version " + std::to_string(*version) +
                 ", this runtime implements version " + std::to_string(abi::kAbiVersion));
   mod->manifest_ = parseManifest(manifest);
+  std::vector<std::string> missing = missingCpuFeatures(mod->manifest_.cpuFeatures);
+  if (!missing.empty()) {
+    std::string list;
+    for (const auto &f : missing) list += (list.empty() ? "" : ", ") + f;
+    throw Error("'" + path + "' was compiled for the " + mod->manifest_.target + " target and needs " + list +
+                ", which this CPU lacks; compile it with --target=cpu (or --target=auto)");
+  }
   for (const auto &f : mod->manifest_.functions) mod->entry(f);  // all entries must resolve
   return mod;
 }

@@ -34,6 +34,23 @@ void exportLimbs(const mpz_t v, uint64_t *dst, int64_t limbs) {
   for (int64_t i = 0; i < limbs; ++i) dst[i] = size_t(i) < all.size() ? all[i] : 0;
 }
 
+// The low `count` digits of v >= 0 in base 2^bits (bits <= 64).
+std::vector<uint64_t> exportDigits(const mpz_t v, int bits, int64_t count) {
+  std::vector<uint64_t> d(size_t(count), 0);
+  mpz_t x, r;
+  mpz_init_set(x, v);
+  mpz_init(r);
+  for (int64_t i = 0; i < count; ++i) {
+    mpz_fdiv_r_2exp(r, x, unsigned(bits));
+    uint64_t lo = 0;
+    mpz_export(&lo, nullptr, -1, sizeof(uint64_t), 0, 0, r);
+    d[size_t(i)] = lo;
+    mpz_fdiv_q_2exp(x, x, unsigned(bits));
+  }
+  mpz_clears(x, r, nullptr);
+  return d;
+}
+
 // psi^bitrev(i) (or its inverse) for i in [0, N): Algo. 3's TBW / TBinvW.
 std::vector<uint64_t> twiddles(uint64_t p, int logN, bool inverse) {
   size_t N = size_t(1) << logN;
@@ -65,9 +82,11 @@ std::vector<uint64_t> buildTable(TableKind kind, const std::vector<uint64_t> &pr
   case TableKind::CrtPowers: paramOk = param >= 1 && param <= 4096; break;
   case TableKind::IcrtPDivP:
   case TableKind::IcrtP: paramOk = param >= 0 && param <= pLimbs; break;
-  case TableKind::IcrtColumns: paramOk = param >= 1 && param <= pLimbs; break;
+  case TableKind::IcrtColumns:
+  case TableKind::IcrtNegP: paramOk = param >= 1 && param <= 64 * pLimbs / shoupBits + 1; break;
   case TableKind::InttConsts:
   case TableKind::IncompleteZeta: paramOk = param >= 0 && param < logN; break;
+  case TableKind::NttTailTwiddles: paramOk = (param == 0 || param == 1) && logN >= 6; break;
   default: paramOk = param == 0; break;
   }
   if (!paramOk)
@@ -84,12 +103,13 @@ std::vector<uint64_t> buildTable(TableKind kind, const std::vector<uint64_t> &pr
     if (p >= (uint64_t(1) << (shoupBits - 2)) || (p - 1) % (2 * N) != 0)
       throw Error("table construction: " + std::to_string(p) + " is not an NTT prime below 2^" +
                   std::to_string(shoupBits - 2) + " for N = " + std::to_string(N));
-    uint64_t *row = t.data() + (kind == TableKind::IcrtColumns ? 0 : j * size_t(shape.cols));
+    uint64_t *row = t.data() + (kind == TableKind::IcrtColumns || kind == TableKind::IcrtNegP ? 0 : j * size_t(shape.cols));
     switch (kind) {
     case TableKind::PrimeConsts: {
       int b = 64 - __builtin_clzll(p);
       row[abi::kPrime] = p;
-      row[abi::kBarrettMu] = uint64_t(((u128)1 << (2 * b)) / p);
+      // Barrett's factor for the multiplier: see modarith.mul_barrett's lowerings.
+      row[abi::kBarrettMu] = uint64_t(((u128)1 << (shoupBits == 64 ? 2 * b : b + 50)) / p);
       row[abi::kBarrettShift] = uint64_t(b);
       uint64_t nInv = invMod(N % p, p);
       row[abi::kNInv] = nInv;
@@ -100,7 +120,7 @@ std::vector<uint64_t> buildTable(TableKind kind, const std::vector<uint64_t> &pr
       row[abi::kIcrtInvShoup] = shoup(icrtInv, p);
       double inv = 1.0 / double(p);
       std::memcpy(&row[abi::kInvPrimeF64], &inv, sizeof(double));
-      uint64_t beta = uint64_t(((u128)1 << 64) % p);
+      uint64_t beta = uint64_t(((u128)1 << shoupBits) % p);
       uint64_t beta2 = mulMod(beta, beta, p);
       row[abi::kBetaMod] = beta;
       row[abi::kBetaModShoup] = shoup(beta, p);
@@ -120,7 +140,7 @@ std::vector<uint64_t> buildTable(TableKind kind, const std::vector<uint64_t> &pr
       break;
     }
     case TableKind::CrtPowers: {
-      uint64_t beta = uint64_t(((u128)1 << 64) % p), x = 1 % p;
+      uint64_t beta = uint64_t(((u128)1 << shoupBits) % p), x = 1 % p;
       for (int64_t k = 0; k < param; ++k) {
         row[k] = x;
         x = mulMod(x, beta, p);
@@ -135,12 +155,21 @@ std::vector<uint64_t> buildTable(TableKind kind, const std::vector<uint64_t> &pr
       if (j == 0) exportLimbs(prod.P, t.data(), shape.cols);
       break;
     case TableKind::IcrtColumns: {
-      std::vector<uint64_t> limbs(static_cast<size_t>(param), 0);
       mpz_divexact_ui(tmp, prod.P, p);
-      exportLimbs(tmp, limbs.data(), param);
-      for (int64_t c = 0; c < param; ++c) t[size_t(c) * m + j] = limbs[size_t(c)];
+      std::vector<uint64_t> digits = exportDigits(tmp, shoupBits, param);
+      for (int64_t c = 0; c < param; ++c) t[size_t(c) * m + j] = digits[size_t(c)];
       break;
     }
+    case TableKind::IcrtNegP:
+      if (j == 0) {
+        // (-P) mod beta^param = beta^param - P (P < beta^param by the range check).
+        mpz_ui_pow_ui(tmp, 2, unsigned(shoupBits * param));
+        mpz_sub(tmp, tmp, prod.P);
+        mpz_fdiv_r_2exp(tmp, tmp, unsigned(shoupBits * param));
+        std::vector<uint64_t> digits = exportDigits(tmp, shoupBits, param);
+        std::copy(digits.begin(), digits.end(), t.begin());
+      }
+      break;
     case TableKind::InttConsts: {
       // n = 2^(logN - param) points; last GS stage twiddle w = psi^-bitrev(1).
       uint64_t c = invMod((uint64_t(1) << (logN - param)) % p, p);
@@ -152,6 +181,29 @@ std::vector<uint64_t> buildTable(TableKind kind, const std::vector<uint64_t> &pr
         row[2 * v] = vals[v];
         row[2 * v + 1] = shoup(vals[v], p);
       }
+      break;
+    }
+    case TableKind::NttTailTwiddles: {
+      // Forward: sub-level s = logN - 3, blocks of 8; sub-stage d, group e:
+      // psi^bitrev(2^(s+d) + blk 2^d + e). Inverse: s = 0; sub-stage d, group g:
+      // psi^-bitrev(N / 2^(d+1) + blk 2^(2-d) + g).
+      bool inverse = param == 1;
+      std::vector<uint64_t> w = twiddles(p, logN, inverse);
+      size_t s0 = size_t(logN) - 3;
+      uint64_t *out = row;
+      for (size_t V = 0; V < N / 64; ++V)
+        for (int d = 0; d < 3; ++d) {
+          int groups = inverse ? 1 << (2 - d) : 1 << d;
+          for (int e = 0; e < groups; ++e) {
+            for (int shoupPart = 0; shoupPart < 2; ++shoupPart)
+              for (int l = 0; l < abi::kTailLanes; ++l) {
+                size_t blk = 8 * V + size_t(l);
+                size_t idx = inverse ? (N >> (d + 1)) + blk * size_t(groups) + size_t(e)
+                                     : (size_t(1) << (s0 + d)) + (blk << d) + size_t(e);
+                *out++ = shoupPart ? shoup(w[idx], p) : w[idx];
+              }
+          }
+        }
       break;
     }
     case TableKind::IncompleteZeta: {

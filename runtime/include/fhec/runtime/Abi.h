@@ -25,22 +25,34 @@ constexpr const char *kEvkPrepareFunc = "__fhec_evk_prepare";
 /// Precomputed tables, all built by the runtime for one RNS basis and an
 /// integer parameter `param` whose meaning depends on the kind.
 /// Shapes are in 64-bit words; m = primes in the basis, N = ring dimension.
-/// Shoup constants are floor(w * 2^beta / p_j) with beta the module's
-/// `shoup_bits` (64 for 64-bit scalar code, 52 for IFMA).
+/// beta = 2^shoup_bits, the module's multiplier base (2^64 for 64-bit scalar
+/// code, 2^52 for IFMA): Shoup constants are floor(w beta / p_j), and CRT
+/// powers and the digit tables of the vector iCRT are in base beta.
 enum class TableKind : int {
   PrimeConsts = 0,       ///< (m, kPrimeConstCols): see PrimeConst. param 0.
   NttTwiddles = 1,       ///< (m, N): psi^bitrev(i) mod p_j (Algo. 3's TBW). param 0.
   NttTwiddlesShoup = 2,  ///< (m, N): Shoup constants of the above.
   InttTwiddles = 3,      ///< (m, N): psi^-bitrev(i) mod p_j (TBinvW).
   InttTwiddlesShoup = 4, ///< (m, N): Shoup constants of the above.
-  CrtPowers = 5,         ///< (m, param): beta^k mod p_j, beta = 2^64, param = input limbs (Algo. 1's TBCRT).
+  CrtPowers = 5,         ///< (m, param): beta^k mod p_j, param = input digits (Algo. 1's TBCRT).
   IcrtPDivP = 6,         ///< (m, C): limbs 0..C-1 of P / p_j (Algo. 5/6's TBPdivp); C = param, or PLimbs if 0.
   IcrtP = 7,             ///< (1, C): limbs 0..C-1 of P = prod p_j; C as above.
   InttConsts = 8,        ///< (m, kInttConstCols): last-stage scalings of an iNTT that skips `param` stages.
   IncompleteZeta = 9,    ///< (m, 2 * N / 2^param): zeta_b and its Shoup constant per 2^param-coefficient block.
-  IcrtColumns = 10,      ///< (param, m): limb c of P / p_j at [c][j], the matrix form's columns contiguous (Algo. 6).
+  IcrtColumns = 10,      ///< (param, m): digit c (base beta) of P / p_j at [c][j], the matrix form's columns (Algo. 6).
+  IcrtNegP = 11,         ///< (1, param): digits (base beta) of (-P) mod beta^param, added k times instead of subtracting k P.
+  NttTailTwiddles = 12,  ///< (m, 7 N / 4): the twiddles of the radix-8 sub-level of 8-residue blocks
+                         ///< (forward: the last 3 stages, param 0; inverse: the first 3, param 1), for 8
+                         ///< consecutive blocks side by side; see kTailTwiddle*.
 };
-constexpr int kNumTableKinds = 11;
+constexpr int kNumTableKinds = 13;
+
+/// Layout of NttTailTwiddles: for each group V of 8 blocks (64 residues), 7
+/// pairs q = (sub-stage d, group e) in order of d then e, each 8 twiddles
+/// (lane l: block 8 V + l) followed by their 8 Shoup constants.
+constexpr int kTailLanes = 8;
+constexpr int kTailPairs = 7;
+constexpr int kTailWordsPerGroup = kTailPairs * 2 * kTailLanes;
 
 inline const char *tableKindName(TableKind k) {
   switch (k) {
@@ -55,6 +67,8 @@ inline const char *tableKindName(TableKind k) {
   case TableKind::InttConsts: return "intt_consts";
   case TableKind::IncompleteZeta: return "incomplete_zeta";
   case TableKind::IcrtColumns: return "icrt_columns";
+  case TableKind::IcrtNegP: return "icrt_neg_p";
+  case TableKind::NttTailTwiddles: return "ntt_tail_twiddles";
   }
   return "?";
 }
@@ -69,16 +83,16 @@ inline std::optional<TableKind> parseTableKind(std::string_view s) {
 /// Columns of the PrimeConsts table, one row per prime p_j of b bits.
 enum PrimeConst : int {
   kPrime = 0,          ///< p_j
-  kBarrettMu = 1,      ///< floor(2^(2b) / p_j), Barrett reduction of a 2b-bit product
+  kBarrettMu = 1,      ///< Barrett factor: floor(2^(2b) / p_j) (base 2^64), floor(2^(b + 50) / p_j) (base 2^52)
   kBarrettShift = 2,   ///< b, the bit width of p_j
   kNInv = 3,           ///< N^-1 mod p_j (last step of the iNTT)
   kNInvShoup = 4,      ///< Shoup constant of N^-1
   kIcrtInv = 5,        ///< (P/p_j)^-1 mod p_j (Algo. 5's TBinvP)
   kIcrtInvShoup = 6,   ///< Shoup constant of the above
   kInvPrimeF64 = 7,    ///< bits of the double 1/p_j (iCRT's overflow estimate)
-  kBetaMod = 8,        ///< 2^64 mod p_j (CRT's 3-word reduction)
+  kBetaMod = 8,        ///< beta mod p_j (CRT's 3-word reduction)
   kBetaModShoup = 9,
-  kBeta2Mod = 10,      ///< 2^128 mod p_j
+  kBeta2Mod = 10,      ///< beta^2 mod p_j
   kBeta2ModShoup = 11,
   kOneShoup = 12,      ///< Shoup constant of 1: reduces one word with Shoup
   kPrimeConstCols = 16,
@@ -114,6 +128,8 @@ inline TableShape tableShape(TableKind k, int64_t m, int logN, int64_t param, in
   case TableKind::InttConsts: return {m, kInttConstCols};
   case TableKind::IncompleteZeta: return {m, 2 * (N >> param)};
   case TableKind::IcrtColumns: return {param, m};
+  case TableKind::IcrtNegP: return {1, param};
+  case TableKind::NttTailTwiddles: return {m, (N / 64) * kTailWordsPerGroup};
   }
   return {0, 0};
 }

@@ -41,6 +41,7 @@ struct ManifestFunction {
 struct Manifest {
   std::string target = "cpu";
   int shoupBits = 64;  ///< Shoup base of the module's tables
+  std::vector<std::string> cpuFeatures;  ///< what the module's code needs (cpuid names)
   int logN = 0, logQ = 0, logp = 0;
   std::vector<std::vector<uint64_t>> bases;
   std::vector<ManifestFunction> functions;
@@ -52,7 +53,9 @@ Manifest parseManifest(const std::string &text);
 
 class CompiledModule {
 public:
-  /// dlopens `path`, checks the ABI version and parses the manifest. Throws Error.
+  /// dlopens `path`, checks the ABI version, parses the manifest and checks
+  /// that this CPU has the features the code needs (never runs code it
+  /// cannot: a cpu-avx512 module is refused on a CPU without IFMA). Throws Error.
   static std::unique_ptr<CompiledModule> load(const std::string &path);
   ~CompiledModule();
   const Manifest &manifest() const { return manifest_; }
