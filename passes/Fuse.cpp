@@ -118,6 +118,7 @@ struct FHEFusePass : public fhec::impl::FHEFuseBase<FHEFusePass> {
       if (scaleIcrt) foldIcrtScaling(f);
       if (residue && failed(fuse(f, fhe::Space::residue))) return signalPassFailure();
       if (coefficient && failed(fuse(f, fhe::Space::coefficient))) return signalPassFailure();
+      if (transform && failed(fuse(f, fhe::Space::transform))) return signalPassFailure();
     }
   }
 
@@ -146,15 +147,27 @@ struct FHEFusePass : public fhec::impl::FHEFuseBase<FHEFusePass> {
     bool residueSpace = space == fhe::Space::residue;
     SmallVector<Operation *> candidates;
     for (Operation &op : body.without_terminator())
-      if (residueSpace ? isResidueOp(&op) : isCoefficientOp(&op)) candidates.push_back(&op);
+      if (space == fhe::Space::residue     ? isResidueOp(&op)
+          : space == fhe::Space::transform ? isa<fhe::NttOp, fhe::InttOp>(op)
+                                           : isCoefficientOp(&op))
+        candidates.push_back(&op);
     auto compatible = [&](Operation *a, Operation *b) {
+      if (space == fhe::Space::transform)
+        return a->getName() == b->getName() && a->getOperandTypes() == b->getOperandTypes() &&
+               a->getResultTypes() == b->getResultTypes() && a->getAttrDictionary() == b->getAttrDictionary();
       return residueSpace ? residueKey(a) == residueKey(b)
                           : ringOf(a->getResult(0).getType()) == ringOf(b->getResult(0).getType());
     };
     auto merge = [&](Operation *a, Operation *b) {
       if (g.tryMerge(a, b)) g.commit(a, b);
     };
-    if (residueSpace) {
+    if (space == fhe::Space::transform) {
+      // Siblings only (a transform never feeds one of its own kind); the
+      // acyclicity check keeps transforms that depend on each other apart.
+      for (auto [i, a] : llvm::enumerate(candidates))
+        for (Operation *b : ArrayRef<Operation *>(candidates).take_front(i))
+          if (compatible(a, b)) merge(b, a);
+    } else if (residueSpace) {
       // Producer-consumer and sibling ops of one basis: everything that can
       // share one pass over the residues.
       for (auto [i, a] : llvm::enumerate(candidates))

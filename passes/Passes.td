@@ -106,6 +106,10 @@ def FHEFuse : Pass<"fhe-fuse", "::mlir::ModuleOp"> {
     coefficient` kernels that work block by block with the BigInt
     intermediates in a block-local scratch. A producer joins its consumers'
     kernel only when all its uses are inside (its buffer disappears).
+    (e) Transform batches: independent NTTs (or iNTTs) of one type and
+    level grouping (HE Mul's four input NTTs, its three and two iNTTs)
+    become one `fhe.fused transform` kernel that goes prime by prime through
+    all of them, reading each prime's twiddles from memory once.
     Groups are grown greedily and kept only while the graph of kernels stays
     acyclic; the function body is then re-sorted topologically.
   }];
@@ -114,6 +118,7 @@ def FHEFuse : Pass<"fhe-fuse", "::mlir::ModuleOp"> {
     Option<"residue", "residue", "bool", /*default=*/"true", "(a) fuse pointwise RNS chains">,
     Option<"scaleIcrt", "scale-icrt", "bool", /*default=*/"true", "(b) fold iCRT's pre-multiplication into the iNTT">,
     Option<"coefficient", "coefficient", "bool", /*default=*/"true", "(c, d) fuse iCRT/CRT/BigInt chains">,
+    Option<"transform", "transform", "bool", /*default=*/"true", "(e) batch NTTs/iNTTs of one type">,
   ];
 }
 

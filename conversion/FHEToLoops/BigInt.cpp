@@ -13,44 +13,44 @@ namespace fhec {
 
 namespace {
 
-// Clears the bits at and above logq in the top limb of coefficient i.
-void maskTop(KernelBuilder &kb, const CoeffRef &poly, Value i, fhe::PolyType t) {
+// Clears the bits at and above logq in the top limb of coefficients i .. i + W - 1.
+void maskTop(KernelBuilder &kb, const CoeffRef &poly, Value i, fhe::PolyType t, int64_t W = 1) {
   unsigned r = t.getLogq() % 64;
   if (r == 0) return;
   Value top = kb.cidx(t.getLimbs() - 1);
-  Value v = arith::AndIOp::create(kb.b, kb.loc, kb.load(poly, i, top), kb.c64(int64_t((uint64_t(1) << r) - 1)));
-  kb.store(v, poly, i, top);
+  Value v = kb.bitAnd(kb.loadW(poly, i, top, W), kb.constW(int64_t((uint64_t(1) << r) - 1), W));
+  kb.storeW(v, poly, i, top);
 }
 
-// a + b or a - b (a absent: 0 - b) of coefficient i with a carry chain.
+// a + b or a - b (a absent: 0 - b) of coefficients i .. i + W - 1 with a carry chain.
 void addSub(KernelBuilder &kb, const CoeffRef *a, const CoeffRef &b, const CoeffRef &out, Value i, int64_t L,
-            bool subtract) {
-  kb.loop(0, L, {kb.c64(0)}, [&](Value w, ValueRange c) {
-    Value x = a ? kb.load(*a, i, w) : kb.c64(0), y = kb.load(b, i, w);
+            bool subtract, int64_t W = 1) {
+  kb.loop(0, L, {kb.constW(0, W)}, [&](Value w, ValueRange c) {
+    Value x = a ? kb.loadW(*a, i, w, W) : kb.constW(0, W), y = kb.loadW(b, i, w, W);
     auto [r, carry] = subtract ? kb.subBorrow(x, y, c[0]) : kb.addCarry(x, y, c[0]);
-    kb.store(r, out, i, w);
+    kb.storeW(r, out, i, w);
     return SmallVector<Value>{carry};
   });
 }
 
 // floor(x / 2^s): word w of the result takes bits [64w + s, 64w + s + 64) of x.
 void shiftRight(KernelBuilder &kb, const CoeffRef &in, const CoeffRef &out, Value i, int64_t s, int64_t Lin,
-                int64_t Lout) {
+                int64_t Lout, int64_t W) {
   int64_t q = s / 64, r = s % 64;
   kb.loop(Lout, [&](Value w) {
     Value src = kb.add(w, kb.cidx(q));
-    Value v = kb.load(in, i, src);
+    Value v = kb.loadW(in, i, src, W);
     if (r) {
-      v = kb.shr(v, kb.c64(r));
+      v = kb.shr(v, kb.constW(r, W));
       // The next word's low bits, or nothing past the top limb.
       Value next = kb.add(src, kb.cidx(1));
       Value inRange = arith::CmpIOp::create(kb.b, kb.loc, arith::CmpIPredicate::ult, next, kb.cidx(Lin));
       Value clamped = arith::MinUIOp::create(kb.b, kb.loc, next, kb.cidx(Lin - 1));
-      Value hi = kb.shl(kb.load(in, i, clamped), kb.c64(64 - r));
-      hi = arith::SelectOp::create(kb.b, kb.loc, inRange, hi, kb.c64(0));
-      v = arith::OrIOp::create(kb.b, kb.loc, v, hi);
+      Value hi = kb.shl(kb.loadW(in, i, clamped, W), kb.constW(64 - r, W));
+      hi = arith::SelectOp::create(kb.b, kb.loc, inRange, hi, kb.constW(0, W));
+      v = kb.bitOr(v, hi);
     }
-    kb.store(v, out, i, w);
+    kb.storeW(v, out, i, w);
   });
 }
 
@@ -59,17 +59,24 @@ void shiftRight(KernelBuilder &kb, const CoeffRef &in, const CoeffRef &out, Valu
 void emitBigIntBlock(KernelBuilder &kb, Operation *op, ArrayRef<CoeffRef> ins, const CoeffRef &out, int64_t B) {
   auto t = cast<fhe::PolyType>(op->getResult(0).getType());
   int64_t L = t.getLimbs();
-  kb.loop(B, [&](Value i) {
+  SmallVector<CoeffRef> refs(ins);
+  refs.push_back(out);
+  // Vectors of W coefficients with word-major (limb-major) operands.
+  int64_t W = kb.lanesFor(B, refs);
+  kb.loop(kb.cidx(0), kb.cidx(B), kb.cidx(W), {}, [&](Value i, ValueRange) {
     llvm::TypeSwitch<Operation *>(op)
-        .Case<fhe::PolyAddOp>([&](auto) { addSub(kb, &ins[0], ins[1], out, i, L, false); })
-        .Case<fhe::PolySubOp>([&](auto) { addSub(kb, &ins[0], ins[1], out, i, L, true); })
-        .Case<fhe::PolyNegateOp>([&](auto) { addSub(kb, nullptr, ins[0], out, i, L, true); })
+        .Case<fhe::PolyAddOp>([&](auto) { addSub(kb, &ins[0], ins[1], out, i, L, false, W); })
+        .Case<fhe::PolySubOp>([&](auto) { addSub(kb, &ins[0], ins[1], out, i, L, true, W); })
+        .Case<fhe::PolyNegateOp>([&](auto) { addSub(kb, nullptr, ins[0], out, i, L, true, W); })
         .Case<fhe::PolyShrOp>([&](fhe::PolyShrOp o) {
-          shiftRight(kb, ins[0], out, i, o.getShift(), o.getInput().getType().getLimbs(), L);
+          shiftRight(kb, ins[0], out, i, o.getShift(), o.getInput().getType().getLimbs(), L, W);
         })
-        .Case<fhe::PolyReduceOp>([&](auto) { kb.loop(L, [&](Value w) { kb.store(kb.load(ins[0], i, w), out, i, w); }); })
+        .Case<fhe::PolyReduceOp>([&](auto) {
+          kb.loop(L, [&](Value w) { kb.storeW(kb.loadW(ins[0], i, w, W), out, i, w); });
+        })
         .Default([](Operation *) { llvm_unreachable("not a fusable BigInt op"); });
-    maskTop(kb, out, i, t);
+    maskTop(kb, out, i, t, W);
+    return SmallVector<Value>{};
   });
 }
 

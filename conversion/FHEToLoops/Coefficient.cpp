@@ -36,6 +36,105 @@ void emitCoefficientBlock(KernelBuilder &kb, Operation *op, ArrayRef<CoeffRef> i
       .Default([&](Operation *o) { emitBigIntBlock(kb, o, ins, out, B); });
 }
 
+static bool isWordMajor(Type t) {
+  auto r = dyn_cast<fhe::RnsType>(t);
+  return r && r.getLayout() == fhe::Layout::prime_major;
+}
+
+// Limbs (BigInt) or residues (RNS) per coefficient.
+static int64_t wordsOf(Type t) {
+  if (auto p = dyn_cast<fhe::PolyType>(t)) return int64_t(p.getLimbs());
+  return int64_t(cast<fhe::RnsType>(t).getBasis().size());
+}
+
+// The L limbs of the block's W-coefficient groups between a (N, L)
+// coefficient-major BigInt in memory and a (L, B) limb-major scratch, 8 x 8
+// tiles through registers; the last L mod 8 limbs with masked accesses.
+static void transposeBlock(KernelBuilder &kb, const CoeffRef &mem, Value scratch, int64_t L, int64_t B, int64_t W,
+                           bool toScratch) {
+  OpBuilder &b = kb.b;
+  auto vt = cast<VectorType>(kb.wordType(W));
+  auto tile = [&](Value w0, Value i0, int64_t n) {
+    auto maskT = VectorType::get({W}, b.getI1Type());
+    SmallVector<bool> bits(W, false);
+    for (int64_t l = 0; l < n; ++l) bits[l] = true;
+    Value mask = arith::ConstantOp::create(b, kb.loc, DenseElementsAttr::get(maskT, ArrayRef<bool>(bits)));
+    Value zero = kb.constW(0, W);
+    SmallVector<Value> rows;
+    if (toScratch) {
+      // Row r: limbs w0 .. w0 + n - 1 of coefficient i0 + r.
+      for (int64_t r = 0; r < W; ++r) {
+        SmallVector<Value> idx{kb.coeffIndex(mem, kb.add(i0, kb.cidx(r))), w0};
+        rows.push_back(n == W ? kb.loadW(mem.mem, idx, W)
+                              : Value(vector::MaskedLoadOp::create(b, kb.loc, vt, mem.mem, idx, mask, zero)));
+      }
+      SmallVector<Value> cols = kb.transpose8(rows);
+      for (int64_t l = 0; l < n; ++l) kb.storeW(cols[l], scratch, {kb.add(w0, kb.cidx(l)), i0});
+    } else {
+      for (int64_t l = 0; l < W; ++l) rows.push_back(l < n ? kb.loadW(scratch, {kb.add(w0, kb.cidx(l)), i0}, W) : zero);
+      SmallVector<Value> cols = kb.transpose8(rows);
+      for (int64_t r = 0; r < W; ++r) {
+        SmallVector<Value> idx{kb.coeffIndex(mem, kb.add(i0, kb.cidx(r))), w0};
+        if (n == W)
+          kb.storeW(cols[r], mem.mem, idx);
+        else
+          vector::MaskedStoreOp::create(b, kb.loc, mem.mem, idx, mask, cols[r]);
+      }
+    }
+  };
+  assert(W == 8 && "the tile transpose is 8 x 8");
+  int64_t full = L / W * W;
+  kb.loop(kb.cidx(0), kb.cidx(B), kb.cidx(W), {}, [&](Value i0, ValueRange) {
+    if (full)
+      kb.loop(kb.cidx(0), kb.cidx(full), kb.cidx(W), {}, [&](Value w0, ValueRange) {
+        tile(w0, i0, W);
+        return SmallVector<Value>{};
+      });
+    if (L > full) tile(kb.cidx(full), i0, L - full);
+    return SmallVector<Value>{};
+  });
+}
+
+void emitCoefficientKernel(KernelBuilder &kb, ArrayRef<Operation *> ops, const llvm::DenseMap<Value, Value> &memory,
+                           int64_t N, int64_t B) {
+  int64_t lanes = kb.options.target->lanes;
+  int64_t W = lanes > 1 && lanes == 8 && B % lanes == 0 ? lanes : 1;
+  llvm::DenseSet<Value> produced;
+  for (Operation *op : ops) produced.insert(op->getResult(0));
+  forEachCoefficientBlock(kb, N, B, [&](Value i0) {
+    llvm::DenseMap<Value, CoeffRef> refs;
+    SmallVector<std::pair<Value, CoeffRef>> stageOut;
+    // A (words, B) word-major scratch with vector lanes, else (B, words).
+    auto scratchFor = [&](Type t) {
+      return W > 1 ? CoeffRef{kb.scratch({wordsOf(t), B}), Value(), true}
+                   : CoeffRef{kb.scratch({B, wordsOf(t)}), Value(), false};
+    };
+    for (auto &[v, mem] : memory) {
+      CoeffRef ref{mem, i0, isWordMajor(v.getType())};
+      if (W == 1 || ref.wordMajor) {
+        refs[v] = ref;
+        continue;
+      }
+      // With vector lanes, coefficient-major operands and results go through
+      // a word-major scratch, so that the kernels' vectors run along coefficients.
+      refs[v] = scratchFor(v.getType());
+      if (produced.count(v))
+        stageOut.push_back({v, ref});
+      else
+        transposeBlock(kb, ref, refs[v].mem, wordsOf(v.getType()), B, W, /*toScratch=*/true);
+    }
+    for (Operation *op : ops) {
+      Value res = op->getResult(0);
+      if (!refs.count(res)) refs[res] = scratchFor(res.getType());  // intermediate, on the stack
+      SmallVector<CoeffRef> ins;
+      for (Value v : op->getOperands()) ins.push_back(refs.at(v));
+      emitCoefficientBlock(kb, op, ins, refs.at(res), B);
+    }
+    for (auto &[v, ref] : stageOut)
+      transposeBlock(kb, ref, refs.at(v).mem, wordsOf(v.getType()), B, W, /*toScratch=*/false);
+  });
+}
+
 namespace {
 
 struct FusedCoefficientLowering : KernelPattern<fhe::FusedOp> {
@@ -46,44 +145,24 @@ struct FusedCoefficientLowering : KernelPattern<fhe::FusedOp> {
     KernelBuilder kb(rewriter, op.getLoc(), options);
     Block &body = *op.getBody();
     SmallVector<Value> yielded(op.getYield().getValues());
-    llvm::DenseMap<Value, Value> outBuf;
+    llvm::DenseMap<Value, Value> memory;
+    for (auto [a, mem] : llvm::zip(body.getArguments(), adaptor.getInputs())) memory[a] = mem;
     for (Value y : yielded)
-      if (!outBuf.count(y)) outBuf[y] = kb.alloc(memrefFor(y.getType()));
+      if (!memory.count(y)) memory[y] = kb.alloc(memrefFor(y.getType()));
     unsigned logN = 0;
     for (Type t : op.getResultTypes())
       logN = isa<fhe::PolyType>(t) ? cast<fhe::PolyType>(t).getLogN() : cast<fhe::RnsType>(t).getLogN();
-    int64_t N = int64_t(1) << logN, B = coefficientBlock(op, N);
-    auto isPrimeMajor = [](Type t) {
-      auto r = dyn_cast<fhe::RnsType>(t);
-      return r && r.getLayout() == fhe::Layout::prime_major;
-    };
+    int64_t N = int64_t(1) << logN;
+    SmallVector<Operation *> ops;
+    for (Operation &inner : body.without_terminator()) ops.push_back(&inner);
     kb.phaseBegin(phaseOf(op));
-    forEachCoefficientBlock(kb, N, B, [&](Value i0) {
-      llvm::DenseMap<Value, CoeffRef> refs;
-      for (auto [a, mem] : llvm::zip(body.getArguments(), adaptor.getInputs()))
-        refs[a] = CoeffRef{mem, i0, isPrimeMajor(a.getType())};
-      for (auto &[v, mem] : outBuf) refs[v] = CoeffRef{mem, i0, isPrimeMajor(v.getType())};
-      for (Operation &inner : body.without_terminator()) {
-        Value res = inner.getResult(0);
-        if (!refs.count(res)) {
-          // Intermediate: (B, limbs) words of BigInt or (B, m) residues, on the stack.
-          int64_t cols = isa<fhe::PolyType>(res.getType())
-                             ? int64_t(cast<fhe::PolyType>(res.getType()).getLimbs())
-                             : int64_t(cast<fhe::RnsType>(res.getType()).getBasis().size());
-          refs[res] = CoeffRef{kb.scratch({B, cols}), Value(), false};
-        }
-        SmallVector<CoeffRef> ins;
-        for (Value v : inner.getOperands()) ins.push_back(refs.at(v));
-        emitCoefficientBlock(kb, &inner, ins, refs.at(res), B);
-      }
-    });
+    emitCoefficientKernel(kb, ops, memory, N, coefficientBlock(op, N));
     kb.phaseEnd(phaseOf(op));
     SmallVector<Value> repl;
-    for (Value y : yielded) repl.push_back(outBuf.at(y));
+    for (Value y : yielded) repl.push_back(memory.at(y));
     rewriter.replaceOp(op, repl);
     return success();
   }
-
 };
 
 } // namespace

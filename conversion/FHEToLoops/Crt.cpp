@@ -13,22 +13,15 @@ namespace fhec {
 
 namespace {
 
-// Digit (base 2^D, D < 64) k of coefficient i of an (N, L) BigInt: bits
-// [D k, D k + D), from limb w = D k / 64 and, across a limb boundary, w + 1.
-Value digitOf(KernelBuilder &kb, const CoeffRef &in, Value i, Value k, int64_t L, unsigned D) {
-  OpBuilder &b = kb.b;
-  Value bit = kb.mul(k, kb.cidx(D));
-  Value w = kb.shr(bit, kb.cidx(6)), off = arith::AndIOp::create(b, kb.loc, bit, kb.cidx(63));
-  Value off64 = arith::IndexCastOp::create(b, kb.loc, b.getI64Type(), off);
-  Value lo = arith::ShRUIOp::create(b, kb.loc, kb.load(in, i, w), off64);
-  Value next = kb.add(w, kb.cidx(1));
-  Value hasNext = arith::AndIOp::create(
-      b, kb.loc, arith::CmpIOp::create(b, kb.loc, arith::CmpIPredicate::ult, next, kb.cidx(L)),
-      arith::CmpIOp::create(b, kb.loc, arith::CmpIPredicate::ne, off, kb.cidx(0)));
-  Value clamped = arith::MinUIOp::create(b, kb.loc, next, kb.cidx(L - 1));
-  Value hi = arith::ShLIOp::create(b, kb.loc, kb.load(in, i, clamped), kb.sub(kb.c64(64), off64));
-  hi = arith::SelectOp::create(b, kb.loc, hasNext, hi, kb.c64(0));
-  return kb.bitAnd(kb.bitOr(lo, hi), kb.c64(int64_t((uint64_t(1) << D) - 1)));
+// Digit k (base 2^D, D < 64) of W coefficients i .. i + W - 1 of an L-limb
+// BigInt: bits [D k, D k + D), from limb w = D k / 64 and, across a limb
+// boundary, w + 1 (static shifts).
+Value digitOf(KernelBuilder &kb, const CoeffRef &in, Value i, int64_t k, int64_t L, unsigned D, int64_t W) {
+  int64_t bit = int64_t(D) * k, w = bit / 64, off = bit % 64;
+  Value v = kb.loadW(in, i, kb.cidx(w), W);
+  if (off) v = kb.shr(v, kb.constW(off, W));
+  if (off + int64_t(D) > 64 && w + 1 < L) v = kb.bitOr(v, kb.shl(kb.loadW(in, i, kb.cidx(w + 1), W), kb.constW(64 - off, W)));
+  return kb.bitAnd(v, kb.constW(int64_t((uint64_t(1) << D) - 1), W));
 }
 
 // The digit form (D < 64): digits of the block's coefficients in a (digits,
@@ -38,44 +31,66 @@ void digitCrt(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, const CoeffR
   auto basis = outT.getBasis();
   int64_t L = op.getInput().getType().getLimbs(), m = int64_t(basis.size());
   int64_t nd = (int64_t(op.getInput().getType().getLogq()) + D - 1) / D;
-  int64_t lanes = kb.options.target->lanes;
-  int64_t W = out.primeMajor && B % lanes == 0 ? lanes : 1;
+  int64_t W = kb.lanesFor(B, {in, out});
   Value consts = kb.table(abi::TableKind::PrimeConsts, basis, 0, outT.getLogN());
   Value pow = kb.table(abi::TableKind::CrtPowers, basis, nd, outT.getLogN());
   Value digits = kb.scratch({nd, B});
-  kb.loop(B, [&](Value i) { kb.loop(nd, [&](Value k) { kb.store(digitOf(kb, in, i, k, L, D), digits, {k, i}); }); });
+  kb.loop(kb.cidx(0), kb.cidx(B), kb.cidx(W), {}, [&](Value i, ValueRange) {
+    for (int64_t k = 0; k < nd; ++k) kb.storeW(digitOf(kb, in, i, k, L, D, W), digits, {kb.cidx(k), i});
+    return SmallVector<Value>{};
+  });
   Value mask = kb.constW(int64_t((uint64_t(1) << D) - 1), W), shift = kb.constW(D, W);
-  auto residues = [&](Value j, Value i0) {
+  // Matrix order: P primes times V vectors of W coefficients per pass, 2 P V
+  // independent accumulators hiding the multiply-accumulate latency. Algo. 1's
+  // order: one prime of one vector at a time.
+  bool matrix = op.getOrder() == fhe::Order::matrix;
+  int64_t V = matrix ? std::max<int64_t>(1, std::min<int64_t>(B / W, 2)) : 1;
+  int64_t P = matrix ? std::max<int64_t>(1, 8 / V) : 1;
+  auto residues = [&](Value j0, int64_t n, Value i0) {
+    SmallVector<Value> at, row;
+    for (int64_t v = 0; v < V; ++v) at.push_back(kb.add(i0, kb.cidx(v * W)));
+    for (int64_t q = 0; q < n; ++q) row.push_back(kb.add(j0, kb.cidx(q)));
     Value zero = kb.constW(0, W);
-    auto acc = kb.loop(0, nd, {zero, zero}, [&](Value k, ValueRange a) {
-      auto [lo, hi] = kb.macSplit(a[0], a[1], kb.loadW(digits, {k, i0}, W), kb.splat(kb.load(pow, {j, k}), W), D);
-      return SmallVector<Value>{lo, hi};
+    auto acc = kb.loop(0, nd, SmallVector<Value>(2 * n * V, zero), [&](Value k, ValueRange a) {
+      SmallVector<Value> d, next(a);
+      for (int64_t v = 0; v < V; ++v) d.push_back(kb.loadW(digits, {k, at[v]}, W));
+      for (int64_t q = 0; q < n; ++q) {
+        Value s = kb.splat(kb.load(pow, {row[q], k}), W);
+        for (int64_t v = 0; v < V; ++v) {
+          int64_t x = 2 * (q * V + v);
+          std::tie(next[x], next[x + 1]) = kb.macSplit(a[x], a[x + 1], d[v], s, D);
+        }
+      }
+      return next;
     });
-    // lo + hi 2^D = l + h0 2^D + h1 2^(2D), each part below 2^D, reduced with Shoup.
-    Value h = kb.add(acc[1], arith::ShRUIOp::create(kb.b, kb.loc, acc[0], shift));
-    Value l = kb.bitAnd(acc[0], mask), h0 = kb.bitAnd(h, mask);
-    Value h1 = arith::ShRUIOp::create(kb.b, kb.loc, h, shift);
-    auto c = [&](int col) { return kb.splat(kb.tableAt(consts, j, col), W); };
-    Value p = c(abi::kPrime);
-    Value r0 = kb.mulShoup(l, kb.constW(1, W), c(abi::kOneShoup), p);
-    Value r1 = kb.mulShoup(h0, c(abi::kBetaMod), c(abi::kBetaModShoup), p);
-    Value r2 = kb.mulShoup(h1, c(abi::kBeta2Mod), c(abi::kBeta2ModShoup), p);
-    Value r = kb.modAdd(kb.modAdd(r0, r1, p), r2, p);
-    if (W > 1)
-      kb.storeW(r, out.mem, {j, kb.coeffIndex(out, i0)});
-    else
-      kb.store(r, out, i0, j);
+    for (int64_t q = 0; q < n; ++q) {
+      auto c = [&](int col) { return kb.splat(kb.tableAt(consts, row[q], col), W); };
+      Value p = c(abi::kPrime);
+      for (int64_t v = 0; v < V; ++v) {
+        Value lo = acc[2 * (q * V + v)], hi = acc[2 * (q * V + v) + 1];
+        // lo + hi 2^D = l + h0 2^D + h1 2^(2D), each part below 2^D, reduced with Shoup.
+        Value h = kb.add(hi, arith::ShRUIOp::create(kb.b, kb.loc, lo, shift));
+        Value l = kb.bitAnd(lo, mask), h0 = kb.bitAnd(h, mask);
+        Value h1 = arith::ShRUIOp::create(kb.b, kb.loc, h, shift);
+        Value r0 = kb.mulShoup(l, kb.constW(1, W), c(abi::kOneShoup), p);
+        Value r1 = kb.mulShoup(h0, c(abi::kBetaMod), c(abi::kBetaModShoup), p);
+        Value r2 = kb.mulShoup(h1, c(abi::kBeta2Mod), c(abi::kBeta2ModShoup), p);
+        Value r = kb.modAdd(kb.modAdd(r0, r1, p), r2, p);
+        kb.storeW(r, out, at[v], row[q]);
+      }
+    }
   };
-  if (op.getOrder() == fhe::Order::matrix)
-    kb.loop(m, [&](Value j) { kb.loop(kb.cidx(0), kb.cidx(B), kb.cidx(W), {}, [&](Value i0, ValueRange) {
-      residues(j, i0);
-      return SmallVector<Value>{};
-    }); });
-  else
-    kb.loop(kb.cidx(0), kb.cidx(B), kb.cidx(W), {}, [&](Value i0, ValueRange) {
-      kb.loop(m, [&](Value j) { residues(j, i0); });
-      return SmallVector<Value>{};
-    });
+  // All primes for each pass of V vectors.
+  int64_t full = m / P * P;
+  kb.loop(kb.cidx(0), kb.cidx(B), kb.cidx(W * V), {}, [&](Value i0, ValueRange) {
+    if (full)
+      kb.loop(kb.cidx(0), kb.cidx(full), kb.cidx(P), {}, [&](Value j0, ValueRange) {
+        residues(j0, P, i0);
+        return SmallVector<Value>{};
+      });
+    if (m > full) residues(kb.cidx(full), m - full, i0);
+    return SmallVector<Value>{};
+  });
 }
 
 } // namespace

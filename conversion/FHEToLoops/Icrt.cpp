@@ -129,11 +129,10 @@ struct IcrtContext {
   // into the 64-bit limbs of the result.
   void digitMatrix(const CoeffRef &in, const CoeffRef &out, int64_t B, unsigned D) {
     int64_t Dq = (Lq * 64 + D - 1) / D;
-    int64_t lanes = kb.options.target->lanes;
-    int64_t W = in.primeMajor && B % lanes == 0 ? lanes : 1;
+    int64_t W = kb.lanesFor(B, {in, out});
     Value T = kb.table(abi::TableKind::IcrtColumns, basis, Dq, logN);
     Value negP = kb.table(abi::TableKind::IcrtNegP, basis, Dq, logN);
-    Value tempBuf = kb.scratch({m, B}), kBuf = kb.scratch({B}), digits = kb.scratch({Dq, B});
+    Value tempBuf = kb.scratch({m, B}), digits = kb.scratch({Dq, B});
     OpBuilder &b = kb.b;
     auto f64W = W == 1 ? Type(b.getF64Type()) : Type(VectorType::get({W}, b.getF64Type()));
     auto i64W = kb.wordType(W);
@@ -142,63 +141,90 @@ struct IcrtContext {
       if (W == 1) return arith::ConstantOp::create(b, kb.loc, b.getF64FloatAttr(v));
       return arith::ConstantOp::create(b, kb.loc, DenseElementsAttr::get(cast<VectorType>(f64W), b.getF64FloatAttr(v)));
     };
-    auto group = [&](function_ref<void(Value)> body) {
-      kb.loop(kb.cidx(0), kb.cidx(B), kb.cidx(W), {}, [&](Value i0, ValueRange) {
-        body(i0);
-        return SmallVector<Value>{};
-      });
-    };
-    // temp_j and the estimate k of the multiple of P, W coefficients at a time.
-    group([&](Value i0) {
-      auto f = kb.loop(0, m, {fconst(0.0)}, [&](Value j, ValueRange it) {
+    // V vectors of W coefficients per pass: their temp_j / p_j sums are
+    // independent floating-point chains, and below 2 C V independent digit
+    // accumulators hide the IFMA latency (one lo/hi pair per column would
+    // serialize on it).
+    int64_t V = std::max<int64_t>(1, std::min<int64_t>(B / W, 2));
+    int64_t C = std::max<int64_t>(1, 8 / V);
+    Value zero = kb.constW(0, W);
+    kb.loop(kb.cidx(0), kb.cidx(B), kb.cidx(W * V), {}, [&](Value i0, ValueRange) {
+      SmallVector<Value> at;  // first coefficient of each vector
+      for (int64_t v = 0; v < V; ++v) at.push_back(kb.add(i0, kb.cidx(v * W)));
+      // temp_j and the estimate k of the multiple of P.
+      auto f = kb.loop(0, m, SmallVector<Value>(V, fconst(0.0)), [&](Value j, ValueRange it) {
         auto row = [&](int col) { return kb.splat(kb.tableAt(consts, j, col), W); };
-        Value x = W > 1 ? kb.loadW(in.mem, {j, kb.coeffIndex(in, i0)}, W) : kb.load(in, i0, j);
-        Value t = scaled ? x : kb.mulShoup(x, row(abi::kIcrtInv), row(abi::kIcrtInvShoup), row(abi::kPrime));
-        kb.storeW(t, tempBuf, {j, i0});
         Value invp = arith::BitcastOp::create(b, kb.loc, f64W, row(abi::kInvPrimeF64));
-        Value tf = arith::UIToFPOp::create(b, kb.loc, f64W, t);
-        return SmallVector<Value>{arith::AddFOp::create(b, kb.loc, it[0], arith::MulFOp::create(b, kb.loc, tf, invp))};
+        SmallVector<Value> next;
+        for (int64_t v = 0; v < V; ++v) {
+          // A block reads one short run from each of the m prime rows, more
+          // streams than the hardware prefetchers follow: fetch two blocks ahead.
+          if (in.base && in.wordMajor) {
+            int64_t N = cast<MemRefType>(in.mem.getType()).getShape()[1];
+            Value ahead = kb.add(kb.coeffIndex(in, at[v]), kb.cidx(2 * B));
+            kb.prefetch(in.mem, {j, arith::MinUIOp::create(b, kb.loc, ahead, kb.cidx(N - 1))});
+          }
+          Value x = kb.loadW(in, at[v], j, W);
+          Value t = scaled ? x : kb.mulShoup(x, row(abi::kIcrtInv), row(abi::kIcrtInvShoup), row(abi::kPrime));
+          kb.storeW(t, tempBuf, {j, at[v]});
+          Value tf = arith::UIToFPOp::create(b, kb.loc, f64W, t);
+          next.push_back(arith::AddFOp::create(b, kb.loc, it[v], arith::MulFOp::create(b, kb.loc, tf, invp)));
+        }
+        return next;
       });
-      Value k = arith::FPToUIOp::create(b, kb.loc, i64W, arith::AddFOp::create(b, kb.loc, f[0], fconst(0.5)));
-      kb.storeW(k, kBuf, {i0});
-    });
-    // Columns with one carry pass.
-    group([&](Value i0) {
-      Value zero = kb.constW(0, W);
-      Value kv = kb.loadW(kBuf, {i0}, W);
-      kb.loop(0, Dq, {zero, zero}, [&](Value c, ValueRange st) {
-        auto acc = kb.loop(0, m, {zero, zero}, [&](Value j, ValueRange a) {
-          auto [lo, hi] = kb.macSplit(a[0], a[1], kb.loadW(tempBuf, {j, i0}, W), kb.splat(kb.load(T, {c, j}), W), D);
-          return SmallVector<Value>{lo, hi};
+      SmallVector<Value> kv;
+      for (int64_t v = 0; v < V; ++v)
+        kv.push_back(arith::FPToUIOp::create(b, kb.loc, i64W, arith::AddFOp::create(b, kb.loc, f[v], fconst(0.5))));
+      // Columns c0 .. c0 + n - 1; state: each vector's carry and previous column's high halves.
+      auto columns = [&](Value c0, int64_t n, ValueRange state) {
+        SmallVector<Value> col;
+        for (int64_t c = 0; c < n; ++c) col.push_back(kb.add(c0, kb.cidx(c)));
+        auto acc = kb.loop(0, m, SmallVector<Value>(2 * n * V, zero), [&](Value j, ValueRange a) {
+          SmallVector<Value> t, next(a);
+          for (int64_t v = 0; v < V; ++v) t.push_back(kb.loadW(tempBuf, {j, at[v]}, W));
+          for (int64_t c = 0; c < n; ++c) {
+            Value s = kb.splat(kb.load(T, {col[c], j}), W);
+            for (int64_t v = 0; v < V; ++v) {
+              int64_t x = 2 * (c * V + v);
+              std::tie(next[x], next[x + 1]) = kb.macSplit(a[x], a[x + 1], t[v], s, D);
+            }
+          }
+          return next;
         });
-        auto [lo, hi] = kb.macSplit(acc[0], acc[1], kv, kb.splat(kb.load(negP, {kb.cidx(0), c}), W), D);
-        Value v = kb.add(kb.add(lo, st[1]), st[0]);  // this column's low halves, the last one's high halves, carry
-        kb.storeW(kb.bitAnd(v, mask), digits, {c, i0});
-        return SmallVector<Value>{arith::ShRUIOp::create(b, kb.loc, v, shift), hi};
-      });
+        SmallVector<Value> st(state);
+        for (int64_t c = 0; c < n; ++c) {
+          Value s = kb.splat(kb.load(negP, {kb.cidx(0), col[c]}), W);
+          for (int64_t v = 0; v < V; ++v) {
+            int64_t x = 2 * (c * V + v);
+            auto [lo, hi] = kb.macSplit(acc[x], acc[x + 1], kv[v], s, D);
+            // This column's low halves, the last one's high halves, the carry.
+            Value sum = kb.add(kb.add(lo, st[2 * v + 1]), st[2 * v]);
+            kb.storeW(kb.bitAnd(sum, mask), digits, {col[c], at[v]});
+            st[2 * v] = arith::ShRUIOp::create(b, kb.loc, sum, shift);
+            st[2 * v + 1] = hi;
+          }
+        }
+        return st;
+      };
+      int64_t full = Dq / C * C;
+      SmallVector<Value> st(2 * V, zero);
+      if (full)
+        st = kb.loop(kb.cidx(0), kb.cidx(full), kb.cidx(C), st,
+                     [&](Value c0, ValueRange s) { return columns(c0, C, s); });
+      if (Dq > full) columns(kb.cidx(full), Dq - full, st);
+      return SmallVector<Value>{};
     });
     // Digits to 64-bit limbs: limb w is bits [64 w, 64 w + 64), from digits
-    // w0 = 64 w / D, w0 + 1 and (when a digit is shorter than 32 bits of the limb) w0 + 2.
-    kb.loop(B, [&](Value i) {
-      kb.loop(Lq, [&](Value w) {
-        Value bit = kb.mul(w, kb.cidx(64));
-        Value d0 = arith::DivUIOp::create(b, kb.loc, bit, kb.cidx(D));
-        Value off = arith::IndexCastOp::create(b, kb.loc, b.getI64Type(), kb.sub(bit, kb.mul(d0, kb.cidx(D))));
-        Value limb = arith::ShRUIOp::create(b, kb.loc, kb.load(digits, {d0, i}), off);
-        for (int64_t step = 1; step <= 2; ++step) {
-          // digit d0 + step starts at bit step D - off of the limb, if below 64 and within the digits.
-          Value at = kb.sub(kb.c64(int64_t(step * D)), off);
-          Value idx = kb.add(d0, kb.cidx(step));
-          Value ok = arith::AndIOp::create(
-              b, kb.loc, arith::CmpIOp::create(b, kb.loc, arith::CmpIPredicate::ult, at, kb.c64(64)),
-              arith::CmpIOp::create(b, kb.loc, arith::CmpIPredicate::ult, idx, kb.cidx(Dq)));
-          Value clamped = arith::MinUIOp::create(b, kb.loc, idx, kb.cidx(Dq - 1));
-          Value part = arith::ShLIOp::create(b, kb.loc, kb.load(digits, {clamped, i}),
-                                             arith::MinUIOp::create(b, kb.loc, at, kb.c64(63)));
-          limb = kb.bitOr(limb, arith::SelectOp::create(b, kb.loc, ok, part, kb.c64(0)));
-        }
-        kb.store(limb, out, i, w);
-      });
+    // 64 w / D onwards (static shifts).
+    kb.loop(kb.cidx(0), kb.cidx(B), kb.cidx(W), {}, [&](Value i, ValueRange) {
+      for (int64_t w = 0; w < Lq; ++w) {
+        int64_t d0 = 64 * w / D, off = 64 * w - d0 * D;
+        Value limb = kb.shr(kb.loadW(digits, {kb.cidx(d0), i}, W), kb.constW(off, W));
+        for (int64_t d = d0 + 1; d < Dq && d * D < 64 * (w + 1); ++d)
+          limb = kb.bitOr(limb, kb.shl(kb.loadW(digits, {kb.cidx(d), i}, W), kb.constW(d * D - 64 * w, W)));
+        kb.storeW(limb, out, i, kb.cidx(w));
+      }
+      return SmallVector<Value>{};
     });
   }
 };
@@ -225,9 +251,11 @@ void emitIcrtBlock(KernelBuilder &kb, fhe::IcrtOp op, const CoeffRef &in, const 
     kb.loop(B, [&](Value i) { ctx.operandScan(in, out, i); });
   // X mod 2^logq: clear the bits above logq in the top limb.
   if (unsigned r = outT.getLogq() % 64) {
-    Value top = kb.cidx(outT.getLimbs() - 1), mask = kb.c64(int64_t((uint64_t(1) << r) - 1));
-    kb.loop(B, [&](Value i) {
-      kb.store(arith::AndIOp::create(kb.b, kb.loc, kb.load(out, i, top), mask), out, i, top);
+    int64_t W = kb.lanesFor(B, {out});
+    Value top = kb.cidx(outT.getLimbs() - 1), mask = kb.constW(int64_t((uint64_t(1) << r) - 1), W);
+    kb.loop(kb.cidx(0), kb.cidx(B), kb.cidx(W), {}, [&](Value i, ValueRange) {
+      kb.storeW(kb.bitAnd(kb.loadW(out, i, top, W), mask), out, i, top);
+      return SmallVector<Value>{};
     });
   }
 }

@@ -63,6 +63,10 @@ Value KernelBuilder::sub(Value x, Value y) { return arith::SubIOp::create(b, loc
 Value KernelBuilder::load(Value mem, ValueRange idx) { return memref::LoadOp::create(b, loc, mem, idx); }
 void KernelBuilder::store(Value v, Value mem, ValueRange idx) { memref::StoreOp::create(b, loc, v, mem, idx); }
 
+void KernelBuilder::prefetch(Value mem, ValueRange idx, unsigned locality) {
+  memref::PrefetchOp::create(b, loc, mem, idx, /*isWrite=*/false, locality, /*isDataCache=*/true);
+}
+
 Value KernelBuilder::alloc(MemRefType t) {
   return memref::AllocOp::create(b, loc, t, /*alignment=*/b.getI64IntegerAttr(64));
 }
@@ -73,15 +77,53 @@ Value KernelBuilder::scratch(ArrayRef<int64_t> shape) {
 
 Value KernelBuilder::load(const CoeffRef &r, Value i, Value k) {
   Value c = coeffIndex(r, i);
-  return r.primeMajor ? load(r.mem, {k, c}) : load(r.mem, {c, k});
+  return r.wordMajor ? load(r.mem, {k, c}) : load(r.mem, {c, k});
 }
 
 void KernelBuilder::store(Value v, const CoeffRef &r, Value i, Value k) {
   Value c = coeffIndex(r, i);
-  if (r.primeMajor)
+  if (r.wordMajor)
     store(v, r.mem, {k, c});
   else
     store(v, r.mem, {c, k});
+}
+
+Value KernelBuilder::loadW(const CoeffRef &r, Value i, Value k, int64_t W) {
+  if (W == 1) return load(r, i, k);
+  assert(r.wordMajor && "vector access of a coefficient-major buffer");
+  return loadW(r.mem, {k, coeffIndex(r, i)}, W);
+}
+
+void KernelBuilder::storeW(Value v, const CoeffRef &r, Value i, Value k) {
+  if (!isa<VectorType>(v.getType())) return store(v, r, i, k);
+  assert(r.wordMajor && "vector access of a coefficient-major buffer");
+  storeW(v, r.mem, {k, coeffIndex(r, i)});
+}
+
+int64_t KernelBuilder::lanesFor(int64_t B, ArrayRef<CoeffRef> refs) const {
+  int64_t lanes = options.target->lanes;
+  if (lanes == 1 || B % lanes) return 1;
+  return llvm::all_of(refs, [](const CoeffRef &r) { return r.wordMajor; }) ? lanes : 1;
+}
+
+SmallVector<Value> KernelBuilder::transpose8(ArrayRef<Value> a) {
+  auto shuffle = [&](Value x, Value y, ArrayRef<int64_t> mask) -> Value {
+    return vector::ShuffleOp::create(b, loc, x, y, mask);
+  };
+  SmallVector<Value> t(8), u(8), r(8);
+  for (int i = 0; i < 8; i += 2) {
+    t[i] = shuffle(a[i], a[i + 1], {0, 8, 2, 10, 4, 12, 6, 14});
+    t[i + 1] = shuffle(a[i], a[i + 1], {1, 9, 3, 11, 5, 13, 7, 15});
+  }
+  for (int i : {0, 1, 4, 5}) {
+    u[i] = shuffle(t[i], t[i + 2], {0, 1, 8, 9, 4, 5, 12, 13});
+    u[i + 2] = shuffle(t[i], t[i + 2], {2, 3, 10, 11, 6, 7, 14, 15});
+  }
+  for (int i = 0; i < 4; ++i) {
+    r[i] = shuffle(u[i], u[i + 4], {0, 1, 2, 3, 8, 9, 10, 11});
+    r[i + 4] = shuffle(u[i], u[i + 4], {4, 5, 6, 7, 12, 13, 14, 15});
+  }
+  return r;
 }
 
 SmallVector<Value> KernelBuilder::loop(Value lb, Value ub, Value step, ValueRange init,
@@ -204,9 +246,9 @@ std::pair<Value, Value> KernelBuilder::addCarry(Value x, Value y, Value carryIn)
   // overflow, so the carry out is the sum of the two overflow bits (0..2).
   auto s1 = arith::AddUIExtendedOp::create(b, loc, x, y);
   auto s2 = arith::AddUIExtendedOp::create(b, loc, s1.getSum(), carryIn);
-  auto i64 = b.getI64Type();
-  return {s2.getSum(), add(arith::ExtUIOp::create(b, loc, i64, s1.getOverflow()),
-                           arith::ExtUIOp::create(b, loc, i64, s2.getOverflow()))};
+  Type t = x.getType();
+  return {s2.getSum(), add(arith::ExtUIOp::create(b, loc, t, s1.getOverflow()),
+                           arith::ExtUIOp::create(b, loc, t, s2.getOverflow()))};
 }
 
 std::pair<Value, Value> KernelBuilder::subBorrow(Value x, Value y, Value borrowIn) {
@@ -215,7 +257,7 @@ std::pair<Value, Value> KernelBuilder::subBorrow(Value x, Value y, Value borrowI
   Value d = arith::SubIOp::create(b, loc, d1, borrowIn);
   Value b2 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, d1, borrowIn);
   Value borrow = arith::OrIOp::create(b, loc, b1, b2);
-  return {d, arith::ExtUIOp::create(b, loc, b.getI64Type(), borrow)};
+  return {d, arith::ExtUIOp::create(b, loc, x.getType(), borrow)};
 }
 
 Value KernelBuilder::table(abi::TableKind kind, fhe::BasisAttr basis, int64_t param, unsigned logN) {
@@ -251,7 +293,8 @@ MemRefType memrefFor(Type t) {
 
 abi::Phase phaseOf(Operation *op) {
   if (auto f = dyn_cast<fhe::FusedOp>(op)) {
-    // A fused kernel counts under its heaviest phase.
+    // A fused kernel counts under its heaviest phase (a transform batch: its transforms').
+    if (f.getSpace() == fhe::Space::transform) return phaseOf(&f.getBody()->front());
     abi::Phase best = abi::Phase::Other;
     for (Operation &inner : f.getBody()->without_terminator()) {
       abi::Phase p = phaseOf(&inner);

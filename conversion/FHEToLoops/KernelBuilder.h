@@ -26,13 +26,15 @@ struct LoweringOptions {
 };
 
 /// An RNS value or a BigInt polynomial in memory, seen from a kernel that
-/// works on a block of coefficients: element (coefficient base + i, word k)
-/// of a (N, limbs) BigInt buffer, or residue (prime j, coefficient base + i)
-/// of an RNS buffer in its layout. Block-local scratch buffers have base 0.
+/// works on a block of coefficients: word k (limb or residue) of coefficient
+/// base + i. Buffers are coefficient-major, (N, limbs) or (N, m), or
+/// word-major: (m, N) prime-major RNS, and the (limbs, B) limb-major block
+/// scratch that vector targets keep BigInts in. Block-local scratch buffers
+/// have base 0.
 struct CoeffRef {
   mlir::Value mem;
   mlir::Value base;
-  bool primeMajor = false;  ///< RNS in (m, N) order; BigInt buffers are (N, limbs)
+  bool wordMajor = false;
 };
 
 class KernelBuilder {
@@ -69,6 +71,9 @@ public:
   // Memory.
   mlir::Value load(mlir::Value mem, mlir::ValueRange idx);
   void store(mlir::Value v, mlir::Value mem, mlir::ValueRange idx);
+  /// Software prefetch of element idx (locality 3: into L1; 2: into L2), for
+  /// access patterns the hardware prefetchers do not follow.
+  void prefetch(mlir::Value mem, mlir::ValueRange idx, unsigned locality = 3);
   /// A 64-byte aligned buffer for a kernel result (fhec-plan-workspace places it).
   mlir::Value alloc(mlir::MemRefType t);
   /// Block-local scratch on the stack of the current loop body.
@@ -77,6 +82,15 @@ public:
   mlir::Value coeffIndex(const CoeffRef &r, mlir::Value i) { return r.base ? add(r.base, i) : i; }
   mlir::Value load(const CoeffRef &r, mlir::Value i, mlir::Value k);
   void store(mlir::Value v, const CoeffRef &r, mlir::Value i, mlir::Value k);
+  /// Word k of W coefficients i .. i + W - 1: one vector access of a
+  /// word-major buffer (W > 1 requires one), or the scalar access for W = 1.
+  mlir::Value loadW(const CoeffRef &r, mlir::Value i, mlir::Value k, int64_t W);
+  void storeW(mlir::Value v, const CoeffRef &r, mlir::Value i, mlir::Value k);
+  /// The vector width for a block of B coefficients of these buffers: the
+  /// target's lanes if they divide B and every buffer is word-major, else 1.
+  int64_t lanesFor(int64_t B, llvm::ArrayRef<CoeffRef> refs) const;
+  /// 8 x 8 transpose of 8 vectors of 8 lanes (three rounds of shuffles).
+  llvm::SmallVector<mlir::Value> transpose8(llvm::ArrayRef<mlir::Value> rows);
 
   // Loops. Bodies are emitted with `b` positioned inside the loop.
   llvm::SmallVector<mlir::Value> loop(mlir::Value lb, mlir::Value ub, mlir::Value step, mlir::ValueRange init,

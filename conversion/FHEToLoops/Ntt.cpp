@@ -100,27 +100,6 @@ struct NttEmitter {
     }
   }
 
-  // 8 x 8 transpose of 8 vectors of 8 lanes in three rounds of shuffles.
-  SmallVector<Value> transpose8(ArrayRef<Value> a) {
-    auto shuffle = [&](Value x, Value y, ArrayRef<int64_t> mask) -> Value {
-      return vector::ShuffleOp::create(kb.b, kb.loc, x, y, mask);
-    };
-    SmallVector<Value> t(8), u(8), r(8);
-    for (int i = 0; i < 8; i += 2) {
-      t[i] = shuffle(a[i], a[i + 1], {0, 8, 2, 10, 4, 12, 6, 14});
-      t[i + 1] = shuffle(a[i], a[i + 1], {1, 9, 3, 11, 5, 13, 7, 15});
-    }
-    for (int i : {0, 1, 4, 5}) {
-      u[i] = shuffle(t[i], t[i + 2], {0, 1, 8, 9, 4, 5, 12, 13});
-      u[i + 2] = shuffle(t[i], t[i + 2], {2, 3, 10, 11, 6, 7, 14, 15});
-    }
-    for (int i = 0; i < 4; ++i) {
-      r[i] = shuffle(u[i], u[i + 4], {0, 1, 2, 3, 8, 9, 10, 11});
-      r[i + 4] = shuffle(u[i], u[i + 4], {4, 5, 6, 7, 12, 13, 14, 15});
-    }
-    return r;
-  }
-
   // The radix-8 sub-level of 8-residue blocks (forward: the last 3 stages;
   // inverse: the first 3) on 8 blocks at a time: 64 residues are loaded as 8
   // rows, transposed so that each vector holds one element of 8 blocks, run
@@ -133,8 +112,15 @@ struct NttEmitter {
       Value V = kb.add(kb.shr(blkBase, kb.cidx(3)), v);
       Value base = kb.mul(V, kb.cidx(64)), tbase = kb.mul(V, kb.cidx(abi::kTailWordsPerGroup));
       SmallVector<Value> rows;
-      for (int64_t u = 0; u < 8; ++u) rows.push_back(kb.loadW(src, {j, kb.add(base, kb.cidx(8 * u))}, 8));
-      SmallVector<Value> x = transpose8(rows);
+      for (int64_t u = 0; u < 8; ++u) {
+        Value at = kb.add(base, kb.cidx(8 * u));
+        rows.push_back(kb.loadW(src, {j, at}, 8));
+        // This sub-level touches every element once, in L1: the same line of
+        // the next prime's input row is fetched into L2 meanwhile, so that
+        // its first level streams from cache, not DRAM.
+        if (nextRow) kb.prefetch(nextInput, {nextRow, at}, /*locality=*/2);
+      }
+      SmallVector<Value> x = kb.transpose8(rows);
       Twiddles W(3);
       int64_t q = 0;
       for (int64_t d = 0; d < 3; ++d)
@@ -149,7 +135,7 @@ struct NttEmitter {
         if (last)
           for (Value &e : x) e = kb.reduce(e, p, 4, 1);
       }
-      rows = transpose8(x);
+      rows = kb.transpose8(x);
       for (int64_t u = 0; u < 8; ++u) kb.storeW(rows[u], dst, {j, kb.add(base, kb.cidx(8 * u))});
     });
   }
@@ -158,7 +144,8 @@ struct NttEmitter {
   bool transposed(int64_t stride, int64_t k, int64_t blkCount) const {
     return tail && stride == 1 && k == 3 && blkCount % 8 == 0;
   }
-  Value tail;  ///< NttTailTwiddles of the direction (8 lanes only)
+  Value tail;     ///< NttTailTwiddles of the direction (8 lanes only)
+  Value nextInput, nextRow;  ///< the input row transformed next (prefetched), if any
 
   // Forward sub-level (s, k) on blocks [blkBase, blkBase + blkCount) of size
   // N/2^s: sub-transforms x_u = blk N/2^s + r + u N/2^(s+k); at sub-stage d
@@ -250,58 +237,118 @@ struct NttEmitter {
   }
 };
 
+// One transform's rows for prime j (the body of the parallel prime loop):
+// its tables, levels and scaling constants. `next` is the input row the
+// kernel transforms after this one, prefetched during this one.
+void emitTransformRow(KernelBuilder &kb, Operation *op, Value in, Value out, Value j,
+                      std::pair<Value, Value> next) {
+  bool inverse = isa<fhe::InttOp>(op);
+  auto inT = cast<fhe::RnsType>(op->getOperand(0).getType()), outT = cast<fhe::RnsType>(op->getResult(0).getType());
+  fhe::RnsType evalT = inverse ? inT : outT;
+  int64_t logN = evalT.getLogN(), skip = evalT.getIncomplete();
+  auto levelsAttr = op->getAttrOfType<DenseI64ArrayAttr>("levels");
+  SmallVector<int64_t> levels = levelsOf(levelsAttr ? std::optional(levelsAttr.asArrayRef()) : std::nullopt,
+                                         unsigned(logN - skip));
+  auto basis = outT.getBasis();
+  Value consts = kb.table(abi::TableKind::PrimeConsts, basis, 0, logN);
+  auto twKind = inverse ? abi::TableKind::InttTwiddles : abi::TableKind::NttTwiddles;
+  auto twsKind = inverse ? abi::TableKind::InttTwiddlesShoup : abi::TableKind::NttTwiddlesShoup;
+  Value tw = kb.table(twKind, basis, 0, logN), tws = kb.table(twsKind, basis, 0, logN);
+  Value scaleT = inverse ? kb.table(abi::TableKind::InttConsts, basis, skip, logN) : Value();
+  // The transposed radix-8 sub-level of the 8-lane targets needs its twiddle layout.
+  Value tail = kb.options.target->lanes == 8 && logN >= 6
+                   ? kb.table(abi::TableKind::NttTailTwiddles, basis, inverse ? 1 : 0, logN)
+                   : Value();
+  NttEmitter e{kb, evalT.getN(), tw, tws, j, kb.tableAt(consts, j, abi::kPrime), tail, next.first, next.second};
+  std::array<Value, 4> scale;
+  if (inverse) {
+    int base = outT.getDomain() == fhe::Domain::coeff_scaled ? abi::kScaleIcrt : abi::kScale;
+    for (int c = 0; c < 4; ++c) scale[c] = kb.tableAt(scaleT, j, base + c);
+  }
+  int64_t s = inverse ? skip : 0, radix = kb.options.target->nttRadixLog;
+  for (auto [l, k] : llvm::enumerate(levels)) {
+    Value src = l == 0 ? in : out;
+    if (inverse)
+      e.inverseLevel(src, out, s, k, radix, logN, scale);
+    else
+      e.forwardLevel(src, out, s, k, radix, l + 1 == levels.size());
+    s += k;
+  }
+}
+
+// The result buffer of a transform of `in`: in place when the input is a
+// kernel result that dies here (every sub-transform stores exactly the
+// elements it loaded, and the result then needs no second buffer, nor its
+// read-for-ownership traffic).
+Value resultBuffer(KernelBuilder &kb, Value input, Value in, Type resultT) {
+  bool inPlace = input.hasOneUse() && input.getDefiningOp() && in.getType() == memrefFor(resultT);
+  return inPlace ? in : kb.alloc(memrefFor(resultT));
+}
+
+// A batch of transforms of one type (one transform, or an fhe.fused
+// transform kernel): one parallel loop over primes, each prime's rows of
+// every transform in turn while its twiddles are in cache.
+void emitTransforms(KernelBuilder &kb, ArrayRef<Operation *> ops, ArrayRef<Value> ins, ArrayRef<Value> outs) {
+  int64_t m = int64_t(cast<fhe::RnsType>(ops.front()->getResult(0).getType()).getBasis().size());
+  kb.phaseBegin(phaseOf(ops.front()));
+  kb.parallel({m}, [&](ValueRange iv) {
+    Value j = iv[0];
+    for (size_t b = 0; b < ops.size(); ++b) {
+      std::pair<Value, Value> next;
+      if (b + 1 < ops.size())
+        next = {ins[b + 1], j};
+      else if (m > 1)
+        next = {ins[0], arith::MinUIOp::create(kb.b, kb.loc, kb.add(j, kb.cidx(1)), kb.cidx(m - 1))};
+      emitTransformRow(kb, ops[b], ins[b], outs[b], j, next);
+    }
+  });
+  kb.phaseEnd(phaseOf(ops.front()));
+}
+
 template <typename OpTy> struct NttLowering : KernelPattern<OpTy> {
   using KernelPattern<OpTy>::KernelPattern;
   using KernelPattern<OpTy>::options;
 
   LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor, ConversionPatternRewriter &rewriter) const override {
-    constexpr bool inverse = std::is_same_v<OpTy, fhe::InttOp>;
-    auto inT = cast<fhe::RnsType>(op.getInput().getType()), outT = cast<fhe::RnsType>(op.getResult().getType());
-    fhe::RnsType evalT = inverse ? inT : outT;
-    int64_t logN = evalT.getLogN(), skip = evalT.getIncomplete();
-    SmallVector<int64_t> levels = levelsOf(op.getLevels(), unsigned(logN - skip));
-    auto basis = outT.getBasis();
     KernelBuilder kb(rewriter, op.getLoc(), options);
-    Value out = kb.alloc(memrefFor(outT));
-    Value consts = kb.table(abi::TableKind::PrimeConsts, basis, 0, logN);
-    auto twKind = inverse ? abi::TableKind::InttTwiddles : abi::TableKind::NttTwiddles;
-    auto twsKind = inverse ? abi::TableKind::InttTwiddlesShoup : abi::TableKind::NttTwiddlesShoup;
-    Value tw = kb.table(twKind, basis, 0, logN), tws = kb.table(twsKind, basis, 0, logN);
-    Value scaleT = inverse ? kb.table(abi::TableKind::InttConsts, basis, skip, logN) : Value();
-    // The transposed radix-8 sub-level of the 8-lane targets needs its twiddle layout.
-    Value tail = options.target->lanes == 8 && logN >= 6
-                     ? kb.table(abi::TableKind::NttTailTwiddles, basis, inverse ? 1 : 0, logN)
-                     : Value();
-    bool icrtScaled = outT.getDomain() == fhe::Domain::coeff_scaled;
-    kb.phaseBegin(phaseOf(op));
-    kb.parallel({int64_t(basis.size())}, [&](ValueRange iv) {
-      NttEmitter e{kb, evalT.getN(), tw, tws, iv[0], kb.tableAt(consts, iv[0], abi::kPrime), tail};
-      std::array<Value, 4> scale;
-      if (inverse) {
-        int base = icrtScaled ? abi::kScaleIcrt : abi::kScale;
-        for (int c = 0; c < 4; ++c) scale[c] = kb.tableAt(scaleT, iv[0], base + c);
-      }
-      int64_t s = inverse ? skip : 0, radix = options.target->nttRadixLog;
-      for (auto [l, k] : llvm::enumerate(levels)) {
-        Value src = l == 0 ? adaptor.getInput() : out;
-        if (inverse)
-          e.inverseLevel(src, out, s, k, radix, logN, scale);
-        else
-          e.forwardLevel(src, out, s, k, radix, l + 1 == levels.size());
-        s += k;
-      }
-    });
-    kb.phaseEnd(phaseOf(op));
+    Value out = resultBuffer(kb, op.getInput(), adaptor.getInput(), op.getResult().getType());
+    emitTransforms(kb, {op.getOperation()}, {adaptor.getInput()}, {out});
     rewriter.replaceOp(op, out);
     return success();
   }
+};
 
+struct FusedTransformLowering : KernelPattern<fhe::FusedOp> {
+  using KernelPattern::KernelPattern;
+
+  LogicalResult matchAndRewrite(fhe::FusedOp op, OpAdaptor adaptor, ConversionPatternRewriter &rewriter) const override {
+    if (op.getSpace() != fhe::Space::transform) return failure();
+    KernelBuilder kb(rewriter, op.getLoc(), options);
+    SmallVector<Operation *> ops;
+    SmallVector<Value> ins, outs;
+    llvm::DenseMap<Value, Value> bufferOf;  // yielded value -> its buffer
+    for (Operation &inner : op.getBody()->without_terminator()) {
+      auto arg = cast<BlockArgument>(inner.getOperand(0));
+      Value input = op.getInputs()[arg.getArgNumber()], in = adaptor.getInputs()[arg.getArgNumber()];
+      ops.push_back(&inner);
+      ins.push_back(in);
+      // In place only if no other transform of the batch reads the same operand.
+      outs.push_back(arg.hasOneUse() ? resultBuffer(kb, input, in, inner.getResult(0).getType())
+                                     : kb.alloc(memrefFor(inner.getResult(0).getType())));
+      bufferOf[inner.getResult(0)] = outs.back();
+    }
+    emitTransforms(kb, ops, ins, outs);
+    SmallVector<Value> repl;
+    for (Value y : op.getYield().getValues()) repl.push_back(bufferOf.at(y));
+    rewriter.replaceOp(op, repl);
+    return success();
+  }
 };
 
 } // namespace
 
 void populateNttPatterns(const TypeConverter &tc, RewritePatternSet &patterns, const LoweringOptions &o) {
-  patterns.add<NttLowering<fhe::NttOp>, NttLowering<fhe::InttOp>>(tc, patterns.getContext(), o);
+  patterns.add<NttLowering<fhe::NttOp>, NttLowering<fhe::InttOp>, FusedTransformLowering>(tc, patterns.getContext(), o);
 }
 
 } // namespace fhec

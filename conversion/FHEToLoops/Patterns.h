@@ -38,6 +38,13 @@ void emitCoefficientBlock(KernelBuilder &kb, mlir::Operation *op, llvm::ArrayRef
 int64_t coefficientBlock(mlir::Operation *op, int64_t N);
 /// scf.parallel over the N / B blocks; `body` gets the block's first coefficient.
 void forEachCoefficientBlock(KernelBuilder &kb, int64_t N, int64_t B, llvm::function_ref<void(mlir::Value)> body);
+/// One coefficient-space kernel: `ops` in order on each block of B
+/// coefficients. `memory` holds the buffers of the kernel's inputs and
+/// results; the other values live in block-local scratch. With vector lanes
+/// BigInts are kept limb-major in the block (coefficient-major buffers are
+/// transposed in and out), so every op's vectors run along coefficients.
+void emitCoefficientKernel(KernelBuilder &kb, llvm::ArrayRef<mlir::Operation *> ops,
+                           const llvm::DenseMap<mlir::Value, mlir::Value> &memory, int64_t N, int64_t B);
 
 //===----------------------------------------------------------------------===//
 // Residue space: pointwise RNS ops on one element of prime j. An element is
@@ -69,7 +76,7 @@ template <typename OpTy> struct KernelPattern : mlir::OpConversionPattern<OpTy> 
 };
 
 /// The single-op lowering of a coefficient-space op: a fresh result buffer and
-/// one scf.parallel over coefficient blocks calling the op's block emitter.
+/// the kernel of that one op.
 template <typename OpTy> struct CoefficientOpLowering : KernelPattern<OpTy> {
   using KernelPattern<OpTy>::KernelPattern;
   using KernelPattern<OpTy>::options;
@@ -80,13 +87,11 @@ template <typename OpTy> struct CoefficientOpLowering : KernelPattern<OpTy> {
     mlir::Type resT = op->getResult(0).getType();
     mlir::Value out = kb.alloc(memrefFor(resT));
     int64_t N = int64_t(1) << logNOf(resT);
-    int64_t B = coefficientBlock(op, N);
+    llvm::DenseMap<mlir::Value, mlir::Value> memory;
+    for (auto [v, mem] : llvm::zip(op->getOperands(), adaptor.getOperands())) memory[v] = mem;
+    memory[op->getResult(0)] = out;
     kb.phaseBegin(phaseOf(op));
-    forEachCoefficientBlock(kb, N, B, [&](mlir::Value i0) {
-      llvm::SmallVector<CoeffRef> ins;
-      for (auto [v, mem] : llvm::zip(op->getOperands(), adaptor.getOperands())) ins.push_back(refFor(v.getType(), mem, i0));
-      emitCoefficientBlock(kb, op, ins, refFor(resT, out, i0), B);
-    });
+    emitCoefficientKernel(kb, {op.getOperation()}, memory, N, coefficientBlock(op, N));
     kb.phaseEnd(phaseOf(op));
     rewriter.replaceOp(op, out);
     return mlir::success();
@@ -95,10 +100,6 @@ template <typename OpTy> struct CoefficientOpLowering : KernelPattern<OpTy> {
   static unsigned logNOf(mlir::Type t) {
     if (auto p = mlir::dyn_cast<fhe::PolyType>(t)) return p.getLogN();
     return mlir::cast<fhe::RnsType>(t).getLogN();
-  }
-  static CoeffRef refFor(mlir::Type t, mlir::Value mem, mlir::Value base) {
-    auto r = mlir::dyn_cast<fhe::RnsType>(t);
-    return CoeffRef{mem, base, r && r.getLayout() == fhe::Layout::prime_major};
   }
 };
 

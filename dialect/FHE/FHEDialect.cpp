@@ -241,12 +241,28 @@ LogicalResult FusedOp::verifyRegions() {
     if (isa<BlockArgument>(v)) return emitOpError() << "yields an operand unchanged; a fused kernel computes its results";
   bool residue = getSpace() == Space::residue;
   for (Operation &op : body.without_terminator()) {
-    bool ok = residue ? isa<HadamardOp, AddOp, SubOp>(op)
-                      : isa<IcrtOp, CrtOp, PolyAddOp, PolySubOp, PolyNegateOp, PolyShrOp, PolyReduceOp>(op);
+    bool ok = false;
+    switch (getSpace()) {
+    case Space::residue: ok = isa<HadamardOp, AddOp, SubOp>(op); break;
+    case Space::coefficient:
+      ok = isa<IcrtOp, CrtOp, PolyAddOp, PolySubOp, PolyNegateOp, PolyShrOp, PolyReduceOp>(op);
+      break;
+    case Space::transform: ok = isa<NttOp, InttOp>(op); break;
+    }
     if (!ok)
       return op.emitOpError() << "cannot be fused in a " << stringifySpace(getSpace()) << " kernel";
   }
-  if (residue) {
+  if (getSpace() == Space::transform) {
+    // A batch: transforms of the block arguments, all alike.
+    Operation *first = &body.front();
+    for (Operation &op : body.without_terminator()) {
+      if (op.getName() != first->getName() || op.getOperandTypes() != first->getOperandTypes() ||
+          op.getResultTypes() != first->getResultTypes() || op.getAttrDictionary() != first->getAttrDictionary())
+        return emitOpError() << "a transform kernel batches transforms of one direction, type and level grouping";
+      if (!isa<BlockArgument>(op.getOperand(0)))
+        return op.emitOpError() << "in a transform kernel must transform an operand of the kernel";
+    }
+  } else if (residue) {
     // One iteration space: every value of the kernel has the same basis and ring.
     auto first = dyn_cast<RnsType>(getResultTypes().empty() ? Type() : getResultTypes().front());
     for (Type t : llvm::concat<const Type>(getInputs().getTypes(), getResultTypes())) {

@@ -149,6 +149,9 @@ def FHE_FusedOp : FHE_Op<"fused", [IsolatedFromAbove, SingleBlockImplicitTermina
     coefficient) at a time. `coefficient`: a chain on one block of
     coefficients at a time (icrt, crt and the BigInt poly_* ops), BigInt
     intermediates kept in a per-block scratch (Jung et al. 2021, Section IV).
+    `transform`: independent NTTs (or iNTTs) of one type and level grouping,
+    one prime at a time for all of them, so that the prime's twiddle tables
+    are read from memory once for the batch.
     ```mlir
     %ax, %bx = fhe.fused residue (%a1, %a2, %b1, %b2) : (!e, !e, !e, !e) -> (!e, !e) {
     ^bb0(%x1: !e, %x2: !e, %y1: !e, %y2: !e):

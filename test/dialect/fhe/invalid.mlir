@@ -302,6 +302,35 @@ func.func @fused_bad_op(%x: !e) {
 
 // -----
 
+!c = !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major>
+!e = !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = prime_major>
+func.func @transform_mixed(%x: !c, %y: !e) {
+  // expected-error @+1 {{a transform kernel batches transforms of one direction, type and level grouping}}
+  %0:2 = fhe.fused transform (%x, %y) : (!c, !e) -> (!e, !c) {
+  ^bb0(%a: !c, %b: !e):
+    %n = fhe.ntt %a : !c -> !e
+    %i = fhe.intt %b : !e -> !c
+    fhe.yield %n, %i : !e, !c
+  }
+  return
+}
+
+// -----
+
+!c = !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major>
+!e = !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = prime_major>
+func.func @transform_bad_op(%x: !e) {
+  %0 = fhe.fused transform (%x) : (!e) -> (!e) {
+  ^bb0(%a: !e):
+    // expected-error @+1 {{'fhe.hadamard' op cannot be fused in a transform kernel}}
+    %h = fhe.hadamard %a, %a : !e
+    fhe.yield %h : !e
+  }
+  return
+}
+
+// -----
+
 !e = !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = prime_major>
 func.func @fused_yields_operand(%x: !e) {
   // expected-error @+1 {{yields an operand unchanged; a fused kernel computes its results}}

@@ -1,6 +1,7 @@
 // RUN: fhec-opt --fhe-fuse %s | FileCheck %s
 // RUN: fhec-opt --fhe-fuse %s | fhec-opt | FileCheck %s
-// RUN: fhec-opt --fhe-fuse="residue=false scale-icrt=false coefficient=false" %s | FileCheck %s --check-prefix=NONE
+// RUN: fhec-opt --fhe-fuse="residue=false scale-icrt=false coefficient=false transform=false" %s | FileCheck %s --check-prefix=NONE
+// RUN: fhec-opt --fhe-fuse="transform=false" %s | FileCheck %s --check-prefix=NOBATCH
 // Kernel fusion on HE Mul's dataflow (ckks-to-fhe's output, Fig. 2).
 
 #r1 = #fhe.basis<min_bits = 100>
@@ -13,24 +14,34 @@
 !c2 = !fhe.rns<logN = 4, basis = #r2, domain = coeff, layout = prime_major>
 !e2 = !fhe.rns<logN = 4, basis = #r2, domain = eval, layout = prime_major>
 
+// (e) The four input NTTs: one transform kernel, prime by prime.
+// CHECK-LABEL: func.func @he_mul(
+// CHECK: %[[N:.*]]:4 = fhe.fused {{ *}}transform(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) :
+// CHECK-NEXT: ^bb0
+// CHECK-COUNT-4: fhe.ntt %arg
+// CHECK-NEXT: fhe.yield
 // (a) The three region-1 products and the Karatsuba sums and differences:
 // one residue kernel reading the four NTT'd operands once.
-// CHECK-LABEL: func.func @he_mul(
-// CHECK: %[[R1:.*]]:3 = fhe.fused {{ *}}residue(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : ({{.*}}) -> ({{.*}}) {
+// CHECK: %[[R1:.*]]:3 = fhe.fused {{ *}}residue(%[[N]]#0, %[[N]]#2, %[[N]]#1, %[[N]]#3) : ({{.*}}) -> ({{.*}}) {
 // CHECK-COUNT-3: fhe.hadamard
 // CHECK-COUNT-2: fhe.sub
 // CHECK: fhe.yield
-// (b) every iNTT feeds only iCRTs: its result holds iCRT's temp_j.
-// CHECK: fhe.intt %[[R1]]#0 {{.*}} -> <{{.*}}domain = coeff_scaled
+// (b, e) every iNTT feeds only iCRTs: its result holds iCRT's temp_j; the
+// three region-1 iNTTs are one transform kernel.
+// CHECK: fhe.fused {{ *}}transform(%[[R1]]#0, %[[R1]]#1, %[[R1]]#2)
+// CHECK-COUNT-3: fhe.intt %arg{{.*}} -> <{{.*}}domain = coeff_scaled
 // (c) region 1's iCRT of axax feeds region 2's CRT in one coefficient kernel.
 // CHECK: fhe.fused {{ *}}coefficient({{.*}}) : ({{.*}}coeff_scaled{{.*}}) -> !fhe.rns<{{.*}}min_bits = 200{{.*}}domain = coeff
 // CHECK-NEXT: ^bb0
 // CHECK-NEXT: fhe.icrt
 // CHECK-NEXT: fhe.crt
 // CHECK-NEXT: fhe.yield
-// The two evaluation-key products share one read of axax.
+// The two evaluation-key products share one read of axax; their iNTTs are
+// one transform kernel.
 // CHECK: fhe.fused {{ *}}residue({{.*}}) : ({{.*}}) -> ({{.*}}, {{.*}}) {
 // CHECK-COUNT-2: fhe.hadamard
+// CHECK: fhe.fused {{ *}}transform
+// CHECK-COUNT-2: fhe.intt
 // (d) the closing chain: both iCRTs, the shift by logQ, the sum, the rescale.
 // CHECK: fhe.fused {{ *}}coefficient
 // CHECK-COUNT-2: fhe.icrt
@@ -38,6 +49,7 @@
 // CHECK: fhe.poly_add
 // CHECK: fhe.poly_shr {{.*}} {shift = 10 : i64}
 // CHECK: fhe.yield
+// NOBATCH-NOT: fhe.fused transform
 // NONE-NOT: fhe.fused
 // NONE-NOT: coeff_scaled
 func.func @he_mul(%a1: !p, %b1: !p, %a2: !p, %b2: !p, %ka: !e2, %kb: !e2) -> (!o, !o) {
