@@ -131,7 +131,7 @@ int driverMain(int argc, char **argv) {
   static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input .mlir>"), cl::init("-"), cl::cat(cat));
   static cl::opt<std::string> outputFile("o", cl::desc("Output file (default: stdout)"), cl::value_desc("file"),
                                          cl::init("-"), cl::cat(cat));
-  static cl::opt<std::string> targetOpt("target", cl::desc("Target: cpu (portable 64-bit) or auto (best for this CPU)"),
+  static cl::opt<std::string> targetOpt("target", cl::desc("Target: cpu (portable 64-bit), cpu-avx512 (AVX-512 IFMA) or auto (the best this CPU runs)"),
                                         cl::init("cpu"), cl::cat(cat));
   static cl::opt<std::string> emitOpt("emit",
                                       cl::desc("What to produce: fhe (annotated fhe dialect), mlir (loop-level MLIR), "
@@ -165,8 +165,9 @@ int driverMain(int argc, char **argv) {
                                       cl::cat(cat));
   static cl::list<std::string> compareOpt(
       "compare",
-      cl::desc("fhec run: also compile with these flags (e.g. '-O0', '-O2 --disable-pass=fhe-fuse', '--threads=1') "
-               "and time every configuration in turn on the same inputs (repeatable)"),
+      cl::desc("fhec run: also compile with these flags (e.g. '-O0', '-O2 --disable-pass=fhe-fuse', '--threads=1', "
+               "'-O0 --target=cpu'; target and threads default to the main ones) and time every configuration in "
+               "turn on the same inputs (repeatable)"),
       cl::value_desc("flags"), cl::cat(cat));
   registerAsmPrinterCLOptions();
   registerMLIRContextCLOptions();
@@ -229,7 +230,10 @@ int driverMain(int argc, char **argv) {
     ro.keepModule = keepModule;
     ro.threads = threadsOpt;
     for (const std::string &flags : compareOpt) {
+      // A comparison starts from the main target and threads; its flags override them.
       CompileOptions c;
+      c.target = options.target;
+      c.phaseTimers = options.phaseTimers;
       unsigned threads = ro.threads;
       if (failed(parseCompileFlags(flags, c, threads, error)) || failed(resolveOptions(c, error))) {
         llvm::errs() << "fhec: error: --compare='" << flags << "': " << error << "\n";

@@ -30,16 +30,10 @@ ArrayRef<OptimizationPass> optimizationPasses() {
   return passes;
 }
 
-static std::vector<std::string> requiredCpuFeatures(const TargetSpec &t) {
-  SmallVector<StringRef> parts;
-  t.cpuFeatures.split(parts, ',', -1, /*KeepEmpty=*/false);
-  return std::vector<std::string>(parts.begin(), parts.end());
-}
-
 LogicalResult resolveOptions(CompileOptions &options, std::string &error) {
   // auto: the fastest target this CPU runs.
   if (options.target == "auto")
-    options.target = rt::missingCpuFeatures(requiredCpuFeatures(*lookupTarget("cpu-avx512"))).empty() ? "cpu-avx512"
+    options.target = rt::missingCpuFeatures(lookupTarget("cpu-avx512")->requiredCpuFeatures()).empty() ? "cpu-avx512"
                                                                                                         : "cpu";
   if (options.target != "cpu" && options.target != "cpu-avx512") {
     error = "unknown target '" + options.target + "' (available: cpu, cpu-avx512, auto)";

@@ -77,6 +77,21 @@ struct FHECABIPass : public fhec::impl::FHECABIBase<FHECABIPass> {
         redirected[v] = out;
         continue;
       }
+      // A padded-row buffer returned through its (rows, N) view at offset 0:
+      // the out-parameter has the same rows, so it replaces the whole buffer.
+      auto view = v.getDefiningOp<memref::SubViewOp>();
+      auto buf = view ? view.getSource().getDefiningOp<memref::AllocOp>() : memref::AllocOp();
+      if (buf && !redirected.count(v) && llvm::all_of(view.getStaticOffsets(), [](int64_t o) { return o == 0; })) {
+        MemRefType dense = buf.getType();
+        b.setInsertionPoint(buf);
+        SmallVector<int64_t> strides{dense.getDimSize(1), 1};
+        Value whole = memref::ReinterpretCastOp::create(b, buf.getLoc(), dense, out, /*offset=*/0, dense.getShape(), strides);
+        buf.getResult().replaceAllUsesWith(whole);
+        buf.erase();
+        redirected[v] = out;
+        b.setInsertionPoint(ret);
+        continue;
+      }
       Value src = redirected.count(v) ? redirected[v] : v;
       memref::CopyOp::create(b, ret.getLoc(), src, out);
     }

@@ -18,12 +18,16 @@ FailureOr<SmallVector<BufferLiveness>> bufferLiveness(func::FuncOp f) {
   SmallVector<BufferLiveness> buffers;
   for (Operation &op : body) {
     auto alloc = dyn_cast<memref::AllocOp>(op);
-    if (!alloc || returned.contains(alloc.getResult())) continue;
+    if (!alloc) continue;
     BufferLiveness b{alloc, position[&op], position[&op], &op};
-    // Uses through views (basis_prefix's reinterpret_cast) count as uses.
+    // Uses through views (padded rows' subview, basis_prefix's
+    // reinterpret_cast) count as uses; a buffer returned through a view is
+    // returned.
     SmallVector<Value> worklist{alloc.getResult()};
+    bool isReturned = false;
     while (!worklist.empty()) {
       Value v = worklist.pop_back_val();
+      isReturned |= returned.contains(v);
       for (Operation *user : v.getUsers()) {
         Operation *top = body.findAncestorOpInBlock(*user);
         if (!top) return user->emitOpError() << "uses a kernel buffer outside its function body";
@@ -34,7 +38,7 @@ FailureOr<SmallVector<BufferLiveness>> bufferLiveness(func::FuncOp f) {
         if (isa<ViewLikeOpInterface>(user)) worklist.append(user->result_begin(), user->result_end());
       }
     }
-    buffers.push_back(b);
+    if (!isReturned) buffers.push_back(b);
   }
   return buffers;
 }

@@ -1,7 +1,8 @@
 // Live ranges of a lowered function's kernel buffers, shared by the memory
 // planner and the heap fallback: each top-level memref.alloc that is not
-// returned lives from its position to the last top-level op using it or a
-// view of it (positions count the ops of the single-block body).
+// returned (itself or through a view) lives from its position to the last
+// top-level op using it or a view of it (positions count the ops of the
+// single-block body).
 #pragma once
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"

@@ -20,7 +20,8 @@ const TargetSpec kTargets[] = {
     // Shoup constants and BigInt digits in base 2^52, lazy [0, 4p) needs
     // 4p < 2^52, so p < 2^50. Radix-8 sub-levels: the last three stages then
     // form one sub-level of 8-residue blocks, transposed in registers (radix-16
-    // measured twice as slow: spills).
+    // measured twice as slow: spills). Every target pads prime-major rows by
+    // one cache line (abi::rnsRowWords).
     {"cpu-avx512", "avx512f,avx512dq,avx512vl,avx512ifma", "x86-64-v4", "+avx512ifma,-prefer-256-bit", 50, 52, 8,
      3, 12, 4, 16, 16, 1.1, 2.0},
     // CUDA: 32-bit integer arithmetic, 30-bit primes; a block of 2^11 words
@@ -29,6 +30,12 @@ const TargetSpec kTargets[] = {
 };
 // clang-format on
 } // namespace
+
+std::vector<std::string> TargetSpec::requiredCpuFeatures() const {
+  llvm::SmallVector<llvm::StringRef> parts;
+  cpuFeatures.split(parts, ',', -1, /*KeepEmpty=*/false);
+  return std::vector<std::string>(parts.begin(), parts.end());
+}
 
 const TargetSpec *lookupTarget(llvm::StringRef name) {
   for (const TargetSpec &t : kTargets)

@@ -9,6 +9,9 @@
 
 #include "llvm/ADT/StringRef.h"
 
+#include <string>
+#include <vector>
+
 namespace fhec {
 
 struct TargetSpec {
@@ -30,6 +33,9 @@ struct TargetSpec {
   /// a transpose costs `transposeCost` per residue.
   double foldedAccessCost;
   double transposeCost;
+
+  /// cpuFeatures as a list.
+  std::vector<std::string> requiredCpuFeatures() const;
 };
 
 /// The target named `name` (cpu, cpu-avx512, cuda), or null.

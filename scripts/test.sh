@@ -4,4 +4,5 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root/build"
-ctest --output-on-failure "$@"
+# One test process per core (the e2e tests are many small compile-and-run jobs).
+ctest --output-on-failure -j "$(nproc)" "$@"

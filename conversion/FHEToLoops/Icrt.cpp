@@ -158,11 +158,12 @@ struct IcrtContext {
         SmallVector<Value> next;
         for (int64_t v = 0; v < V; ++v) {
           // A block reads one short run from each of the m prime rows, more
-          // streams than the hardware prefetchers follow: fetch two blocks ahead.
+          // streams than the hardware prefetchers follow: fetch four blocks
+          // ahead into L2 (L1 is busy with the column tables; measured).
           if (in.base && in.wordMajor) {
             int64_t N = cast<MemRefType>(in.mem.getType()).getShape()[1];
-            Value ahead = kb.add(kb.coeffIndex(in, at[v]), kb.cidx(2 * B));
-            kb.prefetch(in.mem, {j, arith::MinUIOp::create(b, kb.loc, ahead, kb.cidx(N - 1))});
+            Value ahead = kb.add(kb.coeffIndex(in, at[v]), kb.cidx(4 * B));
+            kb.prefetch(in.mem, {j, arith::MinUIOp::create(b, kb.loc, ahead, kb.cidx(N - 1))}, /*locality=*/2);
           }
           Value x = kb.loadW(in, at[v], j, W);
           Value t = scaled ? x : kb.mulShoup(x, row(abi::kIcrtInv), row(abi::kIcrtInvShoup), row(abi::kPrime));

@@ -68,7 +68,15 @@ void KernelBuilder::prefetch(Value mem, ValueRange idx, unsigned locality) {
 }
 
 Value KernelBuilder::alloc(MemRefType t) {
-  return memref::AllocOp::create(b, loc, t, /*alignment=*/b.getI64IntegerAttr(64));
+  if (t.getLayout().isIdentity()) return memref::AllocOp::create(b, loc, t, /*alignment=*/b.getI64IntegerAttr(64));
+  // A padded-row layout: the dense (rows, row stride) buffer and its (rows, N) view.
+  auto [strides, offset] = t.getStridesAndOffset();
+  assert(t.getRank() == 2 && strides[1] == 1 && offset == 0 && "only padded rows");
+  auto dense = MemRefType::get({t.getDimSize(0), strides[0]}, t.getElementType());
+  Value buf = memref::AllocOp::create(b, loc, dense, /*alignment=*/b.getI64IntegerAttr(64));
+  return memref::SubViewOp::create(b, loc, t, buf, ArrayRef<OpFoldResult>{b.getIndexAttr(0), b.getIndexAttr(0)},
+                                   ArrayRef<OpFoldResult>{b.getIndexAttr(t.getDimSize(0)), b.getIndexAttr(t.getDimSize(1))},
+                                   ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
 }
 
 Value KernelBuilder::scratch(ArrayRef<int64_t> shape) {
@@ -287,7 +295,9 @@ MemRefType memrefFor(Type t) {
   if (auto p = dyn_cast<fhe::PolyType>(t)) return MemRefType::get({p.getN(), int64_t(p.getLimbs())}, i64);
   auto r = cast<fhe::RnsType>(t);
   int64_t m = int64_t(r.getBasis().size());
-  if (r.getLayout() == fhe::Layout::prime_major) return MemRefType::get({m, r.getN()}, i64);
+  if (r.getLayout() == fhe::Layout::prime_major)
+    return MemRefType::get({m, r.getN()}, i64,
+                           StridedLayoutAttr::get(t.getContext(), 0, {abi::rnsRowWords(r.getN()), 1}));
   return MemRefType::get({r.getN(), m}, i64);
 }
 

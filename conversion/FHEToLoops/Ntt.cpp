@@ -101,10 +101,13 @@ struct NttEmitter {
   }
 
   // The radix-8 sub-level of 8-residue blocks (forward: the last 3 stages;
-  // inverse: the first 3) on 8 blocks at a time: 64 residues are loaded as 8
-  // rows, transposed so that each vector holds one element of 8 blocks, run
-  // through the butterflies with per-lane twiddles (NttTailTwiddles, laid out
-  // for this), transposed back and stored.
+  // inverse: the first 3) on 8 blocks at a time, in registers: each vector
+  // holds one element of 8 blocks, with per-lane twiddles (NttTailTwiddles,
+  // laid out for this). The evaluation domain of an 8-lane target keeps that
+  // transposed order: within each group of 64 residues, natural element
+  // 8 b + e sits at 8 e + b. So the forward transform transposes its 8 x 8
+  // tiles once, on the way in, and the inverse once, on the way out; the
+  // pointwise kernels between them do not care about the order.
   void transposedSubLevel(Value src, Value dst, Value tail, int64_t s, Value blkBase, int64_t blkCount, bool inverse,
                           bool last, int64_t logN, const std::array<Value, 4> &scale) {
     Value p = kb.splat(this->p, 8);
@@ -120,7 +123,7 @@ struct NttEmitter {
         // its first level streams from cache, not DRAM.
         if (nextRow) kb.prefetch(nextInput, {nextRow, at}, /*locality=*/2);
       }
-      SmallVector<Value> x = kb.transpose8(rows);
+      SmallVector<Value> x = inverse ? rows : kb.transpose8(rows);
       Twiddles W(3);
       int64_t q = 0;
       for (int64_t d = 0; d < 3; ++d)
@@ -135,7 +138,7 @@ struct NttEmitter {
         if (last)
           for (Value &e : x) e = kb.reduce(e, p, 4, 1);
       }
-      rows = kb.transpose8(x);
+      rows = inverse ? kb.transpose8(x) : x;
       for (int64_t u = 0; u < 8; ++u) kb.storeW(rows[u], dst, {j, kb.add(base, kb.cidx(8 * u))});
     });
   }
@@ -265,6 +268,18 @@ void emitTransformRow(KernelBuilder &kb, Operation *op, Value in, Value out, Val
     int base = outT.getDomain() == fhe::Domain::coeff_scaled ? abi::kScaleIcrt : abi::kScale;
     for (int c = 0; c < 4; ++c) scale[c] = kb.tableAt(scaleT, j, base + c);
   }
+  // With the transposed tail, the evaluation order depends on it: the
+  // forward transform's last level (the inverse's first) always keeps at
+  // least six stages, so that its radix-8 tail covers 8 blocks of 8.
+  if (tail && skip == 0) {
+    if (inverse) std::reverse(levels.begin(), levels.end());
+    while (levels.size() > 1 && levels.back() < 6) {
+      int64_t need = std::min<int64_t>(6 - levels.back(), levels[levels.size() - 2]);
+      levels.back() += need;
+      if ((levels[levels.size() - 2] -= need) == 0) levels.erase(levels.end() - 2);
+    }
+    if (inverse) std::reverse(levels.begin(), levels.end());
+  }
   int64_t s = inverse ? skip : 0, radix = kb.options.target->nttRadixLog;
   for (auto [l, k] : llvm::enumerate(levels)) {
     Value src = l == 0 ? in : out;
@@ -281,7 +296,7 @@ void emitTransformRow(KernelBuilder &kb, Operation *op, Value in, Value out, Val
 // elements it loaded, and the result then needs no second buffer, nor its
 // read-for-ownership traffic).
 Value resultBuffer(KernelBuilder &kb, Value input, Value in, Type resultT) {
-  bool inPlace = input.hasOneUse() && input.getDefiningOp() && in.getType() == memrefFor(resultT);
+  bool inPlace = diesHere(input) && in.getType() == memrefFor(resultT);
   return inPlace ? in : kb.alloc(memrefFor(resultT));
 }
 

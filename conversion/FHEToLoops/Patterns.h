@@ -34,6 +34,13 @@ void emitBigIntBlock(KernelBuilder &kb, mlir::Operation *op, llvm::ArrayRef<Coef
 /// Dispatches to the emitters above.
 void emitCoefficientBlock(KernelBuilder &kb, mlir::Operation *op, llvm::ArrayRef<CoeffRef> ins, const CoeffRef &out,
                           int64_t B);
+/// Whether the only user of `v` may take over its buffer for a result: v is
+/// used once, by that kernel, and owns its buffer (a kernel result, not a
+/// function argument nor a basis_prefix view of another value's buffer).
+inline bool diesHere(mlir::Value v) {
+  mlir::Operation *def = v.getDefiningOp();
+  return v.hasOneUse() && def && !mlir::isa<fhe::BasisPrefixOp>(def);
+}
 /// Coefficients per block an op asks for (its `block` attribute; 1 by default), at most N.
 int64_t coefficientBlock(mlir::Operation *op, int64_t N);
 /// scf.parallel over the N / B blocks; `body` gets the block's first coefficient.

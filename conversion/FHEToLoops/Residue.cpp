@@ -43,13 +43,23 @@ SmallVector<Value> emitResidueElement(KernelBuilder &kb, Operation *op, ArrayRef
 namespace {
 
 // A residue kernel: `ops` (pointwise, in order) over every element of one basis.
-// `env` maps the kernel's input values to their buffers; results are allocated.
+// `env` maps the kernel's input values to their buffers. A result takes over
+// the buffer of a `donor` input that dies in this kernel (an element's inputs
+// are all loaded before its results are stored), others are allocated.
 void emitResidueKernel(KernelBuilder &kb, ArrayRef<Operation *> ops, llvm::DenseMap<Value, Value> &env,
-                       ArrayRef<Value> results) {
+                       ArrayRef<Value> results, SmallVector<Value> donors) {
   auto t0 = cast<fhe::RnsType>(results.front().getType());
   auto basis = t0.getBasis();
   int64_t m = int64_t(basis.size()), K = int64_t(1) << t0.getIncomplete(), N = t0.getN();
-  for (Value r : results) env[r] = kb.alloc(memrefFor(r.getType()));
+  for (Value r : results) {
+    auto d = llvm::find_if(donors, [&](Value in) { return env.at(in).getType() == memrefFor(r.getType()); });
+    if (d == donors.end()) {
+      env[r] = kb.alloc(memrefFor(r.getType()));
+      continue;
+    }
+    env[r] = env.at(*d);
+    donors.erase(d);
+  }
   Value consts = kb.table(abi::TableKind::PrimeConsts, basis, 0, t0.getLogN());
   Value zetas = K > 1 ? kb.table(abi::TableKind::IncompleteZeta, basis, t0.getIncomplete(), t0.getLogN()) : Value();
   // Loaded values of the kernel's inputs, computed values of its ops.
@@ -118,9 +128,13 @@ template <typename OpTy> struct PointwiseLowering : KernelPattern<OpTy> {
   LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor, ConversionPatternRewriter &rewriter) const override {
     KernelBuilder kb(rewriter, op.getLoc(), options);
     llvm::DenseMap<Value, Value> env;
-    for (auto [v, mem] : llvm::zip(op->getOperands(), adaptor.getOperands())) env[v] = mem;
+    SmallVector<Value> donors;
+    for (auto [v, mem] : llvm::zip(op->getOperands(), adaptor.getOperands())) {
+      env[v] = mem;
+      if (diesHere(v)) donors.push_back(v);
+    }
     kb.phaseBegin(phaseOf(op));
-    emitResidueKernel(kb, {op.getOperation()}, env, {op.getResult()});
+    emitResidueKernel(kb, {op.getOperation()}, env, {op.getResult()}, donors);
     kb.phaseEnd(phaseOf(op));
     rewriter.replaceOp(op, env.at(op.getResult()));
     return success();
@@ -135,7 +149,11 @@ struct FusedResidueLowering : KernelPattern<fhe::FusedOp> {
     KernelBuilder kb(rewriter, op.getLoc(), options);
     llvm::DenseMap<Value, Value> env;
     Block &body = *op.getBody();
-    for (auto [a, mem] : llvm::zip(body.getArguments(), adaptor.getInputs())) env[a] = mem;
+    SmallVector<Value> donors;
+    for (auto [a, input, mem] : llvm::zip(body.getArguments(), op.getInputs(), adaptor.getInputs())) {
+      env[a] = mem;
+      if (diesHere(input)) donors.push_back(a);
+    }
     SmallVector<Operation *> ops;
     for (Operation &o : body.without_terminator()) ops.push_back(&o);
     // Each distinct yielded value gets one buffer (the verifier forbids yielding an operand).
@@ -144,7 +162,7 @@ struct FusedResidueLowering : KernelPattern<fhe::FusedOp> {
     for (Value y : yielded)
       if (!llvm::is_contained(results, y)) results.push_back(y);
     kb.phaseBegin(phaseOf(op));
-    emitResidueKernel(kb, ops, env, results);
+    emitResidueKernel(kb, ops, env, results, donors);
     kb.phaseEnd(phaseOf(op));
     SmallVector<Value> repl;
     for (Value y : yielded) repl.push_back(env.at(y));
@@ -181,7 +199,7 @@ struct BasisPrefixLowering : OpConversionPattern<fhe::BasisPrefixOp> {
     auto t = op.getResult().getType();
     MemRefType mt = memrefFor(t);
     rewriter.replaceOpWithNewOp<memref::ReinterpretCastOp>(op, mt, adaptor.getInput(), /*offset=*/0, mt.getShape(),
-                                                           ArrayRef<int64_t>{t.getN(), 1});
+                                                           ArrayRef<int64_t>{abi::rnsRowWords(t.getN()), 1});
     return success();
   }
 };

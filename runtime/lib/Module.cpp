@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
+#include <sys/mman.h>
 #include <sstream>
 
 namespace fhec::rt {
@@ -182,9 +183,18 @@ CompiledModule::EntryFn CompiledModule::entry(const ManifestFunction &f) const {
 // ---- Buffer -----------------------------------------------------------------
 
 Buffer::Buffer(size_t words) : size_(words) {
+  // Large buffers (workspace, tables, keys) on 2 MiB pages where the kernel
+  // allows it: CRT/iCRT read dozens of prime rows N words apart at once, one
+  // TLB entry per row and per 4 KiB otherwise.
+  constexpr size_t kHugePage = size_t(2) << 20;
   size_t bytes = ((words * sizeof(uint64_t) + 63) / 64) * 64;
-  data_ = static_cast<uint64_t *>(std::aligned_alloc(64, bytes ? bytes : 64));
+  size_t align = bytes >= kHugePage ? kHugePage : 64;
+  bytes = (bytes + align - 1) / align * align;
+  data_ = static_cast<uint64_t *>(std::aligned_alloc(align, bytes ? bytes : 64));
   if (!data_) throw Error("out of memory allocating " + std::to_string(bytes) + " bytes");
+#ifdef MADV_HUGEPAGE
+  if (align == kHugePage) madvise(data_, bytes, MADV_HUGEPAGE);  // advisory: failure only costs speed
+#endif
   std::memset(data_, 0, bytes);
 }
 Buffer::Buffer(Buffer &&o) noexcept : data_(o.data_), size_(o.size_) { o.data_ = nullptr; o.size_ = 0; }
@@ -246,7 +256,7 @@ void Executor::setEvalKey(const EvalKey &evk) {
         if (a.logq != key.logq) throw Error("evaluation-key preparation expects modulus 2^" + std::to_string(a.logq));
         ptrs.push_back(const_cast<uint64_t *>(key.words.data()));
       } else if (a.kind == ManifestArg::Kind::Rns && a.output) {
-        out = Buffer(m.bases.at(a.basis).size() * params_.N());
+        out = Buffer(m.bases.at(a.basis).size() * size_t(abi::rnsRowWords(params_.N())));
         evkBasis_ = a.basis;
         ptrs.push_back(out.data());
       } else {

@@ -18,30 +18,45 @@ struct Case {
   int logN, logQ, logp, logq;
 };
 
-// A compilation configuration: an -O level, optionally minus one pass, and threads.
+// A compilation configuration: a target, an -O level, optionally minus one
+// pass, and threads.
 struct Config {
   std::string name;
   unsigned optLevel;
   const char *disabled;  // nullptr: none
   int threads;           // 0: all cores
+  const char *target = "cpu";
   CompileOptions options() const {
     CompileOptions o;
+    o.target = target;
     o.optLevel = optLevel;
     if (disabled) o.disabledPasses.push_back(disabled);
     return o;
   }
 };
 
-// -O0, -O2, -O2 on one thread, and -O2 without each optimization pass in turn.
+// Per target: -O0 and -O2 on 1 and 2 threads, and -O2 without each
+// optimization pass in turn. cpu-avx512 configurations skip on a CPU
+// without its features.
 std::vector<Config> configs() {
-  std::vector<Config> c{{"O0", 0, nullptr, 0}, {"O2", 2, nullptr, 0}, {"O2_1thread", 2, nullptr, 1}};
-  for (const OptimizationPass &p : optimizationPasses()) {
-    std::string name = std::string("O2_no_") + p.name;
-    std::replace(name.begin(), name.end(), '-', '_');
-    c.push_back({name, 2, p.name, 0});
+  std::vector<Config> c;
+  for (auto [target, prefix] : {std::pair{"cpu", ""}, std::pair{"cpu-avx512", "avx512_"}}) {
+    std::string p = prefix;
+    for (unsigned level : {0u, 2u})
+      for (int threads : {1, 2})
+        c.push_back({p + "O" + std::to_string(level) + "_" + std::to_string(threads) + "thread" + (threads > 1 ? "s" : ""),
+                     level, nullptr, threads, target});
+    for (const OptimizationPass &pass : optimizationPasses()) {
+      std::string name = p + "O2_no_" + pass.name;
+      std::replace(name.begin(), name.end(), '-', '_');
+      c.push_back({name, 2, pass.name, 0, target});
+    }
   }
   return c;
 }
+
+#define SKIP_UNLESS_RUNNABLE(config)                                                                                   \
+  if (std::string why = cannotRun((config).target); !why.empty()) GTEST_SKIP() << why
 
 std::string mulRescaleProgram(const Case &c, int slots) {
   std::string in = ct(c.logN, c.logq, c.logp, slots), wide = ct(c.logN, c.logq, 2 * c.logp, slots),
@@ -95,6 +110,7 @@ class HEMulBitExact : public ::testing::TestWithParam<std::tuple<Case, Config>> 
 
 TEST_P(HEMulBitExact, MatchesReference) {
   auto [c, config] = GetParam();
+  SKIP_UNLESS_RUNNABLE(config);
   int slots = 1 << std::min(c.logN - 1, 10);
   Program prog = compileProgram(mulRescaleProgram(c, slots), config.options());
   ASSERT_TRUE(prog.module);
@@ -119,10 +135,11 @@ INSTANTIATE_TEST_SUITE_P(Sizes, HEMulBitExact,
                            return caseName(std::get<0>(info.param)) + "_" + std::get<1>(info.param).name;
                          });
 
-// The paper's parameters (Jung et al. 2021, Table 6) at -O2.
+// The paper's parameters (Jung et al. 2021, Table 6) at -O2, on each target.
 INSTANTIATE_TEST_SUITE_P(Paper, HEMulBitExact,
                          ::testing::Combine(::testing::Values(Case{16, 1200, 30, 1200}),
-                                            ::testing::Values(Config{"O2", 2, nullptr, 0})),
+                                            ::testing::Values(Config{"O2", 2, nullptr, 0},
+                                                              Config{"avx512_O2", 2, nullptr, 0, "cpu-avx512"})),
                          [](const auto &info) {
                            return caseName(std::get<0>(info.param)) + "_" + std::get<1>(info.param).name;
                          });
@@ -152,6 +169,7 @@ module attributes {{ckks.params = #ckks.params<logN = 11, logQ = 200, logp = 30>
 })",
                                    a, a60, b, b60, c)
                          .str();
+  SKIP_UNLESS_RUNNABLE(GetParam());
   Program prog = compileProgram(text, GetParam().options());
   ASSERT_TRUE(prog.module);
   if (GetParam().threads) prog.module->setThreads(GetParam().threads);
@@ -159,6 +177,7 @@ module attributes {{ckks.params = #ckks.params<logN = 11, logQ = 200, logp = 30>
 }
 
 TEST_P(ProgramBitExact, SigmoidExample) {
+  SKIP_UNLESS_RUNNABLE(GetParam());
   std::string text;
   {
     std::string path = std::string(FHEC_SOURCE_DIR) + "/examples/sigmoid.mlir";

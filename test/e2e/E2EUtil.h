@@ -6,7 +6,9 @@
 #include "codegen/Evaluate.h"
 #include "codegen/Pipeline.h"
 
+#include "fhec/runtime/CpuFeatures.h"
 #include "fhec/runtime/Module.h"
+#include "passes/Target.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -48,6 +50,17 @@ inline Program compileProgram(const std::string &text, const CompileOptions &opt
   p.module = rt::CompiledModule::load(std::string(so));
   llvm::sys::fs::remove(so);
   return p;
+}
+
+/// Why modules of `target` cannot run on this CPU ("" if they can): the
+/// features its manifest will require and the CPU (or FHEC_MASK_CPU_FEATURES)
+/// lacks. Tests of such a target skip instead of failing.
+inline std::string cannotRun(const std::string &target) {
+  const TargetSpec *t = lookupTarget(target);
+  if (!t) return "unknown target " + target;
+  std::string why;
+  for (const std::string &f : rt::missingCpuFeatures(t->requiredCpuFeatures())) why += (why.empty() ? "" : ", ") + f;
+  return why.empty() ? "" : target + " needs " + why + ", which this CPU lacks";
 }
 
 /// `!ckks.ct<...>` spelled out.

@@ -103,3 +103,30 @@ TEST(ModuleErrors, ManifestDescribesTheCompiledFunctions) {
   for (const auto &b : m.bases)
     for (size_t i = 0; i < b.size(); ++i) EXPECT_EQ(b[i], largest[i]);
 }
+
+// A cpu-avx512 module records its target and features; where they are
+// missing (masked here), loading it fails with a message, never SIGILL.
+TEST(ModuleErrors, ModulesNeedTheirCpuFeatures) {
+  auto ctx = makeContext();
+  auto source = mlir::parseSourceString<mlir::ModuleOp>(kProgram, ctx.get());
+  ASSERT_TRUE(source);
+  llvm::SmallString<128> so;
+  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("fhec-avx512", "so", so));
+  CompileOptions o;
+  o.target = "cpu-avx512";
+  std::string error;
+  ASSERT_TRUE(mlir::succeeded(compileToSharedLibrary(*source, o, std::string(so), error))) << error;
+  ::setenv("FHEC_MASK_CPU_FEATURES", "avx512ifma", 1);
+  std::string masked = errorOf([&] { rt::CompiledModule::load(std::string(so)); });
+  ::unsetenv("FHEC_MASK_CPU_FEATURES");
+  EXPECT_NE(masked.find("compiled for the cpu-avx512 target and needs avx512ifma, which this CPU lacks"),
+            std::string::npos)
+      << masked;
+  if (cannotRun("cpu-avx512").empty()) {
+    auto mod = rt::CompiledModule::load(std::string(so));
+    EXPECT_EQ(mod->manifest().target, "cpu-avx512");
+    EXPECT_EQ(mod->manifest().shoupBits, 52);
+    EXPECT_EQ(mod->manifest().cpuFeatures, (std::vector<std::string>{"avx512f", "avx512dq", "avx512vl", "avx512ifma"}));
+  }
+  llvm::sys::fs::remove(so);
+}

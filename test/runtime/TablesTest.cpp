@@ -171,6 +171,84 @@ TEST(Tables, ShoupBase52) {
   EXPECT_THROW(buildTable(TableKind::NttTwiddles, primes, 10, 0, 40), Error);
 }
 
+// Base beta = 2^52: Barrett's mu = floor(2^(b + 50) / p), beta^k mod p, the
+// iCRT columns as 52-bit digits of P/p_j and -P mod beta^param as digits.
+TEST(Tables, DigitTablesBase52) {
+  const int logN = 10, D = 52, Dq = 7;
+  auto primes = nttPrimes(logN, 50, 7);
+  const size_t m = primes.size();
+  auto consts = buildTable(TableKind::PrimeConsts, primes, logN, 0, D);
+  auto pow = buildTable(TableKind::CrtPowers, primes, logN, 5, D);
+  auto cols = buildTable(TableKind::IcrtColumns, primes, logN, Dq, D);
+  auto negP = buildTable(TableKind::IcrtNegP, primes, logN, Dq, D);
+  ASSERT_EQ(negP.size(), size_t(Dq));
+  mpz_t P, x, y;
+  mpz_init_set_ui(P, 1);
+  mpz_inits(x, y, nullptr);
+  for (uint64_t p : primes) mpz_mul_ui(P, P, p);
+  // Digits (least significant first) to an integer.
+  auto fromDigits = [&](mpz_t out, const uint64_t *d, size_t n, size_t stride) {
+    mpz_set_ui(out, 0);
+    for (size_t k = n; k-- > 0;) {
+      EXPECT_LT(d[k * stride], uint64_t(1) << D);
+      mpz_mul_2exp(out, out, D);
+      mpz_add_ui(out, out, d[k * stride]);
+    }
+  };
+  for (size_t j = 0; j < m; ++j) {
+    const uint64_t p = primes[j], *row = consts.data() + j * fhec::abi::kPrimeConstCols;
+    EXPECT_EQ(row[fhec::abi::kBarrettMu], uint64_t(((u128)1 << (50 + 50)) / p));
+    EXPECT_EQ(row[fhec::abi::kBetaMod], uint64_t(((u128)1 << D) % p));
+    EXPECT_EQ(row[fhec::abi::kOneShoup], shoupPrecompute(1, p, D));
+    for (int k = 0; k < 5; ++k) {
+      mpz_set_ui(x, 1);
+      mpz_mul_2exp(x, x, D * k);
+      EXPECT_EQ(pow[j * 5 + k], mpz_fdiv_ui(x, p));
+    }
+    // Column c of the iCRT matrix holds digit c of P/p_j mod beta^Dq.
+    fromDigits(x, cols.data() + j, Dq, m);
+    mpz_divexact_ui(y, P, p);
+    mpz_fdiv_r_2exp(y, y, D * Dq);
+    EXPECT_EQ(mpz_cmp(x, y), 0) << "prime " << j;
+  }
+  // negP + P = 0 mod beta^Dq.
+  fromDigits(x, negP.data(), Dq, 1);
+  mpz_add(x, x, P);
+  mpz_fdiv_r_2exp(x, x, D * Dq);
+  EXPECT_EQ(mpz_sgn(x), 0);
+  mpz_clears(P, x, y, nullptr);
+}
+
+// The 8-lane radix-8 tail's twiddles: per group of 64 residues (8 blocks of
+// 8), 7 (twiddle, Shoup) pairs of 8 lanes, lane l for block 8 V + l.
+TEST(Tables, TailTwiddlesFollowTheBlockLayout) {
+  const int logN = 8;
+  const size_t N = 1u << logN, s0 = logN - 3;
+  auto primes = nttPrimes(logN, 50, 2);
+  for (int inverse : {0, 1}) {
+    auto tail = buildTable(TableKind::NttTailTwiddles, primes, logN, inverse, 52);
+    auto tw = buildTable(inverse ? TableKind::InttTwiddles : TableKind::NttTwiddles, primes, logN, 0, 52);
+    size_t rowWords = N / 64 * fhec::abi::kTailWordsPerGroup;
+    ASSERT_EQ(tail.size(), primes.size() * rowWords);
+    for (size_t j = 0; j < primes.size(); ++j)
+      for (size_t V = 0; V < N / 64; ++V) {
+        const uint64_t *g = tail.data() + j * rowWords + V * fhec::abi::kTailWordsPerGroup;
+        int q = 0;
+        for (int d = 0; d < 3; ++d) {
+          int groups = inverse ? 4 >> d : 1 << d;
+          for (int e = 0; e < groups; ++e, ++q)
+            for (int l = 0; l < 8; ++l) {
+              size_t blk = 8 * V + size_t(l);
+              size_t idx = inverse ? (N >> (d + 1)) + blk * size_t(groups) + size_t(e) : (size_t(1) << (s0 + d)) + (blk << d) + size_t(e);
+              EXPECT_EQ(g[q * 16 + l], tw[j * N + idx]);
+              EXPECT_EQ(g[q * 16 + 8 + l], shoupPrecompute(tw[j * N + idx], primes[j], 52));
+            }
+        }
+      }
+  }
+  EXPECT_THROW(buildTable(TableKind::NttTailTwiddles, primes, 5, 0, 52), Error);  // below 8 blocks of 8
+}
+
 TEST(Tables, ParametersOutOfRangeAreRefused) {
   auto primes = selectBasis(10, 60, 300);
   auto message = [&](TableKind k, int64_t param) {

@@ -10,13 +10,16 @@
 !e = !fhe.rns<logN = 4, basis = #b, domain = eval, layout = prime_major>
 !t = !fhe.rns<logN = 4, basis = #b, domain = coeff, layout = coeff_major>
 
-// fhe types become memrefs; the result is a fresh buffer, tables are fhe.table ops.
+// fhe types become memrefs (prime-major rows padded by one cache line: a
+// (3, 16) view of a (3, 24) buffer); the result is a fresh buffer, tables are
+// fhe.table ops.
 // CRT, Algo. 1 order: coefficients in parallel, then primes, then limbs (3-word MAC).
 // CHECK-LABEL: func.func @crt_operand_scan(
-// CHECK-SAME: %[[X:.*]]: memref<16x1xi64> {fhe.type = !fhe.poly<logN = 4, logq = 30>}) -> (memref<3x16xi64> {fhe.type = !fhe.rns
+// CHECK-SAME: %[[X:.*]]: memref<16x1xi64> {fhe.type = !fhe.poly<logN = 4, logq = 30>}) -> (memref<3x16xi64, strided<[24, 1]>> {fhe.type = !fhe.rns
 // CHECK-DAG: fhe.table "prime_consts" #{{.*}} param 0 : memref<3x16xi64>
 // CHECK-DAG: fhe.table "crt_powers" #{{.*}} param 1 : memref<3x1xi64>
-// CHECK: %[[OUT:.*]] = memref.alloc() {alignment = 64 : i64} : memref<3x16xi64>
+// CHECK: %[[BUF:.*]] = memref.alloc() {alignment = 64 : i64} : memref<3x24xi64>
+// CHECK: %[[OUT:.*]] = memref.subview %[[BUF]][0, 0] [3, 16] [1, 1] : memref<3x24xi64> to memref<3x16xi64, strided<[24, 1]>>
 // CHECK: call @fhec_rt_phase_begin
 // CHECK: scf.parallel (%[[I:.*]]) = (%{{.*}}) to (%{{.*}}) step (%c1)
 // CHECK-NEXT: scf.for %[[J:.*]] =
@@ -31,7 +34,7 @@ func.func @crt_operand_scan(%x: !p) -> !c {
 
 // Matrix order: blocks of 4 coefficients, one prime row at a time within a block.
 // CHECK-LABEL: func.func @crt_matrix(
-// CHECK: %[[OUT:.*]] = memref.alloc()
+// CHECK: %[[OUT:.*]] = memref.subview
 // CHECK: scf.parallel (%[[I0:.*]]) = (%{{.*}}) to (%{{.*}}) step (%[[C4:.*]]) {
 // CHECK-NEXT: scf.for %[[J:.*]] = %{{.*}} to %c3
 // CHECK-NEXT: scf.for %[[I:.*]] = %{{.*}} to %[[C4]]
@@ -99,8 +102,8 @@ func.func @hadamard(%x: !e, %y: !e) -> !e {
 // A fused residue kernel: one loop nest, each input loaded once, the
 // intermediate sum never stored; two results, two stores per element.
 // CHECK-LABEL: func.func @fused_residue(
-// CHECK: %[[R0:.*]] = memref.alloc()
-// CHECK: %[[R1:.*]] = memref.alloc()
+// CHECK: %[[R0:.*]] = memref.subview
+// CHECK: %[[R1:.*]] = memref.subview
 // CHECK: scf.parallel
 // CHECK: scf.for
 // CHECK: %[[X:.*]] = memref.load %arg0
@@ -157,7 +160,8 @@ func.func @icrt_matrix_scaled(%x: !s) -> !p {
 // A fused coefficient kernel: iCRT into a block-local BigInt, then CRT from
 // it, in one parallel loop; the BigInt never has a global buffer.
 // CHECK-LABEL: func.func @fused_icrt_crt(
-// CHECK: %[[OUT:.*]] = memref.alloc() {{.*}} : memref<3x16xi64>
+// CHECK: memref.alloc() {{.*}} : memref<3x24xi64>
+// CHECK: %[[OUT:.*]] = memref.subview
 // CHECK-NOT: memref.alloc()
 // CHECK: scf.parallel (%{{.*}}) = (%{{.*}}) to (%{{.*}}) step (%c4)
 // CHECK: %[[BIG:.*]] = memref.alloca() {{.*}} : memref<4x1xi64>
@@ -199,3 +203,44 @@ func.func @shift(%x: !fhe.poly<logN = 4, logq = 200>) -> !fhe.poly<logN = 4, log
 }
 
 // NOTIMERS-NOT: fhec_rt_phase
+
+// Buffers taken over: the NTT of a kernel result that dies there rewrites it
+// in place, and the Hadamard's result takes over the dying NTT output; only
+// the CRT allocates. A function argument is never written.
+// CHECK-LABEL: func.func @in_place(
+// CHECK: memref.alloc()
+// CHECK-NOT: memref.alloc()
+// CHECK: return
+func.func @in_place(%x: !p, %y: !e) -> !e {
+  %c = fhe.crt %x : !p -> !c
+  %e = fhe.ntt %c : !c -> !e
+  %h = fhe.hadamard %e, %y : !e
+  return %h : !e
+}
+
+// CHECK-LABEL: func.func @arguments_are_read_only(
+// CHECK: memref.alloc()
+// CHECK: return
+func.func @arguments_are_read_only(%c: !c) -> !e {
+  %e = fhe.ntt %c : !c -> !e
+  return %e : !e
+}
+
+// A transform kernel: one parallel loop over primes, each prime's rows of
+// both NTTs in turn (the twiddle tables are read once per prime).
+// CHECK-LABEL: func.func @transform_batch(
+// CHECK: call @fhec_rt_phase_begin
+// CHECK-NEXT: scf.parallel
+// CHECK-COUNT-2: modarith.reduce {{.*}} {in = 4 : i64} : i64
+// CHECK: call @fhec_rt_phase_end
+// CHECK-NOT: scf.parallel
+// CHECK: return
+func.func @transform_batch(%a: !c, %b: !c) -> (!e, !e) {
+  %0:2 = fhe.fused transform (%a, %b) : (!c, !c) -> (!e, !e) {
+  ^bb0(%x: !c, %y: !c):
+    %ex = fhe.ntt %x {levels = array<i64: 4>} : !c -> !e
+    %ey = fhe.ntt %y {levels = array<i64: 4>} : !c -> !e
+    fhe.yield %ex, %ey : !e, !e
+  }
+  return %0#0, %0#1 : !e, !e
+}

@@ -11,7 +11,14 @@
 namespace fhec::abi {
 
 /// Bumped whenever the manifest format or an entry point's calling convention changes.
-constexpr uint32_t kAbiVersion = 2;
+constexpr uint32_t kAbiVersion = 3;
+
+/// Words between consecutive prime rows of a prime-major (m, N) RNS buffer:
+/// N plus one cache line. With rows exactly N words (a power of two) apart,
+/// the same coefficient of every prime falls into one cache set, and the
+/// kernels that read a block of coefficients across all primes (CRT, iCRT)
+/// would evict their own lines.
+constexpr int64_t rnsRowWords(int64_t N) { return N + 8; }
 
 /// Symbols every compiled module exports.
 constexpr const char *kAbiVersionSymbol = "__fhec_abi_version";

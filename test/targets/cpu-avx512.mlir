@@ -1,0 +1,55 @@
+// RUN: fhec %s --target=cpu-avx512 -O0 --emit=llvm | FileCheck %s --check-prefix=LLVM
+// RUN: fhec %s --target=cpu-avx512 -O0 --emit=asm | FileCheck %s --check-prefix=ASM
+// RUN: fhec %s --target=cpu-avx512 -O0 --emit=mlir | FileCheck %s --check-prefix=LOOPS
+// RUN: fhec %s --target=cpu -O0 --emit=llvm | FileCheck %s --check-prefix=SCALAR
+// Every kernel family of the cpu-avx512 target is vector code with IFMA:
+// generated LLVM IR calling the vpmadd52 intrinsics, no hand-written kernels.
+
+!p = !fhe.poly<logN = 8, logq = 120>
+!c = !fhe.rns<logN = 8, basis = <min_bits = 260>, domain = coeff, layout = prime_major>
+!e = !fhe.rns<logN = 8, basis = <min_bits = 260>, domain = eval, layout = prime_major>
+module attributes {ckks.params = #ckks.params<logN = 8, logQ = 120, logp = 20>} {
+  func.func @crt(%x: !p {fhe.role = "x"}) -> !c {
+    %c = fhe.crt %x {order = #fhe<order matrix>, block = 16} : !p -> !c
+    return %c : !c
+  }
+  func.func @ntt(%x: !c {fhe.role = "x"}) -> !e {
+    %e = fhe.ntt %x {levels = array<i64: 2, 6>} : !c -> !e
+    return %e : !e
+  }
+  func.func @hadamard(%x: !e {fhe.role = "x"}, %y: !e {fhe.role = "y"}) -> !e {
+    %h = fhe.hadamard %x, %y : !e
+    return %h : !e
+  }
+  func.func @intt(%x: !e {fhe.role = "x"}) -> !c {
+    %c = fhe.intt %x {levels = array<i64: 6, 2>} : !e -> !c
+    return %c : !c
+  }
+  func.func @icrt(%x: !c {fhe.role = "x"}) -> !p {
+    %r = fhe.icrt %x {order = #fhe<order matrix>, block = 16} : !c -> !p
+    return %r : !p
+  }
+}
+// LLVM-LABEL: define internal void @crt..omp_par(
+// LLVM: call <8 x i64> @llvm.x86.avx512.vpmadd52l.uq.512(
+// LLVM: call <8 x i64> @llvm.x86.avx512.vpmadd52h.uq.512(
+// LLVM-LABEL: define internal void @ntt..omp_par(
+// LLVM: call <8 x i64> @llvm.x86.avx512.vpmadd52h.uq.512(
+// The stages of stride < 8 in registers: 8 x 8 transposes (shufflevector).
+// LLVM: shufflevector <8 x i64>
+// LLVM-LABEL: define internal void @hadamard..omp_par(
+// LLVM: call <8 x i64> @llvm.x86.avx512.vpmadd52h.uq.512(
+// LLVM-LABEL: define internal void @intt..omp_par(
+// LLVM: call <8 x i64> @llvm.x86.avx512.vpmadd52l.uq.512(
+// LLVM: shufflevector <8 x i64>
+// LLVM-LABEL: define internal void @icrt..omp_par(
+// LLVM: call <8 x i64> @llvm.x86.avx512.vpmadd52l.uq.512(
+// LLVM: call <8 x i64> @llvm.x86.avx512.vpmadd52h.uq.512(
+// ASM: vpmadd52luq {{.*}}%zmm{{[0-9]+}}, %zmm{{[0-9]+}}, %zmm{{[0-9]+}}
+// ASM: vpmadd52huq {{.*}}%zmm
+// The loop level: modarith on vector<8xi64>, lowered by modarith-to-avx512
+// after this point; prime-major rows padded by one cache line.
+// LOOPS: modarith.mac_split {{.*}} : vector<8xi64>
+// LOOPS: memref<{{[0-9]+}}x256xi64, strided<[264, 1]>>
+// SCALAR-NOT: vpmadd52
+// SCALAR-NOT: <8 x i64>
