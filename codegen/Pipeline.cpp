@@ -18,6 +18,9 @@ using namespace mlir;
 
 namespace fhec {
 
+/// The lowering pass, whose options --pass-option also sets (e.g. its testing knobs).
+static constexpr const char *kLoweringPass = "fhe-to-loops";
+
 ArrayRef<OptimizationPass> optimizationPasses() {
   // Order matters: layouts are chosen on the unfused ops, and fusion keeps them.
   static const OptimizationPass passes[] = {
@@ -55,12 +58,14 @@ LogicalResult resolveOptions(CompileOptions &options, std::string &error) {
     }
   for (const auto &[name, opts] : options.passOptions) {
     auto p = llvm::find_if(optimizationPasses(), [&](const OptimizationPass &o) { return name == o.name; });
-    if (p == optimizationPasses().end()) {
-      error = "--pass-option: no optimization pass named '" + name + "' (passes: " + names + ")";
+    if (p == optimizationPasses().end() && name != kLoweringPass) {
+      error = "--pass-option: no optimization pass named '" + name + "' (passes: " + names + "; and the lowering, " +
+              kLoweringPass + ")";
       return failure();
     }
     // Parse them now, so that a typo is reported before anything is compiled.
-    if (failed(p->create()->initializeOptions(opts, [&](const Twine &msg) {
+    std::unique_ptr<Pass> pass = name == kLoweringPass ? createFHEToLoops() : p->create();
+    if (failed(pass->initializeOptions(opts, [&](const Twine &msg) {
           error = ("options of " + Twine(name) + ": " + msg).str();
           return failure();
         })))
@@ -101,10 +106,15 @@ LogicalResult buildFHEPipeline(OpPassManager &pm, const CompileOptions &options,
 }
 
 LogicalResult buildLoopPipeline(OpPassManager &pm, const CompileOptions &options, std::string &error) {
-  FHEToLoopsOptions tl;
-  tl.target = options.target;
-  tl.phaseTimers = options.phaseTimers;
-  pm.addPass(createFHEToLoops(tl));
+  std::unique_ptr<Pass> lowering = createFHEToLoops();
+  std::string opts = "target=" + options.target + " phase-timers=" + (options.phaseTimers ? "true" : "false");
+  if (auto it = options.passOptions.find(kLoweringPass); it != options.passOptions.end()) opts += " " + it->second;
+  if (failed(lowering->initializeOptions(opts, [&](const Twine &msg) {
+        error = ("options of " + Twine(kLoweringPass) + ": " + msg).str();
+        return failure();
+      })))
+    return failure();
+  pm.addPass(std::move(lowering));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   if (failed(addOptimizations(pm, options, /*onLoops=*/true, error))) return failure();

@@ -39,6 +39,8 @@ def FHEToLoops : Pass<"fhe-to-loops", "::mlir::ModuleOp"> {
            "Target whose arithmetic the kernels use: cpu, cpu-avx512 or cuda">,
     Option<"phaseTimers", "phase-timers", "bool", /*default=*/"true",
            "Call the runtime's fhec_rt_phase_begin/end around every kernel">,
+    Option<"icrtExactAlways", "icrt-exact-always", "bool", /*default=*/"false",
+           "Testing: shifted digit iCRTs always take their exact path">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",
                            "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",

@@ -116,6 +116,7 @@ struct FHEFusePass : public fhec::impl::FHEFuseBase<FHEFusePass> {
     for (auto f : getOperation().getOps<func::FuncOp>()) {
       if (f.isExternal() || !f.getBody().hasOneBlock()) continue;
       if (scaleIcrt) foldIcrtScaling(f);
+      if (shiftIcrt) foldIcrtShift(f);
       if (residue && failed(fuse(f, fhe::Space::residue))) return signalPassFailure();
       if (coefficient && failed(fuse(f, fhe::Space::coefficient))) return signalPassFailure();
       if (transform && failed(fuse(f, fhe::Space::transform))) return signalPassFailure();
@@ -138,6 +139,21 @@ struct FHEFusePass : public fhec::impl::FHEFuseBase<FHEFusePass> {
           if (!isa<fhe::IcrtOp>(user)) return;
         }
       for (Value v : chain) v.setType(cast<fhe::RnsType>(v.getType()).withDomain(fhe::Domain::coeff_scaled));
+    });
+  }
+
+  // (f) poly_shr(icrt(x)) -> icrt(x) {shift}: floor(X / 2^a) / 2^b = floor(X / 2^(a + b)).
+  void foldIcrtShift(func::FuncOp f) {
+    f.walk([&](fhe::PolyShrOp shr) {
+      auto icrt = shr.getInput().getDefiningOp<fhe::IcrtOp>();
+      if (!icrt || !icrt->hasOneUse()) return;
+      OpBuilder b(shr);
+      auto folded = fhe::IcrtOp::create(b, b.getFusedLoc({icrt.getLoc(), shr.getLoc()}), shr.getResult().getType(),
+                                        icrt.getInput(), icrt.getOrderAttr(), icrt.getBlockAttr(),
+                                        b.getI64IntegerAttr(icrt.getShiftBits() + int64_t(shr.getShift())));
+      shr.getResult().replaceAllUsesWith(folded.getResult());
+      shr.erase();
+      icrt.erase();
     });
   }
 

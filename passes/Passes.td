@@ -106,6 +106,9 @@ def FHEFuse : Pass<"fhe-fuse", "::mlir::ModuleOp"> {
     coefficient` kernels that work block by block with the BigInt
     intermediates in a block-local scratch. A producer joins its consumers'
     kernel only when all its uses are inside (its buffer disappears).
+    (f) An iCRT whose only use is a right shift (region 2's division by Q)
+    computes the shifted value itself (`shift`): the kernel can skip the
+    columns below the shift but two guard digits.
     (e) Transform batches: independent NTTs (or iNTTs) of one type and
     level grouping (HE Mul's four input NTTs, its three and two iNTTs)
     become one `fhe.fused transform` kernel that goes prime by prime through
@@ -119,6 +122,7 @@ def FHEFuse : Pass<"fhe-fuse", "::mlir::ModuleOp"> {
     Option<"scaleIcrt", "scale-icrt", "bool", /*default=*/"true", "(b) fold iCRT's pre-multiplication into the iNTT">,
     Option<"coefficient", "coefficient", "bool", /*default=*/"true", "(c, d) fuse iCRT/CRT/BigInt chains">,
     Option<"transform", "transform", "bool", /*default=*/"true", "(e) batch NTTs/iNTTs of one type">,
+    Option<"shiftIcrt", "shift-icrt", "bool", /*default=*/"true", "(f) fold a right shift into the iCRT">,
   ];
 }
 

@@ -1,13 +1,18 @@
 #!/usr/bin/env python3
-"""HE Mul benchmark: per-phase medians of fhec's compiled HE Mul (+ rescale).
+"""HE Mul benchmark: per-phase medians of fhec's compiled HE Mul (+ rescale), per target.
 
-Runs `fhec run <program> --repeat N --json` (compile, keys, encryption, N timed
-executions, checks against the GMP reference and the plaintext product), then
-writes the results as JSON and prints a human table with the HEAAN 2.1
-single-thread baseline measured on this machine kind (1,863 ms median).
+Runs one `fhec run <program> --json` in which every configuration is timed
+in turn, round after round, on the same keys and inputs (these machines are
+noisy: ratios within one run are what counts): -O2 for each --target on each
+--threads count, and the baseline, `--target=cpu -O0` on one thread. Each is
+checked against the GMP reference and the plaintext product. Writes the
+results as JSON and prints a table: per-phase medians, total, speed-up over
+the baseline, and the HEAAN 2.1 single-thread time measured on this machine
+kind (1,863 ms median) at the paper's parameters.
 
-Usage: bench/he_mul/bench.py [--program examples/he_mul.mlir] [--runs 7]
-                             [--json bench/he_mul/results.json]
+Usage: bench/he_mul/bench.py [--program examples/he_mul.mlir] [--target cpu-avx512 ...]
+                             [--threads 1 2] [--runs 7] [--json bench/he_mul/results.json]
+Targets default to every target this CPU runs (cpu-avx512 needs AVX-512 IFMA).
 Exit status: non-zero if fhec run fails or a correctness check fails.
 """
 import argparse
@@ -20,19 +25,26 @@ import tempfile
 import jinja2
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "bench"))
+from machine import runnable_targets  # noqa: E402
+
 HEAAN_1T_MS = 1863.0  # HEAAN 2.1 Scheme::mult, 1 thread, median on this machine kind
+BASELINE = "-O0 --target=cpu --threads=1"
 
 TABLE = jinja2.Template("""\
 HE Mul (+ rescale), {{ r.function }}: logN={{ r.logN }} logQ={{ r.logQ }} logp={{ r.logp }}, \
-target {{ r.target }}, {{ r.threads }} thread(s), {{ r.runs }} runs
+{{ r.runs }} rounds, per-phase medians (ms)
 machine: {{ r.machine.cpu }} ({{ r.machine.cores }} cores, IFMA: {{ 'yes' if r.machine.avx512ifma else 'no' }})
-{{ '%-10s %12s %8s' % ('phase', 'median ms', 'share') }}
-{% for name, ms in phases %}{{ '%-10s %12.1f %7.1f%%' % (name, ms, 100 * ms / r.total_ms_median) }}
-{% endfor %}{{ '%-10s %12.1f' % ('total', r.total_ms_median) }}
-{% if paper %}HEAAN 2.1 (1 thread): {{ '%.0f' % heaan }} ms; fhec takes {{ '%.2f' % (r.total_ms_median / heaan) }}x HEAAN's time
-{% else %}HEAAN 2.1 baseline: only measured at logN=16 logQ=1200 (not compared)
-{% endif %}correctness: GMP reference {{ r.reference }}, max error {{ '%.2e' % r.max_error }}, mean {{ '%.2e' % r.mean_error }}
-""")
+{{ '%-36s' % 'configuration' }}{% for p in phases %}{{ '%9s' % p }}{% endfor %}{{ '%9s %9s %9s' % ('total', 'min', 'speed-up') }}
+{% for c in configs %}{{ '%-36s' % c.flags }}{% for p in phases %}{{ '%9.1f' % c.phases_ms_median[p] }}{% endfor %}\
+{{ '%9.1f %9.1f %8.1fx' % (c.total_ms_median, c.total_ms_min, base.total_ms_median / c.total_ms_median) }}
+{% endfor %}speed-up: against {{ base.flags }} in the same run, medians of the totals
+{% if paper %}HEAAN 2.1 (1 thread, measured here): {{ '%.0f' % heaan }} ms{% for c in configs if c.threads == 1 and c.flags != base.flags %}; \
+{{ c.target }} -O{{ c.opt_level }} takes {{ '%.3f' % (c.total_ms_median / heaan) }}x HEAAN's time{% endfor %}
+{% endif %}correctness: GMP reference {% for c in configs %}{{ c.reference }}{{ ', ' if not loop.last }}{% endfor %}; \
+max error {{ '%.2e' % r.max_error }}
+{% for note in notes %}{{ note }}
+{% endfor %}""")
 
 PHASES = ["CRT", "NTT", "Hadamard", "iNTT", "iCRT", "other"]
 
@@ -40,27 +52,45 @@ PHASES = ["CRT", "NTT", "Hadamard", "iNTT", "iCRT", "other"]
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--program", default=str(ROOT / "examples" / "he_mul.mlir"))
-    ap.add_argument("--runs", type=int, default=7, help="timed executions (>= 5)")
+    ap.add_argument("--target", action="append", help="target at -O2 (repeatable; default: every runnable one)")
+    ap.add_argument("--threads", type=int, nargs="+", default=[1, 2])
+    ap.add_argument("--runs", type=int, default=7, help="timed rounds (>= 5)")
+    ap.add_argument("--no-baseline", action="store_true", help=f"leave out the baseline ({BASELINE})")
     ap.add_argument("--json", default=str(ROOT / "bench" / "he_mul" / "results.json"))
     ap.add_argument("--fhec", default=str(ROOT / "build" / "bin" / "fhec"))
     args = ap.parse_args()
     if args.runs < 5:
         ap.error("--runs must be at least 5")
+    if any(t < 1 for t in args.threads):
+        ap.error("--threads must be positive")
+    targets, notes = runnable_targets(args.target or ["cpu", "cpu-avx512"])
+    if not targets:
+        sys.stderr.write("no requested target runs on this CPU\n" + "\n".join(notes) + "\n")
+        return 1
+    configs = [f"-O2 --target={t} --threads={n}" for t in reversed(targets) for n in args.threads]
+    if not args.no_baseline and BASELINE not in configs:
+        configs.append(BASELINE)
     with tempfile.TemporaryDirectory() as tmp:
         raw = pathlib.Path(tmp) / "run.json"
-        proc = subprocess.run([args.fhec, "run", args.program, "--repeat", str(args.runs), "--json", str(raw)],
-                              capture_output=True, text=True)
+        first, *rest = configs
+        cmd = [args.fhec, "run", args.program, "--repeat", str(args.runs), "--json", str(raw)] + first.split()
+        cmd += [f"--compare={c}" for c in rest]
+        proc = subprocess.run(cmd, capture_output=True, text=True)
         if proc.returncode != 0 or not raw.exists():
             sys.stderr.write(proc.stdout + proc.stderr)
             return proc.returncode or 1
         result = json.loads(raw.read_text())
     paper = result["logN"] == 16 and result["logQ"] == 1200
+    runs = result["configs"]
+    base = next((c for c in runs if c["flags"] == BASELINE), runs[-1])
+    for c in runs:
+        c["speedup_vs_baseline"] = base["total_ms_median"] / c["total_ms_median"]
+    result["baseline"] = base["flags"]
     if paper:
-        result["baseline"] = {"name": "HEAAN 2.1 Scheme::mult", "threads": 1, "total_ms_median": HEAAN_1T_MS}
-        result["time_vs_baseline"] = result["total_ms_median"] / HEAAN_1T_MS
+        result["heaan_1thread_ms"] = HEAAN_1T_MS
+    result["notes"] = notes
     pathlib.Path(args.json).write_text(json.dumps(result, indent=2) + "\n")
-    phases = [(p, result["phases_ms_median"][p]) for p in PHASES]
-    print(TABLE.render(r=result, phases=phases, heaan=HEAAN_1T_MS, paper=paper))
+    print(TABLE.render(r=result, configs=runs, base=base, phases=PHASES, heaan=HEAAN_1T_MS, paper=paper, notes=notes))
     print(f"JSON: {args.json}")
     return 0 if result["pass"] else 2
 

@@ -56,6 +56,15 @@ void shiftRight(KernelBuilder &kb, const CoeffRef &in, const CoeffRef &out, Valu
 
 } // namespace
 
+void emitShiftRight(KernelBuilder &kb, const CoeffRef &in, const CoeffRef &out, int64_t B, int64_t shift, int64_t Lin,
+                    int64_t Lout) {
+  int64_t W = kb.lanesFor(B, {in, out});
+  kb.loop(kb.cidx(0), kb.cidx(B), kb.cidx(W), {}, [&](Value i, ValueRange) {
+    shiftRight(kb, in, out, i, shift, Lin, Lout, W);
+    return SmallVector<Value>{};
+  });
+}
+
 void emitBigIntBlock(KernelBuilder &kb, Operation *op, ArrayRef<CoeffRef> ins, const CoeffRef &out, int64_t B) {
   auto t = cast<fhe::PolyType>(op->getResult(0).getType());
   int64_t L = t.getLimbs();

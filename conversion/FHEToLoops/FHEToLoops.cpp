@@ -28,6 +28,7 @@ struct FHEToLoopsPass : public fhec::impl::FHEToLoopsBase<FHEToLoopsPass> {
     LoweringOptions options;
     options.target = requireTarget(module, "fhe-to-loops", target);
     options.phaseTimers = phaseTimers;
+    options.icrtExactAlways = icrtExactAlways;
     if (!options.target) return signalPassFailure();
     // Every RNS basis must be resolved (kernels index their primes' tables),
     // and the NTT and basis views need their rows contiguous.

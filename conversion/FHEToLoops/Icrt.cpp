@@ -11,6 +11,7 @@
 // so |f~ - f| < m (m + 3) 2^-53 < 7/16 for any m below 2^24: round(f~) = k.
 #include "conversion/FHEToLoops/Patterns.h"
 
+#include "fhec/runtime/BigPoly.h"
 #include "fhec/runtime/Tables.h"
 
 using namespace mlir;
@@ -126,9 +127,20 @@ struct IcrtContext {
   // subtracts k P, no borrows). The low and high halves of the digit products
   // accumulate lazily in 64-bit lanes (m + 1 terms below 2^52 each), and one
   // carry pass per group normalizes the columns; the digits are then repacked
-  // into the 64-bit limbs of the result.
-  void digitMatrix(const CoeffRef &in, const CoeffRef &out, int64_t B, unsigned D) {
-    int64_t Dq = (Lq * 64 + D - 1) / D;
+  // into the 64-bit limbs of the result, from bit `shift` on.
+  //
+  // With a shift, the columns start two guard digits below the first one the
+  // result needs, at cLo, ignoring the carry C from the columns below. Those
+  // sum to less than (m + 1) 2^D 2^(D cLo) (m products t_j T_j of digits
+  // below 2^D 2^(D c) each, and k <= m times negP), so C < (m + 1) 2^D and it
+  // changes a digit at cLo + 2 or above only if the two guard digits d0 + d1
+  // 2^D reach 2^(2D) - (m + 1) 2^D, which needs d1 >= 2^D - (m + 1): then
+  // (with probability about m 2^-D per coefficient) the vector's columns are
+  // redone from column 0, exactly.
+  void digitMatrix(const CoeffRef &in, const CoeffRef &out, int64_t B, unsigned D, int64_t shiftBits,
+                   bool exactAlways) {
+    int64_t Dq = (shiftBits + Lq * 64 + D - 1) / D;
+    int64_t cLo = shiftBits ? std::max<int64_t>(0, shiftBits / D - 2) : 0;
     int64_t W = kb.lanesFor(B, {in, out});
     Value T = kb.table(abi::TableKind::IcrtColumns, basis, Dq, logN);
     Value negP = kb.table(abi::TableKind::IcrtNegP, basis, Dq, logN);
@@ -207,22 +219,38 @@ struct IcrtContext {
         }
         return st;
       };
-      int64_t full = Dq / C * C;
-      SmallVector<Value> st(2 * V, zero);
-      if (full)
-        st = kb.loop(kb.cidx(0), kb.cidx(full), kb.cidx(C), st,
-                     [&](Value c0, ValueRange s) { return columns(c0, C, s); });
-      if (Dq > full) columns(kb.cidx(full), Dq - full, st);
+      // Columns from..Dq-1, C at a time, from a zero carry state.
+      auto columnsFrom = [&](int64_t from) {
+        int64_t full = from + (Dq - from) / C * C;
+        SmallVector<Value> st(2 * V, zero);
+        if (full > from)
+          st = kb.loop(kb.cidx(from), kb.cidx(full), kb.cidx(C), st,
+                       [&](Value c0, ValueRange s) { return columns(c0, C, s); });
+        if (Dq > full) columns(kb.cidx(full), Dq - full, st);
+      };
+      columnsFrom(cLo);
+      if (cLo > 0) {
+        // The guard digit d1 = digit cLo + 1 of any lane at or above 2^D - (m + 1): redo all columns.
+        Value redo = arith::ConstantIntOp::create(b, kb.loc, b.getI1Type(), exactAlways ? 1 : 0);
+        Value limit = kb.constW(int64_t((uint64_t(1) << D) - uint64_t(m + 1)), W);
+        for (int64_t v = 0; v < V; ++v) {
+          Value d1 = kb.loadW(digits, {kb.cidx(cLo + 1), at[v]}, W);
+          Value hit = arith::CmpIOp::create(b, kb.loc, arith::CmpIPredicate::uge, d1, limit);
+          if (W > 1) hit = vector::ReductionOp::create(b, kb.loc, vector::CombiningKind::OR, hit);
+          redo = arith::OrIOp::create(b, kb.loc, redo, hit);
+        }
+        kb.ifThen(redo, [&] { columnsFrom(0); });
+      }
       return SmallVector<Value>{};
     });
-    // Digits to 64-bit limbs: limb w is bits [64 w, 64 w + 64), from digits
-    // 64 w / D onwards (static shifts).
+    // Digits to 64-bit limbs: limb w is bits [shift + 64 w, shift + 64 w + 64),
+    // from digit (shift + 64 w) / D onwards (static shifts).
     kb.loop(kb.cidx(0), kb.cidx(B), kb.cidx(W), {}, [&](Value i, ValueRange) {
       for (int64_t w = 0; w < Lq; ++w) {
-        int64_t d0 = 64 * w / D, off = 64 * w - d0 * D;
+        int64_t bit = shiftBits + 64 * w, d0 = bit / D, off = bit - d0 * D;
         Value limb = kb.shr(kb.loadW(digits, {kb.cidx(d0), i}, W), kb.constW(off, W));
-        for (int64_t d = d0 + 1; d < Dq && d * D < 64 * (w + 1); ++d)
-          limb = kb.bitOr(limb, kb.shl(kb.loadW(digits, {kb.cidx(d), i}, W), kb.constW(d * D - 64 * w, W)));
+        for (int64_t d = d0 + 1; d < Dq && d * D < bit + 64; ++d)
+          limb = kb.bitOr(limb, kb.shl(kb.loadW(digits, {kb.cidx(d), i}, W), kb.constW(d * D - bit, W)));
         kb.storeW(limb, out, i, kb.cidx(w));
       }
       return SmallVector<Value>{};
@@ -244,12 +272,23 @@ void emitIcrtBlock(KernelBuilder &kb, fhe::IcrtOp op, const CoeffRef &in, const 
                   inT.getLogN(),
                   kb.table(abi::TableKind::PrimeConsts, inT.getBasis(), 0, inT.getLogN())};
   unsigned D = kb.options.target->shoupBits;
-  if (op.getOrder() == fhe::Order::matrix && D < 64)
-    ctx.digitMatrix(in, out, B, D);
-  else if (op.getOrder() == fhe::Order::matrix)
-    ctx.matrix(in, out, B);
-  else
-    kb.loop(B, [&](Value i) { ctx.operandScan(in, out, i); });
+  int64_t shift = op.getShiftBits();
+  if (op.getOrder() == fhe::Order::matrix && D < 64) {
+    ctx.digitMatrix(in, out, B, D, shift, kb.options.icrtExactAlways);
+  } else {
+    // The 64-bit forms compute X mod 2^(logq + shift), then shift it.
+    CoeffRef full = out;
+    if (shift) {
+      ctx.Lq = rt::limbsFor(int(outT.getLogq() + shift));
+      full = out.wordMajor ? CoeffRef{kb.scratch({ctx.Lq, B}), Value(), true}
+                           : CoeffRef{kb.scratch({B, ctx.Lq}), Value(), false};
+    }
+    if (op.getOrder() == fhe::Order::matrix)
+      ctx.matrix(in, full, B);
+    else
+      kb.loop(B, [&](Value i) { ctx.operandScan(in, full, i); });
+    if (shift) emitShiftRight(kb, full, out, B, shift, ctx.Lq, outT.getLimbs());
+  }
   // X mod 2^logq: clear the bits above logq in the top limb.
   if (unsigned r = outT.getLogq() % 64) {
     int64_t W = kb.lanesFor(B, {out});

@@ -175,6 +175,13 @@ void KernelBuilder::parallel(ArrayRef<int64_t> ubs, function_ref<void(ValueRange
   b.setInsertionPointAfter(p);
 }
 
+void KernelBuilder::ifThen(Value cond, function_ref<void()> body) {
+  auto op = scf::IfOp::create(b, loc, cond, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(&op.getThenRegion().front());
+  body();
+}
+
 Value KernelBuilder::modAdd(Value x, Value y, Value p, int64_t in, int64_t out) {
   return modarith::AddOp::create(b, loc, x.getType(), x, y, p, b.getI64IntegerAttr(in), b.getI64IntegerAttr(out));
 }

@@ -23,6 +23,9 @@ namespace fhec {
 struct LoweringOptions {
   const TargetSpec *target = nullptr;
   bool phaseTimers = true;
+  /// Testing: a shifted digit iCRT always takes its exact path (the one its
+  /// guard digits select about once in 2^45 coefficients).
+  bool icrtExactAlways = false;
 };
 
 /// An RNS value or a BigInt polynomial in memory, seen from a kernel that
@@ -102,6 +105,8 @@ public:
   /// scf.parallel over [0, ubs[d]) with step steps[d] (1 if absent).
   void parallel(llvm::ArrayRef<int64_t> ubs, llvm::function_ref<void(mlir::ValueRange)> body,
                 llvm::ArrayRef<int64_t> steps = {});
+  /// scf.if without results.
+  void ifThen(mlir::Value cond, llvm::function_ref<void()> body);
 
   // Modular arithmetic (modarith ops; ranges are multiples of p).
   mlir::Value modAdd(mlir::Value x, mlir::Value y, mlir::Value p, int64_t in = 1, int64_t out = 1);

@@ -31,6 +31,9 @@ void emitIcrtBlock(KernelBuilder &kb, fhe::IcrtOp op, const CoeffRef &in, const 
 /// The BigInt pointwise ops that fuse (poly_add, poly_sub, poly_negate, poly_shr, poly_reduce).
 void emitBigIntBlock(KernelBuilder &kb, mlir::Operation *op, llvm::ArrayRef<CoeffRef> ins, const CoeffRef &out,
                      int64_t B);
+/// floor(x / 2^shift) of a block: Lout limbs of the result from Lin of x.
+void emitShiftRight(KernelBuilder &kb, const CoeffRef &in, const CoeffRef &out, int64_t B, int64_t shift, int64_t Lin,
+                    int64_t Lout);
 /// Dispatches to the emitters above.
 void emitCoefficientBlock(KernelBuilder &kb, mlir::Operation *op, llvm::ArrayRef<CoeffRef> ins, const CoeffRef &out,
                           int64_t B);

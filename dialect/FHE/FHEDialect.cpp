@@ -169,9 +169,10 @@ LogicalResult IcrtOp::verify() {
   auto in = getInput().getType();
   auto out = getResult().getType();
   if (failed(sameRing(*this, in.getLogN(), out.getLogN()))) return failure();
-  if (out.getLogq() > in.getBasis().getMinBits())
-    return emitOpError() << "result modulus 2^" << out.getLogq() << " exceeds the basis bound 2^"
-                         << in.getBasis().getMinBits();
+  if (out.getLogq() + getShiftBits() > in.getBasis().getMinBits())
+    return emitOpError() << "result modulus 2^" << out.getLogq()
+                         << (getShiftBits() ? " times the shift 2^" + std::to_string(getShiftBits()) : std::string())
+                         << " exceeds the basis bound 2^" << in.getBasis().getMinBits();
   if (!in.isCoeff())
     return emitOpError() << "input must be in the coeff or coeff_scaled domain, got " << stringifyDomain(in.getDomain());
   return success();

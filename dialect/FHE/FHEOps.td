@@ -51,9 +51,16 @@ def FHE_IcrtOp : FHE_Op<"icrt"> {
     temp (N, m) x T (m, L) accumulated column by column over blocks of `block`
     coefficients, with T = (P/p_j) mod 2^(64 L) and only the L = limbs(logq)
     columns the result keeps; the multiple k of P is subtracted as k * (P mod 2^(64 L))).
+    `shift` s (fhe-fuse, from a poly_shr of the result): the result is
+    floor(X / 2^s) mod 2^logq; kernels may then skip most of the low columns.
   }];
   let arguments = (ins FHE_RnsType:$input, OptionalAttr<FHE_OrderAttr>:$order,
-                       OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$block);
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$block,
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntNonNegative]>>:$shift);
+  let extraClassDeclaration = [{
+    /// The `shift` attribute, 0 if absent.
+    int64_t getShiftBits() { return getShift().value_or(0); }
+  }];
   let results = (outs FHE_PolyType:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
 }

@@ -19,6 +19,7 @@ struct Variant {
   const char *levels;  // ntt/intt levels attribute, "" for one stage per level
   int incomplete;      // skipped NTT stages
   bool scaled;         // iNTT produces coeff_scaled (fhe-fuse's folding)
+  bool exactAlways = false;  // shifted digit iCRTs always take their exact path
 };
 
 constexpr int kLogN = 10, kLogq = 300;
@@ -31,6 +32,14 @@ std::string rns(int minBits, const char *domain, int incomplete = 0) {
       .str();
 }
 
+// The shifted iCRT: more than three 52-bit digits, so that the digit form
+// starts its columns above zero.
+constexpr int kShift = 200;
+std::string shifted(const Variant &v) {
+  std::string a = std::string(v.order) + (*v.order ? ", " : "") + "shift = " + std::to_string(kShift);
+  return "{" + a + "}";
+}
+
 std::string attrs(const Variant &v, bool ntt) {
   std::string a;
   if (!ntt && *v.order) a = v.order;
@@ -39,7 +48,8 @@ std::string attrs(const Variant &v, bool ntt) {
 }
 
 // round trip: icrt(crt(x)) = x and icrt(-crt(x)) = -x mod q, with a basis just
-// above 16 q: |X| reaches P/16, the bound the iCRT's estimate of k relies on.
+// above 16 q: |X| reaches P/16, the bound the iCRT's estimate of k relies on;
+// with a shift (fhe-fuse's folding of a poly_shr), floor(X / 2^s) of both.
 // product: icrt(intt(ntt(crt(a)) * ntt(crt(b)))) = a * b mod (X^N + 1, q).
 std::string program(const Variant &v) {
   int rtBits = kLogq + 4, prodBits = kLogN + 2 * kLogq + 4;
@@ -47,13 +57,15 @@ std::string program(const Variant &v) {
               pe = rns(prodBits, "eval", v.incomplete), ps = rns(prodBits, v.scaled ? "coeff_scaled" : "coeff");
   return llvm::formatv(R"(
 module attributes {{ckks.params = #ckks.params<logN = {0}, logQ = {1}, logp = 30>} {{
-  func.func @roundtrip(%x: {2} {{fhe.role = "x"}) -> ({2}, {2}) {{
+  func.func @roundtrip(%x: {2} {{fhe.role = "x"}) -> ({2}, {2}, {9}, {9}) {{
     %c = fhe.crt %x {3} : {2} -> {4}
     %r = fhe.icrt %c {3} : {4} -> {2}
     %z = fhe.sub %c, %c : {4}
     %n = fhe.sub %z, %c : {4}
     %rn = fhe.icrt %n {3} : {4} -> {2}
-    return %r, %rn : {2}, {2}
+    %s = fhe.icrt %c {10} : {4} -> {9}
+    %sn = fhe.icrt %n {10} : {4} -> {9}
+    return %r, %rn, %s, %sn : {2}, {2}, {9}, {9}
   }
   func.func @product(%a: {2} {{fhe.role = "a"}, %b: {2} {{fhe.role = "b"}) -> {2} {{
     %ca = fhe.crt %a {3} : {2} -> {5}
@@ -66,7 +78,8 @@ module attributes {{ckks.params = #ckks.params<logN = {0}, logQ = {1}, logp = 30
     return %r : {2}
   }
 })",
-                       kLogN, kLogq, p, attrs(v, false), c, pc, pe, attrs(v, true), ps)
+                       kLogN, kLogq, p, attrs(v, false), c, pc, pe, attrs(v, true), ps, poly(kLogq - kShift),
+                       shifted(v))
       .str();
 }
 
@@ -78,6 +91,7 @@ TEST_P(KernelBitExact, RoundTripAndProduct) {
   CompileOptions o;
   o.target = target;
   o.optLevel = 0;  // the attributes above are the decisions under test
+  if (v.exactAlways) o.passOptions["fhe-to-loops"] = "icrt-exact-always=true";
   Program prog = compileProgram(program(v), o);
   ASSERT_TRUE(prog.module);
   rt::Executor exec(*prog.module, rt::test::makeParams(kLogN, kLogq, 30));
@@ -91,9 +105,11 @@ TEST_P(KernelBitExact, RoundTripAndProduct) {
   std::fill(x.coeff(2) + 1, x.coeff(2) + x.limbs(), 0);
   x.maskTop();
   auto rt = exec.runPolys("roundtrip", {x});
-  ASSERT_EQ(rt.size(), 2u);
+  ASSERT_EQ(rt.size(), 4u);
   EXPECT_TRUE(rt[0] == x) << "icrt(crt(x)) != x";
   EXPECT_TRUE(rt[1] == rt::negate(x)) << "icrt(-crt(x)) != -x";
+  EXPECT_TRUE(rt[2] == rt::shiftRight(x, kShift)) << "icrt{shift}(crt(x)) != x >> shift";
+  EXPECT_TRUE(rt[3] == rt::shiftRight(rt::negate(x), kShift)) << "icrt{shift}(-crt(x)) != floor(-x / 2^shift)";
 
   rt::BigPoly a = rt::test::randomPoly(kLogN, kLogq, rng), b = rt::test::randomPoly(kLogN, kLogq, rng);
   std::fill(a.coeff(0), a.coeff(0) + a.limbs(), ~uint64_t(0));
@@ -117,6 +133,7 @@ INSTANTIATE_TEST_SUITE_P(
                           Variant{"radix8", "", "3, 3, 3, 1", 0, false},
                           Variant{"radix16_scaled", "order = #fhe<order matrix>, block = 8", "4, 4, 2", 0, true},
                           Variant{"radix64_scaled", "order = #fhe<order matrix>, block = 64", "4, 6", 0, true},
+                          Variant{"matrix_exact_icrt", "order = #fhe<order matrix>, block = 16", "", 0, false, true},
                           Variant{"radix1024", "", "10", 0, false},
                           Variant{"incomplete1", "", "3, 3, 3", 1, false},
                           Variant{"incomplete2_scaled", "order = #fhe<order matrix>, block = 4", "4, 4", 2, true}),

@@ -123,6 +123,14 @@ func.func @icrt_bound(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, 
 
 // -----
 
+func.func @icrt_shift_bound(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major>) {
+  // expected-error @+1 {{result modulus 2^20 times the shift 2^20 exceeds the basis bound 2^30}}
+  %0 = fhe.icrt %x {shift = 20} : !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major> -> !fhe.poly<logN = 4, logq = 20>
+  return
+}
+
+// -----
+
 func.func @transpose_same(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major>) {
   // expected-error @+1 {{result layout must differ from the input's}}
   %0 = fhe.transpose %x : !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major> -> !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major>

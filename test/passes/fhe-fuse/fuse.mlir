@@ -1,6 +1,6 @@
 // RUN: fhec-opt --fhe-fuse %s | FileCheck %s
 // RUN: fhec-opt --fhe-fuse %s | fhec-opt | FileCheck %s
-// RUN: fhec-opt --fhe-fuse="residue=false scale-icrt=false coefficient=false transform=false" %s | FileCheck %s --check-prefix=NONE
+// RUN: fhec-opt --fhe-fuse="residue=false scale-icrt=false coefficient=false transform=false shift-icrt=false" %s | FileCheck %s --check-prefix=NONE
 // RUN: fhec-opt --fhe-fuse="transform=false" %s | FileCheck %s --check-prefix=NOBATCH
 // Kernel fusion on HE Mul's dataflow (ckks-to-fhe's output, Fig. 2).
 
@@ -42,15 +42,18 @@
 // CHECK-COUNT-2: fhe.hadamard
 // CHECK: fhe.fused {{ *}}transform
 // CHECK-COUNT-2: fhe.intt
-// (d) the closing chain: both iCRTs, the shift by logQ, the sum, the rescale.
+// (d, f) the closing chain: both iCRTs, region 2's computing its value
+// shifted by logQ, the sum, the rescale.
 // CHECK: fhe.fused {{ *}}coefficient
-// CHECK-COUNT-2: fhe.icrt
-// CHECK: fhe.poly_shr {{.*}} {shift = 40 : i64}
+// CHECK: fhe.icrt %arg{{[0-9]+}} :
+// CHECK: fhe.icrt %arg{{[0-9]+}} {shift = 40 : i64}
+// CHECK-NOT: fhe.poly_shr {{.*}} {shift = 40 : i64}
 // CHECK: fhe.poly_add
 // CHECK: fhe.poly_shr {{.*}} {shift = 10 : i64}
 // CHECK: fhe.yield
 // NOBATCH-NOT: fhe.fused transform
 // NONE-NOT: fhe.fused
+// NONE-NOT: fhe.icrt {{.*}}shift
 // NONE-NOT: coeff_scaled
 func.func @he_mul(%a1: !p, %b1: !p, %a2: !p, %b2: !p, %ka: !e2, %kb: !e2) -> (!o, !o) {
   %0 = fhe.crt %a1 : !p -> !c1
