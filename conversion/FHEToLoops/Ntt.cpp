@@ -53,7 +53,18 @@ struct NttEmitter {
     });
   }
 
-  using Twiddles = SmallVector<SmallVector<std::pair<Value, Value>>>;
+  // A twiddle w with its Shoup constant, or the product of two factors
+  // (w, ws) (h, hs), applied one after the other (the tail's factored twiddles).
+  struct Twiddle {
+    Value w, ws, h, hs;
+  };
+  using Twiddles = SmallVector<SmallVector<Twiddle>>;
+
+  // y tw in [0, 2p) for y < 4p.
+  Value twiddleMul(Value y, const Twiddle &tw, Value p) {
+    Value t = kb.mulShoup(y, tw.w, tw.ws, p, 2);
+    return tw.h ? kb.mulShoup(t, tw.h, tw.hs, p, 2) : t;
+  }
 
   // Harvey's forward (Cooley-Tukey) butterflies of a radix-2^k sub-transform:
   // at sub-stage d the pairs (u, u + 2^(k-1-d)) of group u >> (k-d) use
@@ -64,10 +75,9 @@ struct NttEmitter {
       int64_t half = R >> (d + 1);
       for (int64_t u = 0; u < R; ++u) {
         if (u & half) continue;
-        auto [w, ws] = W[d][u >> (k - d)];
         // X in [0, 4p) -> [0, 2p); W Y in [0, 2p); outputs in [0, 4p).
         Value xr = kb.reduce(x[u], p, 4, 2);
-        Value t = kb.mulShoup(x[u + half], w, ws, p, 2);
+        Value t = twiddleMul(x[u + half], W[d][u >> (k - d)], p);
         x[u] = kb.modAdd(xr, t, p, 2, 4);
         x[u + half] = kb.modSub(xr, t, p, 2, 4);
       }
@@ -93,9 +103,8 @@ struct NttEmitter {
           x[u + half] = kb.mulShoup(kb.modSub(a, c, p, 2, 4), scale[2], scale[3], p, 1);
           continue;
         }
-        auto [w, ws] = W[d][u >> (d + 1)];
         x[u] = kb.modAdd(a, c, p, 2, 2);
-        x[u + half] = kb.mulShoup(kb.modSub(a, c, p, 2, 4), w, ws, p, 2);
+        x[u + half] = twiddleMul(kb.modSub(a, c, p, 2, 4), W[d][u >> (d + 1)], p);
       }
     }
   }
@@ -113,7 +122,8 @@ struct NttEmitter {
     Value p = kb.splat(this->p, 8);
     kb.loop(blkCount / 8, [&](Value v) {
       Value V = kb.add(kb.shr(blkBase, kb.cidx(3)), v);
-      Value base = kb.mul(V, kb.cidx(64)), tbase = kb.mul(V, kb.cidx(abi::kTailWordsPerGroup));
+      Value base = kb.mul(V, kb.cidx(64));
+      Value gbase = kb.add(kb.cidx(abi::kTailHeaderWords), kb.mul(V, kb.cidx(abi::kTailWordsPerGroup)));
       SmallVector<Value> rows;
       for (int64_t u = 0; u < 8; ++u) {
         Value at = kb.add(base, kb.cidx(8 * u));
@@ -124,13 +134,23 @@ struct NttEmitter {
         if (nextRow) kb.prefetch(nextInput, {nextRow, at}, /*locality=*/2);
       }
       SmallVector<Value> x = inverse ? rows : kb.transpose8(rows);
+      // NttTailTwiddles: the lane factors G (header), then per group the
+      // one-group sub-stage's twiddles and the group factors H.
       Twiddles W(3);
-      int64_t q = 0;
-      for (int64_t d = 0; d < 3; ++d)
-        for (int64_t g = 0; g < (inverse ? 4 >> d : 1 << d); ++g, ++q) {
-          Value at = kb.add(tbase, kb.cidx(q * 2 * abi::kTailLanes));
-          W[d].push_back({kb.loadW(tail, {j, at}, 8), kb.loadW(tail, {j, kb.add(at, kb.cidx(abi::kTailLanes))}, 8)});
+      int64_t header = 0, factored = 0;
+      for (int64_t d = 0; d < 3; ++d) {
+        int64_t groups = inverse ? 4 >> d : 1 << d;
+        if (groups == 1) {
+          W[d].push_back({kb.loadW(tail, {j, gbase}, 8), kb.loadW(tail, {j, kb.add(gbase, kb.cidx(abi::kTailLanes))}, 8),
+                          Value(), Value()});
+          continue;
         }
+        Value h = kb.add(gbase, kb.cidx(2 * abi::kTailLanes + 2 * factored++));
+        Value hv = kb.splat(kb.load(tail, {j, h}), 8), hs = kb.splat(kb.load(tail, {j, kb.add(h, kb.cidx(1))}), 8);
+        for (int64_t g = 0; g < groups; ++g, header += 2 * abi::kTailLanes)
+          W[d].push_back({kb.loadW(tail, {j, kb.cidx(header)}, 8), kb.loadW(tail, {j, kb.cidx(header + abi::kTailLanes)}, 8),
+                          hv, hs});
+      }
       if (inverse) {
         inverseButterflies(x, s, 3, logN, W, p, scale);
       } else {
@@ -161,11 +181,11 @@ struct NttEmitter {
     Value p = kb.splat(this->p, Wd);
     kb.loop(blkCount, [&](Value sb) {
       Value blk = kb.add(blkBase, sb);
-      SmallVector<SmallVector<std::pair<Value, Value>>> W(k);
+      Twiddles W(k);
       for (int64_t d = 0; d < k; ++d)
         for (int64_t g = 0; g < (int64_t(1) << d); ++g) {
           Value idx = kb.add(kb.cidx((int64_t(1) << (s + d)) + g), kb.mul(blk, kb.cidx(int64_t(1) << d)));
-          W[d].push_back({twiddle(tw, idx, Wd), twiddle(twShoup, idx, Wd)});
+          W[d].push_back({twiddle(tw, idx, Wd), twiddle(twShoup, idx, Wd), Value(), Value()});
         }
       subTransforms(src, dst, kb.mul(blk, kb.cidx(N >> s)), stride, R, Wd, [&](SmallVectorImpl<Value> &x) {
         forwardButterflies(x, k, W, p);
@@ -209,13 +229,13 @@ struct NttEmitter {
     for (int c = 0; c < 4; ++c) scale[c] = kb.splat(scaleS[c], Wd);
     kb.loop(blkCount, [&](Value sb) {
       Value blk = kb.add(blkBase, sb);
-      SmallVector<SmallVector<std::pair<Value, Value>>> W(k);
+      Twiddles W(k);
       for (int64_t d = 0; d < k; ++d) {
         if (s + d == logN - 1) continue;  // the scaled last stage
         int64_t groups = int64_t(1) << (k - d - 1);
         for (int64_t g = 0; g < groups; ++g) {
           Value idx = kb.add(kb.cidx((N >> (s + d + 1)) + g), kb.mul(blk, kb.cidx(groups)));
-          W[d].push_back({twiddle(tw, idx, Wd), twiddle(twShoup, idx, Wd)});
+          W[d].push_back({twiddle(tw, idx, Wd), twiddle(twShoup, idx, Wd), Value(), Value()});
         }
       }
       subTransforms(src, dst, kb.mul(blk, kb.cidx(int64_t(1) << (s + k))), stride, R, Wd,

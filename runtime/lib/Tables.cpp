@@ -184,26 +184,43 @@ std::vector<uint64_t> buildTable(TableKind kind, const std::vector<uint64_t> &pr
       break;
     }
     case TableKind::NttTailTwiddles: {
-      // Forward: sub-level s = logN - 3, blocks of 8; sub-stage d, group e:
-      // psi^bitrev(2^(s+d) + blk 2^d + e). Inverse: s = 0; sub-stage d, group g:
-      // psi^-bitrev(N / 2^(d+1) + blk 2^(2-d) + g).
+      // Forward: sub-level s0 = logN - 3, sub-stage d, group e, lane l of group V:
+      // index 2^(s0+d) + (8 V + l) 2^d + e = [2^(s0+d) + l 2^d + e] + [V 2^(d+3)].
+      // Inverse: sub-stage d, group g: index N / 2^(d+1) + (8 V + l) 2^(2-d) + g
+      // = [N / 2^(d+1) + l 2^(2-d) + g] + [V 2^(5-d)]. The bits of the two parts
+      // are disjoint, so the twiddle is the product of the twiddles at each.
       bool inverse = param == 1;
       std::vector<uint64_t> w = twiddles(p, logN, inverse);
       size_t s0 = size_t(logN) - 3;
+      auto groups = [&](int d) { return inverse ? 4 >> d : 1 << d; };
+      auto fixedPart = [&](int d, int e, int l) {
+        return inverse ? (N >> (d + 1)) + size_t(l << (2 - d)) + size_t(e)
+                       : (size_t(1) << (s0 + d)) + size_t(l << d) + size_t(e);
+      };
+      auto groupPart = [&](int d, size_t V) { return inverse ? V << (5 - d) : V << (d + 3); };
       uint64_t *out = row;
-      for (size_t V = 0; V < N / 64; ++V)
-        for (int d = 0; d < 3; ++d) {
-          int groups = inverse ? 1 << (2 - d) : 1 << d;
-          for (int e = 0; e < groups; ++e) {
+      for (int d = 0; d < 3; ++d)
+        if (groups(d) > 1)
+          for (int e = 0; e < groups(d); ++e)
             for (int shoupPart = 0; shoupPart < 2; ++shoupPart)
               for (int l = 0; l < abi::kTailLanes; ++l) {
-                size_t blk = 8 * V + size_t(l);
-                size_t idx = inverse ? (N >> (d + 1)) + blk * size_t(groups) + size_t(e)
-                                     : (size_t(1) << (s0 + d)) + (blk << d) + size_t(e);
-                *out++ = shoupPart ? shoup(w[idx], p) : w[idx];
+                uint64_t g = w[fixedPart(d, e, l)];
+                *out++ = shoupPart ? shoup(g, p) : g;
               }
+      for (size_t V = 0; V < N / 64; ++V) {
+        int whole = inverse ? 2 : 0;
+        for (int shoupPart = 0; shoupPart < 2; ++shoupPart)
+          for (int l = 0; l < abi::kTailLanes; ++l) {
+            uint64_t t = w[fixedPart(whole, 0, l) + groupPart(whole, V)];
+            *out++ = shoupPart ? shoup(t, p) : t;
           }
-        }
+        for (int d = 0; d < 3; ++d)
+          if (groups(d) > 1) {
+            uint64_t h = w[groupPart(d, V)];
+            *out++ = h;
+            *out++ = shoup(h, p);
+          }
+      }
       break;
     }
     case TableKind::IncompleteZeta: {

@@ -220,7 +220,9 @@ TEST(Tables, DigitTablesBase52) {
 }
 
 // The 8-lane radix-8 tail's twiddles: per group of 64 residues (8 blocks of
-// 8), 7 (twiddle, Shoup) pairs of 8 lanes, lane l for block 8 V + l.
+// 8), the twiddle of sub-stage d, twiddle group e and lane l (block 8 V + l)
+// is the table's whole value (the one-group sub-stage) or the product of a
+// lane factor in the header and a group factor.
 TEST(Tables, TailTwiddlesFollowTheBlockLayout) {
   const int logN = 8;
   const size_t N = 1u << logN, s0 = logN - 3;
@@ -228,23 +230,40 @@ TEST(Tables, TailTwiddlesFollowTheBlockLayout) {
   for (int inverse : {0, 1}) {
     auto tail = buildTable(TableKind::NttTailTwiddles, primes, logN, inverse, 52);
     auto tw = buildTable(inverse ? TableKind::InttTwiddles : TableKind::NttTwiddles, primes, logN, 0, 52);
-    size_t rowWords = N / 64 * fhec::abi::kTailWordsPerGroup;
+    size_t rowWords = fhec::abi::kTailHeaderWords + N / 64 * fhec::abi::kTailWordsPerGroup;
     ASSERT_EQ(tail.size(), primes.size() * rowWords);
-    for (size_t j = 0; j < primes.size(); ++j)
+    for (size_t j = 0; j < primes.size(); ++j) {
+      const uint64_t p = primes[j], *row = tail.data() + j * rowWords;
+      auto checkShoup = [&](const uint64_t *v) {
+        for (int l = 0; l < 8; ++l) EXPECT_EQ(v[8 + l], shoupPrecompute(v[l], p, 52));
+      };
       for (size_t V = 0; V < N / 64; ++V) {
-        const uint64_t *g = tail.data() + j * rowWords + V * fhec::abi::kTailWordsPerGroup;
-        int q = 0;
+        const uint64_t *g = row + fhec::abi::kTailHeaderWords + V * fhec::abi::kTailWordsPerGroup;
+        int header = 0, factored = 0;
         for (int d = 0; d < 3; ++d) {
           int groups = inverse ? 4 >> d : 1 << d;
-          for (int e = 0; e < groups; ++e, ++q)
+          for (int e = 0; e < groups; ++e)
             for (int l = 0; l < 8; ++l) {
               size_t blk = 8 * V + size_t(l);
               size_t idx = inverse ? (N >> (d + 1)) + blk * size_t(groups) + size_t(e) : (size_t(1) << (s0 + d)) + (blk << d) + size_t(e);
-              EXPECT_EQ(g[q * 16 + l], tw[j * N + idx]);
-              EXPECT_EQ(g[q * 16 + 8 + l], shoupPrecompute(tw[j * N + idx], primes[j], 52));
+              uint64_t want = tw[j * N + idx];
+              if (groups == 1) {
+                EXPECT_EQ(g[l], want);
+                checkShoup(g);
+              } else {
+                const uint64_t *G = row + (header + e) * 16, *H = g + 16 + 2 * factored;
+                EXPECT_EQ(mulMod(G[l], H[0], p), want) << "d " << d << " e " << e << " V " << V;
+                EXPECT_EQ(H[1], shoupPrecompute(H[0], p, 52));
+                checkShoup(G);
+              }
             }
+          if (groups > 1) {
+            header += groups;
+            ++factored;
+          }
         }
       }
+    }
   }
   EXPECT_THROW(buildTable(TableKind::NttTailTwiddles, primes, 5, 0, 52), Error);  // below 8 blocks of 8
 }

@@ -10,8 +10,8 @@
 
 namespace fhec::abi {
 
-/// Bumped whenever the manifest format or an entry point's calling convention changes.
-constexpr uint32_t kAbiVersion = 3;
+/// Bumped whenever the manifest format, an entry point's calling convention or a table layout changes.
+constexpr uint32_t kAbiVersion = 4;
 
 /// Words between consecutive prime rows of a prime-major (m, N) RNS buffer:
 /// N plus one cache line. With rows exactly N words (a power of two) apart,
@@ -48,18 +48,27 @@ enum class TableKind : int {
   IncompleteZeta = 9,    ///< (m, 2 * N / 2^param): zeta_b and its Shoup constant per 2^param-coefficient block.
   IcrtColumns = 10,      ///< (param, m): digit c (base beta) of P / p_j at [c][j], the matrix form's columns (Algo. 6).
   IcrtNegP = 11,         ///< (1, param): digits (base beta) of (-P) mod beta^param, added k times instead of subtracting k P.
-  NttTailTwiddles = 12,  ///< (m, 7 N / 4): the twiddles of the radix-8 sub-level of 8-residue blocks
-                         ///< (forward: the last 3 stages, param 0; inverse: the first 3, param 1), for 8
-                         ///< consecutive blocks side by side; see kTailTwiddle*.
+  NttTailTwiddles = 12,  ///< (m, kTailHeaderWords + N / 64 * kTailWordsPerGroup): the twiddles of the
+                         ///< radix-8 sub-level of 8-residue blocks (forward: the last 3 stages, param 0;
+                         ///< inverse: the first 3, param 1), 8 consecutive blocks side by side; see kTail*.
 };
 constexpr int kNumTableKinds = 13;
 
-/// Layout of NttTailTwiddles: for each group V of 8 blocks (64 residues), 7
-/// pairs q = (sub-stage d, group e) in order of d then e, each 8 twiddles
-/// (lane l: block 8 V + l) followed by their 8 Shoup constants.
+/// Layout of NttTailTwiddles. The tail's twiddle for group V of 8 blocks (64
+/// residues), sub-stage d, twiddle group e and lane l (block 8 V + l) has an
+/// index whose bits split into (d, e, l) and V, so it factors as
+/// G[d][e][l] * H[d](V) (the twiddles at those two indices; bit reversal adds
+/// over disjoint bits). The sub-stages with several twiddle groups (forward
+/// d = 1, 2; inverse d = 0, 1) are stored factored: a header of the 6 lane
+/// vectors G (in order of d then e: 8 twiddles, then their 8 Shoup
+/// constants), and per group V the scalars H of those two sub-stages (twiddle,
+/// Shoup; in order of d). The sub-stage with one twiddle group (forward d = 0,
+/// inverse d = 2) is stored whole per group V (8 twiddles, 8 Shoup constants),
+/// before the H scalars. 20 words per 64 residues instead of 112.
 constexpr int kTailLanes = 8;
-constexpr int kTailPairs = 7;
-constexpr int kTailWordsPerGroup = kTailPairs * 2 * kTailLanes;
+constexpr int kTailFactoredGroups = 6;
+constexpr int kTailHeaderWords = kTailFactoredGroups * 2 * kTailLanes;
+constexpr int kTailWordsPerGroup = 2 * kTailLanes + 2 * 2;
 
 inline const char *tableKindName(TableKind k) {
   switch (k) {
@@ -136,7 +145,7 @@ inline TableShape tableShape(TableKind k, int64_t m, int logN, int64_t param, in
   case TableKind::IncompleteZeta: return {m, 2 * (N >> param)};
   case TableKind::IcrtColumns: return {param, m};
   case TableKind::IcrtNegP: return {1, param};
-  case TableKind::NttTailTwiddles: return {m, (N / 64) * kTailWordsPerGroup};
+  case TableKind::NttTailTwiddles: return {m, kTailHeaderWords + (N / 64) * kTailWordsPerGroup};
   }
   return {0, 0};
 }
