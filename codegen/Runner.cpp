@@ -183,12 +183,21 @@ int runProgram(ModuleOp module, const RunOptions &opts) {
       if (!(saved == params))
         return fail("--load: the saved parameters (" + saved.str() + ") differ from the program's (" + params.str() + ")");
       keys.params = params;
-      keys.sk = rt::deserializeSecretKey(rt::readFile(path(opts.loadDir, "sk.bin")), params);
-      keys.pk = rt::deserializePublicKey(rt::readFile(path(opts.loadDir, "pk.bin")), params);
-      keys.evk = rt::deserializeEvalKey(rt::readFile(path(opts.loadDir, "evk.bin")), params);
+      // Every key and input must come from the key generation of sk.bin.
+      const std::string skPath = path(opts.loadDir, "sk.bin"), pkPath = path(opts.loadDir, "pk.bin"),
+                        evkPath = path(opts.loadDir, "evk.bin");
+      keys.sk = rt::readSecretKeyFile(skPath, params);
+      keys.pk = rt::deserializePublicKey(rt::readFile(pkPath), params);
+      keys.evk = rt::deserializeEvalKey(rt::readFile(evkPath), params);
+      auto sameKeySet = [&](const rt::KeySetId &id, const std::string &file) {
+        rt::checkSameKeySet(keys.sk.keySet, "'" + skPath + "'", id, "--load: '" + file + "'");
+      };
+      sameKeySet(keys.pk.keySet, pkPath);
+      sameKeySet(keys.evk.keySet, evkPath);
       for (unsigned i = 0; i < func.getNumArguments(); ++i) {
-        inputs.push_back(
-            rt::deserializeCiphertext(rt::readFile(path(opts.loadDir, "in" + std::to_string(i) + ".ct")), params));
+        const std::string ctPath = path(opts.loadDir, "in" + std::to_string(i) + ".ct");
+        inputs.push_back(rt::deserializeCiphertext(rt::readFile(ctPath), params));
+        sameKeySet(inputs.back().keySet, ctPath);
         messages.push_back(rt::decode(rt::decrypt(keys.sk, inputs.back()), inputs.back().slots, inputs.back().logp));
       }
     } else {
@@ -268,12 +277,12 @@ int runProgram(ModuleOp module, const RunOptions &opts) {
     if (!opts.saveDir.empty()) {
       llvm::sys::fs::create_directories(opts.saveDir);
       rt::writeFile(path(opts.saveDir, "params.bin"), rt::serialize(params));
-      rt::writeFile(path(opts.saveDir, "sk.bin"), rt::serialize(params, keys.sk));
+      rt::writeSecretKeyFile(path(opts.saveDir, "sk.bin"), params, keys.sk);  // mode 0600
       rt::writeFile(path(opts.saveDir, "pk.bin"), rt::serialize(params, keys.pk));
       rt::writeFile(path(opts.saveDir, "evk.bin"), rt::serialize(params, keys.evk));
       for (size_t i = 0; i < inputs.size(); ++i)
         rt::writeFile(path(opts.saveDir, "in" + std::to_string(i) + ".ct"), rt::serialize(params, inputs[i]));
-      for (size_t i = 0; i < outputs.size(); ++i)
+      for (size_t i = 0; i < outputs.size(); ++i)  // outputs carry the inputs' key set
         rt::writeFile(path(opts.saveDir, "out" + std::to_string(i) + ".ct"), rt::serialize(params, outputs[i]));
     }
 

@@ -2,7 +2,17 @@
 #include "fhec/runtime/Error.h"
 #include "fhec/runtime/Reference.h"
 
+#include <algorithm>
 #include <string>
+
+// Secret hygiene: every temporary holding secret material (the secret, the
+// error and ephemeral polynomials, a*s, Q*s^2, the unrounded encryption
+// products, the message) is wiped with secureWipe before it is released, and
+// small signed values are added with full-width mpn_add_n of a two's-complement
+// operand, so that neither the sign of an error coefficient nor the length of
+// a carry chain steers a branch. Not constant-time: the sparse products a*s
+// and s*s, which iterate over the nonzero coefficients of s (key generation
+// and decryption run on the key owner's machine, once per key or result).
 
 namespace fhec::rt {
 
@@ -14,41 +24,89 @@ BigPoly uniformPoly(int logN, int logq, SecureRandom &rng) {
   return a;
 }
 
-// a += e for a small signed e, mod 2^a.logq.
-void addSmall(BigPoly &a, const std::vector<int64_t> &e) {
-  const int L = a.limbs();
+// a += x * 2^shift mod 2^a.logq for small signed x (one per coefficient;
+// shift < a.logq): x * 2^shift as an L-limb two's-complement number (sign
+// extension by mask), added over all L limbs.
+void addSignedShifted(BigPoly &a, const std::vector<int64_t> &x, int shift) {
+  const int L = a.limbs(), w = shift / 64, b = shift % 64;
+  std::vector<mp_limb_t> t(L);
   for (size_t i = 0; i < a.N(); ++i) {
+    const uint64_t v = uint64_t(x[i]), sign = uint64_t(x[i] >> 63);
+    for (int k = 0; k < L; ++k) t[k] = k < w ? 0 : sign;
+    t[w] = v << b;
+    if (w + 1 < L) t[w + 1] = b ? (v >> (64 - b)) | (sign << b) : sign;
     mp_limb_t *c = (mp_limb_t *)a.coeff(i);
-    if (e[i] >= 0) mpn_add_1(c, c, L, mp_limb_t(e[i]));
-    else mpn_sub_1(c, c, L, mp_limb_t(-e[i]));
+    mpn_add_n(c, c, t.data(), L);
   }
   a.maskTop();
+  secureWipe(t);
 }
 
-std::vector<int64_t> gaussianVector(size_t n, double sigma, SecureRandom &rng) {
-  std::vector<int64_t> e(n);
+void addSmall(BigPoly &a, const std::vector<int64_t> &e) { addSignedShifted(a, e, 0); }
+
+// a += m * 2^shift mod 2^a.logq, m read as integers in [0, 2^m.logq).
+void addShifted(BigPoly &a, const BigPoly &m, int shift) {
+  const int L = a.limbs(), w = shift / 64, b = shift % 64;
+  const int n = std::min(m.limbs(), L - w);
+  std::vector<mp_limb_t> t(L);
+  for (size_t i = 0; i < a.N(); ++i) {
+    std::fill(t.begin(), t.end(), 0);
+    const mp_limb_t *src = (const mp_limb_t *)m.coeff(i);
+    if (b) {
+      mp_limb_t out = mpn_lshift(t.data() + w, src, n, unsigned(b));
+      if (w + n < L) t[w + n] = out;
+    } else {
+      std::copy(src, src + n, t.data() + w);
+    }
+    mp_limb_t *c = (mp_limb_t *)a.coeff(i);
+    mpn_add_n(c, c, t.data(), L);
+  }
+  a.maskTop();
+  secureWipe(t);
+}
+
+void fillGaussian(std::vector<int64_t> &e, double sigma, SecureRandom &rng) {
   for (auto &x : e) x = rng.gaussian(sigma);
-  return e;
 }
 
-// round(a / 2^bits): the division by Q that ends encryption. Rounding instead
-// of flooring matters: a floor leaves a -1/2 bias in every coefficient, whose
-// canonical embedding 1/2 * sum_i zeta^i ~ N/pi is large at the slot of zeta = e^(i pi/N).
-BigPoly roundedShiftRight(BigPoly a, int bits) {
-  const int L = a.limbs(), w = (bits - 1) / 64;
-  const mp_limb_t half = mp_limb_t(1) << ((bits - 1) % 64);
+// round(a / 2^bits) = floor((a + 2^(bits-1)) / 2^bits) mod 2^(a.logq - bits):
+// the division by Q that ends encryption. Rounding instead of flooring
+// matters: a floor leaves a -1/2 bias in every coefficient, whose canonical
+// embedding 1/2 * sum_i zeta^i ~ N/pi is large at the slot of zeta = e^(i pi/N).
+// a holds secret low bits (the errors): it is wiped.
+BigPoly roundedShiftRight(BigPoly &a, int bits) {
+  const int L = a.limbs(), hw = (bits - 1) / 64, ws = bits / 64, bs = bits % 64;
+  BigPoly r(a.logN, a.logq - bits);
+  const int Lr = r.limbs();
+  std::vector<mp_limb_t> t(L);
   for (size_t i = 0; i < a.N(); ++i) {
+    std::fill(t.begin(), t.end(), 0);
+    t[hw] = mp_limb_t(1) << ((bits - 1) % 64);
     mp_limb_t *c = (mp_limb_t *)a.coeff(i);
-    mpn_add_1(c + w, c + w, L - w, half);
+    mpn_add_n(c, c, t.data(), L);
   }
   a.maskTop();
-  return shiftRight(a, bits);
+  for (size_t i = 0; i < a.N(); ++i) {
+    const mp_limb_t *c = (const mp_limb_t *)a.coeff(i);
+    if (bs) mpn_rshift(t.data(), c + ws, L - ws, unsigned(bs));
+    else std::copy(c + ws, c + L, t.data());
+    std::copy(t.data(), t.data() + Lr, r.coeff(i));
+  }
+  r.maskTop();
+  secureWipe(t);
+  secureWipe(a.words);
+  return r;
 }
 
 // (-a*s + e) mod 2^logq.
 BigPoly rlweB(const BigPoly &a, const SecretKey &sk, const Params &p, SecureRandom &rng) {
-  BigPoly b = negate(mulSparseTernary(a, sk.s));
-  addSmall(b, gaussianVector(a.N(), p.sigma, rng));
+  BigPoly as = mulSparseTernary(a, sk.s);
+  BigPoly b = negate(as);
+  secureWipe(as.words);
+  std::vector<int64_t> e(a.N());
+  fillGaussian(e, p.sigma, rng);
+  addSmall(b, e);
+  secureWipe(e);
   return b;
 }
 } // namespace
@@ -59,6 +117,8 @@ KeySet generateKeys(const Params &params, SecureRandom &rng) {
   k.params = params;
   k.sk.logN = params.logN;
   k.sk.s = rng.hammingWeight(params.N(), params.h);
+  while (!k.sk.keySet.known()) k.sk.keySet = KeySetId{rng.next64(), rng.next64()};
+  k.pk.keySet = k.evk.keySet = k.sk.keySet;
 
   const int logQQ = 2 * params.logQ;
   k.pk.ax = uniformPoly(params.logN, logQQ, rng);
@@ -79,17 +139,8 @@ KeySet generateKeys(const Params &params, SecureRandom &rng) {
       s2[t] += v;
     }
   }
-  BigPoly qs2(params.logN, logQQ);
-  mpz_t v;
-  mpz_init(v);
-  for (size_t i = 0; i < N; ++i) {
-    if (!s2[i]) continue;
-    mpz_set_si(v, s2[i]);
-    mpz_mul_2exp(v, v, params.logQ);
-    qs2.set(i, v);
-  }
-  mpz_clear(v);
-  k.evk.bx = add(k.evk.bx, qs2);
+  addSignedShifted(k.evk.bx, s2, params.logQ);
+  secureWipe(s2);
   return k;
 }
 
@@ -101,34 +152,49 @@ Ciphertext encrypt(const Params &params, const PublicKey &pk, const BigPoly &m, 
     throw Error("encrypt: message or public key does not match the parameters (" + params.str() + ")");
   // Work mod qQ: the public key mod Q^2 is also one mod qQ, as qQ | Q^2.
   const int logqQ = m.logq + params.logQ;
+  const size_t N = params.N();
   BigPoly pa = reduce(pk.ax, logqQ), pb = reduce(pk.bx, logqQ);
-  std::vector<int8_t> v = rng.zeroOne(params.N(), 0.5);
+  std::vector<int8_t> v = rng.zeroOne(N, 0.5);
+  std::vector<int64_t> e(N);
   BigPoly ax = negacyclicProductSmall(pa, v, logqQ);
-  addSmall(ax, gaussianVector(params.N(), params.sigma, rng));
+  fillGaussian(e, params.sigma, rng);
+  addSmall(ax, e);
   BigPoly bx = negacyclicProductSmall(pb, v, logqQ);
-  addSmall(bx, gaussianVector(params.N(), params.sigma, rng));
-  BigPoly mQ(params.logN, logqQ);  // Q * m
-  mpz_t t;
-  mpz_init(t);
-  for (size_t i = 0; i < m.N(); ++i) {
-    m.get(i, t);
-    mpz_mul_2exp(t, t, params.logQ);
-    mQ.set(i, t);
-  }
-  mpz_clear(t);
+  fillGaussian(e, params.sigma, rng);
+  addSmall(bx, e);
+  secureWipe(e);
+  secureWipe(v);
+  addShifted(bx, m, params.logQ);  // + Q * m
   Ciphertext c;
-  c.ax = roundedShiftRight(std::move(ax), params.logQ);
-  c.bx = roundedShiftRight(add(bx, mQ), params.logQ);
+  c.ax = roundedShiftRight(ax, params.logQ);
+  c.bx = roundedShiftRight(bx, params.logQ);
   c.logp = logp;
   c.slots = slots;
+  c.keySet = pk.keySet;
   return c;
+}
+
+void checkSameKeySet(const KeySetId &expected, const std::string &expectedWhat, const KeySetId &got,
+                     const std::string &gotWhat) {
+  if (got.known() && got == expected) return;
+  if (!got.known())
+    throw Error(gotWhat + " carries no key-set id, so it cannot be matched with " + expectedWhat + " (key set " +
+                expected.str() + ")");
+  throw Error(gotWhat + " belongs to key set " + got.str() + ", " + expectedWhat + " to key set " + expected.str() +
+              ": they come from different key generations");
 }
 
 BigPoly decrypt(const SecretKey &sk, const Ciphertext &ct) {
   if (sk.logN != ct.logN() || sk.s.size() != ct.ax.N())
     throw Error("decrypt: secret key (logN " + std::to_string(sk.logN) +
                 ") does not match the ciphertext (logN " + std::to_string(ct.logN()) + ")");
-  return add(ct.bx, mulSparseTernary(ct.ax, sk.s));
+  if (ct.keySet.known() && ct.keySet != sk.keySet)
+    throw Error("decrypt: the ciphertext belongs to key set " + ct.keySet.str() + ", the secret key to key set " +
+                sk.keySet.str() + " (they come from different key generations)");
+  BigPoly as = mulSparseTernary(ct.ax, sk.s);
+  BigPoly m = add(ct.bx, as);
+  secureWipe(as.words);
+  return m;
 }
 
 } // namespace fhec::rt

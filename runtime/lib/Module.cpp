@@ -241,6 +241,7 @@ void *Executor::argument(const ManifestArg &a) {
 void Executor::setEvalKey(const EvalKey &evk) {
   const Manifest &m = module_.manifest();
   const ManifestFunction *prep = m.find(abi::kEvkPrepareFunc);
+  evkKeySet_ = evk.keySet;
   if (!prep) return;  // the module has no HE Mul
   if (evk.ax.logN != params_.logN || evk.ax.logq != 2 * params_.logQ || evk.bx.logq != 2 * params_.logQ)
     throw Error("evaluation key does not match the module (expected logN " + std::to_string(params_.logN) +
@@ -285,8 +286,19 @@ std::vector<Ciphertext> Executor::run(const std::string &name, const std::vector
                   " logq=" + std::to_string(c.logq()) + " logp=" + std::to_string(c.logp) +
                   " slots=" + std::to_string(c.slots));
   }
+  // Every known key-set id among the inputs and the evaluation key must agree.
+  KeySetId keySet = evkKeySet_;
+  std::string keySetOwner = "the evaluation key";
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (!inputs[i].keySet.known()) continue;
+    if (keySet.known())
+      checkSameKeySet(keySet, keySetOwner, inputs[i].keySet, "'" + name + "' input " + std::to_string(i));
+    else
+      keySet = inputs[i].keySet, keySetOwner = "'" + name + "' input " + std::to_string(i);
+  }
   std::vector<Ciphertext> outputs(f->outputs.size());
   for (size_t i = 0; i < outputs.size(); ++i) {
+    outputs[i].keySet = keySet;
     outputs[i].ax = BigPoly(params_.logN, f->outputs[i].logq);
     outputs[i].bx = BigPoly(params_.logN, f->outputs[i].logq);
     outputs[i].logp = f->outputs[i].logp;

@@ -6,9 +6,14 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <string.h>
 #include <sys/random.h>
 
 namespace fhec::rt {
+
+void secureWipe(void *p, size_t n) {
+  if (p && n) explicit_bzero(p, n);
+}
 
 static void osRandom(void *dst, size_t bytes) {
   auto *p = static_cast<unsigned char *>(dst);
@@ -23,12 +28,17 @@ static void osRandom(void *dst, size_t bytes) {
   }
 }
 
+SecureRandom::~SecureRandom() { secureWipe(buf_, sizeof(buf_)); }
+
 uint64_t SecureRandom::next64() {
   if (pos_ == 64) {
     osRandom(buf_, sizeof(buf_));
     pos_ = 0;
   }
-  return buf_[pos_++];
+  // A word handed out may become secret material: do not keep a copy.
+  uint64_t x = buf_[pos_];
+  buf_[pos_++] = 0;
+  return x;
 }
 
 void SecureRandom::fill(uint64_t *words, size_t count) { osRandom(words, count * sizeof(uint64_t)); }
@@ -45,6 +55,34 @@ uint64_t SecureRandom::below(uint64_t bound) {
 double SecureRandom::uniformReal() { return double(next64() >> 11) * 0x1.0p-53; }
 
 namespace {
+// All ones if a < b (unsigned), else 0, without a branch: the borrow of a - b
+// computed bitwise (Hacker's Delight, 2nd ed., section 2-12), so that the
+// compiler has no comparison to turn into a jump.
+inline uint64_t ltMask(uint64_t a, uint64_t b) {
+  return uint64_t(0) - (((~a & b) | ((~a | b) & (a - b))) >> 63);
+}
+
+// (a, b) <- (min, max) by masks.
+inline void minMax(uint64_t &a, uint64_t &b) {
+  uint64_t d = (a ^ b) & ltMask(b, a);
+  a ^= d;
+  b ^= d;
+}
+
+// Ascending bitonic sort (Batcher) of a power-of-two number of words: a fixed
+// sequence of compare-exchanges that depends only on the length.
+void sortingNetwork(std::vector<uint64_t> &x) {
+  const size_t n = x.size();
+  for (size_t k = 2; k <= n; k <<= 1)
+    for (size_t j = k >> 1; j > 0; j >>= 1)
+      for (size_t i = 0; i < n; ++i) {
+        size_t l = i ^ j;
+        if (l <= i) continue;
+        if ((i & k) == 0) minMax(x[i], x[l]);
+        else minMax(x[l], x[i]);
+      }
+}
+
 // Cumulative table of the discrete Gaussian on [0, tail]: cdf[k] = 2^64 * P(|X| <= k)
 // as a saturating 64-bit threshold, with P(X = 0) counted once.
 struct GaussianTable {
@@ -59,6 +97,7 @@ static const GaussianTable &gaussianTable(double sigma) {
   std::lock_guard<std::mutex> lock(mu);
   auto it = cache.find(sigma);
   if (it != cache.end()) return it->second;
+  if (!(sigma > 0) || !(sigma <= 1e6)) throw Error("gaussian: sigma " + std::to_string(sigma) + " is out of range");
   GaussianTable t;
   t.tail = int(std::ceil(12 * sigma));
   std::vector<long double> w(t.tail + 1);
@@ -76,33 +115,50 @@ static const GaussianTable &gaussianTable(double sigma) {
   return cache.emplace(sigma, std::move(t)).first->second;
 }
 
+// Constant-time CDT sampling: |x| = #{k < tail : u >= cdf[k]} over the whole
+// table (no early exit, branch-free compares), and the sign is applied with a
+// mask from a second word drawn every time, also for x = 0, so that neither
+// the time nor the amount of randomness consumed depends on the sample (the
+// full-table scan of FrodoKEM's Frodo.Sample, with 64-bit instead of 15-bit
+// entries).
 int64_t SecureRandom::gaussian(double sigma) {
   const GaussianTable &t = gaussianTable(sigma);
-  uint64_t u = next64();
-  int k = 0;
-  while (k < t.tail && u >= t.cdf[k]) ++k;
-  if (k == 0) return 0;
-  return (next64() & 1) ? k : -k;
+  const uint64_t u = next64(), signBit = next64() & 1;
+  uint64_t k = 0;
+  for (int i = 0; i < t.tail; ++i) k += 1 + ltMask(u, t.cdf[i]);  // +1 - [u < cdf[i]]
+  const int64_t m = -int64_t(signBit);
+  return (int64_t(k) ^ m) - m;  // k or -k
 }
 
+// HWT(h) as NTRU Prime's Short_fromlist (Bernstein et al., "NTRU Prime",
+// round-3 specification): word i carries its value in its 2 low bits (0 -> -1,
+// 2 -> +1 for the first h words, 1 -> 0 for the others) under 62 random key
+// bits; sorting the words by a data-independent network applies a uniformly
+// random permutation (up to key collisions, probability < n^2 / 2^63). The
+// secret positions never steer a branch or an index.
 std::vector<int8_t> SecureRandom::hammingWeight(size_t n, int h) {
   if (h < 0 || size_t(h) > n) throw Error("hammingWeight: h out of range");
-  std::vector<int8_t> s(n, 0);
-  for (int placed = 0; placed < h;) {
-    size_t i = below(n);
-    if (s[i] != 0) continue;
-    s[i] = (next64() & 1) ? 1 : -1;
-    ++placed;
-  }
+  size_t padded = 1;
+  while (padded < n) padded <<= 1;
+  std::vector<uint64_t> w(padded, ~uint64_t(0));  // padding sorts after every real word
+  fill(w.data(), n);
+  for (size_t i = 0; i < n; ++i) w[i] = i < size_t(h) ? w[i] & ~uint64_t(1) : (w[i] & ~uint64_t(3)) | 1;
+  sortingNetwork(w);
+  std::vector<int8_t> s(n);
+  for (size_t i = 0; i < n; ++i) s[i] = int8_t(int(w[i] & 3) - 1);
+  secureWipe(w);
   return s;
 }
 
 std::vector<int8_t> SecureRandom::zeroOne(size_t n, double rho) {
+  if (!(rho >= 0 && rho <= 1)) throw Error("zeroOne: rho " + std::to_string(rho) + " is not in [0, 1]");
   std::vector<int8_t> v(n, 0);
   const uint64_t threshold = uint64_t(rho * 9007199254740992.0);  // rho * 2^53
   for (size_t i = 0; i < n; ++i) {
     uint64_t x = next64();
-    if ((x >> 11) < threshold) v[i] = (x & 1) ? 1 : -1;
+    // nonzero with probability rho (53 bits), sign from bit 0, both by masks.
+    int64_t sign = int64_t(2 * (x & 1)) - 1;
+    v[i] = int8_t(sign & int64_t(ltMask(x >> 11, threshold)));
   }
   return v;
 }

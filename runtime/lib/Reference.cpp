@@ -1,4 +1,5 @@
 #include "fhec/runtime/Reference.h"
+#include "fhec/runtime/Random.h"
 #include "fhec/runtime/Error.h"
 
 #include <cmath>
@@ -78,7 +79,11 @@ BigPoly negacyclicProductSmall(const BigPoly &a, const std::vector<int8_t> &v, i
   const int W = std::max(limbsFor(a.logq + a.logN + 9), L);
   std::vector<mp_limb_t> V(N * W, 0);
   for (size_t i = 0; i < N; ++i) V[i * W] = mp_limb_t(int(v[i]) + c);
-  foldNegacyclic(kroneckerMul(pack(a, W), V), W, out, +1);
+  // V holds the ephemeral v of encryption (or s): wiped with the product.
+  std::vector<mp_limb_t> R = kroneckerMul(pack(a, W), V);
+  foldNegacyclic(R, W, out, +1);
+  secureWipe(V);
+  secureWipe(R);
   if (c) {
     std::vector<mp_limb_t> total(L, 0), prefix(L, 0), aj(L), ai(L);
     auto load = [&](size_t i) {
@@ -138,36 +143,37 @@ Ciphertext referenceMul(const Params &params, const Ciphertext &c1, const Cipher
   r.bx = add(bxmult, bxbx);
   r.logp = c1.logp + c2.logp;
   r.slots = c1.slots;
+  r.keySet = c1.keySet;
   return r;
 }
 
 Ciphertext referenceAdd(const Ciphertext &c1, const Ciphertext &c2) {
   requireCompatible(c1, c2, "HE Add", true);
-  return {add(c1.ax, c2.ax), add(c1.bx, c2.bx), c1.logp, c1.slots};
+  return {add(c1.ax, c2.ax), add(c1.bx, c2.bx), c1.logp, c1.slots, c1.keySet};
 }
 
 Ciphertext referenceSub(const Ciphertext &c1, const Ciphertext &c2) {
   requireCompatible(c1, c2, "HE Sub", true);
-  return {sub(c1.ax, c2.ax), sub(c1.bx, c2.bx), c1.logp, c1.slots};
+  return {sub(c1.ax, c2.ax), sub(c1.bx, c2.bx), c1.logp, c1.slots, c1.keySet};
 }
 
-Ciphertext referenceNegate(const Ciphertext &c) { return {negate(c.ax), negate(c.bx), c.logp, c.slots}; }
+Ciphertext referenceNegate(const Ciphertext &c) { return {negate(c.ax), negate(c.bx), c.logp, c.slots, c.keySet}; }
 
 Ciphertext referenceRescale(const Ciphertext &c, int bits) {
   if (bits > c.logp) throw Error("rescale: shift exceeds the scale logp = " + std::to_string(c.logp));
-  return {shiftRight(c.ax, bits), shiftRight(c.bx, bits), c.logp - bits, c.slots};
+  return {shiftRight(c.ax, bits), shiftRight(c.bx, bits), c.logp - bits, c.slots, c.keySet};
 }
 
 Ciphertext referenceModDown(const Ciphertext &c, int newLogq) {
-  return {reduce(c.ax, newLogq), reduce(c.bx, newLogq), c.logp, c.slots};
+  return {reduce(c.ax, newLogq), reduce(c.bx, newLogq), c.logp, c.slots, c.keySet};
 }
 
 Ciphertext referenceMulConst(const Ciphertext &c, const mpz_t k, int logScale) {
-  return {mulScalar(c.ax, k), mulScalar(c.bx, k), c.logp + logScale, c.slots};
+  return {mulScalar(c.ax, k), mulScalar(c.bx, k), c.logp + logScale, c.slots, c.keySet};
 }
 
 Ciphertext referenceAddConst(const Ciphertext &c, const mpz_t k) {
-  return {c.ax, addConstantTerm(c.bx, k), c.logp, c.slots};
+  return {c.ax, addConstantTerm(c.bx, k), c.logp, c.slots, c.keySet};
 }
 
 void scaleConstant(double value, int logScale, mpz_t out) {

@@ -1,9 +1,12 @@
 #include "fhec/runtime/Serialize.h"
 #include "fhec/runtime/Error.h"
 
+#include <cerrno>
+#include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <sstream>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace fhec::rt {
 
@@ -29,6 +32,14 @@ uint64_t fnv1a(const char *data, size_t n) {
 
 class Writer {
 public:
+  /// A secret writer wipes its buffer when done; reserve the payload's size
+  /// up front so that no reallocation leaves an unwiped copy behind.
+  explicit Writer(bool secret = false, size_t reserve = 0) : secret_(secret) { buf_.reserve(reserve); }
+  Writer(const Writer &) = delete;
+  Writer &operator=(const Writer &) = delete;
+  ~Writer() {
+    if (secret_) secureWipe(buf_.data(), buf_.size());
+  }
   template <typename T> void put(T v) { buf_.append(reinterpret_cast<const char *>(&v), sizeof(T)); }
   void putPoly(const BigPoly &p) {
     put<int32_t>(p.logq);
@@ -37,8 +48,11 @@ public:
   void putParams(const Params &p) {
     put<int32_t>(p.logN); put<int32_t>(p.logQ); put<int32_t>(p.logp); put<int32_t>(p.h); put<double>(p.sigma);
   }
+  void putKeySet(const KeySetId &id) { put<uint64_t>(id.lo); put<uint64_t>(id.hi); }
   std::string finish(ObjectKind kind) const {
-    std::string out(kMagic, 4);
+    std::string out;
+    out.reserve(20 + buf_.size() + 8);
+    out.append(kMagic, 4);
     auto app = [&](auto v) { out.append(reinterpret_cast<const char *>(&v), sizeof(v)); };
     app(kSerialVersion);
     app(uint32_t(kind));
@@ -49,8 +63,12 @@ public:
   }
 
 private:
+  bool secret_;
   std::string buf_;
 };
+
+// Size of the serialized Params.
+constexpr size_t kParamsBytes = 4 * sizeof(int32_t) + sizeof(double);
 
 class Reader {
 public:
@@ -64,7 +82,8 @@ public:
     std::memcpy(&size, bytes.data() + 12, 8);
     if (version != kSerialVersion)
       fail("format version " + std::to_string(version) + " is not supported (expected " +
-           std::to_string(kSerialVersion) + ")");
+           std::to_string(kSerialVersion) + "; files of older versions carry no key-set id: make the keys and " +
+           "ciphertexts again, e.g. with 'fhec run --save')");
     if (kind != uint32_t(want))
       fail(std::string("file holds a ") + (kind >= 1 && kind <= 5 ? kindName(ObjectKind(kind)) : "unknown object"));
     if (size > bytes.size() || bytes.size() < 20 + size + 8) fail("file is truncated");
@@ -92,6 +111,18 @@ public:
       fail(std::string("recorded ") + e.what());
     }
     return p;
+  }
+  KeySetId getKeySet() {
+    KeySetId id;
+    id.lo = get<uint64_t>();
+    id.hi = get<uint64_t>();
+    return id;
+  }
+  /// Keys always carry the id of their key set (ciphertexts may lack one).
+  KeySetId getRequiredKeySet() {
+    KeySetId id = getKeySet();
+    if (!id.known()) fail("the key carries no key-set id");
+    return id;
   }
   BigPoly getPoly(int logN, int maxLogq) {
     int logq = get<int32_t>();
@@ -132,6 +163,7 @@ std::string serialize(const Params &p) {
 std::string serialize(const Params &p, const Ciphertext &c) {
   Writer w;
   w.putParams(p);
+  w.putKeySet(c.keySet);
   w.put<int32_t>(c.logp);
   w.put<int32_t>(c.slots);
   w.putPoly(c.ax);
@@ -140,21 +172,28 @@ std::string serialize(const Params &p, const Ciphertext &c) {
 }
 
 std::string serialize(const Params &p, const SecretKey &k) {
-  Writer w;
+  Writer w(/*secret=*/true, kParamsBytes + 16 + k.s.size());
   w.putParams(p);
+  w.putKeySet(k.keySet);
   for (int8_t s : k.s) w.put<int8_t>(s);
   return w.finish(ObjectKind::SecretKey);
 }
 
-static std::string serializePair(const Params &p, const BigPoly &a, const BigPoly &b, ObjectKind kind) {
+static std::string serializePair(const Params &p, const KeySetId &id, const BigPoly &a, const BigPoly &b,
+                                 ObjectKind kind) {
   Writer w;
   w.putParams(p);
+  w.putKeySet(id);
   w.putPoly(a);
   w.putPoly(b);
   return w.finish(kind);
 }
-std::string serialize(const Params &p, const PublicKey &k) { return serializePair(p, k.ax, k.bx, ObjectKind::PublicKey); }
-std::string serialize(const Params &p, const EvalKey &k) { return serializePair(p, k.ax, k.bx, ObjectKind::EvalKey); }
+std::string serialize(const Params &p, const PublicKey &k) {
+  return serializePair(p, k.keySet, k.ax, k.bx, ObjectKind::PublicKey);
+}
+std::string serialize(const Params &p, const EvalKey &k) {
+  return serializePair(p, k.keySet, k.ax, k.bx, ObjectKind::EvalKey);
+}
 
 Params deserializeParams(const std::string &bytes) {
   Reader r(bytes, ObjectKind::Params);
@@ -177,6 +216,7 @@ Ciphertext deserializeCiphertext(const std::string &bytes, const Params &expecte
   Params p = r.getParams();
   checkParams(r, p, expected);
   Ciphertext c;
+  c.keySet = r.getKeySet();
   c.logp = r.get<int32_t>();
   c.slots = r.get<int32_t>();
   c.ax = r.getPoly(p.logN, p.logQ);
@@ -197,12 +237,21 @@ SecretKey deserializeSecretKey(const std::string &bytes, const Params &expected)
   checkParams(r, p, expected);
   SecretKey k;
   k.logN = p.logN;
+  k.keySet = r.getRequiredKeySet();
   k.s.resize(p.N());
+  // Validity is accumulated without a branch per coefficient and checked once.
+  uint32_t notTernary = 0;
+  int64_t weight = 0;
   for (auto &s : k.s) {
     s = r.get<int8_t>();
-    if (s < -1 || s > 1) r.fail("secret key coefficient is not ternary");
+    notTernary |= uint32_t(uint8_t(s + 1) > 2);
+    weight += s != 0;
   }
   r.end();
+  if (notTernary) r.fail("a coefficient is not in {-1, 0, 1} (the file is not a secret key fhec made)");
+  if (weight != p.h)
+    r.fail("its Hamming weight is " + std::to_string(weight) + ", but the parameters require h = " +
+           std::to_string(p.h) + " (the file is corrupted or was not made by fhec's key generation)");
   return k;
 }
 
@@ -211,6 +260,7 @@ PublicKey deserializePublicKey(const std::string &bytes, const Params &expected)
   Params p = r.getParams();
   checkParams(r, p, expected);
   PublicKey k;
+  k.keySet = r.getRequiredKeySet();
   k.ax = r.getPoly(p.logN, 2 * p.logQ);
   k.bx = r.getPoly(p.logN, 2 * p.logQ);
   r.end();
@@ -223,6 +273,7 @@ EvalKey deserializeEvalKey(const std::string &bytes, const Params &expected) {
   Params p = r.getParams();
   checkParams(r, p, expected);
   EvalKey k;
+  k.keySet = r.getRequiredKeySet();
   k.ax = r.getPoly(p.logN, 2 * p.logQ);
   k.bx = r.getPoly(p.logN, 2 * p.logQ);
   r.end();
@@ -230,19 +281,120 @@ EvalKey deserializeEvalKey(const std::string &bytes, const Params &expected) {
   return k;
 }
 
-void writeFile(const std::string &path, const std::string &bytes) {
-  std::ofstream f(path, std::ios::binary | std::ios::trunc);
-  if (!f) throw Error("cannot open '" + path + "' for writing");
-  f.write(bytes.data(), std::streamsize(bytes.size()));
-  if (!f) throw Error("cannot write '" + path + "'");
+namespace {
+[[noreturn]] void fileError(const std::string &what, const std::string &path, int err) {
+  throw Error("cannot " + what + " '" + path + "': " + std::strerror(err));
+}
+
+// write(2) until done; false (errno set) on failure.
+bool writeAll(int fd, const char *p, size_t n) {
+  while (n) {
+    ssize_t got = ::write(fd, p, n);
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    p += got;
+    n -= size_t(got);
+  }
+  return true;
+}
+} // namespace
+
+void writeFile(const std::string &path, const std::string &bytes, bool secret) {
+  if (!secret) {
+    int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd < 0) fileError("open", path, errno);
+    if (!writeAll(fd, bytes.data(), bytes.size())) {
+      int err = errno;
+      ::close(fd);
+      fileError("write", path, err);
+    }
+    if (::close(fd) != 0) fileError("write", path, errno);
+    return;
+  }
+  // A fresh file of mode 0600 (fchmod too, in case the umask took bits off
+  // mkstemp's 0600), then rename(2) over path: an existing file of another
+  // mode is replaced, never reused, and a crash leaves the old file or the
+  // whole new one.
+  std::string tmp = path + ".tmp-XXXXXX";
+  int fd = ::mkostemp(tmp.data(), O_CLOEXEC);
+  if (fd < 0) fileError("create a temporary file for", path, errno);
+  auto abandon = [&](const char *what, int err) {
+    ::close(fd);
+    ::unlink(tmp.c_str());
+    fileError(what, path, err);
+  };
+  if (::fchmod(fd, S_IRUSR | S_IWUSR) != 0) abandon("set mode 0600 on", errno);
+  if (!writeAll(fd, bytes.data(), bytes.size())) abandon("write", errno);
+  if (::fsync(fd) != 0) abandon("write", errno);
+  if (::close(fd) != 0) {
+    int err = errno;
+    ::unlink(tmp.c_str());
+    fileError("write", path, err);
+  }
+  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+    int err = errno;
+    ::unlink(tmp.c_str());
+    fileError("replace", path, err);
+  }
 }
 
 std::string readFile(const std::string &path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw Error("cannot open '" + path + "'");
-  std::ostringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) fileError("open", path, errno);
+  struct stat st;
+  if (::fstat(fd, &st) != 0) {
+    int err = errno;
+    ::close(fd);
+    fileError("read", path, err);
+  }
+  // A regular file is read into a buffer of its size (then one more byte to
+  // see the end); other files grow the buffer as they go.
+  std::string out(S_ISREG(st.st_mode) ? size_t(st.st_size) + 1 : 4096, '\0');
+  size_t have = 0;
+  for (;;) {
+    if (have == out.size()) out.resize(out.size() * 2);
+    ssize_t got = ::read(fd, &out[have], out.size() - have);
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      int err = errno;
+      ::close(fd);
+      secureWipe(out.data(), have);
+      fileError("read", path, err);
+    }
+    if (got == 0) break;
+    have += size_t(got);
+  }
+  ::close(fd);
+  out.resize(have);
+  return out;
+}
+
+void writeSecretKeyFile(const std::string &path, const Params &p, const SecretKey &sk) {
+  std::string bytes = serialize(p, sk);
+  try {
+    writeFile(path, bytes, /*secret=*/true);
+  } catch (...) {
+    secureWipe(bytes.data(), bytes.size());
+    throw;
+  }
+  secureWipe(bytes.data(), bytes.size());
+}
+
+SecretKey readSecretKeyFile(const std::string &path, const Params &expected) {
+  std::string bytes = readFile(path);
+  try {
+    SecretKey k = deserializeSecretKey(bytes, expected);
+    secureWipe(bytes.data(), bytes.size());
+    return k;
+  } catch (const Error &e) {
+    secureWipe(bytes.data(), bytes.size());
+    throw Error(std::string(e.what()) + " ('" + path + "')");
+  } catch (...) {
+    secureWipe(bytes.data(), bytes.size());
+    throw;
+  }
 }
 
 } // namespace fhec::rt

@@ -7,24 +7,155 @@
 
 #include <cmath>
 #include <gtest/gtest.h>
+#include <optional>
+#include <sstream>
 
 using namespace fhec::rt;
 using namespace fhec::rt::test;
 
 namespace {
 Params smallParams() { return makeParams(10, 300, 30); }
+// N = 2^12 error samples per key: enough for the tight windows below.
+Params noiseParams() { return makeParams(12, 300, 30); }
 
-// max |coefficient| of a centered polynomial, in bits.
-size_t maxBits(const BigPoly &p) {
+std::string errorOf(const std::function<void()> &f) {
+  try {
+    f();
+  } catch (const Error &e) {
+    return e.what();
+  }
+  return "";
+}
+
+// The centered coefficients of p, which must fit in an int64 (else nullopt).
+std::optional<std::vector<int64_t>> smallCoefficients(const BigPoly &p) {
+  std::vector<int64_t> out(p.N());
   mpz_t v;
   mpz_init(v);
-  size_t m = 0;
-  for (size_t i = 0; i < p.N(); ++i) {
+  bool ok = true;
+  for (size_t i = 0; ok && i < p.N(); ++i) {
     p.get(i, v, true);
-    if (mpz_sgn(v)) m = std::max(m, mpz_sizeinbase(v, 2));
+    ok = mpz_fits_slong_p(v);
+    out[i] = ok ? mpz_get_si(v) : 0;
   }
   mpz_clear(v);
+  if (!ok) return std::nullopt;
+  return out;
+}
+
+struct Moments {
+  double mean = 0, var = 0;
+  int64_t maxAbs = 0;
+  bool allZero = true;
+};
+Moments moments(const std::vector<int64_t> &x) {
+  Moments m;
+  double sum = 0, sq = 0;
+  for (int64_t v : x) {
+    sum += double(v);
+    sq += double(v) * double(v);
+    m.maxAbs = std::max(m.maxAbs, std::abs(v));
+    m.allZero &= v == 0;
+  }
+  m.mean = sum / double(x.size());
+  m.var = sq / double(x.size());  // around 0, the distribution's mean
   return m;
+}
+
+// Checks that e = bx + ax * s - offset (mod Q^2, centered) is the error of an
+// RLWE sample with a discrete Gaussian of width sigma: bounded by the
+// sampler's support, with mean ~ 0 and a standard deviation in [0.9, 1.1]
+// sigma. Returns what is wrong, or nullopt.
+//
+// False-failure probability, for n = 2^12 iid samples: the mean's standard
+// error is sigma / 64, so |mean| <= 6 sigma / 64 fails with probability
+// 2e-9; the empirical variance (around the known mean 0) has relative
+// standard deviation sqrt(2 / n) = 0.022 (kurtosis 3), so [0.81, 1.21]
+// sigma^2 is more than 8 standard deviations on both sides (< 1e-15, and
+// a Chernoff bound for chi-square with 4096 degrees of freedom agrees).
+std::optional<std::string> checkRlweError(const BigPoly &ax, const BigPoly &bx, const SecretKey &sk,
+                                          const BigPoly *offset, double sigma) {
+  BigPoly e = add(bx, mulSparseTernary(ax, sk.s));
+  if (offset) e = sub(e, *offset);
+  auto x = smallCoefficients(e);
+  if (!x) return "the error has a coefficient beyond 64 bits: not an RLWE sample for this secret";
+  if (x->size() < 4096) return "too few coefficients for the noise check's bounds (need N >= 2^12)";
+  Moments m = moments(*x);
+  std::ostringstream why;
+  if (m.allZero) why << "the error is zero (a key without noise)";
+  else if (m.maxAbs > int64_t(std::ceil(12 * sigma))) why << "an error coefficient " << m.maxAbs << " exceeds 12 sigma";
+  else if (std::abs(m.mean) > 6 * sigma / std::sqrt(double(x->size()))) why << "the error's mean " << m.mean << " is not ~0";
+  else if (std::sqrt(m.var) < 0.9 * sigma || std::sqrt(m.var) > 1.1 * sigma)
+    why << "the error's standard deviation " << std::sqrt(m.var) << " is outside [0.9, 1.1] sigma = " << sigma;
+  if (why.str().empty()) return std::nullopt;
+  return why.str();
+}
+
+BigPoly qTimesSquare(const SecretKey &sk, const Params &p) {
+  // s^2 by Kronecker substitution (Reference.cpp), independent of keygen's sparse loop.
+  BigPoly s2 = negacyclicProductSmall(fromSmall(sk.s, p.logN, 2 * p.logQ), sk.s, 2 * p.logQ);
+  mpz_t Q;
+  mpz_init(Q);
+  mpz_setbit(Q, p.logQ);
+  BigPoly r = mulScalar(s2, Q);
+  mpz_clear(Q);
+  return r;
+}
+
+std::optional<std::string> checkPublicKeyNoise(const PublicKey &pk, const SecretKey &sk, const Params &p) {
+  return checkRlweError(pk.ax, pk.bx, sk, nullptr, p.sigma);
+}
+std::optional<std::string> checkEvalKeyNoise(const EvalKey &evk, const SecretKey &sk, const Params &p) {
+  BigPoly qs2 = qTimesSquare(sk, p);
+  return checkRlweError(evk.ax, evk.bx, sk, &qs2, p.sigma);
+}
+
+// Fresh-encryption noise d = decrypt(c) - m (mod q, centered) over several
+// ciphertexts. After the rounded division by Q it is r_b + sum_j s_j r_a(.)
+// with rounding errors r uniform in (-1/2, 1/2] (the encryption error
+// (v e + e1 + e0 s) / Q is below 2^-250 here): |d| <= (h + 1) / 2 always,
+// mean 0 and variance (h + 1) / 12 (5.42 for h = 64).
+// Bounds, for n = 4 * 2^12 samples: neighbouring coefficients share rounding
+// errors through s's autocorrelation, which at most doubles the variance of
+// the estimates (sum over lags of rho^2 ~ 1 + h (h - 1) / (h + 1)^2); with
+// that, the mean's standard error is <= sqrt(2 var / n) = 0.026, so
+// |mean| <= 0.2 is 7.7 of them; the variance's relative standard deviation is
+// <= sqrt(4 / n) = 0.016, so [0.85, 1.15] (h + 1) / 12 is 9 of them
+// (false failure < 1e-13). A floor instead of rounding (mean -1/2 or more),
+// no noise, or extra noise of width sigma (variance x 2.9) fail.
+std::optional<std::string> checkFreshNoise(const SecretKey &sk, const Params &p, const std::vector<Ciphertext> &cts,
+                                           const std::vector<BigPoly> &messages) {
+  std::vector<int64_t> d;
+  for (size_t k = 0; k < cts.size(); ++k) {
+    auto x = smallCoefficients(sub(decrypt(sk, cts[k]), messages[k]));
+    if (!x) return "decrypt - m has a coefficient beyond 64 bits: the ciphertext does not decrypt to m";
+    d.insert(d.end(), x->begin(), x->end());
+  }
+  if (d.size() < 4 * 4096) return "too few coefficients for the noise check's bounds (need 4 x 2^12)";
+  Moments m = moments(d);
+  const double want = (p.h + 1) / 12.0;
+  std::ostringstream why;
+  if (m.allZero) why << "decrypt - m is zero: the ciphertext has no noise";
+  else if (double(m.maxAbs) > (p.h + 1) / 2.0) why << "a noise coefficient " << m.maxAbs << " exceeds (h + 1) / 2";
+  else if (std::abs(m.mean) > 0.2) why << "the noise's mean " << m.mean << " is not ~0 (biased rounding?)";
+  else if (m.var < 0.85 * want || m.var > 1.15 * want)
+    why << "the noise's variance " << m.var << " is outside [0.85, 1.15] (h + 1) / 12 = " << want;
+  if (why.str().empty()) return std::nullopt;
+  return why.str();
+}
+
+// A public key with error e ~ DG(width) instead of DG(sigma) (width 0: none).
+PublicKey craftedPublicKey(const SecretKey &sk, const Params &p, double width, SecureRandom &rng) {
+  PublicKey pk;
+  pk.ax = randomPoly(p.logN, 2 * p.logQ, rng);
+  pk.bx = negate(mulSparseTernary(pk.ax, sk.s));
+  if (width > 0) {
+    std::vector<int64_t> e(p.N());
+    for (auto &x : e) x = rng.gaussian(width);
+    pk.bx = add(pk.bx, fromSigned(e, p.logN, 2 * p.logQ));
+  }
+  pk.keySet = sk.keySet;
+  return pk;
 }
 } // namespace
 
@@ -39,34 +170,34 @@ TEST(Keys, SecretKeyHasWeightH) {
   EXPECT_EQ(weight, 64);
 }
 
-TEST(Keys, PublicAndEvaluationKeysAreRlweSamples) {
+// pk and evk are RLWE samples whose error has the sampler's width: bounded
+// from above and from below, so that a key without noise (or with the wrong
+// noise) fails the same check.
+TEST(Keys, PublicAndEvaluationKeysHaveGaussianNoise) {
   SecureRandom rng;
-  Params p = smallParams();
+  Params p = noiseParams();
   KeySet k = generateKeys(p, rng);
-  // pk.bx + pk.ax s = e (small) mod Q^2.
-  EXPECT_LE(maxBits(add(k.pk.bx, mulSparseTernary(k.pk.ax, k.sk.s))), 7u);
-  // evk.bx + evk.ax s - Q s^2 = e mod Q^2.
-  BigPoly s = fromSmall(k.sk.s, p.logN, 2 * p.logQ);
-  BigPoly s2 = schoolbookProduct(s, s, 2 * p.logQ);
-  mpz_t Q;
-  mpz_init(Q);
-  mpz_setbit(Q, p.logQ);
-  BigPoly e = sub(add(k.evk.bx, mulSparseTernary(k.evk.ax, k.sk.s)), mulScalar(s2, Q));
-  mpz_clear(Q);
-  EXPECT_LE(maxBits(e), 7u);
-}
+  auto pkWhy = checkPublicKeyNoise(k.pk, k.sk, p);
+  EXPECT_FALSE(pkWhy) << *pkWhy;
+  auto evkWhy = checkEvalKeyNoise(k.evk, k.sk, p);
+  EXPECT_FALSE(evkWhy) << *evkWhy;
 
-TEST(Keys, DiscreteGaussianHasTheRightWidth) {
-  SecureRandom rng;
-  double sum = 0, sq = 0;
-  const int n = 200000;
-  for (int i = 0; i < n; ++i) {
-    double x = double(rng.gaussian(3.2));
-    sum += x;
-    sq += x * x;
-  }
-  EXPECT_NEAR(sum / n, 0.0, 0.05);
-  EXPECT_NEAR(std::sqrt(sq / n), 3.2, 0.05);
+  // Negative controls.
+  auto noiseless = checkPublicKeyNoise(craftedPublicKey(k.sk, p, 0, rng), k.sk, p);
+  ASSERT_TRUE(noiseless);
+  EXPECT_NE(noiseless->find("without noise"), std::string::npos) << *noiseless;
+  EXPECT_TRUE(checkPublicKeyNoise(craftedPublicKey(k.sk, p, 1.25 * p.sigma, rng), k.sk, p));
+  EXPECT_TRUE(checkPublicKeyNoise(craftedPublicKey(k.sk, p, 0.8 * p.sigma, rng), k.sk, p));
+  EXPECT_TRUE(checkPublicKeyNoise(craftedPublicKey(k.sk, p, p.sigma, rng), k.sk, p) == std::nullopt);
+  // A noiseless evaluation key: -a s + Q s^2 exactly.
+  EvalKey evk0;
+  evk0.ax = randomPoly(p.logN, 2 * p.logQ, rng);
+  evk0.bx = add(negate(mulSparseTernary(evk0.ax, k.sk.s)), qTimesSquare(k.sk, p));
+  EXPECT_TRUE(checkEvalKeyNoise(evk0, k.sk, p));
+  // The key of another secret is no RLWE sample for this one.
+  KeySet other = generateKeys(p, rng);
+  EXPECT_TRUE(checkPublicKeyNoise(other.pk, k.sk, p));
+  EXPECT_TRUE(checkEvalKeyNoise(k.evk, other.sk, p));
 }
 
 TEST(Keys, EncryptDecryptRoundTrip) {
@@ -86,6 +217,87 @@ TEST(Keys, EncryptDecryptRoundTrip) {
     // encryption noise of ~2^-13.
     EXPECT_LT(err, 5e-7);
   }
+}
+
+// Fresh ciphertexts carry exactly HEAAN's rounding noise: not more, not less.
+TEST(Keys, FreshEncryptionNoiseIsRoundingNoise) {
+  SecureRandom rng;
+  Params p = noiseParams();
+  KeySet k = generateKeys(p, rng);
+  for (int logq : {300, 120}) {
+    std::vector<Ciphertext> cts;
+    std::vector<BigPoly> ms;
+    for (int i = 0; i < 4; ++i) {
+      ms.push_back(randomPoly(p.logN, logq, rng));
+      cts.push_back(encrypt(p, k.pk, ms.back(), 30, 8, rng));
+    }
+    auto why = checkFreshNoise(k.sk, p, cts, ms);
+    EXPECT_FALSE(why) << "logq " << logq << ": " << *why;
+
+    // Negative controls: no noise (bx = m - ax s exactly), extra noise of
+    // width sigma, and a bias of -1 (what flooring does, at least -1/2).
+    std::vector<Ciphertext> exact, noisy, biased;
+    mpz_t one;
+    mpz_init_set_si(one, -1);
+    for (size_t i = 0; i < cts.size(); ++i) {
+      Ciphertext c = cts[i];
+      c.bx = sub(ms[i], mulSparseTernary(c.ax, k.sk.s));
+      exact.push_back(c);
+      std::vector<int64_t> e(p.N());
+      for (auto &x : e) x = rng.gaussian(p.sigma);
+      c = cts[i];
+      c.bx = add(c.bx, fromSigned(e, p.logN, logq));
+      noisy.push_back(c);
+      c = cts[i];
+      BigPoly minusOne(p.logN, logq);
+      for (size_t j = 0; j < p.N(); ++j) minusOne.set(j, one);
+      c.bx = add(c.bx, minusOne);
+      biased.push_back(c);
+    }
+    mpz_clear(one);
+    auto none = checkFreshNoise(k.sk, p, exact, ms);
+    ASSERT_TRUE(none);
+    EXPECT_NE(none->find("no noise"), std::string::npos) << *none;
+    EXPECT_TRUE(checkFreshNoise(k.sk, p, noisy, ms));
+    auto bias = checkFreshNoise(k.sk, p, biased, ms);
+    ASSERT_TRUE(bias);
+    EXPECT_NE(bias->find("mean"), std::string::npos) << *bias;
+  }
+}
+
+// Every key generation draws its own key-set id; keys and ciphertexts carry it,
+// and decryption refuses a ciphertext of another key set.
+TEST(Keys, KeySetsAreToldApart) {
+  SecureRandom rng;
+  Params p = smallParams();
+  KeySet a = generateKeys(p, rng), b = generateKeys(p, rng);
+  EXPECT_TRUE(a.sk.keySet.known());
+  EXPECT_EQ(a.pk.keySet, a.sk.keySet);
+  EXPECT_EQ(a.evk.keySet, a.sk.keySet);
+  EXPECT_NE(a.sk.keySet, b.sk.keySet);
+  EXPECT_EQ(a.sk.keySet.str().size(), 32u);
+  EXPECT_EQ(KeySetId().str(), "(none)");
+
+  BigPoly m = randomPoly(p.logN, 120, rng);
+  Ciphertext c = encrypt(p, a.pk, m, 30, 8, rng);
+  EXPECT_EQ(c.keySet, a.sk.keySet);
+  EXPECT_NO_THROW(decrypt(a.sk, c));
+  std::string why = errorOf([&] { decrypt(b.sk, c); });
+  EXPECT_NE(why.find("ciphertext belongs to key set " + a.sk.keySet.str() + ", the secret key to key set " +
+                     b.sk.keySet.str()),
+            std::string::npos)
+      << why;
+  // A ciphertext that carries no id (an evaluator's output) is decrypted.
+  c.keySet = KeySetId();
+  EXPECT_NO_THROW(decrypt(b.sk, c));
+
+  EXPECT_NO_THROW(checkSameKeySet(a.sk.keySet, "sk.bin", a.evk.keySet, "evk.bin"));
+  why = errorOf([&] { checkSameKeySet(a.sk.keySet, "'sk.bin'", b.pk.keySet, "'pk.bin'"); });
+  EXPECT_NE(why.find("'pk.bin' belongs to key set " + b.pk.keySet.str() + ", 'sk.bin' to key set " + a.sk.keySet.str()),
+            std::string::npos)
+      << why;
+  why = errorOf([&] { checkSameKeySet(a.sk.keySet, "'sk.bin'", KeySetId(), "'in0.ct'"); });
+  EXPECT_NE(why.find("'in0.ct' carries no key-set id"), std::string::npos) << why;
 }
 
 TEST(Keys, MismatchesAreReported) {

@@ -4,7 +4,11 @@
 #include "fhec/runtime/Serialize.h"
 
 #include <cstring>
+#include <dirent.h>
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace fhec::rt;
 using namespace fhec::rt::test;
@@ -29,6 +33,15 @@ void fixChecksum(std::string &bytes) {
   for (size_t i = 0; i < size; ++i) h = (h ^ uint8_t(bytes[20 + i])) * 1099511628211ull;
   std::memcpy(&bytes[20 + size], &h, 8);
 }
+
+// Payload offsets: Params (24 bytes), then the key-set id (16 bytes).
+constexpr size_t kKeySetAt = 20 + 24, kAfterKeySet = kKeySetAt + 16;
+
+mode_t modeOf(const std::string &path) {
+  struct stat st;
+  EXPECT_EQ(::stat(path.c_str(), &st), 0) << path;
+  return st.st_mode & 07777;
+}
 } // namespace
 
 TEST(Serialize, RoundTripsEveryObject) {
@@ -38,14 +51,77 @@ TEST(Serialize, RoundTripsEveryObject) {
   Ciphertext c{randomPoly(6, 170, rng), randomPoly(6, 170, rng), 30, 16};
   EXPECT_EQ(deserializeParams(serialize(p)), p);
   EXPECT_EQ(deserializeCiphertext(serialize(p, c), p), c);
-  EXPECT_EQ(deserializeSecretKey(serialize(p, k.sk), p).s, k.sk.s);
+  EXPECT_FALSE(deserializeCiphertext(serialize(p, c), p).keySet.known());
+  c.keySet = k.sk.keySet;
+  EXPECT_EQ(deserializeCiphertext(serialize(p, c), p).keySet, k.sk.keySet);
+  SecretKey sk = deserializeSecretKey(serialize(p, k.sk), p);
+  EXPECT_EQ(sk.s, k.sk.s);
+  EXPECT_EQ(sk.logN, p.logN);
+  EXPECT_EQ(sk.keySet, k.sk.keySet);
   PublicKey pk = deserializePublicKey(serialize(p, k.pk), p);
   EXPECT_EQ(pk.ax, k.pk.ax);
   EXPECT_EQ(pk.bx, k.pk.bx);
+  EXPECT_EQ(pk.keySet, k.sk.keySet);
   EvalKey evk = deserializeEvalKey(serialize(p, k.evk), p);
   EXPECT_EQ(evk.ax, k.evk.ax);
   EXPECT_EQ(evk.bx, k.evk.bx);
+  EXPECT_EQ(evk.keySet, k.sk.keySet);
   EXPECT_EQ(paramsOf(serialize(p, k.evk)), p);
+  EXPECT_EQ(paramsOf(serialize(p, k.sk)), p);
+}
+
+// Version 1 files (no key-set id) are refused with a message saying what to do.
+TEST(Serialize, OldVersionsAreRefused) {
+  SecureRandom rng;
+  Params p = params();
+  KeySet k = generateKeys(p, rng);
+  for (std::string bytes : {serialize(p, k.pk), serialize(p, k.sk), serialize(p)}) {
+    uint32_t v1 = 1;
+    std::memcpy(&bytes[4], &v1, 4);
+    std::string why = errorOf([&] { paramsOf(bytes); });
+    EXPECT_NE(why.find("format version 1 is not supported (expected 2"), std::string::npos) << why;
+    EXPECT_NE(why.find("fhec run --save"), std::string::npos) << why;
+  }
+}
+
+// Keys always carry their key set; a secret key must be ternary of weight h.
+TEST(Serialize, KeysAreValidated) {
+  SecureRandom rng;
+  Params p = params();
+  KeySet k = generateKeys(p, rng);
+  auto withoutId = [](std::string bytes) {
+    std::memset(&bytes[kKeySetAt], 0, 16);
+    fixChecksum(bytes);
+    return bytes;
+  };
+  EXPECT_NE(errorOf([&] { deserializeSecretKey(withoutId(serialize(p, k.sk)), p); }).find("no key-set id"),
+            std::string::npos);
+  EXPECT_NE(errorOf([&] { deserializePublicKey(withoutId(serialize(p, k.pk)), p); }).find("no key-set id"),
+            std::string::npos);
+  EXPECT_NE(errorOf([&] { deserializeEvalKey(withoutId(serialize(p, k.evk)), p); }).find("no key-set id"),
+            std::string::npos);
+
+  const std::string good = serialize(p, k.sk);
+  size_t nonzero = 0, zero = 0;
+  while (k.sk.s[nonzero] == 0) ++nonzero;
+  while (k.sk.s[zero] != 0) ++zero;
+  // A coefficient outside {-1, 0, 1}.
+  std::string two = good;
+  two[kAfterKeySet + zero] = 2;
+  fixChecksum(two);
+  std::string why = errorOf([&] { deserializeSecretKey(two, p); });
+  EXPECT_NE(why.find("cannot read secret key: a coefficient is not in {-1, 0, 1}"), std::string::npos) << why;
+  // Hamming weight h - 1 and h + 1.
+  std::string lighter = good, heavier = good;
+  lighter[kAfterKeySet + nonzero] = 0;
+  heavier[kAfterKeySet + zero] = -1;
+  fixChecksum(lighter);
+  fixChecksum(heavier);
+  why = errorOf([&] { deserializeSecretKey(lighter, p); });
+  EXPECT_NE(why.find("Hamming weight is 7, but the parameters require h = 8"), std::string::npos) << why;
+  why = errorOf([&] { deserializeSecretKey(heavier, p); });
+  EXPECT_NE(why.find("Hamming weight is 9, but the parameters require h = 8"), std::string::npos) << why;
+  EXPECT_EQ(deserializeSecretKey(good, p).s, k.sk.s);
 }
 
 TEST(Serialize, ReportsTruncationCorruptionAndMismatches) {
@@ -91,5 +167,60 @@ TEST(Serialize, FilesAreReadBack) {
   std::string path = ::testing::TempDir() + "/fhec-params.bin";
   writeFile(path, serialize(p));
   EXPECT_EQ(deserializeParams(readFile(path)), p);
-  EXPECT_THROW(readFile(path + ".missing"), Error);
+  std::string why = errorOf([&] { readFile(path + ".missing"); });
+  EXPECT_NE(why.find("cannot open '" + path + ".missing': No such file or directory"), std::string::npos) << why;
+  why = errorOf([&] { writeFile(path + ".missing/x", "x"); });
+  EXPECT_NE(why.find("cannot open '" + path + ".missing/x': No such file or directory"), std::string::npos) << why;
+  why = errorOf([&] { writeFile(path + ".missing/x", "x", /*secret=*/true); });
+  EXPECT_NE(why.find("'" + path + ".missing/x': No such file or directory"), std::string::npos) << why;
+  std::string big(3 << 20, 'z');
+  writeFile(path, big);
+  EXPECT_EQ(readFile(path), big);
+  ::unlink(path.c_str());
+}
+
+// Secret files are created with mode 0600, whatever the umask, also over an
+// existing file of another mode; other files follow the umask.
+TEST(Serialize, SecretFilesHaveMode0600) {
+  SecureRandom rng;
+  Params p = params();
+  KeySet k = generateKeys(p, rng);
+  const std::string dir = ::testing::TempDir();
+  const std::string fresh = dir + "/fhec-sk-fresh.bin", existing = dir + "/fhec-sk-existing.bin";
+  ::unlink(fresh.c_str());
+  mode_t old = ::umask(0);  // the most permissive umask: 0600 must not come from it
+  writeSecretKeyFile(fresh, p, k.sk);
+  EXPECT_EQ(modeOf(fresh), mode_t(0600));
+  writeFile(existing, "public", /*secret=*/false);
+  ::chmod(existing.c_str(), 0644);
+  EXPECT_EQ(modeOf(existing), mode_t(0644));
+  writeFile(existing, serialize(p, k.sk), /*secret=*/true);
+  EXPECT_EQ(modeOf(existing), mode_t(0600));
+  writeFile(existing, serialize(p, k.sk), /*secret=*/true);  // again, over a 0600 file
+  EXPECT_EQ(modeOf(existing), mode_t(0600));
+  std::string pub = dir + "/fhec-pk.bin";
+  ::unlink(pub.c_str());
+  writeFile(pub, serialize(p, k.pk));
+  EXPECT_EQ(modeOf(pub), mode_t(0666));
+  ::umask(0022);
+  ::unlink(pub.c_str());
+  writeFile(pub, serialize(p, k.pk));
+  EXPECT_EQ(modeOf(pub), mode_t(0644));
+  ::umask(old);
+
+  SecretKey back = readSecretKeyFile(existing, p);
+  EXPECT_EQ(back.s, k.sk.s);
+  EXPECT_EQ(back.keySet, k.sk.keySet);
+  // No temporary file is left next to the key.
+  if (DIR *d = ::opendir(dir.c_str())) {
+    while (dirent *e = ::readdir(d)) EXPECT_NE(std::string(e->d_name).rfind("fhec-sk-existing.bin.tmp-", 0), 0u);
+    ::closedir(d);
+  }
+  // A refused key names its file.
+  Params other = p;
+  other.h = 9;
+  std::string why = errorOf([&] { readSecretKeyFile(existing, other); });
+  EXPECT_NE(why.find("made for parameters"), std::string::npos) << why;
+  EXPECT_NE(why.find("'" + existing + "'"), std::string::npos) << why;
+  for (const std::string &f : {fresh, existing, pub}) ::unlink(f.c_str());
 }

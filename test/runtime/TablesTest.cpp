@@ -8,6 +8,7 @@
 #include <cstring>
 #include <gmp.h>
 #include <gtest/gtest.h>
+#include <tuple>
 
 using namespace ::fhec::rt;
 using fhec::abi::TableKind;
@@ -39,20 +40,45 @@ TEST(Tables, PrimeConstantsHoldTheirDefinitions) {
   mpz_clears(P, Pj, nullptr);
 }
 
+// Every entry of the forward and inverse twiddle tables and of their Shoup
+// companions, at several sizes and both Shoup bases: entry i of prime j is
+// psi^bitrev(i) (inverse: psi^-bitrev(i)) for the runtime's primitive 2N-th
+// root psi, recomputed here by repeated multiplication.
 TEST(Tables, TwiddlesArePsiPowersInBitReversedOrder) {
-  const int logN = 8;
-  const size_t N = 1u << logN;
-  auto primes = nttPrimes(logN, 60, 2);
-  auto tw = buildTable(TableKind::NttTwiddles, primes, logN, 0);
-  auto twS = buildTable(TableKind::NttTwiddlesShoup, primes, logN, 0);
-  auto itw = buildTable(TableKind::InttTwiddles, primes, logN, 0);
-  for (size_t j = 0; j < primes.size(); ++j) {
-    uint64_t p = primes[j], psi = tw[j * N + N / 2];  // bitrev(1) = N/2
-    EXPECT_EQ(tw[j * N], 1u);
-    EXPECT_EQ(powMod(psi, N, p), p - 1) << "psi must be a primitive 2N-th root";
-    for (size_t i = 0; i < N; ++i) {
-      EXPECT_EQ(mulMod(tw[j * N + i], itw[j * N + i], p), 1u);
-      EXPECT_EQ(twS[j * N + i], shoupPrecompute(tw[j * N + i], p));
+  auto bitrev = [](size_t x, int bits) {
+    size_t r = 0;
+    for (int b = 0; b < bits; ++b, x >>= 1) r = (r << 1) | (x & 1);
+    return r;
+  };
+  for (auto [logN, primeBits, shoupBits] : {std::tuple{8, 60, 64}, {11, 60, 64}, {10, 50, 52}, {1, 60, 64}}) {
+    const size_t N = size_t(1) << logN;
+    auto primes = nttPrimes(logN, primeBits, 2);
+    auto tw = buildTable(TableKind::NttTwiddles, primes, logN, 0, shoupBits);
+    auto twS = buildTable(TableKind::NttTwiddlesShoup, primes, logN, 0, shoupBits);
+    auto itw = buildTable(TableKind::InttTwiddles, primes, logN, 0, shoupBits);
+    auto itwS = buildTable(TableKind::InttTwiddlesShoup, primes, logN, 0, shoupBits);
+    ASSERT_EQ(tw.size(), primes.size() * N);
+    ASSERT_EQ(itwS.size(), primes.size() * N);
+    for (size_t j = 0; j < primes.size(); ++j) {
+      const uint64_t p = primes[j], psi = primitiveRoot2N(p, logN), psiInv = invMod(psi, p);
+      ASSERT_EQ(powMod(psi, N, p), p - 1) << "psi must be a primitive 2N-th root";
+      ASSERT_EQ(mulMod(psi, psiInv, p), 1u);
+      // powers[k] = psi^k, inverse powers psi^-k, k < N.
+      std::vector<uint64_t> pw(N), ipw(N);
+      pw[0] = ipw[0] = 1;
+      for (size_t k = 1; k < N; ++k) {
+        pw[k] = mulMod(pw[k - 1], psi, p);
+        ipw[k] = mulMod(ipw[k - 1], psiInv, p);
+      }
+      size_t bad = 0, first = N;
+      for (size_t i = 0; i < N; ++i) {
+        const size_t r = bitrev(i, logN), at = j * N + i;
+        bool ok = tw[at] == pw[r] && itw[at] == ipw[r] && twS[at] == shoupPrecompute(pw[r], p, shoupBits) &&
+                  itwS[at] == shoupPrecompute(ipw[r], p, shoupBits);
+        if (!ok && bad++ == 0) first = i;
+      }
+      EXPECT_EQ(bad, 0u) << "logN " << logN << ", Shoup base 2^" << shoupBits << ", prime " << j
+                         << ": wrong twiddles or Shoup constants, the first at entry " << first;
     }
   }
 }

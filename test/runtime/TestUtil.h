@@ -5,7 +5,10 @@
 #include "fhec/runtime/Params.h"
 #include "fhec/runtime/Random.h"
 
+#include <cmath>
+#include <cstdint>
 #include <gmp.h>
+#include <vector>
 
 namespace fhec::rt::test {
 
@@ -58,6 +61,36 @@ inline BigPoly fromSmall(const std::vector<int8_t> &v, int logN, int logq) {
   }
   mpz_clear(t);
   return p;
+}
+
+/// A signed polynomial (|v_i| < 2^63) as a BigPoly mod 2^logq.
+inline BigPoly fromSigned(const std::vector<int64_t> &v, int logN, int logq) {
+  BigPoly p(logN, logq);
+  mpz_t t;
+  mpz_init(t);
+  for (size_t i = 0; i < v.size(); ++i) {
+    mpz_set_si(t, long(v[i]));
+    p.set(i, t);
+  }
+  mpz_clear(t);
+  return p;
+}
+
+/// The upper-tail critical value of the chi-square distribution with df
+/// degrees of freedom at false-rejection probability alpha, by the
+/// Wilson-Hilferty approximation ((X/df)^(1/3) is nearly normal with mean
+/// 1 - 2/(9 df) and variance 2/(9 df)). At alpha = 1e-6 it errs on the safe
+/// side: the exact tail beyond it is 2.7e-7 for df = 2, 8.1e-7 for df = 28,
+/// 9.9e-7 for df = 511. z is the standard normal upper quantile, by bisection
+/// on erfc.
+inline double chiSquareCritical(int df, double alpha) {
+  double lo = 0, hi = 40;
+  for (int i = 0; i < 200; ++i) {
+    double mid = 0.5 * (lo + hi);
+    (0.5 * std::erfc(mid / std::sqrt(2.0)) > alpha ? lo : hi) = mid;
+  }
+  const double z = 0.5 * (lo + hi), v = 2.0 / (9.0 * df);
+  return df * std::pow(1 - v + z * std::sqrt(v), 3);
 }
 
 } // namespace fhec::rt::test

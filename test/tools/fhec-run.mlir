@@ -10,8 +10,16 @@
 // RUN: cmp %t.dir/in0.ct %t.again/in0.ct
 // RUN: cmp %t.dir/out0.ct %t.again/out0.ct
 // A corrupted key file is reported, not used.
-// RUN: cp -r %t.dir %t.bad && printf 'X' | dd of=%t.bad/evk.bin bs=1 seek=100 conv=notrunc 2>/dev/null
+// RUN: rm -rf %t.bad && cp -r %t.dir %t.bad && printf 'X' | dd of=%t.bad/evk.bin bs=1 seek=100 conv=notrunc 2>/dev/null
 // RUN: not fhec run %s --load %t.bad 2>&1 | FileCheck %s --check-prefix=CORRUPT
+// The secret key is written for its owner only.
+// RUN: stat -c %%a %t.dir/sk.bin | FileCheck %s --check-prefix=MODE
+// MODE: 600
+// A public key from another key generation is refused.
+// RUN: rm -rf %t.other %t.mix && fhec run %s --save %t.other --threads=1 > /dev/null
+// RUN: cp -r %t.dir %t.mix && cp %t.other/pk.bin %t.mix/
+// RUN: not fhec run %s --load %t.mix 2>&1 | FileCheck %s --check-prefix=MIX
+// MIX: belongs to key set {{[0-9a-f]+}}, {{.*}}sk.bin' to key set {{[0-9a-f]+}}: they come from different key generations
 // Keys made for other parameters are refused.
 // RUN: not fhec run %S/Inputs/other-params.mlir --load %t.dir 2>&1 | FileCheck %s --check-prefix=PARAMS
 

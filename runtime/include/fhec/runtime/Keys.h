@@ -4,25 +4,54 @@
 #include "fhec/runtime/Params.h"
 #include "fhec/runtime/Random.h"
 
+#include <string>
 #include <vector>
 
 namespace fhec::rt {
 
+/// The ternary secret s. Its coefficients are wiped (secureWipe) when the key
+/// is destroyed or overwritten, and a moved-from key is left empty.
 struct SecretKey {
   int logN = 0;
   std::vector<int8_t> s;  ///< ternary coefficients, Hamming weight h
+  KeySetId keySet;
+
+  SecretKey() = default;
+  SecretKey(const SecretKey &o) = default;
+  SecretKey(SecretKey &&o) noexcept : logN(o.logN), s(std::move(o.s)), keySet(o.keySet) {}
+  SecretKey &operator=(const SecretKey &o) {
+    if (this != &o) {
+      secureWipe(s);
+      logN = o.logN;
+      s = o.s;
+      keySet = o.keySet;
+    }
+    return *this;
+  }
+  SecretKey &operator=(SecretKey &&o) noexcept {
+    if (this != &o) {
+      secureWipe(s);
+      logN = o.logN;
+      s = std::move(o.s);
+      keySet = o.keySet;
+    }
+    return *this;
+  }
+  ~SecretKey() { secureWipe(s); }
 };
 
 /// Encryption key (ax, bx = -ax*s + e) mod Q^2 (HEAAN 2.1: encryption works
 /// mod q*Q and divides by Q, so the fresh noise shrinks to rounding noise).
 struct PublicKey {
   BigPoly ax, bx;
+  KeySetId keySet;
 };
 
 /// Evaluation (relinearization) key (ax, bx = -ax*s + e + Q*s^2) mod Q^2, in
 /// coefficient form; each target derives its RNS/NTT form when loading it.
 struct EvalKey {
   BigPoly ax, bx;
+  KeySetId keySet;
 };
 
 struct KeySet {
@@ -32,16 +61,28 @@ struct KeySet {
   EvalKey evk;
 };
 
-/// Generates sk ~ HWT(h), pk and evk with a discrete Gaussian error of width sigma.
+/// Generates sk ~ HWT(h), pk and evk with a discrete Gaussian error of width
+/// sigma, all three stamped with one fresh random KeySetId. Secret
+/// temporaries (the error polynomials, a*s, Q*s^2) are wiped before release.
 KeySet generateKeys(const Params &params, SecureRandom &rng);
 
 /// Public-key encryption of m (mod 2^logq) as in HEAAN's encMsg: with
 /// v ~ ZO(0.5) and e0, e1 ~ DG(sigma), (v*pk.ax + e0, v*pk.bx + e1 + Q*m) mod qQ,
-/// then both divided by Q with rounding. Throws Error on mismatched sizes.
+/// then both divided by Q with rounding. The ciphertext carries pk's KeySetId;
+/// v, the errors and the unrounded products are wiped before release. Throws
+/// Error on mismatched sizes.
 Ciphertext encrypt(const Params &params, const PublicKey &pk, const BigPoly &m, int logp, int slots,
                    SecureRandom &rng);
 
-/// m = bx + ax * s mod q.
+/// m = bx + ax * s mod q. Throws Error if the ciphertext carries a KeySetId
+/// other than the secret key's ("ciphertext belongs to key set X, the secret
+/// key to key set Y") or its ring dimension differs.
 BigPoly decrypt(const SecretKey &sk, const Ciphertext &ct);
+
+/// Throws Error unless `got` equals `expected`, saying "<gotWhat> belongs to
+/// key set <got>, <expectedWhat> to key set <expected>" (the names say where
+/// each came from, e.g. file names). An unknown (zero) id matches nothing.
+void checkSameKeySet(const KeySetId &expected, const std::string &expectedWhat, const KeySetId &got,
+                     const std::string &gotWhat);
 
 } // namespace fhec::rt

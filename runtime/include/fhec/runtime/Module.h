@@ -102,7 +102,9 @@ public:
   size_t workspaceBytes() const { return workspace_.size() * sizeof(uint64_t); }
   /// Derives the evaluation key's RNS/NTT form with the module's own kernels.
   void setEvalKey(const EvalKey &evk);
-  /// Calls `function`; throws Error on unknown names or mismatched inputs.
+  /// Calls `function`; throws Error on unknown names, mismatched inputs, or
+  /// inputs from another key set than each other or the evaluation key. The
+  /// outputs carry the inputs' key set.
   std::vector<Ciphertext> run(const std::string &function, const std::vector<Ciphertext> &inputs);
   /// Calls a kernel-level function whose inputs and outputs are BigInt
   /// polynomials (in manifest order), e.g. an fhe-dialect test program.
@@ -120,6 +122,7 @@ private:
   std::map<std::tuple<int, int, int64_t>, Buffer> tables_;
   Buffer workspace_;
   std::map<std::string, Buffer> evk_;  // "evk.ax" / "evk.bx" -> (m, N) prime-major words
+  KeySetId evkKeySet_;                 // the evaluation key's key set (inputs must share it)
   int evkBasis_ = -1;
 };
 

@@ -1,5 +1,10 @@
 // Cryptographically secure sampling for keys and encryption. Every bit comes
 // from the kernel CSPRNG (getrandom(2)); there is no seedable generator here.
+//
+// The samplers of secret values (gaussian, hammingWeight, zeroOne) run in time
+// independent of the values they return: no branch and no memory index depends
+// on a secret, and each draws a fixed number of random words (rejection happens
+// only in `below`, on public ranges).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -7,21 +12,43 @@
 
 namespace fhec::rt {
 
+/// Overwrites n bytes at p with zeros in a way the compiler may not elide
+/// (explicit_bzero), for secret material about to be released.
+void secureWipe(void *p, size_t n);
+
+/// Wipes every element of v, including spare capacity beyond size(), and
+/// leaves v empty (its allocation is kept, so nothing unwiped is freed).
+template <typename T> void secureWipe(std::vector<T> &v) {
+  v.resize(v.capacity());
+  secureWipe(v.data(), v.size() * sizeof(T));
+  v.clear();
+}
+
 class SecureRandom {
 public:
+  SecureRandom() = default;
+  /// Copies would hand out the same buffered random words twice.
+  SecureRandom(const SecureRandom &) = delete;
+  SecureRandom &operator=(const SecureRandom &) = delete;
+  /// Wipes the words still buffered (future randomness).
+  ~SecureRandom();
+
   uint64_t next64();
-  /// Uniform in [0, bound) by rejection; bound > 0.
+  /// Uniform in [0, bound) by rejection; bound > 0. Not constant-time in the
+  /// result (division): for public ranges only.
   uint64_t below(uint64_t bound);
   /// Uniform double in [0, 1) with 53 random bits (test inputs only, not secrets).
   double uniformReal();
   /// Fills words with uniform bits.
   void fill(uint64_t *words, size_t count);
-  /// Discrete Gaussian over Z with standard deviation sigma, by inversion of
-  /// the cumulative distribution on [-ceil(12 sigma), ceil(12 sigma)] with 64-bit precision.
+  /// Discrete Gaussian over Z with parameter sigma (P(x) ~ exp(-x^2 / 2 sigma^2)),
+  /// by inversion of the cumulative distribution (CDT) on [-ceil(12 sigma),
+  /// ceil(12 sigma)] with 64-bit precision; constant-time (whole-table scan).
   int64_t gaussian(double sigma);
-  /// Ternary vector of length n with exactly h nonzero entries (+-1): HWT(h).
+  /// Ternary vector of length n with exactly h nonzero entries (+-1), uniform
+  /// over all such vectors: HWT(h). Constant-time (sorting network).
   std::vector<int8_t> hammingWeight(size_t n, int h);
-  /// Ternary vector with P(+1) = P(-1) = rho/2 (HEAAN's ZO(rho)).
+  /// Ternary vector with P(+1) = P(-1) = rho/2 (HEAAN's ZO(rho)); constant-time.
   std::vector<int8_t> zeroOne(size_t n, double rho);
 
 private:

@@ -2,10 +2,12 @@
 //
 // Layout (little-endian): "FHEC" | u32 format version | u32 object kind |
 // u64 payload bytes | payload | u64 FNV-1a checksum of the payload. Every
-// payload starts with the Params it was made for; keys and ciphertexts are in
-// coefficient form (limbs mod 2^logq, or mod Q^2 for the evaluation key), so one
-// file serves every target. Readers check everything and throw Error saying
-// what is wrong (truncation, corruption, version, kind, mismatched parameters).
+// payload starts with the Params it was made for; keys and ciphertexts then
+// carry their KeySetId (u64 lo, u64 hi; version 2) and are in coefficient form
+// (limbs mod 2^logq, or mod Q^2 for the evaluation key), so one file serves
+// every target. Readers check everything and throw Error saying what is wrong
+// (truncation, corruption, version, kind, mismatched parameters, a key without
+// a key-set id, a secret key that is not ternary of Hamming weight h).
 #pragma once
 #include "fhec/runtime/Ciphertext.h"
 #include "fhec/runtime/Keys.h"
@@ -15,7 +17,8 @@
 
 namespace fhec::rt {
 
-constexpr uint32_t kSerialVersion = 1;
+/// 2: keys and ciphertexts carry their KeySetId. Version 1 files are refused.
+constexpr uint32_t kSerialVersion = 2;
 enum class ObjectKind : uint32_t { Params = 1, Ciphertext = 2, SecretKey = 3, PublicKey = 4, EvalKey = 5 };
 
 std::string serialize(const Params &p);
@@ -27,13 +30,28 @@ std::string serialize(const Params &p, const EvalKey &k);
 Params deserializeParams(const std::string &bytes);
 /// The `expected` overloads also check that the object was made for those parameters.
 Ciphertext deserializeCiphertext(const std::string &bytes, const Params &expected);
+/// Also refuses a coefficient outside {-1, 0, 1} or a Hamming weight other than expected.h.
 SecretKey deserializeSecretKey(const std::string &bytes, const Params &expected);
 PublicKey deserializePublicKey(const std::string &bytes, const Params &expected);
 EvalKey deserializeEvalKey(const std::string &bytes, const Params &expected);
 /// Params recorded in any serialized object.
 Params paramsOf(const std::string &bytes);
 
-void writeFile(const std::string &path, const std::string &bytes);
+/// Writes bytes to path (replacing it). With secret = true the file is
+/// created with mode 0600 whatever the umask: the bytes go to a new file
+/// (mkstemp, 0600) in the same directory, which is fsync'ed and renamed over
+/// path, so no other mode and no reader of an older file ever sees them.
+/// Throws Error naming the path and the system's reason.
+void writeFile(const std::string &path, const std::string &bytes, bool secret = false);
+/// The whole file, read into one buffer (no copies left behind for secret
+/// files to wipe). Throws Error naming the path and the system's reason.
 std::string readFile(const std::string &path);
+
+/// serialize(p, sk) written with writeFile(path, ..., secret = true); the
+/// serialized bytes are wiped afterwards.
+void writeSecretKeyFile(const std::string &path, const Params &p, const SecretKey &sk);
+/// readFile + deserializeSecretKey, wiping the file's bytes from memory
+/// afterwards (also when the key is refused); errors name the path.
+SecretKey readSecretKeyFile(const std::string &path, const Params &expected);
 
 } // namespace fhec::rt
