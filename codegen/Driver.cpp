@@ -3,6 +3,9 @@
 #include "codegen/Runner.h"
 #include "passes/Passes.h"
 
+#include "fhec/runtime/Params.h"
+#include "fhec/runtime/Security.h"
+
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Index/IR/IndexDialect.h"
 #include "mlir/IR/AsmState.h"
@@ -104,8 +107,46 @@ LogicalResult parseCompileFlags(llvm::StringRef flags, CompileOptions &options, 
   return success();
 }
 
+std::string describeSecurity(ModuleOp module) {
+  auto p = ckks::getModuleParams(module);
+  if (!p) return "";
+  rt::Params keys;  // the runtime's key distribution: HWT(h) secret, DG(sigma) error
+  return rt::estimateSecurity(int(p.getLogN()), int(p.getLargestLogModulus()), keys.h, keys.sigma).str();
+}
+
+LogicalResult checkSecurity(ModuleOp module, bool allowInsecure) {
+  auto p = ckks::getModuleParams(module);
+  if (!p) return success();
+  rt::Params keys;
+  rt::SecurityEstimate e = rt::estimateSecurity(int(p.getLogN()), int(p.getLargestLogModulus()), keys.h, keys.sigma);
+  unsigned required = p.getRequiredSecurityBits();
+  if (required == 0 || allowInsecure || e.bits >= double(required)) return success();
+  // At the module's location, without dumping the module.
+  InFlightDiagnostic d = mlir::emitError(module.getLoc())
+                         << "insecure parameters " << p << ": estimated security " << e.summary()
+                         << " is below the required " << required << " bits";
+  if (std::string c = e.caveats(); !c.empty()) d.attachNote() << c;
+  d.attachNote() << "use a larger N or a smaller logQ, or opt out explicitly with security = \"none\" in "
+                 << "#ckks.params (like OpenFHE's HEStd_NotSet) or with --allow-insecure";
+  return d;
+}
+
+static int driverMainImpl(int argc, char **argv);
+
 int driverMain(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  // Errors are diagnostics; anything that escapes them is reported, not a crash.
+  try {
+    return driverMainImpl(argc, argv);
+  } catch (const std::exception &e) {
+    llvm::errs() << "fhec: error: " << e.what() << "\n";
+  } catch (...) {
+    llvm::errs() << "fhec: error: unexpected internal error\n";
+  }
+  return 1;
+}
+
+static int driverMainImpl(int argc, char **argv) {
   bool runMode = argc > 1 && std::string(argv[1]) == "run";
   std::vector<char *> args(argv, argv + argc);
   if (runMode) args.erase(args.begin() + 1);
@@ -146,6 +187,10 @@ int driverMain(int argc, char **argv) {
                                           cl::desc("Options of an optimization pass, e.g. "
                                                    "'fhe-merge-ntt-levels{radix-log=4}' (repeatable)"),
                                           cl::value_desc("name{options}"), cl::cat(cat));
+  static cl::opt<bool> allowInsecure("allow-insecure",
+                                     cl::desc("Compile and run parameters whose security estimate is below the level "
+                                              "#ckks.params requires (default 128 bits)"),
+                                     cl::cat(cat));
   static cl::opt<bool> noPhaseTimers("no-phase-timers", cl::desc("Do not instrument kernels with phase timers"),
                                      cl::cat(cat));
   // `fhec run` options.
@@ -200,6 +245,15 @@ int driverMain(int argc, char **argv) {
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &ctx);
   if (!module) return 1;
+  if (std::string sec = describeSecurity(*module); !sec.empty()) {
+    auto p = ckks::getModuleParams(*module);
+    llvm::errs() << "fhec: security: " << sec
+                 << (p.getRequiredSecurityBits() == 0 ? " [not enforced: security = \"none\"]"
+                     : allowInsecure                  ? " [not enforced: --allow-insecure]"
+                                                      : "")
+                 << "\n";
+  }
+  if (failed(checkSecurity(*module, allowInsecure))) return 1;
 
   CompileOptions options;
   options.target = targetOpt;

@@ -28,7 +28,17 @@ mlir::LogicalResult parsePassOption(llvm::StringRef spec, CompileOptions &option
 mlir::LogicalResult parseCompileFlags(llvm::StringRef flags, CompileOptions &options, unsigned &threads,
                                       std::string &error);
 
-/// main() of the `fhec` tool.
+/// The security estimate of the module's #ckks.params (HE Standard tables,
+/// fhec/runtime/Security.h; keys mod Q^2, secret weight h and error width of
+/// the runtime's key generation) as one line; empty without params.
+std::string describeSecurity(mlir::ModuleOp module);
+
+/// Fails with a diagnostic on the module when the estimate is below the level
+/// its params require (`security`, default 128 bits), unless they opt out with
+/// `security = "none"` or `allowInsecure` (the driver's --allow-insecure).
+mlir::LogicalResult checkSecurity(mlir::ModuleOp module, bool allowInsecure);
+
+/// main() of the `fhec` tool. Never throws: every error is a diagnostic.
 int driverMain(int argc, char **argv);
 
 } // namespace fhec

@@ -51,7 +51,13 @@ struct FHECABIPass : public fhec::impl::FHECABIBase<FHECABIPass> {
 
   LogicalResult outParams(func::FuncOp f) {
     OpBuilder b(f.getContext());
-    auto ret = cast<func::ReturnOp>(f.getBody().front().getTerminator());
+    if (!f.getBody().hasOneBlock())
+      return f.emitOpError() << "fhec-abi expects a single-block function body (kernels are structured loops)";
+    auto ret = dyn_cast<func::ReturnOp>(f.getBody().front().getTerminator());
+    if (!ret) return f.emitOpError() << "fhec-abi expects the body to end in func.return";
+    for (auto [r, t] : llvm::enumerate(f.getResultTypes()))
+      if (!isa<MemRefType>(t))
+        return f.emitOpError() << "result #" << r << " has type " << t << ": fhec-abi returns buffers (memrefs) only";
     SmallVector<Value> returned(ret.getOperands());
     SmallVector<Value> outs;
     for (unsigned r = 0; r < f.getNumResults(); ++r) {
@@ -81,7 +87,7 @@ struct FHECABIPass : public fhec::impl::FHECABIBase<FHECABIPass> {
       // the out-parameter has the same rows, so it replaces the whole buffer.
       auto view = v.getDefiningOp<memref::SubViewOp>();
       auto buf = view ? view.getSource().getDefiningOp<memref::AllocOp>() : memref::AllocOp();
-      if (buf && !redirected.count(v) && llvm::all_of(view.getStaticOffsets(), [](int64_t o) { return o == 0; })) {
+      if (buf && buf.getType().getRank() == 2 && !redirected.count(v) && llvm::all_of(view.getStaticOffsets(), [](int64_t o) { return o == 0; })) {
         MemRefType dense = buf.getType();
         b.setInsertionPoint(buf);
         SmallVector<int64_t> strides{dense.getDimSize(1), 1};

@@ -20,10 +20,18 @@ namespace {
 struct FHECEmitABIPass : public fhec::impl::FHECEmitABIBase<FHECEmitABIPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    auto manifest = module->getAttrOfType<StringAttr>(fhe::FHEDialect::getManifestAttrName());
-    auto entries = module->getAttrOfType<ArrayAttr>(fhe::FHEDialect::getEntriesAttrName());
-    if (!manifest || !entries) {
+    Attribute manifestRaw = module->getAttr(fhe::FHEDialect::getManifestAttrName());
+    Attribute entriesRaw = module->getAttr(fhe::FHEDialect::getEntriesAttrName());
+    if (!manifestRaw || !entriesRaw) {
       module.emitError() << "fhec-emit-abi: the module has no manifest; run fhec-abi first";
+      return signalPassFailure();
+    }
+    auto manifest = dyn_cast<StringAttr>(manifestRaw);
+    auto entries = dyn_cast<ArrayAttr>(entriesRaw);
+    if (!manifest || !entries) {
+      module.emitError() << "fhec-emit-abi: '" << fhe::FHEDialect::getManifestAttrName()
+                         << "' must be a string and '" << fhe::FHEDialect::getEntriesAttrName()
+                         << "' an array of function names";
       return signalPassFailure();
     }
     MLIRContext *ctx = module.getContext();
@@ -34,7 +42,13 @@ struct FHECEmitABIPass : public fhec::impl::FHECEmitABIBase<FHECEmitABIPass> {
     auto i32 = b.getI32Type(), i64 = b.getI64Type();
 
     for (Attribute e : entries) {
-      StringRef name = cast<StringAttr>(e).getValue();
+      auto nameAttr = dyn_cast<StringAttr>(e);
+      if (!nameAttr || !abi::isExportableName(nameAttr.getValue())) {
+        module.emitError() << "fhec-emit-abi: '" << fhe::FHEDialect::getEntriesAttrName()
+                           << "' must list function names (C identifiers), got " << e;
+        return signalPassFailure();
+      }
+      StringRef name = nameAttr.getValue();
       auto callee = module.lookupSymbol<LLVM::LLVMFuncOp>(name);
       if (!callee) {
         module.emitError() << "fhec-emit-abi: function '" << name << "' was not lowered to the LLVM dialect";

@@ -4,6 +4,7 @@
 // and comes back), so each group can run as one kernel at one point of the
 // program. Groups become fhe.fused ops and the body is re-sorted.
 #include "passes/Passes.h"
+#include "passes/Target.h"
 
 #include "mlir/Analysis/TopologicalSortUtils.h"
 #include "mlir/IR/Builders.h"
@@ -113,6 +114,7 @@ struct FHEFusePass : public fhec::impl::FHEFuseBase<FHEFusePass> {
   using FHEFuseBase::FHEFuseBase;
 
   void runOnOperation() override {
+    if (!requireTarget(getOperation(), "fhe-fuse", target)) return signalPassFailure();
     for (auto f : getOperation().getOps<func::FuncOp>()) {
       if (f.isExternal() || !f.getBody().hasOneBlock()) continue;
       if (scaleIcrt) foldIcrtScaling(f);

@@ -27,6 +27,9 @@ LogicalResult ManifestBuilder::noteRing(func::FuncOp f, unsigned n) {
 }
 
 LogicalResult ManifestBuilder::addFunction(func::FuncOp f) {
+  if (!abi::isExportableName(f.getName()))
+    return f.emitOpError() << "name " << f.getNameAttr() << " cannot be exported: entry points need a C identifier "
+                           << "([A-Za-z_][A-Za-z0-9_]*, at most " << abi::kMaxFunctionName << " characters)";
   llvm::raw_string_ostream os(functions);
   int64_t ws = 0;
   if (auto a = f->getAttrOfType<IntegerAttr>(FHEDialect::getWorkspaceBytesAttrName())) ws = a.getInt();
@@ -34,7 +37,10 @@ LogicalResult ManifestBuilder::addFunction(func::FuncOp f) {
   for (StringRef key : {FHEDialect::getCtInputsAttrName(), FHEDialect::getCtOutputsAttrName()})
     if (auto list = f->getAttrOfType<ArrayAttr>(key))
       for (Attribute a : list) {
-        auto v = cast<DenseI64ArrayAttr>(a).asArrayRef();
+        auto arr = dyn_cast<DenseI64ArrayAttr>(a);
+        if (!arr || arr.size() != 3)
+          return f.emitOpError() << "'" << key << "' must list array<i64: logq, logp, slots> entries, got " << a;
+        auto v = arr.asArrayRef();
         os << "ct dir=" << (key == FHEDialect::getCtInputsAttrName() ? "in" : "out") << " logq=" << v[0]
            << " logp=" << v[1] << " slots=" << v[2] << "\n";
       }
@@ -45,8 +51,11 @@ LogicalResult ManifestBuilder::addFunction(func::FuncOp f) {
       continue;
     }
     if (auto table = d ? d.getAs<StringAttr>(FHEDialect::getTableAttrName()) : StringAttr()) {
+      auto param = d.getAs<IntegerAttr>(FHEDialect::getParamAttrName());
+      if (!param || !d.getAs<fhe::BasisAttr>(FHEDialect::getBasisAttrName()))
+        return f.emitOpError() << "table argument #" << i << " needs an integer fhe.param and an fhe.basis";
       os << "arg kind=table table=" << table.getValue() << " basis=" << basisId(d.get(FHEDialect::getBasisAttrName()))
-         << " param=" << cast<IntegerAttr>(d.get(FHEDialect::getParamAttrName())).getInt() << "\n";
+         << " param=" << param.getInt() << "\n";
       continue;
     }
     auto typeAttr = d ? d.getAs<TypeAttr>(FHEDialect::getTypeAttrName()) : TypeAttr();
@@ -59,7 +68,8 @@ LogicalResult ManifestBuilder::addFunction(func::FuncOp f) {
       if (failed(noteRing(f, p.getLogN()))) return failure();
       os << "arg kind=poly dir=" << dir << " logq=" << p.getLogq() << " role=" << role.getValue() << "\n";
     } else {
-      auto r = cast<fhe::RnsType>(t);
+      auto r = dyn_cast<fhe::RnsType>(t);
+      if (!r) return f.emitOpError() << "argument #" << i << " has fhe.type " << t << ": expected !fhe.poly or !fhe.rns";
       if (failed(noteRing(f, r.getLogN()))) return failure();
       os << "arg kind=rns dir=" << dir << " basis=" << basisId(r.getBasis()) << " role=" << role.getValue() << "\n";
     }

@@ -25,6 +25,10 @@ struct FHESelectBasisPass : public fhec::impl::FHESelectBasisBase<FHESelectBasis
     ModuleOp module = getOperation();
     const TargetSpec *spec = requireTarget(module, "fhe-select-basis", target);
     if (!spec) return signalPassFailure();
+    if (primeBits > 62) {
+      module.emitError() << "fhe-select-basis: prime-bits = " << unsigned(primeBits) << " is outside [4, 62]";
+      return signalPassFailure();
+    }
     unsigned bits = primeBits ? unsigned(primeBits) : spec->primeBits;
     // Every RNS type names its ring dimension; one module has one ring.
     std::optional<unsigned> logN;

@@ -1,6 +1,10 @@
 #include "dialect/CKKS/CKKSDialect.h"
 
+#include "fhec/runtime/Limits.h"
+
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -40,19 +44,33 @@ ParamsAttr fhec::ckks::getModuleParams(Operation *op) {
 // Attributes and types
 //===----------------------------------------------------------------------===//
 
+using namespace fhec::limits;
+
 LogicalResult ParamsAttr::verify(function_ref<InFlightDiagnostic()> emitError, unsigned logN,
-                                 unsigned logQ, unsigned logp) {
-  if (logN < 2 || logN > 17)
-    return emitError() << "logN = " << logN << " is out of range: N = 2^logN must be a power of two with 2 <= logN <= 17";
-  if (logQ < 1 || logQ > 4096) return emitError() << "logQ = " << logQ << " is out of range [1, 4096]";
+                                 unsigned logQ, unsigned logp, StringAttr security) {
+  if (logN < kMinLogN || logN > kMaxLogN)
+    return emitError() << "logN = " << logN << " is out of range: N = 2^logN must be a power of two with "
+                       << kMinLogN << " <= logN <= " << kMaxLogN;
+  if (logQ < 1 || logQ > kMaxLogQ) return emitError() << "logQ = " << logQ << " is out of range [1, " << kMaxLogQ << "]";
   if (logp < 1 || logp >= logQ) return emitError() << "logp = " << logp << " must be in [1, logQ = " << logQ << ")";
+  if (security && !llvm::is_contained({"none", "128", "192", "256"}, security.getValue()))
+    return emitError() << "security = \"" << security.getValue()
+                       << "\" is not a level: expected \"128\", \"192\", \"256\" or \"none\" (no check)";
   return success();
+}
+
+unsigned ParamsAttr::getRequiredSecurityBits() const {
+  if (!getSecurity()) return 128;
+  unsigned bits = 0;
+  return getSecurity().getValue().getAsInteger(10, bits) ? 0 : bits;
 }
 
 LogicalResult CiphertextType::verify(function_ref<InFlightDiagnostic()> emitError, unsigned logN,
                                      unsigned logq, unsigned logp, unsigned slots) {
-  if (logN < 2 || logN > 17) return emitError() << "ciphertext logN = " << logN << " is out of range [2, 17]";
-  if (logq < 1) return emitError() << "ciphertext modulus must have at least one bit (logq = " << logq << ")";
+  if (logN < kMinLogN || logN > kMaxLogN)
+    return emitError() << "ciphertext logN = " << logN << " is out of range [" << kMinLogN << ", " << kMaxLogN << "]";
+  if (logq < 1 || logq > kMaxLogQ)
+    return emitError() << "ciphertext logq = " << logq << " is out of range [1, " << kMaxLogQ << "]";
   if (logp >= logq) return emitError() << "ciphertext scale 2^" << logp << " does not fit its modulus 2^" << logq;
   if (slots < 1 || (slots & (slots - 1)) != 0 || slots > (1u << (logN - 1)))
     return emitError() << "slots = " << slots << " must be a power of two <= N/2 = " << (1u << (logN - 1));
@@ -63,8 +81,24 @@ LogicalResult CKKSDialect::verifyOperationAttribute(Operation *op, NamedAttribut
   if (attr.getName() != getParamsAttrName())
     return op->emitError() << "unknown ckks attribute '" << attr.getName().getValue() << "'";
   if (!isa<ModuleOp>(op)) return op->emitError() << "'ckks.params' must be attached to a builtin.module";
-  if (!isa<ParamsAttr>(attr.getValue()))
-    return op->emitError() << "'ckks.params' must be a #ckks.params<logN, logQ, logp> attribute";
+  auto params = dyn_cast<ParamsAttr>(attr.getValue());
+  if (!params) return op->emitError() << "'ckks.params' must be a #ckks.params<logN, logQ, logp> attribute";
+  // Function signatures must fit the parameters: keys exist for one ring and
+  // one top modulus only.
+  for (Operation &child : cast<ModuleOp>(op).getBody()->getOperations()) {
+    auto f = dyn_cast<FunctionOpInterface>(&child);
+    if (!f) continue;
+    for (Type t : llvm::concat<const Type>(f.getArgumentTypes(), f.getResultTypes())) {
+      auto ct = dyn_cast<CiphertextType>(t);
+      if (!ct) continue;
+      if (ct.getLogN() != params.getLogN())
+        return f->emitOpError() << "signature type " << ct << " has logN = " << ct.getLogN()
+                                << ", but the module's ckks.params has logN = " << params.getLogN();
+      if (ct.getLogq() > params.getLogQ())
+        return f->emitOpError() << "signature type " << ct << " has logq = " << ct.getLogq()
+                                << " above the module's logQ = " << params.getLogQ();
+    }
+  }
   return success();
 }
 

@@ -1,5 +1,6 @@
 #include "dialect/FHE/FHEDialect.h"
 #include "fhec/runtime/Abi.h"
+#include "fhec/runtime/Limits.h"
 #include "fhec/runtime/Primes.h"
 #include "fhec/runtime/Tables.h"
 
@@ -85,7 +86,11 @@ void BasisAttr::print(AsmPrinter &p) const {
 
 LogicalResult BasisAttr::verify(function_ref<InFlightDiagnostic()> emitError, unsigned minBits,
                                 unsigned primeBits, ArrayRef<uint64_t> primes) {
-  if (minBits == 0) return emitError() << "basis bound min_bits must be positive";
+  if (minBits == 0 || minBits > fhec::limits::kMaxBasisBits)
+    return emitError() << "basis bound min_bits = " << minBits << " is out of range [1, " << fhec::limits::kMaxBasisBits
+                       << "]";
+  if (primes.size() > fhec::limits::kMaxBasisPrimes)
+    return emitError() << "basis of " << primes.size() << " primes exceeds the limit of " << fhec::limits::kMaxBasisPrimes;
   if (primes.empty()) {
     if (primeBits != 0) return emitError() << "prime_bits given without primes";
     return success();
@@ -112,14 +117,17 @@ LogicalResult BasisAttr::verify(function_ref<InFlightDiagnostic()> emitError, un
 //===----------------------------------------------------------------------===//
 
 LogicalResult PolyType::verify(function_ref<InFlightDiagnostic()> emitError, unsigned logN, unsigned logq) {
-  if (logN < 1 || logN > 17) return emitError() << "poly logN = " << logN << " is outside [1, 17]";
-  if (logq < 1) return emitError() << "poly modulus must have at least one bit";
+  if (logN < 1 || logN > fhec::limits::kMaxLogN)
+    return emitError() << "poly logN = " << logN << " is outside [1, " << fhec::limits::kMaxLogN << "]";
+  if (logq < 1 || logq > fhec::limits::kMaxPolyLogq)
+    return emitError() << "poly logq = " << logq << " is outside [1, " << fhec::limits::kMaxPolyLogq << "]";
   return success();
 }
 
 LogicalResult RnsType::verify(function_ref<InFlightDiagnostic()> emitError, unsigned logN, BasisAttr basis,
                               Domain domain, Layout, unsigned incomplete) {
-  if (logN < 1 || logN > 17) return emitError() << "rns logN = " << logN << " is outside [1, 17]";
+  if (logN < 1 || logN > fhec::limits::kMaxLogN)
+    return emitError() << "rns logN = " << logN << " is outside [1, " << fhec::limits::kMaxLogN << "]";
   if (incomplete && domain != Domain::eval)
     return emitError() << "incomplete = " << incomplete << " applies to the eval domain only";
   if (incomplete >= logN)
@@ -169,7 +177,9 @@ LogicalResult IcrtOp::verify() {
   auto in = getInput().getType();
   auto out = getResult().getType();
   if (failed(sameRing(*this, in.getLogN(), out.getLogN()))) return failure();
-  if (out.getLogq() + getShiftBits() > in.getBasis().getMinBits())
+  if (getShiftBits() < 0 || getShiftBits() > int64_t(fhec::limits::kMaxPolyLogq))
+    return emitOpError() << "shift " << getShiftBits() << " is outside [0, " << fhec::limits::kMaxPolyLogq << "]";
+  if (int64_t(out.getLogq()) + getShiftBits() > int64_t(in.getBasis().getMinBits()))
     return emitOpError() << "result modulus 2^" << out.getLogq()
                          << (getShiftBits() ? " times the shift 2^" + std::to_string(getShiftBits()) : std::string())
                          << " exceeds the basis bound 2^" << in.getBasis().getMinBits();

@@ -1,6 +1,7 @@
 #include "fhec/runtime/Encoding.h"
 #include "fhec/runtime/Error.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -88,9 +89,22 @@ BigPoly encode(const std::vector<Complex> &values, int logN, int logScale, int l
   BigPoly m(logN, logq);
   mpz_t v;
   mpz_init(v);
+  // round(x * 2^logScale), exact for any scale: x = M * 2^(e - 53) with an
+  // integer 53-bit M, so the product is M shifted left, or M * 2^-k rounded
+  // (exact in double until it underflows, where it rounds to 0 anyway).
   auto put = [&](size_t idx, double x) {
     if (!std::isfinite(x)) throw Error("encoding: value is not finite");
-    mpz_set_d(v, std::round(std::ldexp(x, logScale)));
+    int e = 0;
+    double M = std::ldexp(std::frexp(x, &e), 53);
+    long shift = long(e) - 53 + logScale;
+    if (shift >= 0) {
+      if (x != 0 && shift + 53 + 1 >= long(logq))
+        throw Error("encoding: scaled value exceeds q/2 = 2^" + std::to_string(logq - 1));
+      mpz_set_d(v, M);
+      mpz_mul_2exp(v, v, mp_bitcnt_t(shift));
+    } else {
+      mpz_set_d(v, std::round(std::ldexp(M, int(std::max(shift, -2000L)))));
+    }
     if (mpz_sizeinbase(v, 2) + 1 >= size_t(logq))
       throw Error("encoding: scaled value exceeds q/2 = 2^" + std::to_string(logq - 1));
     m.set(idx, v);

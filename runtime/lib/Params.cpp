@@ -1,21 +1,23 @@
 #include "fhec/runtime/Params.h"
 #include "fhec/runtime/Error.h"
+#include "fhec/runtime/Limits.h"
 
 #include <sstream>
 
 namespace fhec::rt {
 
 void Params::validate() const {
-  if (logN < 2 || logN > 17)
-    throw Error("invalid parameters: logN = " + std::to_string(logN) +
-                " (N must be a power of two 2^logN with 2 <= logN <= 17)");
-  if (logQ < 1 || logQ > 4096)
-    throw Error("invalid parameters: logQ = " + std::to_string(logQ) + " is outside [1, 4096]");
+  if (logN < int(limits::kMinLogN) || logN > int(limits::kMaxLogN))
+    throw Error("invalid parameters: logN = " + std::to_string(logN) + " (N must be a power of two 2^logN with " +
+                std::to_string(limits::kMinLogN) + " <= logN <= " + std::to_string(limits::kMaxLogN) + ")");
+  if (logQ < 1 || logQ > int(limits::kMaxLogQ))
+    throw Error("invalid parameters: logQ = " + std::to_string(logQ) + " is outside [1, " +
+                std::to_string(limits::kMaxLogQ) + "]");
   if (logp < 1 || logp >= logQ)
     throw Error("invalid parameters: logp = " + std::to_string(logp) + " must be in [1, logQ)");
   if (h < 1 || size_t(h) > N())
-    throw Error("invalid parameters: secret Hamming weight h = " + std::to_string(h) +
-                " must be in [1, N]");
+    throw Error("invalid parameters: secret Hamming weight h = " + std::to_string(h) + " must be in [1, N = " +
+                std::to_string(N()) + "]: use a ring of at least " + std::to_string(h) + " coefficients");
   if (!(sigma > 0.0) || sigma > 64.0)
     throw Error("invalid parameters: sigma = " + std::to_string(sigma) + " must be in (0, 64]");
 }

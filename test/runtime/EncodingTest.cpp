@@ -31,6 +31,30 @@ TEST(Encoding, DecodeInvertsEncode) {
     }
 }
 
+// Scales beyond double's range (2^1024) and values far below 2^-1022 after
+// scaling are exact: x * 2^logScale is a shifted 53-bit integer.
+TEST(Encoding, AnyScaleIsExact) {
+  SecureRandom rng;
+  for (int logScale : {20, 52, 53, 1030, 2000}) {
+    auto z = randomVector(4, rng);
+    BigPoly m = encode(z, 5, logScale, logScale + 60);
+    EXPECT_LT(maxError(decode(m, 4, logScale), z), std::max(1e-12, std::ldexp(8.0, -logScale))) << logScale;
+  }
+  // A single slot at a huge scale: the coefficients are exactly x << (logScale - 53 + e).
+  BigPoly m = encode({Complex(0.75, -0.5)}, 3, 1500, 1600);
+  mpz_t v, want;
+  mpz_inits(v, want, nullptr);
+  m.get(0, v, /*centered=*/true);
+  mpz_set_ui(want, 3);
+  mpz_mul_2exp(want, want, 1498);  // 0.75 * 2^1500
+  EXPECT_EQ(mpz_cmp(v, want), 0);
+  mpz_clears(v, want, nullptr);
+  std::vector<Complex> huge = {Complex(1e300, 0)};
+  EXPECT_THROW(encode(huge, 3, 1000, 1500), Error);  // 2^997 * 2^1000 does not fit q/2
+  std::vector<Complex> tiny = {Complex(1e-300, 0)};
+  EXPECT_LT(maxError(decode(encode(tiny, 3, 10, 60), 1, 10), tiny), 1e-3);
+}
+
 // The canonical embedding is a ring homomorphism: the negacyclic product of
 // two encodings decodes (at the product scale) to the slot-wise product.
 TEST(Encoding, ProductOfEncodingsDecodesToSlotwiseProduct) {

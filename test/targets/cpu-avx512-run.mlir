@@ -8,7 +8,7 @@
 !ct60 = !ckks.ct<logN = 10, logq = 240, logp = 60, slots = 512>
 !out = !ckks.ct<logN = 10, logq = 210, logp = 30, slots = 512>
 
-module attributes {ckks.params = #ckks.params<logN = 10, logQ = 240, logp = 30>} {
+module attributes {ckks.params = #ckks.params<logN = 10, logQ = 240, logp = 30, security = "none">} {
   func.func @he_mul(%a: !ct, %b: !ct) -> !out {
     %0 = ckks.mul %a, %b : (!ct, !ct) -> !ct60
     %1 = ckks.rescale %0 : !ct60 -> !out

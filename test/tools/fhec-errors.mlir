@@ -6,7 +6,7 @@
 // RUN: not fhec run %S/Inputs/ill-typed.mlir 2>&1 | FileCheck %s --check-prefix=TYPE
 // RUN: not fhec %S/Inputs/malformed.mlir 2>&1 | FileCheck %s --check-prefix=SYNTAX
 
-module attributes {ckks.params = #ckks.params<logN = 6, logQ = 80, logp = 20>} {
+module attributes {ckks.params = #ckks.params<logN = 6, logQ = 80, logp = 20, security = "none">} {
 }
 // TARGET: fhec: error: unknown target 'tpu' (available: cpu, cpu-avx512, auto)
 // EMIT: fhec: error: unknown --emit=exe
@@ -22,6 +22,14 @@ module attributes {ckks.params = #ckks.params<logN = 6, logQ = 80, logp = 20>} {
 // RUN: not fhec %S/Inputs/mul.mlir --emit=fhe --pass-option='fhe-merge-ntt-levels{radix-log=7}' 2>&1 | FileCheck %s --check-prefix=RADIX
 // RUN: not fhec %S/Inputs/mul.mlir --emit=fhe --pass-option='fhe-merge-ntt-levels{skip-levels=6}' 2>&1 | FileCheck %s --check-prefix=SKIP
 // RUN: fhec --help | FileCheck %s --check-prefix=HELP
+// RUN: not fhec run %S/Inputs/mul.mlir --compare='--threads=x' 2>&1 | FileCheck %s --check-prefix=CMPTHREADS
+// RUN: not fhec %S/Inputs/mul.mlir --emit=fhe -o %t.missing/dir/out 2>&1 | FileCheck %s --check-prefix=OUTDIR
+// RUN: not fhec %S/Inputs/mul.mlir --emit=so -o %t.missing/dir/out.so 2>&1 | FileCheck %s --check-prefix=SODIR
+// CMPTHREADS: fhec: error: --compare='--threads=x': --threads needs a number
+// OUTDIR: fhec: error: cannot open output file
+// SODIR: fhec: error: cannot write '{{.*}}out.so.o'
+// RUN: not fhec run %S/Inputs/tiny-ring.mlir 2>&1 | FileCheck %s --check-prefix=TINY
+// TINY: fhec run: error: invalid parameters: secret Hamming weight h = 64 must be in [1, N = 32]: use a ring of at least 64 coefficients
 // OLEVEL: fhec: error: unknown optimization level -O3 (expected -O0, -O1 or -O2)
 // DISABLE: fhec: error: --disable-pass=fhe-vectorize: no such optimization pass (passes: fhe-reorder-icrt, fhe-merge-ntt-levels, fhe-insert-transposes, fhe-fuse, fhec-plan-workspace)
 // OPTSYNTAX: fhec: error: --pass-option='fhe-fuse': expected NAME{key=value ...}
@@ -30,6 +38,7 @@ module attributes {ckks.params = #ckks.params<logN = 6, logQ = 80, logp = 20>} {
 // RADIX: error: fhe-merge-ntt-levels: radix-log = 7 is above the 6 stages of the NTT (logN = 6, 0 skipped)
 // SKIP: error: fhe-merge-ntt-levels: skip-levels = 6 leaves no stage of the 6 of a 2^6-point NTT (it must be below 6)
 // HELP: fhec options:
+// HELP: --allow-insecure
 // HELP: --disable-pass=<name>
 // HELP: --pass-option=<name{options}>
 // HELP-NOT: --x86-

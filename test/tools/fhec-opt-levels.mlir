@@ -11,7 +11,7 @@
 !ct40 = !ckks.ct<logN = 6, logq = 80, logp = 40, slots = 32>
 !out = !ckks.ct<logN = 6, logq = 60, logp = 20, slots = 32>
 
-module attributes {ckks.params = #ckks.params<logN = 6, logQ = 80, logp = 20>} {
+module attributes {ckks.params = #ckks.params<logN = 6, logQ = 80, logp = 20, security = "none">} {
   func.func @mul(%a: !ct, %b: !ct) -> !out {
     %0 = ckks.mul %a, %b : (!ct, !ct) -> !ct40
     %1 = ckks.rescale %0 : !ct40 -> !out

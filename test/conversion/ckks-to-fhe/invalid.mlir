@@ -36,3 +36,15 @@ module attributes {ckks.params = #ckks.params<logN = 8, logQ = 100, logp = 30>} 
     return %a : !ckks.ct<logN = 8, logq = 100, logp = 30, slots = 16>
   }
 }
+
+// -----
+
+// ckks.add_const's verifier does not look at the value: an infinite constant
+// (IEEE +inf) is refused when it is scaled.
+module attributes {ckks.params = #ckks.params<logN = 8, logQ = 100, logp = 30>} {
+  func.func @f(%a: !ckks.ct<logN = 8, logq = 100, logp = 30, slots = 16>) -> !ckks.ct<logN = 8, logq = 100, logp = 30, slots = 16> {
+    // expected-error @+1 {{'ckks.add_const' op constant is not finite}}
+    %0 = ckks.add_const %a {value = 0x7FF0000000000000 : f64} : !ckks.ct<logN = 8, logq = 100, logp = 30, slots = 16>
+    return %0 : !ckks.ct<logN = 8, logq = 100, logp = 30, slots = 16>
+  }
+}

@@ -37,8 +37,8 @@ func.func @no_params(%a: !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 8>) 
 // -----
 
 module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>} {
+  // expected-error @+1 {{signature type '!ckks.ct<logN = 12, logq = 300, logp = 30, slots = 8>' has logq = 300 above the module's logQ = 200}}
   func.func @logq_above_logQ(%a: !ckks.ct<logN = 12, logq = 300, logp = 30, slots = 8>) {
-    // expected-error @+1 {{ciphertext logq = 300 exceeds the module's logQ = 200}}
     %0 = ckks.negate %a : !ckks.ct<logN = 12, logq = 300, logp = 30, slots = 8>
     return
   }
@@ -47,8 +47,8 @@ module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>}
 // -----
 
 module attributes {ckks.params = #ckks.params<logN = 13, logQ = 200, logp = 30>} {
+  // expected-error @+1 {{has logN = 12, but the module's ckks.params has logN = 13}}
   func.func @wrong_ring(%a: !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 8>) {
-    // expected-error @+1 {{ciphertext logN = 12 differs from the module's logN = 13}}
     %0 = ckks.negate %a : !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 8>
     return
   }
@@ -161,6 +161,131 @@ module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>}
   func.func @sub_generic(%a: !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 8>, %b: !ckks.ct<logN = 12, logq = 200, logp = 60, slots = 8>) {
     // expected-error @+1 {{failed to verify that all of {lhs, rhs, result} have same type}}
     %0 = "ckks.sub"(%a, %b) : (!ckks.ct<logN = 12, logq = 200, logp = 30, slots = 8>, !ckks.ct<logN = 12, logq = 200, logp = 60, slots = 8>) -> !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 8>
+    return
+  }
+}
+
+// -----
+
+// A huge modulus would overflow the limb count of the generated code.
+// expected-error @+1 {{ciphertext logq = 100000 is out of range [1, 4096]}}
+func.func private @huge_logq(!ckks.ct<logN = 12, logq = 100000, logp = 30, slots = 8>)
+
+// -----
+
+// expected-error @+1 {{logN = 18 is out of range: N = 2^logN must be a power of two with 2 <= logN <= 17}}
+module attributes {ckks.params = #ckks.params<logN = 18, logQ = 200, logp = 30>} {
+}
+
+// -----
+
+// expected-error @+1 {{security = "high" is not a level: expected "128", "192", "256" or "none" (no check)}}
+module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30, security = "high">} {
+}
+
+// -----
+
+// Signatures are checked against the module's parameters, even without ops.
+module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>} {
+  // expected-error @+1 {{'func.func' op signature type '!ckks.ct<logN = 13, logq = 200, logp = 30, slots = 8>' has logN = 13, but the module's ckks.params has logN = 12}}
+  func.func private @other_ring(!ckks.ct<logN = 13, logq = 200, logp = 30, slots = 8>)
+}
+
+// -----
+
+module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>} {
+  // expected-error @+1 {{has logq = 300 above the module's logQ = 200}}
+  func.func private @above_top(%a: !ckks.ct<logN = 12, logq = 300, logp = 30, slots = 8>) -> !ckks.ct<logN = 12, logq = 300, logp = 30, slots = 8>
+}
+
+// -----
+
+// expected-error @+1 {{logQ = 5000 is out of range [1, 4096]}}
+module attributes {ckks.params = #ckks.params<logN = 12, logQ = 5000, logp = 30>} {
+}
+
+// -----
+
+// A ring below N = 4 (logN = 1).
+// expected-error @+1 {{ciphertext logN = 1 is out of range [2, 17]}}
+func.func private @tiny_ring(!ckks.ct<logN = 1, logq = 200, logp = 30, slots = 1>)
+
+// -----
+
+// Only ckks.params is a ckks module attribute.
+// expected-error @+1 {{unknown ckks attribute 'ckks.level'}}
+module attributes {ckks.level = 3 : i64} {
+}
+
+// -----
+
+// ckks.params given as a plain integer instead of #ckks.params<...>.
+// expected-error @+1 {{'ckks.params' must be a #ckks.params<logN, logQ, logp> attribute}}
+module attributes {ckks.params = 3 : i64} {
+}
+
+// -----
+
+// A ciphertext of another ring that does not come from the signature (here a
+// cast), so that only the op verifier sees it.
+module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>} {
+  func.func @op_other_ring(%x: i64) {
+    %a = builtin.unrealized_conversion_cast %x : i64 to !ckks.ct<logN = 13, logq = 200, logp = 30, slots = 8>
+    // expected-error @+1 {{ciphertext logN = 13 differs from the module's logN = 12}}
+    %0 = ckks.negate %a : !ckks.ct<logN = 13, logq = 200, logp = 30, slots = 8>
+    return
+  }
+}
+
+// -----
+
+// Same, with a modulus above the module's top modulus.
+module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>} {
+  func.func @op_above_top(%x: i64) {
+    %a = builtin.unrealized_conversion_cast %x : i64 to !ckks.ct<logN = 12, logq = 300, logp = 30, slots = 8>
+    // expected-error @+1 {{ciphertext logq = 300 exceeds the module's logQ = 200}}
+    %0 = ckks.negate %a : !ckks.ct<logN = 12, logq = 300, logp = 30, slots = 8>
+    return
+  }
+}
+
+// -----
+
+module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>} {
+  func.func @mul_result_level(%a: !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 8>) {
+    // expected-error @+1 {{result must keep logN, logq and slots of the operands}}
+    %0 = ckks.mul %a, %a : (!ckks.ct<logN = 12, logq = 200, logp = 30, slots = 8>, !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 8>) -> !ckks.ct<logN = 12, logq = 170, logp = 60, slots = 8>
+    return
+  }
+}
+
+// -----
+
+module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>} {
+  func.func @rescale_slots(%a: !ckks.ct<logN = 12, logq = 200, logp = 60, slots = 8>) {
+    // expected-error @+1 {{rescale must keep logN and slots}}
+    %0 = ckks.rescale %a : !ckks.ct<logN = 12, logq = 200, logp = 60, slots = 8> -> !ckks.ct<logN = 12, logq = 170, logp = 30, slots = 16>
+    return
+  }
+}
+
+// -----
+
+module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>} {
+  func.func @mul_const_level(%a: !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 8>) {
+    // expected-error @+1 {{mul_const must keep logN, logq and slots}}
+    %0 = ckks.mul_const %a {value = 2.0 : f64} : !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 8> -> !ckks.ct<logN = 12, logq = 170, logp = 60, slots = 8>
+    return
+  }
+}
+
+// -----
+
+// An infinite constant (IEEE +inf).
+module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>} {
+  func.func @mul_const_inf(%a: !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 8>) {
+    // expected-error @+1 {{constant must be finite}}
+    %0 = ckks.mul_const %a {value = 0x7FF0000000000000 : f64} : !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 8> -> !ckks.ct<logN = 12, logq = 200, logp = 60, slots = 8>
     return
   }
 }

@@ -1,5 +1,6 @@
 // RUN: fhec-opt --fhe-select-basis="target=tpu" %s -verify-diagnostics -split-input-file
 // RUN: not fhec-opt --fhe-select-basis="prime-bits=20" %s 2>&1 | FileCheck %s --check-prefix=FEW
+// RUN: not fhec-opt --fhe-select-basis="prime-bits=63" %s 2>&1 | FileCheck %s --check-prefix=WIDTH
 
 // expected-error @+1 {{fhe-select-basis: unknown target 'tpu' (expected cpu, cpu-avx512, cuda)}}
 module {
@@ -8,3 +9,6 @@ module {
 
 // With 20-bit primes only a few p = 1 mod 2^17 exist: too few for 2^200.
 // FEW: error: fhe-select-basis: cannot build a basis of 2^200 from 20-bit primes: {{.*}}too few primes
+
+// A prime-bits option the generator cannot honour (at most 62 bits).
+// WIDTH: error: fhe-select-basis: prime-bits = 63 is outside [4, 62]

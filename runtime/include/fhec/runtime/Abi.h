@@ -25,6 +25,15 @@ constexpr const char *kAbiVersionSymbol = "__fhec_abi_version";
 constexpr const char *kManifestSymbol = "__fhec_manifest";
 /// Prefix of the `void entry(void **args)` wrapper generated for each function.
 constexpr const char *kEntryPrefix = "__fhec_entry_";
+/// Names of exported functions: C identifiers of at most this many characters
+/// (the manifest is line- and space-separated; the entry symbol is derived).
+constexpr size_t kMaxFunctionName = 200;
+inline bool isExportableName(std::string_view s) {
+  if (s.empty() || s.size() > kMaxFunctionName || (s[0] >= '0' && s[0] <= '9')) return false;
+  for (char c : s)
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_')) return false;
+  return true;
+}
 /// Name of the generated function that brings an evaluation-key polynomial
 /// (coefficients mod Q^2) into the RNS/NTT form region 2 of HE Mul reads.
 constexpr const char *kEvkPrepareFunc = "__fhec_evk_prepare";
