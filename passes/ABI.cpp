@@ -76,8 +76,14 @@ struct FHECABIPass : public fhec::impl::FHECABIBase<FHECABIPass> {
     llvm::DenseMap<Value, Value> redirected;
     b.setInsertionPoint(ret);
     for (auto [v, out] : llvm::zip(returned, outs)) {
+      // Already redirected (the same buffer returned twice): copy from its
+      // out-parameter; `v` may belong to an erased op, so it is not touched.
+      if (auto it = redirected.find(v); it != redirected.end()) {
+        memref::CopyOp::create(b, ret.getLoc(), it->second, out);
+        continue;
+      }
       auto alloc = v.getDefiningOp<memref::AllocOp>();
-      if (alloc && !redirected.count(v)) {
+      if (alloc) {
         v.replaceAllUsesWith(out);
         alloc.erase();
         redirected[v] = out;
@@ -87,7 +93,7 @@ struct FHECABIPass : public fhec::impl::FHECABIBase<FHECABIPass> {
       // the out-parameter has the same rows, so it replaces the whole buffer.
       auto view = v.getDefiningOp<memref::SubViewOp>();
       auto buf = view ? view.getSource().getDefiningOp<memref::AllocOp>() : memref::AllocOp();
-      if (buf && buf.getType().getRank() == 2 && !redirected.count(v) && llvm::all_of(view.getStaticOffsets(), [](int64_t o) { return o == 0; })) {
+      if (buf && buf.getType().getRank() == 2 && llvm::all_of(view.getStaticOffsets(), [](int64_t o) { return o == 0; })) {
         MemRefType dense = buf.getType();
         b.setInsertionPoint(buf);
         SmallVector<int64_t> strides{dense.getDimSize(1), 1};
@@ -98,8 +104,7 @@ struct FHECABIPass : public fhec::impl::FHECABIBase<FHECABIPass> {
         b.setInsertionPoint(ret);
         continue;
       }
-      Value src = redirected.count(v) ? redirected[v] : v;
-      memref::CopyOp::create(b, ret.getLoc(), src, out);
+      memref::CopyOp::create(b, ret.getLoc(), v, out);
     }
     ret->setOperands({});
     llvm::BitVector all(f.getNumResults(), true);

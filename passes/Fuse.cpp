@@ -75,12 +75,16 @@ private:
       }
     }
     llvm::DenseMap<Operation *, int> state;  // 1: on the stack, 2: done
+    // `succ` is only read below (find, never operator[]): inserting while an
+    // outer frame iterates it would reallocate its buckets.
     std::function<bool(Operation *)> visit = [&](Operation *n) {
       state[n] = 1;
-      for (Operation *m : succ[n]) {
-        int s = state.lookup(m);
-        if (s == 1 || (s == 0 && !visit(m))) return false;
-      }
+      auto it = succ.find(n);
+      if (it != succ.end())
+        for (Operation *m : it->second) {
+          int s = state.lookup(m);
+          if (s == 1 || (s == 0 && !visit(m))) return false;
+        }
       state[n] = 2;
       return true;
     };

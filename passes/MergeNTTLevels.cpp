@@ -42,6 +42,16 @@ struct FHEMergeNTTLevelsPass : public fhec::impl::FHEMergeNTTLevelsBase<FHEMerge
       if (isa<fhe::NttOp, fhe::InttOp>(op)) ntts.push_back(op);
     });
     if (ntts.empty()) return;
+    // Incompleteness is this pass's decision (skip-levels): types that already
+    // say it would disagree with the levels chosen below.
+    for (Operation *op : ntts) {
+      auto eval = cast<fhe::RnsType>(isa<fhe::NttOp>(op) ? op->getResult(0).getType() : op->getOperand(0).getType());
+      if (eval.getIncomplete()) {
+        op->emitOpError() << "is already incomplete (incomplete = " << eval.getIncomplete()
+                          << "); fhe-merge-ntt-levels decides that itself: give it skip-levels instead";
+        return signalPassFailure();
+      }
+    }
     unsigned logN = cast<fhe::RnsType>(ntts.front()->getOperand(0).getType()).getLogN();
     if (skipLevels >= logN) {
       module.emitError() << "fhe-merge-ntt-levels: skip-levels = " << unsigned(skipLevels) << " leaves no stage of the "
