@@ -1,0 +1,104 @@
+// fhec-fuzz-deserialize: the runtime's readers of serialized objects
+// (runtime/include/fhec/runtime/Serialize.h) on arbitrary bytes.
+//
+// Input: one control byte, then the file's bytes. Control bits 0-2 pick the
+// reader: 0 deserializeParams, 1 deserializeCiphertext, 2 deserializeSecretKey,
+// 3 deserializePublicKey, 4 deserializeEvalKey, 5-7 paramsOf. Bit 3 set: the
+// header's payload size and the trailing FNV-1a checksum are fixed up first,
+// so that mutations reach the payload's readers instead of failing the
+// checksum. The `expected` parameters are the ones the file records
+// (paramsOf), or a small fixed set when it has none or bit 4 is set.
+//
+// Every rejection must be fhec::rt::Error; any other exception, a crash, a
+// sanitizer report, a hang or a huge allocation is a finding. Oracle: an
+// object read successfully serializes back to exactly the bytes read.
+#include "fhec/runtime/Error.h"
+#include "fhec/runtime/Serialize.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+using namespace fhec::rt;
+
+namespace {
+
+uint64_t fnv1a(const char *data, size_t n) {
+  uint64_t h = 1469598103934665603ull;
+  for (size_t i = 0; i < n; ++i) h = (h ^ uint8_t(data[i])) * 1099511628211ull;
+  return h;
+}
+
+// Header: magic(4) version(4) kind(4) payload size(8); trailer: checksum(8).
+constexpr size_t kHeader = 20, kTrailer = 8;
+
+void fixUp(std::string &bytes) {
+  if (bytes.size() < kHeader + kTrailer) return;
+  uint64_t size = bytes.size() - kHeader - kTrailer;
+  std::memcpy(&bytes[12], &size, 8);
+  uint64_t sum = fnv1a(bytes.data() + kHeader, size);
+  std::memcpy(&bytes[kHeader + size], &sum, 8);
+}
+
+void roundTrip(const std::string &bytes, const std::string &again, const char *what) {
+  if (bytes == again) return;
+  std::fprintf(stderr, "fhec-fuzz-deserialize: a %s read successfully serializes to other bytes (%zu read, %zu written)\n",
+               what, bytes.size(), again.size());
+  std::abort();
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  if (size < 1) return -1;
+  uint8_t control = data[0];
+  std::string bytes(reinterpret_cast<const char *>(data + 1), size - 1);
+  if (control & 8) fixUp(bytes);
+  Params expected;
+  expected.logN = 4;
+  expected.logQ = 60;
+  expected.logp = 20;
+  expected.h = 8;
+  if (!(control & 16)) {
+    try {
+      expected = paramsOf(bytes);
+    } catch (const Error &) {
+    }
+  }
+  try {
+    switch (control & 7) {
+    case 0: {
+      Params p = deserializeParams(bytes);
+      roundTrip(bytes, serialize(p), "Params");
+      break;
+    }
+    case 1: {
+      Ciphertext c = deserializeCiphertext(bytes, expected);
+      roundTrip(bytes, serialize(expected, c), "Ciphertext");
+      break;
+    }
+    case 2: {
+      SecretKey k = deserializeSecretKey(bytes, expected);
+      roundTrip(bytes, serialize(expected, k), "SecretKey");
+      break;
+    }
+    case 3: {
+      PublicKey k = deserializePublicKey(bytes, expected);
+      roundTrip(bytes, serialize(expected, k), "PublicKey");
+      break;
+    }
+    case 4: {
+      EvalKey k = deserializeEvalKey(bytes, expected);
+      roundTrip(bytes, serialize(expected, k), "EvalKey");
+      break;
+    }
+    default:
+      (void)paramsOf(bytes);
+      break;
+    }
+  } catch (const Error &) {
+    // The documented way to refuse a file.
+  }
+  return 0;
+}
