@@ -1,11 +1,11 @@
 // RUN: fhec %s --target=cpu-avx512 --emit=fhe | FileCheck %s --check-prefix=BASIS
 // RUN: fhec %s --target=cpu-avx512 --emit=llvm | FileCheck %s --check-prefix=MANIFEST
-// Without IFMA (masked here, so this runs on any CPU): --target=auto picks
+// Without AVX-512 (all four features masked, so this runs alike on any CPU): --target=auto picks
 // cpu, and a cpu-avx512 module is refused at load time with a clear message
 // instead of dying of SIGILL.
-// RUN: env FHEC_MASK_CPU_FEATURES=avx512ifma fhec %s --target=auto --emit=fhe | FileCheck %s --check-prefix=AUTO-CPU
-// RUN: env FHEC_MASK_CPU_FEATURES=avx512ifma not fhec run %s --target=cpu-avx512 2>&1 | FileCheck %s --check-prefix=REFUSED
-// RUN: env FHEC_MASK_CPU_FEATURES=avx512ifma fhec run %s --target=auto --threads=1 | FileCheck %s --check-prefix=RUN-CPU
+// RUN: env FHEC_MASK_CPU_FEATURES=avx512f,avx512dq,avx512vl,avx512ifma fhec %s --target=auto --emit=fhe | FileCheck %s --check-prefix=AUTO-CPU
+// RUN: env FHEC_MASK_CPU_FEATURES=avx512f,avx512dq,avx512vl,avx512ifma not fhec run %s --target=cpu-avx512 2>&1 | FileCheck %s --check-prefix=REFUSED
+// RUN: env FHEC_MASK_CPU_FEATURES=avx512f,avx512dq,avx512vl,avx512ifma fhec run %s --target=auto --threads=1 | FileCheck %s --check-prefix=RUN-CPU
 
 !ct = !ckks.ct<logN = 8, logq = 100, logp = 30, slots = 64>
 !ct60 = !ckks.ct<logN = 8, logq = 100, logp = 60, slots = 64>
@@ -25,6 +25,6 @@ module attributes {ckks.params = #ckks.params<logN = 8, logQ = 100, logp = 30, s
 // MANIFEST: target name=cpu-avx512 shoup_bits=52 features=avx512f,avx512dq,avx512vl,avx512ifma\0A
 // AUTO-CPU-NOT: prime_bits = 50
 // AUTO-CPU: prime_bits = 60
-// REFUSED: fhec run: error: {{.*}} was compiled for the cpu-avx512 target and needs avx512ifma, which this CPU lacks; compile it with --target=cpu (or --target=auto)
+// REFUSED: fhec run: error: {{.*}} was compiled for the cpu-avx512 target and needs avx512f, avx512dq, avx512vl, avx512ifma, which this CPU lacks; compile it with --target=cpu (or --target=auto)
 // RUN-CPU: [0] -O2 --target=cpu --threads=1
 // RUN-CPU: PASS
