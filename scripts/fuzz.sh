@@ -10,8 +10,9 @@
 # single-process for SECONDS on its corpus build-san/fuzz-corpus/<target>/
 # (kept between campaigns, not in git) plus the seeds, and prints each
 # target's executions and coverage (cov: edges, ft: features). Limits: -timeout
-# per input (mlir 60 s, others 10 s) and -rss_limit_mb=2048 (also the largest
-# single allocation). Findings (crash-*, timeout-*, oom-*, leak-*) go to
+# per input (mlir 60 s, others 10 s), -rss_limit_mb=2048 and the largest single
+# allocation (mlir 2048 MiB, others 64 MiB; fuzz/CMakeLists.txt replays the
+# regressions with the same limits). Findings (crash-*, timeout-*, oom-*, leak-*) go to
 # build-san/fuzz-findings/<target>/, the full log to build-san/fuzz-logs/.
 # To keep one as a regression test: minimize it
 #   build-san/bin/fhec-fuzz-<target> -minimize_crash=1 -runs=20000 FILE
@@ -55,7 +56,10 @@ for t in "${targets[@]}"; do
   if [ "$t" = mlir ]; then
     args+=(-timeout=60 -dict=fuzz/mlir.dict)
   else
-    args+=(-timeout=10)
+    # Readers of inputs this small (<= 100 KiB) have no reason for one
+    # allocation of 64 MiB or more: that is memory amplification. Value
+    # profiling guides the mutations through the readers' range checks.
+    args+=(-timeout=10 -malloc_limit_mb=64 -use_value_profile=1)
   fi
   [ $keep_going = 1 ] && args+=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
   marker=$(mktemp)

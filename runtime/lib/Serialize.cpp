@@ -127,9 +127,11 @@ public:
   BigPoly getPoly(int logN, int maxLogq) {
     int logq = get<int32_t>();
     if (logq < 1 || logq > maxLogq) fail("polynomial modulus 2^" + std::to_string(logq) + " is out of range");
-    BigPoly p(logN, logq);
-    size_t bytes = p.words.size() * sizeof(uint64_t);
+    // Size check before the allocation: a short file claiming a large ring
+    // must not make the reader allocate what the file cannot fill.
+    size_t bytes = (size_t(1) << logN) * size_t((logq + 63) / 64) * sizeof(uint64_t);
     if (pos_ + bytes > size_) fail("payload is truncated");
+    BigPoly p(logN, logq);
     std::memcpy(p.words.data(), data_ + pos_, bytes);
     pos_ += bytes;
     if (!p.isReduced()) fail("polynomial coefficient is not reduced mod 2^" + std::to_string(logq));
