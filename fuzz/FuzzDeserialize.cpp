@@ -3,7 +3,8 @@
 //
 // Input: one control byte, then the file's bytes. Control bits 0-2 pick the
 // reader: 0 deserializeParams, 1 deserializeCiphertext, 2 deserializeSecretKey,
-// 3 deserializePublicKey, 4 deserializeEvalKey, 5-7 paramsOf. Bit 3 set: the
+// 3 deserializePublicKey, 4 deserializeEvalKey, 5 deserializeRotationKey,
+// 6-7 paramsOf. Bit 3 set: the
 // header's payload size and the trailing FNV-1a checksum are fixed up first,
 // so that mutations reach the payload's readers instead of failing the
 // checksum. The `expected` parameters are the ones the file records
@@ -91,6 +92,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     case 4: {
       EvalKey k = deserializeEvalKey(bytes, expected);
       roundTrip(bytes, serialize(expected, k), "EvalKey");
+      break;
+    }
+    case 5: {
+      RotationKey k = deserializeRotationKey(bytes, expected);
+      roundTrip(bytes, serialize(expected, k), "RotationKey");
       break;
     }
     default:

@@ -1,4 +1,5 @@
 #include "fhec/runtime/Keys.h"
+#include "fhec/runtime/Automorphism.h"
 #include "fhec/runtime/Error.h"
 #include "fhec/runtime/Reference.h"
 
@@ -141,6 +142,24 @@ KeySet generateKeys(const Params &params, SecureRandom &rng) {
   }
   addSignedShifted(k.evk.bx, s2, params.logQ);
   secureWipe(s2);
+  return k;
+}
+
+RotationKey generateRotationKey(const Params &params, const SecretKey &sk, uint64_t galois, SecureRandom &rng) {
+  params.validate();
+  checkGalois(params.logN, galois);
+  if (sk.logN != params.logN || sk.s.size() != params.N())
+    throw Error("rotation key: the secret key (logN " + std::to_string(sk.logN) + ") does not match " + params.str());
+  RotationKey k;
+  k.galois = galois;
+  k.keySet = sk.keySet;
+  k.ax = uniformPoly(params.logN, 2 * params.logQ, rng);
+  k.bx = rlweB(k.ax, sk, params, rng);
+  std::vector<int8_t> sg = automorphism(sk.s, params.logN, galois);
+  std::vector<int64_t> sg64(sg.begin(), sg.end());
+  addSignedShifted(k.bx, sg64, params.logQ);  // + Q s(X^g)
+  secureWipe(sg);
+  secureWipe(sg64);
   return k;
 }
 

@@ -1,8 +1,10 @@
 #include "fhec/runtime/Module.h"
 #include "fhec/runtime/CpuFeatures.h"
 #include "fhec/runtime/Error.h"
+#include "fhec/runtime/Profile.h"
 #include "fhec/runtime/Tables.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
@@ -39,6 +41,19 @@ long long num(const std::map<std::string, std::string> &f, const char *key, int 
   return v;
 }
 } // namespace
+
+std::vector<uint64_t> ManifestFunction::galoisElements() const {
+  std::vector<uint64_t> g;
+  for (const auto &a : args)
+    if (auto e = abi::rotationKeyGalois(a.role); e && (g.empty() || g.back() != *e)) g.push_back(*e);
+  std::sort(g.begin(), g.end());
+  g.erase(std::unique(g.begin(), g.end()), g.end());
+  return g;
+}
+
+bool ManifestFunction::needsEvalKey() const {
+  return std::any_of(args.begin(), args.end(), [](const ManifestArg &a) { return a.role == "evk.ax"; });
+}
 
 const ManifestFunction *Manifest::find(const std::string &name) const {
   for (const auto &f : functions)
@@ -140,7 +155,23 @@ Manifest parseManifest(const std::string &text) {
 
 // ---- CompiledModule ---------------------------------------------------------
 
+namespace {
+// Compiled modules resolve the runtime's hooks (fhec_rt_phase_begin/end) in
+// the global symbol scope. A host that loaded this library RTLD_LOCAL (as
+// Python loads extension modules and their libraries) promotes it first.
+void exposeRuntimeSymbols() {
+  static const bool done = [] {
+    Dl_info info;
+    if (dladdr(reinterpret_cast<void *>(&fhec_rt_phase_begin), &info) && info.dli_fname)
+      dlopen(info.dli_fname, RTLD_NOW | RTLD_GLOBAL | RTLD_NOLOAD);
+    return true;
+  }();
+  (void)done;
+}
+} // namespace
+
 std::unique_ptr<CompiledModule> CompiledModule::load(const std::string &path) {
+  exposeRuntimeSymbols();
   std::unique_ptr<CompiledModule> mod(new CompiledModule());
   mod->path_ = path;
   mod->handle_ = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
@@ -238,35 +269,49 @@ void *Executor::argument(const ManifestArg &a) {
   return const_cast<uint64_t *>(table(a).data());
 }
 
-void Executor::setEvalKey(const EvalKey &evk) {
+Buffer Executor::prepareKey(const BigPoly &key, const char *what) {
   const Manifest &m = module_.manifest();
   const ManifestFunction *prep = m.find(abi::kEvkPrepareFunc);
-  evkKeySet_ = evk.keySet;
-  if (!prep) return;  // the module has no HE Mul
-  if (evk.ax.logN != params_.logN || evk.ax.logq != 2 * params_.logQ || evk.bx.logq != 2 * params_.logQ)
-    throw Error("evaluation key does not match the module (expected logN " + std::to_string(params_.logN) +
+  if (key.logN != params_.logN || key.logq != 2 * params_.logQ)
+    throw Error(std::string(what) + " does not match the module (expected logN " + std::to_string(params_.logN) +
                 " and modulus 2^" + std::to_string(2 * params_.logQ) + ")");
-  for (const char *part : {"evk.ax", "evk.bx"}) {
-    const BigPoly &key = std::string(part) == "evk.ax" ? evk.ax : evk.bx;
-    std::vector<void *> ptrs;
-    Buffer out;
-    for (const auto &a : prep->args) {
-      if (a.kind == ManifestArg::Kind::Table || a.kind == ManifestArg::Kind::Workspace) {
-        ptrs.push_back(argument(a));
-      } else if (a.kind == ManifestArg::Kind::Poly && !a.output) {
-        if (a.logq != key.logq) throw Error("evaluation-key preparation expects modulus 2^" + std::to_string(a.logq));
-        ptrs.push_back(const_cast<uint64_t *>(key.words.data()));
-      } else if (a.kind == ManifestArg::Kind::Rns && a.output) {
-        out = Buffer(m.bases.at(a.basis).size() * size_t(abi::rnsRowWords(params_.N())));
-        evkBasis_ = a.basis;
-        ptrs.push_back(out.data());
-      } else {
-        throw Error("unexpected argument in " + std::string(abi::kEvkPrepareFunc));
-      }
+  std::vector<void *> ptrs;
+  Buffer out;
+  for (const auto &a : prep->args) {
+    if (a.kind == ManifestArg::Kind::Table || a.kind == ManifestArg::Kind::Workspace) {
+      ptrs.push_back(argument(a));
+    } else if (a.kind == ManifestArg::Kind::Poly && !a.output) {
+      if (a.logq != key.logq) throw Error("key preparation expects modulus 2^" + std::to_string(a.logq));
+      ptrs.push_back(const_cast<uint64_t *>(key.words.data()));
+    } else if (a.kind == ManifestArg::Kind::Rns && a.output) {
+      out = Buffer(m.bases.at(a.basis).size() * size_t(abi::rnsRowWords(params_.N())));
+      keyBasis_ = a.basis;
+      ptrs.push_back(out.data());
+    } else {
+      throw Error("unexpected argument in " + std::string(abi::kEvkPrepareFunc));
     }
-    module_.entry(*prep)(ptrs.data());
-    evk_[part] = std::move(out);
   }
+  module_.entry(*prep)(ptrs.data());
+  return out;
+}
+
+void Executor::setEvalKey(const EvalKey &evk) {
+  // Keys of another key generation replace all keys set before.
+  if (evk.keySet != keySet_) keys_.clear();
+  keySet_ = evk.keySet;
+  if (!module_.manifest().find(abi::kEvkPrepareFunc)) return;  // no key switching in the module
+  keys_["evk.ax"] = prepareKey(evk.ax, "evaluation key");
+  keys_["evk.bx"] = prepareKey(evk.bx, "evaluation key");
+}
+
+void Executor::setRotationKey(const RotationKey &rk) {
+  if (keySet_.known() && !keys_.empty())
+    checkSameKeySet(keySet_, "the keys set before", rk.keySet, "the rotation key");
+  keySet_ = rk.keySet;
+  if (!module_.manifest().find(abi::kEvkPrepareFunc)) return;
+  std::string what = "rotation key of Galois element " + std::to_string(rk.galois);
+  keys_[abi::rotationKeyRole(rk.galois, false)] = prepareKey(rk.ax, what.c_str());
+  keys_[abi::rotationKeyRole(rk.galois, true)] = prepareKey(rk.bx, what.c_str());
 }
 
 std::vector<Ciphertext> Executor::run(const std::string &name, const std::vector<Ciphertext> &inputs) {
@@ -286,9 +331,9 @@ std::vector<Ciphertext> Executor::run(const std::string &name, const std::vector
                   " logq=" + std::to_string(c.logq()) + " logp=" + std::to_string(c.logp) +
                   " slots=" + std::to_string(c.slots));
   }
-  // Every known key-set id among the inputs and the evaluation key must agree.
-  KeySetId keySet = evkKeySet_;
-  std::string keySetOwner = "the evaluation key";
+  // Every known key-set id among the inputs and the keys must agree.
+  KeySetId keySet = keySet_;
+  std::string keySetOwner = "the evaluation and rotation keys";
   for (size_t i = 0; i < inputs.size(); ++i) {
     if (!inputs[i].keySet.known()) continue;
     if (keySet.known())
@@ -316,9 +361,13 @@ std::vector<Ciphertext> Executor::run(const std::string &name, const std::vector
   };
   call(*f, [&](const ManifestArg &a) -> void * {
     if (a.kind == ManifestArg::Kind::Rns) {
-      auto it = evk_.find(a.role);
-      if (it == evk_.end() || a.basis != evkBasis_)
+      auto it = keys_.find(a.role);
+      if (it == keys_.end() || a.basis != keyBasis_) {
+        if (auto g = abi::rotationKeyGalois(a.role))
+          throw Error("'" + name + "' needs the rotation key of Galois element " + std::to_string(*g) +
+                      ": call setRotationKey first");
         throw Error("'" + name + "' needs the evaluation key: call setEvalKey first");
+      }
       return it->second.data();
     }
     BigPoly &p = ctPart(a.role, a.output);

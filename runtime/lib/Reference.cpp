@@ -1,4 +1,5 @@
 #include "fhec/runtime/Reference.h"
+#include "fhec/runtime/Automorphism.h"
 #include "fhec/runtime/Random.h"
 #include "fhec/runtime/Error.h"
 
@@ -174,6 +175,49 @@ Ciphertext referenceMulConst(const Ciphertext &c, const mpz_t k, int logScale) {
 
 Ciphertext referenceAddConst(const Ciphertext &c, const mpz_t k) {
   return {c.ax, addConstantTerm(c.bx, k), c.logp, c.slots, c.keySet};
+}
+
+Ciphertext referenceMulPlain(const Ciphertext &c, const BigPoly &m, int logScale) {
+  requireSameRing(c.ax, m, "multiplication by a plaintext");
+  if (m.logq < c.logq()) throw Error("multiplication by a plaintext: the plaintext is mod 2^" + std::to_string(m.logq));
+  BigPoly mq = m.logq == c.logq() ? m : reduce(m, c.logq());
+  return {negacyclicProduct(c.ax, mq, c.logq()), negacyclicProduct(c.bx, mq, c.logq()), c.logp + logScale, c.slots,
+          c.keySet};
+}
+
+Ciphertext referenceAddPlain(const Ciphertext &c, const BigPoly &m) {
+  requireSameRing(c.ax, m, "addition of a plaintext");
+  if (m.logq < c.logq()) throw Error("addition of a plaintext: the plaintext is mod 2^" + std::to_string(m.logq));
+  return {c.ax, add(c.bx, m.logq == c.logq() ? m : reduce(m, c.logq())), c.logp, c.slots, c.keySet};
+}
+
+Ciphertext referenceRotate(const Params &params, const Ciphertext &c, const RotationKey &rk) {
+  const int logq = c.logq(), logqQ = logq + params.logQ;
+  if (rk.ax.logN != c.logN() || rk.ax.logq != 2 * params.logQ || rk.bx.logq != 2 * params.logQ)
+    throw Error("rotation: the key does not match the parameters (expected logN " + std::to_string(c.logN()) +
+                ", modulus 2^" + std::to_string(2 * params.logQ) + ")");
+  // a' = at - q mu with at = phi_g(ax) mod q, so a' k mod qQ = (at k - q (mu k mod Q)) mod qQ.
+  BigPoly at = automorphism(c.ax, rk.galois);
+  std::vector<int8_t> mu = automorphismWraps(c.ax, rk.galois);
+  auto keySwitch = [&](const BigPoly &k) {
+    BigPoly x = negacyclicProduct(at, k, logqQ);
+    BigPoly muk = negacyclicProductSmall(reduce(k, params.logQ), mu, params.logQ);
+    // x -= muk * 2^logq mod 2^logqQ, coefficient by coefficient.
+    mpz_t t, u;
+    mpz_inits(t, u, nullptr);
+    for (size_t i = 0; i < x.N(); ++i) {
+      x.get(i, t);
+      muk.get(i, u);
+      mpz_mul_2exp(u, u, logq);
+      mpz_sub(t, t, u);
+      x.set(i, t);
+    }
+    mpz_clears(t, u, nullptr);
+    return shiftRight(x, params.logQ);
+  };
+  // b' mod q is phi_g(bx) mod q: the sign convention only matters inside the
+  // products mod qQ.
+  return {keySwitch(rk.ax), add(keySwitch(rk.bx), automorphism(c.bx, rk.galois)), c.logp, c.slots, c.keySet};
 }
 
 void scaleConstant(double value, int logScale, mpz_t out) {

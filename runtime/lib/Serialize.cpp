@@ -1,4 +1,5 @@
 #include "fhec/runtime/Serialize.h"
+#include "fhec/runtime/Automorphism.h"
 #include "fhec/runtime/Error.h"
 
 #include <cerrno>
@@ -12,6 +13,7 @@ namespace fhec::rt {
 
 namespace {
 const char kMagic[4] = {'F', 'H', 'E', 'C'};
+constexpr uint32_t kLastKind = uint32_t(ObjectKind::RotationKey);
 
 const char *kindName(ObjectKind k) {
   switch (k) {
@@ -20,8 +22,13 @@ const char *kindName(ObjectKind k) {
   case ObjectKind::SecretKey: return "secret key";
   case ObjectKind::PublicKey: return "public key";
   case ObjectKind::EvalKey: return "evaluation key";
+  case ObjectKind::RotationKey: return "rotation key";
   }
   return "unknown object";
+}
+
+std::string withArticle(const std::string &noun) {
+  return (std::string("aeiou").find(noun[0]) != std::string::npos ? "an " : "a ") + noun;
 }
 
 uint64_t fnv1a(const char *data, size_t n) {
@@ -85,7 +92,8 @@ public:
            std::to_string(kSerialVersion) + "; files of older versions carry no key-set id: make the keys and " +
            "ciphertexts again, e.g. with 'fhec run --save')");
     if (kind != uint32_t(want))
-      fail(std::string("file holds a ") + (kind >= 1 && kind <= 5 ? kindName(ObjectKind(kind)) : "unknown object"));
+      fail(std::string("file holds ") + withArticle(kind >= 1 && kind <= kLastKind ? kindName(ObjectKind(kind)) : "unknown object") +
+           ", not " + withArticle(kindName(want)));
     if (size > bytes.size() || bytes.size() < 20 + size + 8) fail("file is truncated");
     if (bytes.size() != 20 + size + 8) fail("file has trailing bytes");
     data_ = bytes.data() + 20;
@@ -196,6 +204,15 @@ std::string serialize(const Params &p, const PublicKey &k) {
 std::string serialize(const Params &p, const EvalKey &k) {
   return serializePair(p, k.keySet, k.ax, k.bx, ObjectKind::EvalKey);
 }
+std::string serialize(const Params &p, const RotationKey &k) {
+  Writer w;
+  w.putParams(p);
+  w.putKeySet(k.keySet);
+  w.put<uint64_t>(k.galois);
+  w.putPoly(k.ax);
+  w.putPoly(k.bx);
+  return w.finish(ObjectKind::RotationKey);
+}
 
 Params deserializeParams(const std::string &bytes) {
   Reader r(bytes, ObjectKind::Params);
@@ -208,7 +225,7 @@ Params paramsOf(const std::string &bytes) {
   if (bytes.size() < 12) throw Error("cannot read fhec file: file is truncated");
   uint32_t kind;
   std::memcpy(&kind, bytes.data() + 8, 4);
-  if (kind < 1 || kind > 5) throw Error("cannot read fhec file: unknown object kind " + std::to_string(kind));
+  if (kind < 1 || kind > kLastKind) throw Error("cannot read fhec file: unknown object kind " + std::to_string(kind));
   Reader r(bytes, ObjectKind(kind));
   return r.getParams();
 }
@@ -280,6 +297,25 @@ EvalKey deserializeEvalKey(const std::string &bytes, const Params &expected) {
   k.bx = r.getPoly(p.logN, 2 * p.logQ);
   r.end();
   if (k.ax.logq != 2 * p.logQ || k.bx.logq != 2 * p.logQ) r.fail("evaluation key is not mod Q^2");
+  return k;
+}
+
+RotationKey deserializeRotationKey(const std::string &bytes, const Params &expected) {
+  Reader r(bytes, ObjectKind::RotationKey);
+  Params p = r.getParams();
+  checkParams(r, p, expected);
+  RotationKey k;
+  k.keySet = r.getRequiredKeySet();
+  k.galois = r.get<uint64_t>();
+  try {
+    checkGalois(p.logN, k.galois);
+  } catch (const Error &e) {
+    r.fail(e.what());
+  }
+  k.ax = r.getPoly(p.logN, 2 * p.logQ);
+  k.bx = r.getPoly(p.logN, 2 * p.logQ);
+  r.end();
+  if (k.ax.logq != 2 * p.logQ || k.bx.logq != 2 * p.logQ) r.fail("rotation key is not mod Q^2");
   return k;
 }
 

@@ -1,5 +1,6 @@
 #include "TestUtil.h"
 
+#include "fhec/runtime/Automorphism.h"
 #include "fhec/runtime/Encoding.h"
 #include "fhec/runtime/Error.h"
 #include "fhec/runtime/Keys.h"
@@ -144,6 +145,19 @@ std::optional<std::string> checkFreshNoise(const SecretKey &sk, const Params &p,
   return why.str();
 }
 
+// A rotation key of g is an RLWE sample with offset Q s(X^g); the
+// automorphism of s is computed on a BigPoly here, not on the int8 vector
+// key generation uses.
+std::optional<std::string> checkRotationKeyNoise(const RotationKey &rk, const SecretKey &sk, const Params &p) {
+  BigPoly qsg = automorphism(fromSmall(sk.s, p.logN, 2 * p.logQ), rk.galois);
+  mpz_t Q;
+  mpz_init(Q);
+  mpz_setbit(Q, p.logQ);
+  qsg = mulScalar(qsg, Q);
+  mpz_clear(Q);
+  return checkRlweError(rk.ax, rk.bx, sk, &qsg, p.sigma);
+}
+
 // A public key with error e ~ DG(width) instead of DG(sigma) (width 0: none).
 PublicKey craftedPublicKey(const SecretKey &sk, const Params &p, double width, SecureRandom &rng) {
   PublicKey pk;
@@ -198,6 +212,66 @@ TEST(Keys, PublicAndEvaluationKeysHaveGaussianNoise) {
   KeySet other = generateKeys(p, rng);
   EXPECT_TRUE(checkPublicKeyNoise(other.pk, k.sk, p));
   EXPECT_TRUE(checkEvalKeyNoise(k.evk, other.sk, p));
+}
+
+// Rotation keys: RLWE samples of the sampler's width with offset Q s(X^g),
+// for rotations and conjugation; a key made for another Galois element or
+// another secret fails the same check.
+TEST(Keys, RotationKeysHaveGaussianNoise) {
+  SecureRandom rng;
+  Params p = noiseParams();
+  KeySet k = generateKeys(p, rng);
+  for (uint64_t g : {galoisForRotation(p.logN, 1), galoisForRotation(p.logN, -3), galoisForConjugation(p.logN)}) {
+    RotationKey rk = generateRotationKey(p, k.sk, g, rng);
+    EXPECT_EQ(rk.galois, g);
+    EXPECT_EQ(rk.keySet, k.sk.keySet);
+    auto why = checkRotationKeyNoise(rk, k.sk, p);
+    EXPECT_FALSE(why) << *why;
+    RotationKey wrongG = rk;
+    wrongG.galois = galoisForRotation(p.logN, 2);
+    EXPECT_TRUE(checkRotationKeyNoise(wrongG, k.sk, p));
+  }
+  KeySet other = generateKeys(p, rng);
+  EXPECT_TRUE(checkRotationKeyNoise(generateRotationKey(p, other.sk, 5, rng), k.sk, p));
+  EXPECT_NE(errorOf([&] { generateRotationKey(p, k.sk, 4, rng); }).find("not an odd number"), std::string::npos);
+  EXPECT_NE(errorOf([&] { generateRotationKey(p, k.sk, 1, rng); }).find("not an odd number"), std::string::npos);
+}
+
+// The reference's rotation and conjugation decrypt to the rotated and
+// conjugated slots, on full and sparse slots and below the top level; with
+// the rotation key of another key set they do not.
+TEST(Keys, RotatedCiphertextsDecryptToRotatedSlots) {
+  SecureRandom rng;
+  Params p = smallParams();
+  KeySet k = generateKeys(p, rng);
+  for (int slots : {512, 64}) {
+    std::vector<Complex> z(slots);
+    for (auto &x : z) x = Complex(2 * rng.uniformReal() - 1, 2 * rng.uniformReal() - 1);
+    for (int logq : {300, 120}) {
+      Ciphertext c = encrypt(p, k.pk, encode(z, p.logN, 30, logq), 30, slots, rng);
+      for (int64_t r : {int64_t(1), int64_t(3), int64_t(slots + 5), int64_t(-1)}) {
+        RotationKey rk = generateRotationKey(p, k.sk, galoisForRotation(p.logN, r), rng);
+        auto got = decode(decrypt(k.sk, referenceRotate(p, c, rk)), slots, 30);
+        double err = 0;
+        int64_t shift = ((r % slots) + slots) % slots;
+        for (int j = 0; j < slots; ++j) err = std::max(err, std::abs(got[j] - z[(j + shift) % slots]));
+        EXPECT_LT(err, 1e-4) << "slots " << slots << " logq " << logq << " r " << r;
+      }
+      RotationKey ck = generateRotationKey(p, k.sk, galoisForConjugation(p.logN), rng);
+      auto got = decode(decrypt(k.sk, referenceRotate(p, c, ck)), slots, 30);
+      double err = 0;
+      for (int j = 0; j < slots; ++j) err = std::max(err, std::abs(got[j] - std::conj(z[j])));
+      EXPECT_LT(err, 1e-4) << "conjugation, slots " << slots << " logq " << logq;
+    }
+    // Negative control: another key set's rotation key scrambles the slots.
+    KeySet other = generateKeys(p, rng);
+    Ciphertext c = encrypt(p, k.pk, encode(z, p.logN, 30, 300), 30, slots, rng);
+    RotationKey foreign = generateRotationKey(p, other.sk, galoisForRotation(p.logN, 1), rng);
+    auto got = decode(decrypt(k.sk, referenceRotate(p, c, foreign)), slots, 30);
+    double err = 0;
+    for (int j = 0; j < slots; ++j) err = std::max(err, std::abs(got[j] - z[(j + 1) % slots]));
+    EXPECT_GT(err, 1.0);
+  }
 }
 
 TEST(Keys, EncryptDecryptRoundTrip) {

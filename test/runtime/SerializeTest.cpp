@@ -68,6 +68,34 @@ TEST(Serialize, RoundTripsEveryObject) {
   EXPECT_EQ(evk.keySet, k.sk.keySet);
   EXPECT_EQ(paramsOf(serialize(p, k.evk)), p);
   EXPECT_EQ(paramsOf(serialize(p, k.sk)), p);
+  RotationKey rk = generateRotationKey(p, k.sk, 5, rng);
+  RotationKey rk2 = deserializeRotationKey(serialize(p, rk), p);
+  EXPECT_EQ(rk2.galois, 5u);
+  EXPECT_EQ(rk2.ax, rk.ax);
+  EXPECT_EQ(rk2.bx, rk.bx);
+  EXPECT_EQ(rk2.keySet, k.sk.keySet);
+  EXPECT_EQ(paramsOf(serialize(p, rk)), p);
+}
+
+// A rotation key's Galois element must be odd in [3, 2N); the file kind is checked.
+TEST(Serialize, RotationKeysAreValidated) {
+  SecureRandom rng;
+  Params p = params();
+  KeySet k = generateKeys(p, rng);
+  std::string good = serialize(p, generateRotationKey(p, k.sk, 127, rng));  // 2N - 1: conjugation
+  EXPECT_EQ(deserializeRotationKey(good, p).galois, 127u);
+  for (uint64_t g : {uint64_t(0), uint64_t(1), uint64_t(6), uint64_t(128), uint64_t(1) << 40}) {
+    std::string bad = good;
+    std::memcpy(&bad[kAfterKeySet], &g, 8);
+    fixChecksum(bad);
+    std::string why = errorOf([&] { deserializeRotationKey(bad, p); });
+    EXPECT_NE(why.find("cannot read rotation key: Galois element " + std::to_string(g) + " is not an odd number"),
+              std::string::npos) << why;
+  }
+  std::string why = errorOf([&] { deserializeEvalKey(good, p); });
+  EXPECT_NE(why.find("file holds a rotation key, not an evaluation key"), std::string::npos) << why;
+  why = errorOf([&] { deserializeRotationKey(serialize(p, k.evk), p); });
+  EXPECT_NE(why.find("file holds an evaluation key, not a rotation key"), std::string::npos) << why;
 }
 
 // Version 1 files (no key-set id) are refused with a message saying what to do.

@@ -6,6 +6,7 @@
 #pragma once
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace fhec::abi {
@@ -33,6 +34,26 @@ inline bool isExportableName(std::string_view s) {
   for (char c : s)
     if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_')) return false;
   return true;
+}
+/// Argument roles of key-switching keys in RNS/NTT form: the evaluation key
+/// ("evk.ax", "evk.bx") and the rotation key of Galois element g
+/// ("rk<g>.ax", "rk<g>.bx"). Both are prepared by kEvkPrepareFunc.
+inline std::string rotationKeyRole(uint64_t galois, bool bx) {
+  return "rk" + std::to_string(galois) + (bx ? ".bx" : ".ax");
+}
+/// The Galois element of a rotation-key role, or nullopt for other roles.
+inline std::optional<uint64_t> rotationKeyGalois(std::string_view role) {
+  if (role.size() < 6 || role.substr(0, 2) != "rk") return std::nullopt;
+  std::string_view tail = role.substr(role.size() - 3);
+  if (tail != ".ax" && tail != ".bx") return std::nullopt;
+  std::string_view digits = role.substr(2, role.size() - 5);
+  if (digits.empty() || digits.size() > 12) return std::nullopt;
+  uint64_t g = 0;
+  for (char c : digits) {
+    if (c < '0' || c > '9') return std::nullopt;
+    g = g * 10 + uint64_t(c - '0');
+  }
+  return g;
 }
 /// Name of the generated function that brings an evaluation-key polynomial
 /// (coefficients mod Q^2) into the RNS/NTT form region 2 of HE Mul reads.

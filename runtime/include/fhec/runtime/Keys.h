@@ -4,6 +4,7 @@
 #include "fhec/runtime/Params.h"
 #include "fhec/runtime/Random.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -54,17 +55,33 @@ struct EvalKey {
   KeySetId keySet;
 };
 
+/// Rotation (key-switching) key of the automorphism X -> X^g (HEAAN 2.1's
+/// addLeftRotKey / addConjKey): (ax, bx = -ax*s + e + Q*s(X^g)) mod Q^2, in
+/// coefficient form like the evaluation key. g = galoisForRotation(logN, r)
+/// for a left rotation by r, galoisForConjugation(logN) for conjugation.
+struct RotationKey {
+  uint64_t galois = 0;
+  BigPoly ax, bx;
+  KeySetId keySet;
+};
+
 struct KeySet {
   Params params;
   SecretKey sk;
   PublicKey pk;
   EvalKey evk;
+  std::map<uint64_t, RotationKey> rotationKeys;  ///< by Galois element
 };
 
 /// Generates sk ~ HWT(h), pk and evk with a discrete Gaussian error of width
 /// sigma, all three stamped with one fresh random KeySetId. Secret
 /// temporaries (the error polynomials, a*s, Q*s^2) are wiped before release.
 KeySet generateKeys(const Params &params, SecureRandom &rng);
+
+/// The rotation key of Galois element g for sk (stamped with sk's key set);
+/// s(X^g), the error and a*s are wiped before release. Throws Error for a g
+/// that is not an odd number in [3, 2N).
+RotationKey generateRotationKey(const Params &params, const SecretKey &sk, uint64_t galois, SecureRandom &rng);
 
 /// Public-key encryption of m (mod 2^logq) as in HEAAN's encMsg: with
 /// v ~ ZO(0.5) and e0, e1 ~ DG(sigma), (v*pk.ax + e0, v*pk.bx + e1 + Q*m) mod qQ,

@@ -23,7 +23,7 @@ struct ManifestArg {
   int basis = -1;     ///< index into Manifest::bases (tables, RNS arguments)
   int64_t param = 0;  ///< the table kind's parameter (Abi.h)
   int logq = 0;       ///< modulus bits of BigInt polynomial arguments
-  std::string role;   ///< "ct<i>.ax|bx", "evk.ax|bx", "key", "keyrns"
+  std::string role;   ///< "ct<i>.ax|bx", "evk.ax|bx", "rk<g>.ax|bx", "key", "keyrns"
 };
 
 struct ManifestCiphertext {
@@ -35,6 +35,10 @@ struct ManifestFunction {
   int64_t workspaceBytes = 0;  ///< size of the function's workspace argument
   std::vector<ManifestArg> args;
   std::vector<ManifestCiphertext> inputs, outputs;
+  /// The Galois elements of the rotation keys the function reads (sorted).
+  std::vector<uint64_t> galoisElements() const;
+  /// Whether it reads the evaluation key (HE Mul).
+  bool needsEvalKey() const;
 };
 
 /// What a module says about itself: target, parameters, RNS bases, functions.
@@ -101,7 +105,11 @@ public:
   /// Bytes of the workspace shared by the module's functions.
   size_t workspaceBytes() const { return workspace_.size() * sizeof(uint64_t); }
   /// Derives the evaluation key's RNS/NTT form with the module's own kernels.
+  /// A key of another key set than the keys set before replaces them all.
   void setEvalKey(const EvalKey &evk);
+  /// Likewise for the rotation key of one Galois element (several may be set).
+  /// Throws Error if it belongs to another key set than the evaluation key.
+  void setRotationKey(const RotationKey &rk);
   /// Calls `function`; throws Error on unknown names, mismatched inputs, or
   /// inputs from another key set than each other or the evaluation key. The
   /// outputs carry the inputs' key set.
@@ -121,9 +129,13 @@ private:
   void call(const ManifestFunction &f, const std::function<void *(const ManifestArg &)> &data);
   std::map<std::tuple<int, int, int64_t>, Buffer> tables_;
   Buffer workspace_;
-  std::map<std::string, Buffer> evk_;  // "evk.ax" / "evk.bx" -> (m, N) prime-major words
-  KeySetId evkKeySet_;                 // the evaluation key's key set (inputs must share it)
-  int evkBasis_ = -1;
+  /// Runs the module's key preparation (CRT + NTT) on one key polynomial mod Q^2.
+  Buffer prepareKey(const BigPoly &key, const char *what);
+  /// Key-switching keys in RNS/NTT form by role ("evk.ax", "rk5.bx", ...),
+  /// (m, N) prime-major words in the basis keyBasis_.
+  std::map<std::string, Buffer> keys_;
+  KeySetId keySet_;  // the key set of the keys set so far (inputs must share it)
+  int keyBasis_ = -1;
 };
 
 } // namespace fhec::rt

@@ -36,6 +36,18 @@ Ciphertext referenceModDown(const Ciphertext &c, int newLogq);
 Ciphertext referenceMulConst(const Ciphertext &c, const mpz_t k, int logScale);
 /// Adds the integer constant k (= round(c * 2^logp)) to every slot.
 Ciphertext referenceAddConst(const Ciphertext &c, const mpz_t k);
+/// Multiplication by an encoded plaintext m (HEAAN multByPoly): both
+/// polynomials times m mod q; logp += logScale, the scale m was encoded at.
+Ciphertext referenceMulPlain(const Ciphertext &c, const BigPoly &m, int logScale);
+/// Addition of an encoded plaintext m (at the ciphertext's scale) to bx.
+Ciphertext referenceAddPlain(const Ciphertext &c, const BigPoly &m);
+/// Slot rotation or conjugation by the automorphism of rk.galois with key
+/// switching (HEAAN leftRotateFast / conjugate): a' = phi_g(ax) and
+/// b' = phi_g(bx) as integer polynomials with coefficients in (-q, q) (a
+/// negated coefficient is -x, not q - x), ax = floor((a' rk.ax mod qQ) / Q),
+/// bx = floor((a' rk.bx mod qQ) / Q) + b' mod q (DESIGN.md). Throws Error on
+/// a key for other parameters.
+Ciphertext referenceRotate(const Params &params, const Ciphertext &c, const RotationKey &rk);
 
 /// round(value * 2^logScale) as a sign and magnitude (little-endian 64-bit
 /// limbs): the integer form of a real constant used by mul_const/add_const,

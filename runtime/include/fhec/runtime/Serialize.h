@@ -19,13 +19,15 @@ namespace fhec::rt {
 
 /// 2: keys and ciphertexts carry their KeySetId. Version 1 files are refused.
 constexpr uint32_t kSerialVersion = 2;
-enum class ObjectKind : uint32_t { Params = 1, Ciphertext = 2, SecretKey = 3, PublicKey = 4, EvalKey = 5 };
+enum class ObjectKind : uint32_t { Params = 1, Ciphertext = 2, SecretKey = 3, PublicKey = 4, EvalKey = 5, RotationKey = 6 };
 
 std::string serialize(const Params &p);
 std::string serialize(const Params &p, const Ciphertext &c);
 std::string serialize(const Params &p, const SecretKey &k);
 std::string serialize(const Params &p, const PublicKey &k);
 std::string serialize(const Params &p, const EvalKey &k);
+/// A rotation key also records its Galois element.
+std::string serialize(const Params &p, const RotationKey &k);
 
 Params deserializeParams(const std::string &bytes);
 /// The `expected` overloads also check that the object was made for those parameters.
@@ -34,6 +36,8 @@ Ciphertext deserializeCiphertext(const std::string &bytes, const Params &expecte
 SecretKey deserializeSecretKey(const std::string &bytes, const Params &expected);
 PublicKey deserializePublicKey(const std::string &bytes, const Params &expected);
 EvalKey deserializeEvalKey(const std::string &bytes, const Params &expected);
+/// Also refuses a Galois element that is not odd in [3, 2N).
+RotationKey deserializeRotationKey(const std::string &bytes, const Params &expected);
 /// Params recorded in any serialized object.
 Params paramsOf(const std::string &bytes);
 
