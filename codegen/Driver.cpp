@@ -41,6 +41,12 @@ LogicalResult lowerModule(ModuleOp module, const CompileOptions &options, Stage 
   return pm.run(module);
 }
 
+LogicalResult manageScale(ModuleOp module) {
+  PassManager pm(module.getContext());
+  pm.addPass(createCKKSManageScale());
+  return pm.run(module);
+}
+
 LogicalResult compileToSharedLibrary(ModuleOp module, const CompileOptions &options, const std::string &soPath,
                                      std::string &error) {
   if (failed(lowerModule(module, options, Stage::LLVMDialect))) {
@@ -175,7 +181,8 @@ static int driverMainImpl(int argc, char **argv) {
   static cl::opt<std::string> targetOpt("target", cl::desc("Target: cpu (portable 64-bit), cpu-avx512 (AVX-512 IFMA) or auto (the best this CPU runs)"),
                                         cl::init("cpu"), cl::cat(cat));
   static cl::opt<std::string> emitOpt("emit",
-                                      cl::desc("What to produce: fhe (annotated fhe dialect), mlir (loop-level MLIR), "
+                                      cl::desc("What to produce: ckks (the scheme-level program, after --manage-scale), "
+                                               "fhe (annotated fhe dialect), mlir (loop-level MLIR), "
                                                "llvm (LLVM IR), asm, obj, so (shared library for the runtime)"),
                                       cl::init("so"), cl::cat(cat));
   static cl::opt<unsigned> optLevel("O", cl::Prefix, cl::desc("Optimization level: -O0 (lowering passes only), "
@@ -191,6 +198,11 @@ static int driverMainImpl(int argc, char **argv) {
                                      cl::desc("Compile and run parameters whose security estimate is below the level "
                                               "#ckks.params requires (default 128 bits)"),
                                      cl::cat(cat));
+  static cl::opt<bool> manageScaleOpt(
+      "manage-scale",
+      cl::desc("Run ckks-manage-scale first: rescale after every product and align the levels and scales of "
+               "operands (for programs written without rescales)"),
+      cl::cat(cat));
   static cl::opt<bool> noPhaseTimers("no-phase-timers", cl::desc("Do not instrument kernels with phase timers"),
                                      cl::cat(cat));
   // `fhec run` options.
@@ -254,6 +266,8 @@ static int driverMainImpl(int argc, char **argv) {
                  << "\n";
   }
   if (failed(checkSecurity(*module, allowInsecure))) return 1;
+  // Management rewrites the program itself: `fhec run` checks the managed one.
+  if (manageScaleOpt && failed(manageScale(*module))) return 1;
 
   CompileOptions options;
   options.target = targetOpt;
@@ -299,9 +313,9 @@ static int driverMainImpl(int argc, char **argv) {
   }
 
   const std::string emit = emitOpt;
-  static const char *kinds[] = {"fhe", "mlir", "llvm", "asm", "obj", "so"};
+  static const char *kinds[] = {"ckks", "fhe", "mlir", "llvm", "asm", "obj", "so"};
   if (!llvm::is_contained(kinds, emit)) {
-    llvm::errs() << "fhec: error: unknown --emit=" << emit << " (expected fhe, mlir, llvm, asm, obj or so)\n";
+    llvm::errs() << "fhec: error: unknown --emit=" << emit << " (expected ckks, fhe, mlir, llvm, asm, obj or so)\n";
     return 1;
   }
   if (emit == "so") {
@@ -316,13 +330,13 @@ static int driverMainImpl(int argc, char **argv) {
     return 0;
   }
   Stage stage = emit == "fhe" ? Stage::FHE : emit == "mlir" ? Stage::Loops : Stage::LLVMDialect;
-  if (failed(lowerModule(*module, options, stage))) return 1;
+  if (emit != "ckks" && failed(lowerModule(*module, options, stage))) return 1;
   auto out = openOutputFile(outputFile, &error);
   if (!out) {
     llvm::errs() << "fhec: error: " << error << "\n";
     return 1;
   }
-  if (emit == "fhe" || emit == "mlir") {
+  if (emit == "ckks" || emit == "fhe" || emit == "mlir") {
     module->print(out->os());
     out->os() << "\n";
   } else {

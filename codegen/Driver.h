@@ -16,6 +16,9 @@ enum class Stage { FHE, Loops, LLVMDialect };
 /// command-line options (--mlir-print-ir-after-all, --mlir-timing, ...).
 mlir::LogicalResult lowerModule(mlir::ModuleOp module, const CompileOptions &options, Stage stage);
 
+/// Runs ckks-manage-scale on `module` in place (diagnostics on failure).
+mlir::LogicalResult manageScale(mlir::ModuleOp module);
+
 /// Lowers `module` (consumed) all the way and links a shared library at `soPath`.
 mlir::LogicalResult compileToSharedLibrary(mlir::ModuleOp module, const CompileOptions &options,
                                            const std::string &soPath, std::string &error);

@@ -1,7 +1,10 @@
 #include "codegen/Evaluate.h"
 
+#include "fhec/runtime/Automorphism.h"
 #include "fhec/runtime/Error.h"
 #include "fhec/runtime/Reference.h"
+
+#include <set>
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -23,14 +26,27 @@ FailureOr<std::vector<V>> interpret(func::FuncOp f, const std::vector<V> &inputs
     auto get = [&](Value v) -> const V & { return env.find(v)->second; };
     LogicalResult r =
         llvm::TypeSwitch<Operation *, LogicalResult>(&op)
-            .template Case<ckks::AddOp>([&](auto o) { return env[o.getResult()] = ops.add(get(o.getLhs()), get(o.getRhs())), success(); })
-            .template Case<ckks::SubOp>([&](auto o) { return env[o.getResult()] = ops.sub(get(o.getLhs()), get(o.getRhs())), success(); })
+            .template Case<ckks::AddOp>([&](auto o) { return env[o.getResult()] = ops.add(o, get(o.getLhs()), get(o.getRhs())), success(); })
+            .template Case<ckks::SubOp>([&](auto o) { return env[o.getResult()] = ops.sub(o, get(o.getLhs()), get(o.getRhs())), success(); })
             .template Case<ckks::NegateOp>([&](auto o) { return env[o.getResult()] = ops.negate(get(o.getInput())), success(); })
-            .template Case<ckks::MulOp>([&](auto o) { return env[o.getResult()] = ops.mul(get(o.getLhs()), get(o.getRhs())), success(); })
+            .template Case<ckks::MulOp>([&](auto o) -> LogicalResult {
+              FailureOr<V> r = ops.mul(o, get(o.getLhs()), get(o.getRhs()));
+              if (failed(r)) return failure();
+              env[o.getResult()] = *r;
+              return success();
+            })
             .template Case<ckks::RescaleOp>([&](auto o) { return env[o.getResult()] = ops.rescale(o, get(o.getInput())), success(); })
             .template Case<ckks::ModDownOp>([&](auto o) { return env[o.getResult()] = ops.modDown(o, get(o.getInput())), success(); })
             .template Case<ckks::MulConstOp>([&](auto o) { return env[o.getResult()] = ops.mulConst(o, get(o.getInput())), success(); })
             .template Case<ckks::AddConstOp>([&](auto o) { return env[o.getResult()] = ops.addConst(o, get(o.getInput())), success(); })
+            .template Case<ckks::MulPlainOp>([&](auto o) { return env[o.getResult()] = ops.mulPlain(o, get(o.getInput())), success(); })
+            .template Case<ckks::AddPlainOp>([&](auto o) { return env[o.getResult()] = ops.addPlain(o, get(o.getInput())), success(); })
+            .template Case<ckks::RotateOp, ckks::ConjugateOp>([&](auto o) -> LogicalResult {
+              FailureOr<V> r = ops.automorphism(o, get(o.getInput()));
+              if (failed(r)) return failure();
+              env[o.getResult()] = *r;
+              return success();
+            })
             .template Case<func::ReturnOp>([&](func::ReturnOp o) {
               for (Value v : o.getOperands()) outputs.push_back(get(v));
               return success();
@@ -43,13 +59,34 @@ FailureOr<std::vector<V>> interpret(func::FuncOp f, const std::vector<V> &inputs
 
 struct ReferenceOps {
   const rt::Params &params;
-  const rt::EvalKey &evk;
+  const EvaluationKeys &keys;
   ckks::ParamsAttr attr;
 
-  rt::Ciphertext add(const rt::Ciphertext &a, const rt::Ciphertext &b) { return rt::referenceAdd(a, b); }
-  rt::Ciphertext sub(const rt::Ciphertext &a, const rt::Ciphertext &b) { return rt::referenceSub(a, b); }
+  // ckks.add's alignment: reduce to the result's logq, multiply up to its logp.
+  static rt::Ciphertext align(const rt::Ciphertext &c, ckks::CiphertextType to) {
+    rt::Ciphertext r = c.logq() > int(to.getLogq()) ? rt::referenceModDown(c, int(to.getLogq())) : c;
+    if (r.logp < int(to.getLogp())) {
+      mpz_t k;
+      mpz_init(k);
+      mpz_setbit(k, to.getLogp() - r.logp);
+      r = rt::referenceMulConst(r, k, int(to.getLogp()) - r.logp);
+      mpz_clear(k);
+    }
+    return r;
+  }
+  rt::Ciphertext add(ckks::AddOp o, const rt::Ciphertext &a, const rt::Ciphertext &b) {
+    return rt::referenceAdd(align(a, o.getType()), align(b, o.getType()));
+  }
+  rt::Ciphertext sub(ckks::SubOp o, const rt::Ciphertext &a, const rt::Ciphertext &b) {
+    return rt::referenceSub(align(a, o.getType()), align(b, o.getType()));
+  }
   rt::Ciphertext negate(const rt::Ciphertext &a) { return rt::referenceNegate(a); }
-  rt::Ciphertext mul(const rt::Ciphertext &a, const rt::Ciphertext &b) { return rt::referenceMul(params, a, b, evk); }
+  FailureOr<rt::Ciphertext> mul(ckks::MulOp o, const rt::Ciphertext &a, const rt::Ciphertext &b) {
+    if (!keys.evk) return o.emitOpError() << "needs the evaluation key";
+    int logq = int(o.getType().getLogq());
+    auto level = [&](const rt::Ciphertext &c) { return c.logq() > logq ? rt::referenceModDown(c, logq) : c; };
+    return rt::referenceMul(params, level(a), level(b), *keys.evk);
+  }
   rt::Ciphertext rescale(ckks::RescaleOp o, const rt::Ciphertext &a) {
     return rt::referenceRescale(a, int(o.getInput().getType().getLogq() - o.getResult().getType().getLogq()));
   }
@@ -72,6 +109,24 @@ struct ReferenceOps {
     mpz_clear(k);
     return r;
   }
+  // The plaintexts are encoded exactly as ckks-to-fhe encodes them (rt::encode).
+  rt::Ciphertext mulPlain(ckks::MulPlainOp o, const rt::Ciphertext &a) {
+    rt::BigPoly m = rt::encode(o.getSlotValues(), params.logN, int(attr.getLogp()), a.logq());
+    return rt::referenceMulPlain(a, m, int(attr.getLogp()));
+  }
+  rt::Ciphertext addPlain(ckks::AddPlainOp o, const rt::Ciphertext &a) {
+    return rt::referenceAddPlain(a, rt::encode(o.getSlotValues(), params.logN, a.logp, a.logq()));
+  }
+  template <typename Op> FailureOr<rt::Ciphertext> automorphism(Op o, const rt::Ciphertext &a) {
+    uint64_t g = o.getGaloisElement();
+    const rt::RotationKey *rk = nullptr;
+    if (keys.rotationKeys) {
+      auto it = keys.rotationKeys->find(g);
+      if (it != keys.rotationKeys->end()) rk = &it->second;
+    }
+    if (!rk) return o.emitOpError() << "needs the rotation key of Galois element " << g;
+    return rt::referenceRotate(params, a, *rk);
+  }
 };
 
 using Vec = std::vector<rt::Complex>;
@@ -81,10 +136,10 @@ struct PlainOps {
     for (size_t i = 0; i < a.size(); ++i) r[i] = f(a[i], i);
     return r;
   }
-  Vec add(const Vec &a, const Vec &b) { return map(a, [&](rt::Complex x, size_t i) { return x + b[i]; }); }
-  Vec sub(const Vec &a, const Vec &b) { return map(a, [&](rt::Complex x, size_t i) { return x - b[i]; }); }
+  template <typename Op> Vec add(Op, const Vec &a, const Vec &b) { return map(a, [&](rt::Complex x, size_t i) { return x + b[i]; }); }
+  template <typename Op> Vec sub(Op, const Vec &a, const Vec &b) { return map(a, [&](rt::Complex x, size_t i) { return x - b[i]; }); }
   Vec negate(const Vec &a) { return map(a, [](rt::Complex x, size_t) { return -x; }); }
-  Vec mul(const Vec &a, const Vec &b) { return map(a, [&](rt::Complex x, size_t i) { return x * b[i]; }); }
+  FailureOr<Vec> mul(ckks::MulOp, const Vec &a, const Vec &b) { return map(a, [&](rt::Complex x, size_t i) { return x * b[i]; }); }
   Vec rescale(ckks::RescaleOp, const Vec &a) { return a; }
   Vec modDown(ckks::ModDownOp, const Vec &a) { return a; }
   Vec mulConst(ckks::MulConstOp o, const Vec &a) {
@@ -95,18 +150,43 @@ struct PlainOps {
     double c = o.getValue().convertToDouble();
     return map(a, [&](rt::Complex x, size_t) { return x + c; });
   }
+  Vec mulPlain(ckks::MulPlainOp o, const Vec &a) {
+    Vec v = o.getSlotValues();
+    return map(a, [&](rt::Complex x, size_t i) { return x * v[i]; });
+  }
+  Vec addPlain(ckks::AddPlainOp o, const Vec &a) {
+    Vec v = o.getSlotValues();
+    return map(a, [&](rt::Complex x, size_t i) { return x + v[i]; });
+  }
+  // Slot j takes slot j + offset (mod slots: a sparse vector repeats).
+  FailureOr<Vec> automorphism(ckks::RotateOp o, const Vec &a) {
+    size_t n = a.size(), k = size_t(o.getOffset()) % n;
+    return map(a, [&](rt::Complex, size_t i) { return a[(i + k) % n]; });
+  }
+  FailureOr<Vec> automorphism(ckks::ConjugateOp, const Vec &a) {
+    return map(a, [](rt::Complex x, size_t) { return std::conj(x); });
+  }
 };
 } // namespace
 
 FailureOr<std::vector<rt::Ciphertext>> evaluateReference(func::FuncOp f, const rt::Params &params,
-                                                         const rt::EvalKey &evk,
+                                                         const EvaluationKeys &keys,
                                                          const std::vector<rt::Ciphertext> &inputs) {
-  ReferenceOps ops{params, evk, ckks::getModuleParams(f)};
+  ReferenceOps ops{params, keys, ckks::getModuleParams(f)};
   try {
     return interpret(f, inputs, ops);
   } catch (const rt::Error &e) {
     return f.emitError() << "reference evaluation failed: " << e.what();
   }
+}
+
+std::vector<uint64_t> galoisElements(func::FuncOp f) {
+  std::set<uint64_t> g;
+  f.walk([&](Operation *op) {
+    if (auto r = dyn_cast<ckks::RotateOp>(op)) g.insert(r.getGaloisElement());
+    if (auto c = dyn_cast<ckks::ConjugateOp>(op)) g.insert(c.getGaloisElement());
+  });
+  return {g.begin(), g.end()};
 }
 
 FailureOr<std::vector<std::vector<rt::Complex>>> evaluatePlain(func::FuncOp f, const std::vector<Vec> &inputs) {

@@ -9,14 +9,25 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
+#include <map>
 #include <vector>
 
 namespace fhec {
 
-/// Runs `f` op by op with the GMP reference (runtime/Reference.h).
+/// The keys a reference evaluation may need.
+struct EvaluationKeys {
+  const rt::EvalKey *evk = nullptr;
+  const std::map<uint64_t, rt::RotationKey> *rotationKeys = nullptr;  ///< by Galois element
+};
+
+/// Runs `f` op by op with the GMP reference (runtime/Reference.h). Fails with
+/// a diagnostic on a missing key.
 mlir::FailureOr<std::vector<rt::Ciphertext>> evaluateReference(mlir::func::FuncOp f, const rt::Params &params,
-                                                               const rt::EvalKey &evk,
+                                                               const EvaluationKeys &keys,
                                                                const std::vector<rt::Ciphertext> &inputs);
+
+/// The Galois elements of the rotation keys `f` needs (rotations, conjugation).
+std::vector<uint64_t> galoisElements(mlir::func::FuncOp f);
 
 /// Runs `f` on the messages: slot-wise complex arithmetic.
 mlir::FailureOr<std::vector<std::vector<rt::Complex>>>

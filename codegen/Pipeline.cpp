@@ -117,6 +117,7 @@ LogicalResult buildLoopPipeline(OpPassManager &pm, const CompileOptions &options
   pm.addPass(std::move(lowering));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  pm.addPass(createFHECOutlineKernels());
   if (failed(addOptimizations(pm, options, /*onLoops=*/true, error))) return failure();
   pm.addPass(createFHECABI());
   pm.addPass(createFHECFreeBuffers());

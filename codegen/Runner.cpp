@@ -194,6 +194,14 @@ int runProgram(ModuleOp module, const RunOptions &opts) {
       };
       sameKeySet(keys.pk.keySet, pkPath);
       sameKeySet(keys.evk.keySet, evkPath);
+      for (uint64_t g : galoisElements(func)) {
+        const std::string rkPath = path(opts.loadDir, "rk" + std::to_string(g) + ".bin");
+        rt::RotationKey rk = rt::deserializeRotationKey(rt::readFile(rkPath), params);
+        if (rk.galois != g)
+          return fail("--load: '" + rkPath + "' holds the rotation key of Galois element " + std::to_string(rk.galois));
+        sameKeySet(rk.keySet, rkPath);
+        keys.rotationKeys[g] = std::move(rk);
+      }
       for (unsigned i = 0; i < func.getNumArguments(); ++i) {
         const std::string ctPath = path(opts.loadDir, "in" + std::to_string(i) + ".ct");
         inputs.push_back(rt::deserializeCiphertext(rt::readFile(ctPath), params));
@@ -202,6 +210,7 @@ int runProgram(ModuleOp module, const RunOptions &opts) {
       }
     } else {
       keys = rt::generateKeys(params, rng);
+      for (uint64_t g : galoisElements(func)) keys.rotationKeys[g] = rt::generateRotationKey(params, keys.sk, g, rng);
     }
     double keygenSeconds = secondsSince(t0);
     t0 = Clock::now();
@@ -226,6 +235,7 @@ int runProgram(ModuleOp module, const RunOptions &opts) {
       c.module->setThreads(int(c.threads));
       t0 = Clock::now();
       c.exec->setEvalKey(keys.evk);
+      for (const auto &[g, rk] : keys.rotationKeys) c.exec->setRotationKey(rk);
       if (&c == &configs[0]) evkSeconds = secondsSince(t0);
     }
     for (unsigned r = 0; r < opts.repeat; ++r) {
@@ -246,7 +256,7 @@ int runProgram(ModuleOp module, const RunOptions &opts) {
     double refSeconds = 0;
     if (opts.checkReference) {
       t0 = Clock::now();
-      auto ref = evaluateReference(func, params, keys.evk, inputs);
+      auto ref = evaluateReference(func, params, EvaluationKeys{&keys.evk, &keys.rotationKeys}, inputs);
       refSeconds = secondsSince(t0);
       if (failed(ref)) return 1;
       for (Config &c : configs) {
@@ -280,6 +290,8 @@ int runProgram(ModuleOp module, const RunOptions &opts) {
       rt::writeSecretKeyFile(path(opts.saveDir, "sk.bin"), params, keys.sk);  // mode 0600
       rt::writeFile(path(opts.saveDir, "pk.bin"), rt::serialize(params, keys.pk));
       rt::writeFile(path(opts.saveDir, "evk.bin"), rt::serialize(params, keys.evk));
+      for (const auto &[g, rk] : keys.rotationKeys)
+        rt::writeFile(path(opts.saveDir, "rk" + std::to_string(g) + ".bin"), rt::serialize(params, rk));
       for (size_t i = 0; i < inputs.size(); ++i)
         rt::writeFile(path(opts.saveDir, "in" + std::to_string(i) + ".ct"), rt::serialize(params, inputs[i]));
       for (size_t i = 0; i < outputs.size(); ++i)  // outputs carry the inputs' key set
@@ -293,8 +305,8 @@ int runProgram(ModuleOp module, const RunOptions &opts) {
     for (auto [i, c] : llvm::enumerate(configs))
       os << llvm::formatv("  [{0}] {1}: compile {2:F2} s, workspace {3:F1} MiB\n", i, c.label, c.compileSeconds,
                           double(c.exec->workspaceBytes()) / (1 << 20));
-    os << llvm::formatv("  keygen {0:F2} s | encrypt {1:F2} s | evk to RNS/NTT {2:F2} s\n", keygenSeconds,
-                        encryptSeconds, evkSeconds);
+    os << llvm::formatv("  keygen {0:F2} s ({1} rotation key(s)) | encrypt {2:F2} s | keys to RNS/NTT {3:F2} s\n",
+                        keygenSeconds, keys.rotationKeys.size(), encryptSeconds, evkSeconds);
     os << llvm::formatv("  {0,-10}", "phase (ms)");
     for (size_t i = 0; i < configs.size(); ++i) os << llvm::formatv(" {0,10}", "[" + std::to_string(i) + "]");
     os << "\n";

@@ -3,6 +3,32 @@
 
 include "mlir/Pass/PassBase.td"
 
+def CKKSManageScale : Pass<"ckks-manage-scale", "::mlir::ModuleOp"> {
+  let summary = "Insert rescales after products and align the levels and scales of operands";
+  let description = [{
+    Scale management of ckks programs (HEAAN's usage, Cheon et al. 2017,
+    Section 3): every product (mul, mul_const, mul_plain) whose scale exceeds
+    the module's 2^logp is rescaled back to it, dividing q by the excess;
+    the operands of mul are brought to one level (mod_down of the higher),
+    those of add and sub also to one scale (the larger rescaled down).
+    Results and their types propagate to the function's results. A product
+    that the program rescales itself (a ckks.rescale among its users) keeps
+    its scale; explicit mod_downs are kept when they still lower the level.
+    Management divides a value, its modulus and its scale by the same 2^k,
+    so a valid unmanaged program (every product's scale below its modulus)
+    never runs out of modulus here; the Python tracer, which builds programs
+    through the same logic (passes/ScaleManager.h) op by op, reports running
+    out as "too little depth left" at the op that needs it.
+    ```mlir
+    // x^3 + x, unmanaged:                      // managed:
+    %0 = ckks.mul %x, %x    -> logp 60          // %0 = mul, rescale -> logq 210, logp 30
+    %1 = ckks.mul %0, %x    -> logp 90          // mod_down %x to 210, mul, rescale -> 180
+    %2 = ckks.add %1, %x    -> logp 90          // mod_down %x to 180, add
+    ```
+  }];
+  let dependentDialects = ["::fhec::ckks::CKKSDialect"];
+}
+
 def FHESelectBasis : Pass<"fhe-select-basis", "::mlir::ModuleOp"> {
   let summary = "Choose the primes of every RNS basis for the target";
   let description = [{
@@ -123,6 +149,27 @@ def FHEFuse : Pass<"fhe-fuse", "::mlir::ModuleOp"> {
     Option<"coefficient", "coefficient", "bool", /*default=*/"true", "(c, d) fuse iCRT/CRT/BigInt chains">,
     Option<"transform", "transform", "bool", /*default=*/"true", "(e) batch NTTs/iNTTs of one type">,
     Option<"shiftIcrt", "shift-icrt", "bool", /*default=*/"true", "(f) fold a right shift into the iCRT">,
+  ];
+}
+
+def FHECOutlineKernels : Pass<"fhec-outline-kernels", "::mlir::ModuleOp"> {
+  let summary = "Outline each kernel loop nest into a private function and merge identical kernels";
+  let description = [{
+    Every top-level scf.parallel / scf.for of a lowered function becomes a
+    private function (`<function>_kernel`, kept out of line) of the buffers
+    and values it captures, called in its place; constants it reads are
+    cloned into it. Kernels with equal argument types and equal bodies are
+    merged into one. A program repeats its kernels (each product runs the
+    same CRT, NTT and iCRT of its basis, each rotation the same key
+    switching), so code size and the LLVM compile time follow the number of
+    distinct kernels rather than the number of operations. Results are
+    unchanged.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::func::FuncDialect", "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
+  let statistics = [
+    Statistic<"numKernels", "kernels", "Distinct kernels outlined">,
+    Statistic<"numReused", "reused", "Kernel instances merged into an identical one">,
   ];
 }
 

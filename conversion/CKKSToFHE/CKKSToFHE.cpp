@@ -1,16 +1,22 @@
 // ckks-to-fhe: HE Mul as the CRT -> NTT -> Hadamard -> iNTT -> iCRT dataflow of
-// HEAAN's Scheme::mult (Jung et al. 2021, Fig. 2); HE Add/Sub/Negate, rescale,
-// mod_down and constant ops as BigInt pointwise ops.
+// HEAAN's Scheme::mult (Jung et al. 2021, Fig. 2); rotation and conjugation as
+// an automorphism plus key switching through the same region 2; products with
+// plaintexts through region 1; HE Add/Sub/Negate, rescale, mod_down and
+// constant ops as BigInt pointwise ops.
 #include "conversion/Passes.h"
 #include "passes/Bounds.h"
 
 #include "fhec/runtime/Abi.h"
+#include "fhec/runtime/Encoding.h"
 #include "fhec/runtime/Error.h"
 #include "fhec/runtime/Reference.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/TypeSwitch.h"
+
+#include <set>
 
 namespace fhec {
 #define GEN_PASS_DEF_CKKSTOFHE
@@ -27,8 +33,9 @@ using Pair = std::pair<Value, Value>;  // (ax, bx)
 /// Lowers the body of one function; one method per ckks op.
 class FunctionLowering {
 public:
-  FunctionLowering(OpBuilder &b, ckks::ParamsAttr params, fhe::BasisAttr evkBasis, Value evkAx, Value evkBx)
-      : b(b), params(params), evkBasis(evkBasis), evkAx(evkAx), evkBx(evkBx) {}
+  FunctionLowering(OpBuilder &b, ckks::ParamsAttr params, fhe::BasisAttr evkBasis, Pair evk,
+                   llvm::DenseMap<uint64_t, Pair> rotationKeys)
+      : b(b), params(params), evkBasis(evkBasis), evk(evk), rotationKeys(std::move(rotationKeys)) {}
 
   llvm::DenseMap<Value, Pair> map;
 
@@ -36,6 +43,30 @@ public:
     return llvm::TypeSwitch<Operation *, LogicalResult>(op)
         .Case<ckks::AddOp>([&](auto o) { return binary<fhe::PolyAddOp>(o); })
         .Case<ckks::SubOp>([&](auto o) { return binary<fhe::PolySubOp>(o); })
+        .Case<ckks::RotateOp>([&](ckks::RotateOp o) { return lowerAutomorphism(o, o.getGaloisElement()); })
+        .Case<ckks::ConjugateOp>([&](ckks::ConjugateOp o) { return lowerAutomorphism(o, o.getGaloisElement()); })
+        .Case<ckks::MulPlainOp>([&](ckks::MulPlainOp o) -> LogicalResult {
+          auto in = o.getInput().getType();
+          FailureOr<Value> m = plaintext(o, o.getSlotValues(), params.getLogp(), in.getLogq());
+          if (failed(m)) return failure();
+          auto r1 = fhe::BasisAttr::get(b.getContext(), region1Bits(params.getLogN(), in.getLogq()));
+          Pair x = map.at(o.getInput());
+          Value me = toEval(o.getLoc(), *m, r1);
+          auto times = [&](Value poly) {
+            return toPoly(o.getLoc(), fhe::HadamardOp::create(b, o.getLoc(), toEval(o.getLoc(), poly, r1), me),
+                          in.getLogq());
+          };
+          map[o.getResult()] = {times(x.first), times(x.second)};
+          return success();
+        })
+        .Case<ckks::AddPlainOp>([&](ckks::AddPlainOp o) -> LogicalResult {
+          auto in = o.getInput().getType();
+          FailureOr<Value> m = plaintext(o, o.getSlotValues(), in.getLogp(), in.getLogq());
+          if (failed(m)) return failure();
+          Pair x = map.at(o.getInput());
+          map[o.getResult()] = {x.first, fhe::PolyAddOp::create(b, o.getLoc(), x.second, *m)};
+          return success();
+        })
         .Case<ckks::NegateOp>([&](ckks::NegateOp o) {
           Pair in = map.at(o.getInput());
           map[o.getResult()] = {fhe::PolyNegateOp::create(b, o.getLoc(), in.first),
@@ -83,9 +114,10 @@ private:
   OpBuilder &b;
   ckks::ParamsAttr params;
   fhe::BasisAttr evkBasis;
-  Value evkAx, evkBx;
-  // NTT'd operands shared between products: (BigInt value, basis) -> eval-domain RNS.
-  llvm::DenseMap<std::pair<Value, Attribute>, Value> evalCache;
+  Pair evk;
+  llvm::DenseMap<uint64_t, Pair> rotationKeys;  // by Galois element
+  // CRT'd and NTT'd operands shared between products: (BigInt value, basis) -> RNS.
+  llvm::DenseMap<std::pair<Value, Attribute>, Value> coeffCache, evalCache;
 
   fhe::PolyType polyType(unsigned logq) { return fhe::PolyType::get(b.getContext(), params.getLogN(), logq); }
 
@@ -93,11 +125,64 @@ private:
     return fhe::RnsType::get(b.getContext(), params.getLogN(), basis, d, fhe::Layout::prime_major);
   }
 
+  // A ciphertext's polynomials brought from type `from` to `to` (ckks.add's
+  // alignment): reduced mod the smaller q, multiplied up to the larger scale.
+  Pair align(Location loc, Pair p, ckks::CiphertextType from, ckks::CiphertextType to) {
+    if (from.getLogq() > to.getLogq()) {
+      Type t = polyType(to.getLogq());
+      p = {fhe::PolyReduceOp::create(b, loc, t, p.first), fhe::PolyReduceOp::create(b, loc, t, p.second)};
+    }
+    if (from.getLogp() < to.getLogp()) {
+      unsigned d = to.getLogp() - from.getLogp();
+      llvm::APInt k = llvm::APInt::getOneBitSet(d + 2, d);  // 2^d, positive
+      IntegerAttr attr = b.getIntegerAttr(b.getIntegerType(d + 2), k);
+      p = {fhe::PolyMulScalarOp::create(b, loc, p.first, attr), fhe::PolyMulScalarOp::create(b, loc, p.second, attr)};
+    }
+    return p;
+  }
+
   template <typename PolyOp, typename CkksOp> LogicalResult binary(CkksOp o) {
-    Pair l = map.at(o.getLhs()), r = map.at(o.getRhs());
+    auto t = o.getType();
+    Pair l = align(o.getLoc(), map.at(o.getLhs()), o.getLhs().getType(), t);
+    Pair r = align(o.getLoc(), map.at(o.getRhs()), o.getRhs().getType(), t);
     map[o.getResult()] = {PolyOp::create(b, o.getLoc(), l.first, r.first),
                           PolyOp::create(b, o.getLoc(), l.second, r.second)};
     return success();
+  }
+
+  // The plaintext of `values` encoded at scale 2^logScale mod 2^logq
+  // (rt::encode, the same encoding the reference uses) as a constant.
+  FailureOr<Value> plaintext(Operation *op, const std::vector<rt::Complex> &values, unsigned logScale,
+                             unsigned logq) {
+    rt::BigPoly m;
+    try {
+      m = rt::encode(values, int(params.getLogN()), int(logScale), int(logq));
+    } catch (const rt::Error &e) {
+      return op->emitOpError() << "cannot encode its plaintext: " << e.what();
+    }
+    // The coefficients as centered signed integers, in the narrowest width of whole words.
+    std::vector<llvm::APInt> coeffs(m.N());
+    unsigned width = 64;
+    mpz_t c;
+    mpz_init(c);
+    for (size_t i = 0; i < m.N(); ++i) {
+      m.get(i, c, /*centered=*/true);
+      width = std::max<unsigned>(width, unsigned((mpz_sizeinbase(c, 2) + 1 + 63) / 64 * 64));
+    }
+    for (size_t i = 0; i < m.N(); ++i) {
+      m.get(i, c, /*centered=*/true);
+      bool negative = mpz_sgn(c) < 0;
+      mpz_abs(c, c);
+      std::vector<uint64_t> words(width / 64, 0);
+      size_t count = 0;
+      mpz_export(words.data(), &count, -1, sizeof(uint64_t), 0, 0, c);
+      coeffs[i] = llvm::APInt(width, words);
+      if (negative) coeffs[i].negate();
+    }
+    mpz_clear(c);
+    auto tensor = RankedTensorType::get({int64_t(m.N())}, b.getIntegerType(width));
+    return fhe::PolyConstantOp::create(b, op->getLoc(), polyType(logq), DenseIntElementsAttr::get(tensor, coeffs))
+        .getResult();
   }
 
   // round(value * 2^logScale) as a signed integer attribute wide enough to hold it.
@@ -114,15 +199,20 @@ private:
     return b.getIntegerAttr(b.getIntegerType(k.getBitWidth()), k);
   }
 
+  // CRT of a BigInt polynomial into `basis` (shared per operand).
+  Value toCoeff(Location loc, Value poly, fhe::BasisAttr basis) {
+    auto key = std::make_pair(poly, Attribute(basis));
+    auto it = coeffCache.find(key);
+    if (it != coeffCache.end()) return it->second;
+    return coeffCache[key] = fhe::CrtOp::create(b, loc, rnsType(basis, fhe::Domain::coeff), poly);
+  }
+
   // CRT then NTT of a BigInt polynomial into `basis` (shared per operand).
   Value toEval(Location loc, Value poly, fhe::BasisAttr basis) {
     auto key = std::make_pair(poly, Attribute(basis));
     auto it = evalCache.find(key);
     if (it != evalCache.end()) return it->second;
-    Value c = fhe::CrtOp::create(b, loc, rnsType(basis, fhe::Domain::coeff), poly);
-    Value e = fhe::NttOp::create(b, loc, rnsType(basis, fhe::Domain::eval), c);
-    evalCache[key] = e;
-    return e;
+    return evalCache[key] = fhe::NttOp::create(b, loc, rnsType(basis, fhe::Domain::eval), toCoeff(loc, poly, basis));
   }
 
   // iNTT then iCRT, reconstructing mod 2^logq.
@@ -132,13 +222,32 @@ private:
     return fhe::IcrtOp::create(b, loc, polyType(logq), c);
   }
 
+  fhe::BasisAttr region2(unsigned logq) {
+    return fhe::BasisAttr::get(b.getContext(), region2Bits(params.getLogN(), logq, params.getLogQ()));
+  }
+
+  // Key switching, region 2 of Fig. 2: floor((a * key mod qQ) / Q) for a in
+  // the eval domain of region 2's basis and a key (mod Q^2) prepared in the
+  // evaluation-key basis, read through a prefix at lower levels.
+  Value keySwitch(Location loc, Value a, Value key, unsigned logq) {
+    auto r2 = cast<fhe::RnsType>(a.getType()).getBasis();
+    if (r2 != evkBasis) key = fhe::BasisPrefixOp::create(b, loc, rnsType(r2, fhe::Domain::eval), key);
+    Value wide = toPoly(loc, fhe::HadamardOp::create(b, loc, a, key), logq + params.getLogQ());
+    return fhe::PolyShrOp::create(b, loc, polyType(logq), wide, int64_t(params.getLogQ()));
+  }
+
   // HE Mul, Fig. 2: region 1 (Karatsuba tensor product mod q) and region 2
   // (relinearization: ((axax * evk) mod qQ) >> logQ).
   LogicalResult lowerMul(ckks::MulOp o) {
     Location loc = o.getLoc();
-    unsigned logN = params.getLogN(), logQ = params.getLogQ();
-    unsigned logq = o.getLhs().getType().getLogq();
-    Pair x = map.at(o.getLhs()), y = map.at(o.getRhs());
+    unsigned logN = params.getLogN();
+    unsigned logq = o.getType().getLogq();
+    // An operand at a higher level is reduced to the other's first.
+    auto level = [&](Value v) {
+      auto t = cast<ckks::CiphertextType>(v.getType());
+      return align(loc, map.at(v), t, ckks::CiphertextType::get(b.getContext(), t.getLogN(), logq, t.getLogp(), t.getSlots()));
+    };
+    Pair x = level(o.getLhs()), y = level(o.getRhs());
 
     auto r1 = fhe::BasisAttr::get(b.getContext(), region1Bits(logN, logq));
     Value a1 = toEval(loc, x.first, r1), b1 = toEval(loc, x.second, r1);
@@ -156,18 +265,31 @@ private:
     Value bxbx = toPoly(loc, bxbxE, logq);
     Value axbx = toPoly(loc, axbxE, logq);
 
-    auto r2 = fhe::BasisAttr::get(b.getContext(), region2Bits(logN, logq, logQ));
-    Value d2 = toEval(loc, axax, r2);
-    auto evkView = [&](Value evk) -> Value {
-      if (r2 == evkBasis) return evk;
-      return fhe::BasisPrefixOp::create(b, loc, rnsType(r2, fhe::Domain::eval), evk);
-    };
-    Value axmult = toPoly(loc, fhe::HadamardOp::create(b, loc, d2, evkView(evkAx)), logq + logQ);
-    Value bxmult = toPoly(loc, fhe::HadamardOp::create(b, loc, d2, evkView(evkBx)), logq + logQ);
-    Type qt = polyType(logq);
-    axmult = fhe::PolyShrOp::create(b, loc, qt, axmult, int64_t(logQ));
-    bxmult = fhe::PolyShrOp::create(b, loc, qt, bxmult, int64_t(logQ));
+    // Region 2: relinearization of axax with the evaluation key.
+    Value d2 = toEval(loc, axax, region2(logq));
+    Value axmult = keySwitch(loc, d2, evk.first, logq);
+    Value bxmult = keySwitch(loc, d2, evk.second, logq);
     map[o.getResult()] = {fhe::PolyAddOp::create(b, loc, axmult, axbx), fhe::PolyAddOp::create(b, loc, bxmult, bxbx)};
+    return success();
+  }
+
+  // Rotation / conjugation (HEAAN leftRotateFast, conjugate): the CRT of ax
+  // (unsigned, in [0, q)) and the automorphism on its residues give the
+  // residues of the signed a' = phi_g(ax) (|a'| < q, within region 2's bound
+  // like axax); key switching with the rotation key of g; b' = phi_g(bx) mod q.
+  LogicalResult lowerAutomorphism(Operation *o, uint64_t g) {
+    Location loc = o->getLoc();
+    auto t = cast<ckks::CiphertextType>(o->getResult(0).getType());
+    Pair x = map.at(o->getOperand(0));
+    auto key = rotationKeys.find(g);
+    assert(key != rotationKeys.end() && "rotation keys are collected per function");
+    Value c = toCoeff(loc, x.first, region2(t.getLogq()));
+    Value rotated = fhe::AutomorphismOp::create(b, loc, c.getType(), c, b.getI64IntegerAttr(int64_t(g)));
+    Value e = fhe::NttOp::create(b, loc, cast<fhe::RnsType>(c.getType()).withDomain(fhe::Domain::eval), rotated);
+    Value ax = keySwitch(loc, e, key->second.first, t.getLogq());
+    Value bx = keySwitch(loc, e, key->second.second, t.getLogq());
+    Value bRot = fhe::PolyAutomorphismOp::create(b, loc, x.second.getType(), x.second, b.getI64IntegerAttr(int64_t(g)));
+    map[o->getResult(0)] = {ax, fhe::PolyAddOp::create(b, loc, bx, bRot)};
     return success();
   }
 };
@@ -186,13 +308,18 @@ struct CKKSToFHEPass : public fhec::impl::CKKSToFHEBase<CKKSToFHEPass> {
       return signalPassFailure();
     }
 
-    // The evaluation key is prepared once, in the region-2 basis of the
-    // highest level any HE Mul runs at; lower levels read a prefix.
-    unsigned maxMulLogq = 0;
-    module.walk([&](ckks::MulOp m) { maxMulLogq = std::max(maxMulLogq, m.getLhs().getType().getLogq()); });
+    // Key-switching keys (the evaluation key, rotation keys) are prepared
+    // once, in the region-2 basis of the highest level any key switching
+    // (HE Mul, rotation, conjugation) runs at; lower levels read a prefix.
+    unsigned maxLogq = 0;
+    module.walk([&](Operation *op) {
+      if (isa<ckks::MulOp>(op)) maxLogq = std::max(maxLogq, cast<ckks::MulOp>(op).getType().getLogq());
+      if (isa<ckks::RotateOp, ckks::ConjugateOp>(op))
+        maxLogq = std::max(maxLogq, cast<ckks::CiphertextType>(op->getResult(0).getType()).getLogq());
+    });
     fhe::BasisAttr evkBasis;
-    if (maxMulLogq) {
-      evkBasis = fhe::BasisAttr::get(ctx, region2Bits(params.getLogN(), maxMulLogq, params.getLogQ()));
+    if (maxLogq) {
+      evkBasis = fhe::BasisAttr::get(ctx, region2Bits(params.getLogN(), maxLogq, params.getLogQ()));
       emitEvkPrepare(module, params, evkBasis);
     }
     for (func::FuncOp f : funcs)
@@ -234,9 +361,15 @@ struct CKKSToFHEPass : public fhec::impl::CKKSToFHEBase<CKKSToFHEPass> {
     if (!f.getBody().hasOneBlock())
       return f.emitOpError() << "ckks-to-fhe supports straight-line functions only (one block)";
     bool hasMul = false;
-    f.walk([&](ckks::MulOp) { hasMul = true; });
+    std::set<uint64_t> galois;  // rotation keys, in a fixed order
+    f.walk([&](Operation *op) {
+      hasMul |= isa<ckks::MulOp>(op);
+      if (auto r = dyn_cast<ckks::RotateOp>(op)) galois.insert(r.getGaloisElement());
+      if (auto c = dyn_cast<ckks::ConjugateOp>(op)) galois.insert(c.getGaloisElement());
+    });
 
-    // New signature: (ct0.ax, ct0.bx, ..., [evk.ax, evk.bx]) -> (out0.ax, out0.bx, ...).
+    // New signature: (ct0.ax, ct0.bx, ..., [evk.ax, evk.bx], [rk<g>.ax, rk<g>.bx]...)
+    // -> (out0.ax, out0.bx, ...).
     SmallVector<Type> argTypes, resTypes;
     SmallVector<Attribute> ctIn, ctOut;
     auto expand = [&](TypeRange types, SmallVectorImpl<Type> &out, SmallVectorImpl<Attribute> &info) -> LogicalResult {
@@ -253,9 +386,12 @@ struct CKKSToFHEPass : public fhec::impl::CKKSToFHEBase<CKKSToFHEPass> {
     if (failed(expand(f.getArgumentTypes(), argTypes, ctIn)) || failed(expand(f.getResultTypes(), resTypes, ctOut)))
       return failure();
     unsigned numCtArgs = argTypes.size();
-    if (hasMul) {
-      auto evkT = fhe::RnsType::get(ctx, params.getLogN(), evkBasis, fhe::Domain::eval, fhe::Layout::prime_major);
-      argTypes.append({evkT, evkT});
+    SmallVector<std::string> keyRoles;
+    if (hasMul) keyRoles.append({"evk.ax", "evk.bx"});
+    for (uint64_t g : galois) keyRoles.append({abi::rotationKeyRole(g, false), abi::rotationKeyRole(g, true)});
+    if (!keyRoles.empty()) {
+      auto keyT = fhe::RnsType::get(ctx, params.getLogN(), evkBasis, fhe::Domain::eval, fhe::Layout::prime_major);
+      argTypes.append(keyRoles.size(), keyT);
     }
 
     b.setInsertionPoint(f);
@@ -263,10 +399,8 @@ struct CKKSToFHEPass : public fhec::impl::CKKSToFHEBase<CKKSToFHEPass> {
     nf.setVisibility(f.getVisibility());
     for (unsigned i = 0; i < numCtArgs; ++i)
       nf.setArgAttr(i, fhe::FHEDialect::getRoleAttrName(), b.getStringAttr("ct" + std::to_string(i / 2) + (i % 2 ? ".bx" : ".ax")));
-    if (hasMul) {
-      nf.setArgAttr(numCtArgs, fhe::FHEDialect::getRoleAttrName(), b.getStringAttr("evk.ax"));
-      nf.setArgAttr(numCtArgs + 1, fhe::FHEDialect::getRoleAttrName(), b.getStringAttr("evk.bx"));
-    }
+    for (auto [i, role] : llvm::enumerate(keyRoles))
+      nf.setArgAttr(numCtArgs + i, fhe::FHEDialect::getRoleAttrName(), b.getStringAttr(role));
     for (unsigned i = 0; i < resTypes.size(); ++i)
       nf.setResultAttr(i, fhe::FHEDialect::getRoleAttrName(), b.getStringAttr("ct" + std::to_string(i / 2) + (i % 2 ? ".bx" : ".ax")));
     nf->setAttr(fhe::FHEDialect::getCtInputsAttrName(), b.getArrayAttr(ctIn));
@@ -274,8 +408,18 @@ struct CKKSToFHEPass : public fhec::impl::CKKSToFHEBase<CKKSToFHEPass> {
 
     Block *body = nf.addEntryBlock();
     b.setInsertionPointToStart(body);
-    FunctionLowering lowering(b, params, evkBasis, hasMul ? body->getArgument(numCtArgs) : Value(),
-                              hasMul ? body->getArgument(numCtArgs + 1) : Value());
+    Pair evk;
+    unsigned next = numCtArgs;
+    if (hasMul) {
+      evk = {body->getArgument(next), body->getArgument(next + 1)};
+      next += 2;
+    }
+    llvm::DenseMap<uint64_t, Pair> rotationKeys;
+    for (uint64_t g : galois) {
+      rotationKeys[g] = {body->getArgument(next), body->getArgument(next + 1)};
+      next += 2;
+    }
+    FunctionLowering lowering(b, params, evkBasis, evk, std::move(rotationKeys));
     for (auto [i, arg] : llvm::enumerate(f.getArguments()))
       lowering.map[arg] = {body->getArgument(2 * i), body->getArgument(2 * i + 1)};
 

@@ -1,10 +1,11 @@
 // BigInt pointwise kernels on (N, limbs) polynomials mod 2^logq: add, sub,
 // negate with carry chains, right shift (rescale, region 2's division by Q),
-// reduction to a smaller power of two, and the constant multiplications of
-// mul_const / add_const. Limb loops are IR loops, so code size does not grow
-// with logq.
+// reduction to a smaller power of two, the constant multiplications of
+// mul_const / add_const, and constant polynomials (encoded plaintexts). Limb
+// loops are IR loops, so code size does not grow with logq.
 #include "conversion/FHEToLoops/Patterns.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -159,13 +160,67 @@ struct AddConstantTermLowering : KernelPattern<fhe::PolyAddConstantTermOp> {
   }
 };
 
+// A constant polynomial (an encoded plaintext): its coefficients, as W words
+// of two's complement each, live in a constant global (one per distinct
+// constant), and the kernel sign-extends them to the L limbs of the result
+// and masks the top limb (mod 2^logq).
+struct PolyConstantLowering : KernelPattern<fhe::PolyConstantOp> {
+  using KernelPattern::KernelPattern;
+  LogicalResult matchAndRewrite(fhe::PolyConstantOp op, OpAdaptor, ConversionPatternRewriter &rewriter) const override {
+    KernelBuilder kb(rewriter, op.getLoc(), options);
+    auto t = op.getResult().getType();
+    int64_t N = t.getN(), L = t.getLimbs();
+    DenseIntElementsAttr value = op.getValue();
+    unsigned width = value.getElementType().getIntOrFloatBitWidth();
+    int64_t W = (width + 63) / 64;
+    SmallVector<APInt> words;
+    words.reserve(size_t(N * W));
+    for (const APInt &c : value.getValues<APInt>()) {
+      APInt x = c.sext(unsigned(64 * W));
+      for (int64_t w = 0; w < W; ++w) words.push_back(x.extractBits(64, unsigned(64 * w)));
+    }
+    auto globalType = MemRefType::get({N, W}, rewriter.getI64Type());
+    auto init = DenseIntElementsAttr::get(RankedTensorType::get({N, W}, rewriter.getI64Type()), words);
+    // One global per distinct constant, named by its content (FNV-1a of the
+    // words: stable across runs, unlike pointer hashes).
+    auto module = op->getParentOfType<ModuleOp>();
+    uint64_t h = 1469598103934665603ull;
+    for (const APInt &w : words) h = (h ^ w.getZExtValue()) * 1099511628211ull;
+    std::string name = "__fhec_plaintext_" + llvm::utohexstr(h ^ uint64_t(N * W));
+    if (!module.lookupSymbol(name)) {
+      OpBuilder::InsertionGuard g(rewriter);
+      rewriter.setInsertionPointToStart(module.getBody());
+      memref::GlobalOp::create(rewriter, op.getLoc(), name, rewriter.getStringAttr("private"), globalType, init,
+                               /*constant=*/true, rewriter.getI64IntegerAttr(64));
+    }
+    Value global = memref::GetGlobalOp::create(rewriter, op.getLoc(), globalType, name);
+    Value outM = kb.alloc(memrefFor(t));
+    CoeffRef in{global, Value()}, out{outM, Value()};
+    kb.phaseBegin(abi::Phase::Other);
+    forEachCoefficientBlock(kb, N, 1, [&](Value i) {
+      Value sign = arith::ShRSIOp::create(kb.b, kb.loc, kb.load(in, i, kb.cidx(W - 1)), kb.c64(63));
+      kb.loop(L, [&](Value w) {
+        Value inRange = arith::CmpIOp::create(kb.b, kb.loc, arith::CmpIPredicate::ult, w, kb.cidx(W));
+        Value clamped = arith::MinUIOp::create(kb.b, kb.loc, w, kb.cidx(W - 1));
+        Value v = arith::SelectOp::create(kb.b, kb.loc, inRange, kb.load(in, i, clamped), sign);
+        kb.store(v, out, i, w);
+      });
+      maskTop(kb, out, i, t);
+    });
+    kb.phaseEnd(abi::Phase::Other);
+    rewriter.replaceOp(op, outM);
+    return success();
+  }
+};
+
 } // namespace
 
 void populateBigIntPatterns(const TypeConverter &tc, RewritePatternSet &patterns, const LoweringOptions &o) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<CoefficientOpLowering<fhe::PolyAddOp>, CoefficientOpLowering<fhe::PolySubOp>,
                CoefficientOpLowering<fhe::PolyNegateOp>, CoefficientOpLowering<fhe::PolyShrOp>,
-               CoefficientOpLowering<fhe::PolyReduceOp>, MulScalarLowering, AddConstantTermLowering>(tc, ctx, o);
+               CoefficientOpLowering<fhe::PolyReduceOp>, MulScalarLowering, AddConstantTermLowering,
+               PolyConstantLowering>(tc, ctx, o);
 }
 
 } // namespace fhec

@@ -1,7 +1,8 @@
 // fhe-to-loops: a dialect conversion of the fhe kernel ops into scf loop nests
 // over memrefs with modarith arithmetic. The TypeConverter gives each fhe
 // type its memory form; each kernel family registers its patterns
-// (Crt.cpp, Ntt.cpp, Residue.cpp, Icrt.cpp, BigInt.cpp, Coefficient.cpp).
+// (Crt.cpp, Ntt.cpp, Residue.cpp, Icrt.cpp, BigInt.cpp, Coefficient.cpp,
+// Automorphism.cpp).
 // Results are freshly allocated buffers (fhec-plan-workspace places them),
 // tables are fhe.table ops (fhec-abi makes them arguments).
 #include "conversion/FHEToLoops/Patterns.h"
@@ -72,7 +73,7 @@ struct FHEToLoopsPass : public fhec::impl::FHEToLoopsBase<FHEToLoopsPass> {
     ct.addLegalDialect<arith::ArithDialect, scf::SCFDialect, memref::MemRefDialect, vector::VectorDialect,
                        modarith::ModArithDialect>();
     ct.addIllegalDialect<fhe::FHEDialect>();
-    ct.addLegalOp<fhe::TableOp, func::CallOp>();
+    ct.addLegalOp<fhe::TableOp, fhe::PrimeCountOp, fhe::KernelParamOp, func::CallOp>();
     ct.addDynamicallyLegalOp<func::FuncOp>(
         [&](func::FuncOp f) { return tc.isSignatureLegal(f.getFunctionType()) && tc.isLegal(&f.getBody()); });
     ct.addDynamicallyLegalOp<func::ReturnOp>([&](func::ReturnOp r) { return tc.isLegal(r.getOperandTypes()); });
@@ -85,6 +86,7 @@ struct FHEToLoopsPass : public fhec::impl::FHEToLoopsBase<FHEToLoopsPass> {
     populateResiduePatterns(tc, patterns, options);
     populateIcrtPatterns(tc, patterns, options);
     populateBigIntPatterns(tc, patterns, options);
+    populateAutomorphismPatterns(tc, patterns, options);
     populateCoefficientKernelPatterns(tc, patterns, options);
     if (failed(applyPartialConversion(module, ct, std::move(patterns)))) signalPassFailure();
   }

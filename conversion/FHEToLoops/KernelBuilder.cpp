@@ -175,6 +175,28 @@ void KernelBuilder::parallel(ArrayRef<int64_t> ubs, function_ref<void(ValueRange
   b.setInsertionPointAfter(p);
 }
 
+void KernelBuilder::parallel(ValueRange ubs, function_ref<void(ValueRange)> body) {
+  SmallVector<Value> lbs(ubs.size(), cidx(0)), st(ubs.size(), cidx(1));
+  auto p = scf::ParallelOp::create(b, loc, lbs, ubs, st, [&](OpBuilder &nb, Location, ValueRange ivs) {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+    body(ivs);
+  });
+  b.setInsertionPointAfter(p);
+}
+
+Value KernelBuilder::primeCount(fhe::BasisAttr basis) {
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(functionEntry);
+  return fhe::PrimeCountOp::create(b, loc, basis);
+}
+
+Value KernelBuilder::kernelParam(int64_t value) {
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(functionEntry);
+  return fhe::KernelParamOp::create(b, loc, value);
+}
+
 void KernelBuilder::ifThen(Value cond, function_ref<void()> body) {
   auto op = scf::IfOp::create(b, loc, cond, /*withElseRegion=*/false);
   OpBuilder::InsertionGuard g(b);

@@ -105,6 +105,8 @@ public:
   /// scf.parallel over [0, ubs[d]) with step steps[d] (1 if absent).
   void parallel(llvm::ArrayRef<int64_t> ubs, llvm::function_ref<void(mlir::ValueRange)> body,
                 llvm::ArrayRef<int64_t> steps = {});
+  /// The same with upper bounds computed in the IR (steps 1).
+  void parallel(mlir::ValueRange ubs, llvm::function_ref<void(mlir::ValueRange)> body);
   /// scf.if without results.
   void ifThen(mlir::Value cond, llvm::function_ref<void()> body);
 
@@ -132,6 +134,14 @@ public:
   std::pair<mlir::Value, mlir::Value> addCarry(mlir::Value x, mlir::Value y, mlir::Value carryIn);
   /// (x - y - borrowIn, borrow out as 0/1 i64).
   std::pair<mlir::Value, mlir::Value> subBorrow(mlir::Value x, mlir::Value y, mlir::Value borrowIn);
+
+  /// The number of primes of `basis` as an index value (fhe.prime_count), for
+  /// the prime loops of prime-major kernels: fhec-outline-kernels makes it a
+  /// kernel argument, so one kernel serves every basis size.
+  mlir::Value primeCount(fhe::BasisAttr basis);
+  /// An index constant that fhec-outline-kernels makes a kernel argument
+  /// (fhe.kernel_param): for values kernels of one shape differ in.
+  mlir::Value kernelParam(int64_t value);
 
   /// The precomputed table `kind` of `basis` (an fhe.table op; fhec-abi makes it an argument).
   mlir::Value table(abi::TableKind kind, fhe::BasisAttr basis, int64_t param, unsigned logN);

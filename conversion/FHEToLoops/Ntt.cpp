@@ -324,16 +324,17 @@ Value resultBuffer(KernelBuilder &kb, Value input, Value in, Type resultT) {
 // transform kernel): one parallel loop over primes, each prime's rows of
 // every transform in turn while its twiddles are in cache.
 void emitTransforms(KernelBuilder &kb, ArrayRef<Operation *> ops, ArrayRef<Value> ins, ArrayRef<Value> outs) {
-  int64_t m = int64_t(cast<fhe::RnsType>(ops.front()->getResult(0).getType()).getBasis().size());
+  Value m = kb.primeCount(cast<fhe::RnsType>(ops.front()->getResult(0).getType()).getBasis());
   kb.phaseBegin(phaseOf(ops.front()));
-  kb.parallel({m}, [&](ValueRange iv) {
+  kb.parallel(ValueRange{m}, [&](ValueRange iv) {
     Value j = iv[0];
     for (size_t b = 0; b < ops.size(); ++b) {
+      // The rows to prefetch: the next transform's, or the next prime's of the first.
       std::pair<Value, Value> next;
       if (b + 1 < ops.size())
         next = {ins[b + 1], j};
-      else if (m > 1)
-        next = {ins[0], arith::MinUIOp::create(kb.b, kb.loc, kb.add(j, kb.cidx(1)), kb.cidx(m - 1))};
+      else
+        next = {ins[0], arith::MinUIOp::create(kb.b, kb.loc, kb.add(j, kb.cidx(1)), kb.sub(m, kb.cidx(1)))};
       emitTransformRow(kb, ops[b], ins[b], outs[b], j, next);
     }
   });

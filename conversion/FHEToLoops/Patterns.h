@@ -18,6 +18,7 @@ void populateNttPatterns(const TypeConverter &tc, RewritePatternSet &patterns, c
 void populateResiduePatterns(const TypeConverter &tc, RewritePatternSet &patterns, const LoweringOptions &o);
 void populateIcrtPatterns(const TypeConverter &tc, RewritePatternSet &patterns, const LoweringOptions &o);
 void populateBigIntPatterns(const TypeConverter &tc, RewritePatternSet &patterns, const LoweringOptions &o);
+void populateAutomorphismPatterns(const TypeConverter &tc, RewritePatternSet &patterns, const LoweringOptions &o);
 void populateCoefficientKernelPatterns(const TypeConverter &tc, RewritePatternSet &patterns, const LoweringOptions &o);
 
 //===----------------------------------------------------------------------===//

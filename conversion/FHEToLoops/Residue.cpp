@@ -105,7 +105,7 @@ void emitResidueKernel(KernelBuilder &kb, ArrayRef<Operation *> ops, llvm::Dense
     // Primes in parallel, each row streamed; W consecutive residues per
     // vector when every operand is prime-major (a complete NTT's elements).
     int64_t W = K == 1 && allPrimeMajor && N % lanes == 0 ? lanes : 1;
-    kb.parallel({m}, [&](ValueRange iv) {
+    kb.parallel(ValueRange{kb.primeCount(basis)}, [&](ValueRange iv) {
       Value j = iv[0];
       PrimeRow base = rowFor(j, kb.cidx(0), W);
       kb.loop(kb.cidx(0), kb.cidx(N / K), kb.cidx(W), {}, [&](Value blk, ValueRange) {

@@ -1,5 +1,6 @@
 #include "dialect/CKKS/CKKSDialect.h"
 
+#include "fhec/runtime/Automorphism.h"
 #include "fhec/runtime/Limits.h"
 
 #include "mlir/IR/Builders.h"
@@ -10,6 +11,38 @@
 
 using namespace mlir;
 using namespace fhec::ckks;
+
+// custom<BinaryTypes>: `<...>` for three equal types, `(<...>, <...>) -> <...>`
+// otherwise; ciphertext types in the stripped form of ODS formats (or in full).
+static ParseResult parseCiphertextType(OpAsmParser &parser, Type &t) {
+  CiphertextType ct;
+  if (parser.parseCustomTypeWithFallback(ct)) return failure();
+  t = ct;
+  return success();
+}
+
+static ParseResult parseBinaryTypes(OpAsmParser &parser, Type &lhs, Type &rhs, Type &result) {
+  if (succeeded(parser.parseOptionalLParen())) {
+    if (parseCiphertextType(parser, lhs) || parser.parseComma() || parseCiphertextType(parser, rhs) ||
+        parser.parseRParen() || parser.parseArrow() || parseCiphertextType(parser, result))
+      return failure();
+    return success();
+  }
+  if (parseCiphertextType(parser, result)) return failure();
+  lhs = rhs = result;
+  return success();
+}
+
+static void printBinaryTypes(OpAsmPrinter &printer, Operation *, Type lhs, Type rhs, Type result) {
+  auto print = [&](Type t) { printer.printStrippedAttrOrType(cast<CiphertextType>(t)); };
+  if (lhs == result && rhs == result) return print(result);
+  printer << "(";
+  print(lhs);
+  printer << ", ";
+  print(rhs);
+  printer << ") -> ";
+  print(result);
+}
 
 #include "dialect/CKKS/CKKSDialect.cpp.inc"
 #define GET_ATTRDEF_CLASSES
@@ -138,17 +171,42 @@ bool sameExcept(CiphertextType a, CiphertextType b, bool logq, bool logp) {
 }
 } // namespace
 
-LogicalResult AddOp::verify() { return verifySameType(*this); }
-LogicalResult SubOp::verify() { return verifySameType(*this); }
+namespace {
+// Operands that share logN and slots (logq and logp may differ).
+LogicalResult verifyAlignable(Operation *op, CiphertextType a, CiphertextType b) {
+  if (a.getLogN() != b.getLogN() || a.getSlots() != b.getSlots())
+    return op->emitOpError() << "operands must share logN and slots, got " << a << " and " << b;
+  return success();
+}
+} // namespace
+
+CiphertextType AddOp::inferResultType(CiphertextType a, CiphertextType b) {
+  return CiphertextType::get(a.getContext(), a.getLogN(), std::min(a.getLogq(), b.getLogq()),
+                             std::max(a.getLogp(), b.getLogp()), a.getSlots());
+}
+CiphertextType SubOp::inferResultType(CiphertextType a, CiphertextType b) { return AddOp::inferResultType(a, b); }
+
+template <typename Op> static LogicalResult verifyAlignedBinary(Op op) {
+  auto a = op.getLhs().getType(), b = op.getRhs().getType();
+  if (failed(verifyAlignable(op, a, b))) return failure();
+  CiphertextType want = Op::inferResultType(a, b);
+  if (op.getType() != want)
+    return op.emitOpError() << "result type must be " << want
+                            << " (the operands' smaller logq and larger logp), got " << op.getType();
+  return verifyAll(op);
+}
+
+LogicalResult AddOp::verify() { return verifyAlignedBinary(*this); }
+LogicalResult SubOp::verify() { return verifyAlignedBinary(*this); }
 LogicalResult NegateOp::verify() { return verifySameType(*this); }
 LogicalResult AddConstOp::verify() { return verifySameType(*this); }
 
 LogicalResult MulOp::verify() {
   auto a = getLhs().getType(), b = getRhs().getType(), r = getResult().getType();
-  if (a.getLogN() != b.getLogN() || a.getLogq() != b.getLogq() || a.getSlots() != b.getSlots())
-    return emitOpError() << "operands must share logN, logq and slots, got " << a << " and " << b;
-  if (r.getLogN() != a.getLogN() || r.getLogq() != a.getLogq() || r.getSlots() != a.getSlots())
-    return emitOpError() << "result must keep logN, logq and slots of the operands";
+  if (failed(verifyAlignable(*this, a, b))) return failure();
+  unsigned logq = std::min(a.getLogq(), b.getLogq());
+  if (r.getLogN() != a.getLogN() || r.getLogq() != logq || r.getSlots() != a.getSlots())
+    return emitOpError() << "result must keep logN and slots of the operands and the smaller logq = " << logq;
   if (r.getLogp() != a.getLogp() + b.getLogp())
     return emitOpError() << "result logp must be " << a.getLogp() + b.getLogp() << " (sum of the operands' logp), got "
                          << r.getLogp();
@@ -186,3 +244,73 @@ LogicalResult MulConstOp::verify() {
   if (!std::isfinite(getValue().convertToDouble())) return emitOpError() << "constant must be finite";
   return verifyAll(*this);
 }
+
+LogicalResult RotateOp::verify() {
+  unsigned half = 1u << (getType().getLogN() - 1);
+  if (uint64_t(getOffset()) >= half)
+    return emitOpError() << "offset = " << getOffset() << " must be in [1, N/2 = " << half
+                         << "): a right rotation by r is the left rotation by N/2 - r";
+  return verifySameType(*this);
+}
+
+uint64_t RotateOp::getGaloisElement() { return fhec::rt::galoisForRotation(int(getType().getLogN()), getOffset()); }
+
+LogicalResult ConjugateOp::verify() { return verifySameType(*this); }
+
+uint64_t ConjugateOp::getGaloisElement() { return fhec::rt::galoisForConjugation(int(getType().getLogN())); }
+
+namespace {
+// `values` of mul_plain / add_plain: a dense vector of one f64 or
+// complex<f64> per slot, every value finite.
+LogicalResult verifySlotValues(Operation *op, ElementsAttr values, unsigned slots) {
+  auto dense = dyn_cast<DenseElementsAttr>(values);
+  auto type = dyn_cast<RankedTensorType>(values.getType());
+  Type elt = type ? type.getElementType() : Type();
+  auto complexElt = dyn_cast_or_null<ComplexType>(elt);
+  bool f64 = elt && elt.isF64(), c64 = complexElt && complexElt.getElementType().isF64();
+  if (!dense || !type || type.getRank() != 1 || !(f64 || c64))
+    return op->emitOpError() << "values must be a dense tensor of f64 or complex<f64>, got " << values.getType();
+  if (type.getDimSize(0) != int64_t(slots))
+    return op->emitOpError() << "has " << type.getDimSize(0) << " values, but the ciphertext has " << slots << " slots";
+  if (f64) {
+    for (APFloat v : dense.getValues<APFloat>())
+      if (!v.isFinite()) return op->emitOpError() << "values must be finite";
+  } else {
+    for (std::complex<APFloat> v : dense.getValues<std::complex<APFloat>>())
+      if (!v.real().isFinite() || !v.imag().isFinite()) return op->emitOpError() << "values must be finite";
+  }
+  return success();
+}
+
+std::vector<std::complex<double>> slotValues(ElementsAttr values) {
+  auto dense = cast<DenseElementsAttr>(values);
+  std::vector<std::complex<double>> out;
+  if (dense.getElementType().isF64()) {
+    for (double v : dense.getValues<double>()) out.emplace_back(v, 0.0);
+  } else {
+    for (std::complex<double> v : dense.getValues<std::complex<double>>()) out.push_back(v);
+  }
+  return out;
+}
+} // namespace
+
+LogicalResult MulPlainOp::verify() {
+  auto in = getInput().getType(), r = getResult().getType();
+  if (failed(verifySlotValues(*this, getValues(), in.getSlots()))) return failure();
+  ParamsAttr p = getModuleParams(*this);
+  if (!p) return verifyAll(*this);
+  if (!sameExcept(in, r, false, true)) return emitOpError() << "mul_plain must keep logN, logq and slots";
+  if (r.getLogp() != in.getLogp() + p.getLogp())
+    return emitOpError() << "result logp must be " << in.getLogp() + p.getLogp()
+                         << " (input logp plus the module's logp), got " << r.getLogp();
+  return verifyAll(*this);
+}
+
+std::vector<std::complex<double>> MulPlainOp::getSlotValues() { return slotValues(getValues()); }
+
+LogicalResult AddPlainOp::verify() {
+  if (failed(verifySlotValues(*this, getValues(), getType().getSlots()))) return failure();
+  return verifySameType(*this);
+}
+
+std::vector<std::complex<double>> AddPlainOp::getSlotValues() { return slotValues(getValues()); }

@@ -7,6 +7,9 @@
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include <complex>
+#include <vector>
+
 #include "dialect/CKKS/CKKSDialect.h.inc"
 
 #define GET_ATTRDEF_CLASSES

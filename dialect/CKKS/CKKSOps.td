@@ -12,24 +12,37 @@ class CKKS_Op<string mnemonic, list<Trait> traits = []>
   let hasVerifier = 1;
 }
 
-class CKKS_BinaryOp<string mnemonic, string what>
-    : CKKS_Op<mnemonic, [AllTypesMatch<["lhs", "rhs", "result"]>]> {
+// Add and Sub: operands at different levels or scales are aligned first (the
+// larger logq is reduced to the smaller, the smaller scale is multiplied up
+// to the larger: x * 2^d mod q is exact for a power-of-two q). The result has
+// the smaller logq and the larger logp. ckks-manage-scale rescales instead,
+// so that managed programs only add aligned operands.
+class CKKS_AlignedBinaryOp<string mnemonic, string what> : CKKS_Op<mnemonic> {
   let summary = what;
   let arguments = (ins CKKS_CiphertextType:$lhs, CKKS_CiphertextType:$rhs);
   let results = (outs CKKS_CiphertextType:$result);
-  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($result)";
+  // `: !t` when all three types agree, `: (!t1, !t2) -> !t3` otherwise.
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` custom<BinaryTypes>(type($lhs), type($rhs), type($result))";
+  let extraClassDeclaration = [{
+    /// The result type of aligned operands of types a and b.
+    static CiphertextType inferResultType(CiphertextType a, CiphertextType b);
+    /// True when both operands already have the result's type.
+    bool isAligned() { return getLhs().getType() == getType() && getRhs().getType() == getType(); }
+  }];
 }
 
-def CKKS_AddOp : CKKS_BinaryOp<"add", "HE Add: coefficient-wise sum mod q"> {
+def CKKS_AddOp : CKKS_AlignedBinaryOp<"add", "HE Add: coefficient-wise sum mod q"> {
   let description = [{
-    Both operands and the result have the same type (logq, logp, slots).
     ```mlir
     %c = ckks.add %a, %b : !ckks.ct<logN = 16, logq = 1200, logp = 30, slots = 32768>
+    %d = ckks.add %x3, %x : (!ckks.ct<logN = 13, logq = 240, logp = 90, slots = 8>,
+                            !ckks.ct<logN = 13, logq = 240, logp = 30, slots = 8>)
+                         -> !ckks.ct<logN = 13, logq = 240, logp = 90, slots = 8>
     ```
   }];
 }
 
-def CKKS_SubOp : CKKS_BinaryOp<"sub", "HE Sub: coefficient-wise difference mod q"> {
+def CKKS_SubOp : CKKS_AlignedBinaryOp<"sub", "HE Sub: coefficient-wise difference mod q"> {
   let description = [{ Same typing as `ckks.add`. }];
 }
 
@@ -43,9 +56,10 @@ def CKKS_NegateOp : CKKS_Op<"negate", [AllTypesMatch<["input", "result"]>]> {
 def CKKS_MulOp : CKKS_Op<"mul"> {
   let summary = "HE Mul: tensor product and relinearization (HEAAN Scheme::mult)";
   let description = [{
-    Operands share logN, logq and slots; the result keeps logq and has
-    logp = logp(lhs) + logp(rhs). Lowered by `ckks-to-fhe` into the five
-    polynomial products of Jung et al. 2021, Fig. 2.
+    Operands share logN and slots; one at a higher level is first reduced to
+    the other's logq. The result has that logq and logp = logp(lhs) +
+    logp(rhs). Lowered by `ckks-to-fhe` into the five polynomial products of
+    Jung et al. 2021, Fig. 2.
     ```mlir
     %c = ckks.mul %a, %b : (!ckks.ct<logN = 16, logq = 1200, logp = 30, slots = 32768>,
                            !ckks.ct<logN = 16, logq = 1200, logp = 30, slots = 32768>)
@@ -105,6 +119,83 @@ def CKKS_AddConstOp : CKKS_Op<"add_const", [AllTypesMatch<["input", "result"]>]>
   let arguments = (ins CKKS_CiphertextType:$input, F64Attr:$value);
   let results = (outs CKKS_CiphertextType:$result);
   let assemblyFormat = "$input attr-dict `:` type($result)";
+}
+
+def CKKS_RotateOp : CKKS_Op<"rotate", [AllTypesMatch<["input", "result"]>]> {
+  let summary = "Slot rotation: slot j takes slot j + offset (HEAAN leftRotateFast)";
+  let description = [{
+    The automorphism X -> X^g with g = 5^offset mod 2N on both polynomials,
+    then key switching of the rotated ax with the rotation key of g through
+    region 2 of HE Mul (DESIGN.md). 0 < offset < N/2; a right rotation by r
+    is the left rotation by N/2 - r (HEAAN's rightRotateFast).
+    ```mlir
+    %r = ckks.rotate %c {offset = 1 : i64} : !ckks.ct<logN = 13, logq = 240, logp = 30, slots = 4096>
+    ```
+  }];
+  let arguments = (ins CKKS_CiphertextType:$input, ConfinedAttr<I64Attr, [IntPositive]>:$offset);
+  let results = (outs CKKS_CiphertextType:$result);
+  let assemblyFormat = "$input attr-dict `:` type($result)";
+  let extraClassDeclaration = [{
+    /// The Galois element 5^offset mod 2N of the rotation.
+    uint64_t getGaloisElement();
+  }];
+}
+
+def CKKS_ConjugateOp : CKKS_Op<"conjugate", [AllTypesMatch<["input", "result"]>]> {
+  let summary = "Slot-wise complex conjugation (HEAAN conjugate)";
+  let description = [{
+    The automorphism X -> X^(2N - 1) with key switching, like `ckks.rotate`.
+    ```mlir
+    %r = ckks.conjugate %c : !ckks.ct<logN = 13, logq = 240, logp = 30, slots = 4096>
+    ```
+  }];
+  let arguments = (ins CKKS_CiphertextType:$input);
+  let results = (outs CKKS_CiphertextType:$result);
+  let assemblyFormat = "$input attr-dict `:` type($result)";
+  let extraClassDeclaration = [{
+    /// The Galois element 2N - 1.
+    uint64_t getGaloisElement();
+  }];
+}
+
+def CKKS_MulPlainOp : CKKS_Op<"mul_plain"> {
+  let summary = "Multiply slot-wise by a constant plaintext vector (HEAAN multByPoly)";
+  let description = [{
+    `values` holds one f64 or complex<f64> per slot. They are encoded with the
+    module's scale 2^logp (canonical embedding, rounded to integers) and both
+    polynomials are multiplied by that plaintext mod q; the result's logp
+    grows by the module's logp, logq is unchanged.
+    ```mlir
+    %r = ckks.mul_plain %c {values = dense<[1.0, -2.0, 0.5, 0.0]> : tensor<4xf64>}
+        : !ckks.ct<logN = 13, logq = 240, logp = 30, slots = 4> -> !ckks.ct<logN = 13, logq = 240, logp = 60, slots = 4>
+    ```
+  }];
+  let arguments = (ins CKKS_CiphertextType:$input, ElementsAttr:$values);
+  let results = (outs CKKS_CiphertextType:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let extraClassDeclaration = [{
+    /// The slot values as complex numbers.
+    std::vector<std::complex<double>> getSlotValues();
+  }];
+}
+
+def CKKS_AddPlainOp : CKKS_Op<"add_plain", [AllTypesMatch<["input", "result"]>]> {
+  let summary = "Add a constant plaintext vector slot-wise";
+  let description = [{
+    `values` (one f64 or complex<f64> per slot) are encoded at the input's
+    scale 2^logp and added to bx mod q.
+    ```mlir
+    %r = ckks.add_plain %c {values = dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf64>}
+        : !ckks.ct<logN = 13, logq = 240, logp = 30, slots = 4>
+    ```
+  }];
+  let arguments = (ins CKKS_CiphertextType:$input, ElementsAttr:$values);
+  let results = (outs CKKS_CiphertextType:$result);
+  let assemblyFormat = "$input attr-dict `:` type($result)";
+  let extraClassDeclaration = [{
+    /// The slot values as complex numbers.
+    std::vector<std::complex<double>> getSlotValues();
+  }];
 }
 
 #endif

@@ -362,3 +362,38 @@ LogicalResult PolyReduceOp::verify() {
   return success();
 }
 
+
+namespace {
+// `galois` of an automorphism: odd, in [3, 2N).
+LogicalResult verifyGalois(Operation *op, int64_t g, unsigned logN) {
+  int64_t twoN = int64_t(2) << logN;
+  if (g < 3 || g >= twoN || g % 2 == 0)
+    return op->emitOpError() << "galois = " << g << " must be an odd number in [3, 2N = " << twoN << ")";
+  return success();
+}
+} // namespace
+
+LogicalResult AutomorphismOp::verify() {
+  auto t = getResult().getType();
+  if (t.getDomain() != Domain::coeff)
+    return emitOpError() << "input must be in the coeff domain (residues of the coefficients), got "
+                         << stringifyDomain(t.getDomain());
+  return verifyGalois(*this, getGalois(), t.getLogN());
+}
+
+LogicalResult PolyAutomorphismOp::verify() { return verifyGalois(*this, getGalois(), getResult().getType().getLogN()); }
+
+LogicalResult PolyConstantOp::verify() {
+  auto t = getResult().getType();
+  auto vt = cast<ShapedType>(getValue().getType());
+  if (vt.getRank() != 1 || vt.getDimSize(0) != t.getN())
+    return emitOpError() << "value must hold N = " << t.getN() << " coefficients, got " << vt;
+  if (vt.getElementType().getIntOrFloatBitWidth() > fhec::limits::kMaxPolyLogq)
+    return emitOpError() << "coefficients wider than " << fhec::limits::kMaxPolyLogq << " bits";
+  return success();
+}
+
+LogicalResult PrimeCountOp::verify() {
+  if (!getBasis().isResolved()) return emitOpError() << "needs a resolved basis (run fhe-select-basis first)";
+  return success();
+}

@@ -142,6 +142,24 @@ def FHE_BasisPrefixOp : FHE_Op<"basis_prefix"> {
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
 }
 
+def FHE_AutomorphismOp : FHE_Op<"automorphism", [SameOperandsAndResultType]> {
+  let summary = "The automorphism X -> X^g on the residues of a coefficient-domain polynomial";
+  let description = [{
+    Per prime p_j: coefficient i moves to i g mod 2N, negated mod p_j when
+    that index is >= N (X^N = -1). These are the residues of the signed
+    automorphism of HEAAN's leftRotate (-x, not q - x), so a rotation's key
+    switching can start from the CRT of the unrotated polynomial. `galois`
+    is odd in [3, 2N): 5^r mod 2N rotates the slots left by r, 2N - 1
+    conjugates them.
+    ```mlir
+    %r = fhe.automorphism %c {galois = 5 : i64} : !fhe.rns<logN = 12, basis = #rns_basis, domain = coeff, layout = prime_major>
+    ```
+  }];
+  let arguments = (ins FHE_RnsType:$input, I64Attr:$galois);
+  let results = (outs FHE_RnsType:$result);
+  let assemblyFormat = "$input attr-dict `:` type($result)";
+}
+
 //===----------------------------------------------------------------------===//
 // Fused kernels and lowering helpers
 //===----------------------------------------------------------------------===//
@@ -184,6 +202,39 @@ def FHE_YieldOp : Op<FHE_Dialect, "yield", [Pure, Terminator, ReturnLike, HasPar
   let arguments = (ins Variadic<AnyType>:$values);
   let assemblyFormat = "($values^ `:` type($values))? attr-dict";
   let builders = [OpBuilder<(ins), [{ /* empty yield */ }]>];
+}
+
+def FHE_PrimeCountOp : FHE_Op<"prime_count"> {
+  let summary = "The number of primes of a basis, as a kernel parameter (lowering only)";
+  let description = [{
+    Kernels over prime-major residues loop over the primes of their basis up
+    to this value instead of a literal, so that fhec-outline-kernels can make
+    one kernel serve every basis size (every level of a program) and pass the
+    count as an argument. It has no folder on purpose: the count stays
+    symbolic until the outliner replaces the remaining ones by constants.
+    ```mlir
+    %m = fhe.prime_count #rns_basis
+    ```
+  }];
+  let arguments = (ins FHE_BasisAttr:$basis);
+  let results = (outs Index:$count);
+  let assemblyFormat = "$basis attr-dict";
+}
+
+def FHE_KernelParamOp : FHE_Op<"kernel_param"> {
+  let summary = "An index constant that a kernel takes as an argument (lowering only)";
+  let description = [{
+    Like arith.constant, but fhec-outline-kernels passes it to the kernel
+    that reads it instead of cloning it in, so kernels that differ only in
+    this value (rotations by different amounts) are one kernel. No folder.
+    ```mlir
+    %g = fhe.kernel_param 4093
+    ```
+  }];
+  let hasVerifier = 0;
+  let arguments = (ins I64Attr:$value);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$value attr-dict";
 }
 
 def FHE_TableOp : FHE_Op<"table"> {
@@ -252,6 +303,31 @@ def FHE_PolyMulScalarOp : FHE_Op<"poly_mul_scalar", [SameOperandsAndResultType]>
   let arguments = (ins FHE_PolyType:$input, APIntAttr:$value);
   let results = (outs FHE_PolyType:$result);
   let assemblyFormat = "$input attr-dict `:` type($result)";
+}
+
+def FHE_PolyAutomorphismOp : FHE_Op<"poly_automorphism", [SameOperandsAndResultType]> {
+  let summary = "The automorphism X -> X^g on BigInt coefficients mod q";
+  let description = [{
+    Coefficient i moves to i g mod 2N, negated mod q (q - x) when that index
+    is >= N. `galois` as for `fhe.automorphism`.
+  }];
+  let arguments = (ins FHE_PolyType:$input, I64Attr:$galois);
+  let results = (outs FHE_PolyType:$result);
+  let assemblyFormat = "$input attr-dict `:` type($result)";
+}
+
+def FHE_PolyConstantOp : FHE_Op<"poly_constant"> {
+  let summary = "A constant polynomial: an encoded plaintext, mod q";
+  let description = [{
+    `value` holds the N coefficients as signed integers (any width; an
+    encoded plaintext's are small); the result is each one mod 2^logq.
+    ```mlir
+    %m = fhe.poly_constant {value = dense<[3, -1, 0, 7]> : tensor<4xi64>} : !fhe.poly<logN = 2, logq = 100>
+    ```
+  }];
+  let arguments = (ins AnyIntElementsAttr:$value);
+  let results = (outs FHE_PolyType:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
 }
 
 def FHE_PolyAddConstantTermOp : FHE_Op<"poly_add_constant_term", [SameOperandsAndResultType]> {

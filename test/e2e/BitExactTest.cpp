@@ -8,6 +8,8 @@
 
 #include "llvm/Support/MemoryBuffer.h"
 
+#include <cmath>
+
 using namespace fhec;
 using namespace fhec::test;
 using fhec::rt::test::makeParams;
@@ -89,10 +91,12 @@ void checkProgram(Program &prog, const std::string &name, const rt::Params &para
                                  int(c.getLogp()), int(c.getSlots()), rng));
     messages.push_back(z);
   }
+  for (uint64_t g : galoisElements(f)) keys.rotationKeys[g] = rt::generateRotationKey(params, keys.sk, g, rng);
   rt::Executor exec(*prog.module, params);
   exec.setEvalKey(keys.evk);
+  for (const auto &[g, rk] : keys.rotationKeys) exec.setRotationKey(rk);
   std::vector<rt::Ciphertext> got = exec.run(name, inputs);
-  auto want = evaluateReference(f, params, keys.evk, inputs);
+  auto want = evaluateReference(f, params, EvaluationKeys{&keys.evk, &keys.rotationKeys}, inputs);
   ASSERT_TRUE(mlir::succeeded(want));
   ASSERT_EQ(got.size(), want->size());
   auto plain = evaluatePlain(f, messages);
@@ -189,6 +193,47 @@ TEST_P(ProgramBitExact, SigmoidExample) {
   ASSERT_TRUE(prog.module);
   if (GetParam().threads) prog.module->setThreads(GetParam().threads);
   checkProgram(prog, "sigmoid", makeParams(13, 240, 30), 1e-3);
+}
+
+// Slot values for mul_plain / add_plain: `dense<[...]>` of n reals or complexes.
+std::string denseValues(int n, bool complex) {
+  std::string out = "dense<[";
+  for (int i = 0; i < n; ++i) {
+    double re = std::sin(0.37 * i), im = std::cos(0.11 * i) / 2;
+    out += (i ? ", " : "") + (complex ? llvm::formatv("({0:e}, {1:e})", re, im).str() : llvm::formatv("{0:e}", re).str());
+  }
+  return out + "]> : tensor<" + std::to_string(n) + (complex ? "xcomplex<f64>>" : "xf64>");
+}
+
+// Rotations (by 1, and by 1000 >= slots on a sparse ciphertext, at two
+// levels), conjugation, plaintext products and sums, and add/sub/mul of
+// operands at different levels and scales (ckks.add's alignment).
+TEST_P(ProgramBitExact, RotationsPlaintextsAndAlignment) {
+  std::string a = ct(11, 200, 30, 256), a60 = ct(11, 200, 60, 256), b = ct(11, 170, 30, 256),
+              b60 = ct(11, 170, 60, 256);
+  std::string text = llvm::formatv(R"(
+module attributes {{ckks.params = #ckks.params<logN = 11, logQ = 200, logp = 30, security = "none">} {{
+  func.func @h(%x: {0}, %y: {0}) -> ({3}, {3}, {0}) {{
+    %r1 = ckks.rotate %x {{offset = 1 : i64} : {0}
+    %r2 = ckks.rotate %y {{offset = 1000 : i64} : {0}
+    %c = ckks.conjugate %x : {0}
+    %p = ckks.mul_plain %r1 {{values = {4}} : {0} -> {1}
+    %pr = ckks.rescale %p : {1} -> {2}
+    %q = ckks.add_plain %c {{values = {5}} : {0}
+    %s = ckks.add %pr, %q : ({2}, {0}) -> {2}
+    %m = ckks.mul %s, %r2 : ({2}, {0}) -> {3}
+    %t = ckks.sub %m, %x : ({3}, {0}) -> {3}
+    %rot = ckks.rotate %t {{offset = 5 : i64} : {3}
+    return %t, %rot, %c : {3}, {3}, {0}
+  }
+})",
+                                   a, a60, b, b60, denseValues(256, false), denseValues(256, true))
+                         .str();
+  SKIP_UNLESS_RUNNABLE(GetParam());
+  Program prog = compileProgram(text, GetParam().options());
+  ASSERT_TRUE(prog.module);
+  if (GetParam().threads) prog.module->setThreads(GetParam().threads);
+  checkProgram(prog, "h", makeParams(11, 200, 30), 1e-3);
 }
 
 INSTANTIATE_TEST_SUITE_P(Configs, ProgramBitExact, ::testing::ValuesIn(configs()),

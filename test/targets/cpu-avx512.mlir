@@ -30,19 +30,19 @@ module attributes {ckks.params = #ckks.params<logN = 8, logQ = 120, logp = 20, s
     return %r : !p
   }
 }
-// LLVM-LABEL: define internal void @crt..omp_par(
+// LLVM-LABEL: define internal void @crt_kernel..omp_par(
 // LLVM: call <8 x i64> @llvm.x86.avx512.vpmadd52l.uq.512(
 // LLVM: call <8 x i64> @llvm.x86.avx512.vpmadd52h.uq.512(
-// LLVM-LABEL: define internal void @ntt..omp_par(
+// LLVM-LABEL: define internal void @ntt_kernel..omp_par(
 // LLVM: call <8 x i64> @llvm.x86.avx512.vpmadd52h.uq.512(
 // The stages of stride < 8 in registers: 8 x 8 transposes (shufflevector).
 // LLVM: shufflevector <8 x i64>
-// LLVM-LABEL: define internal void @hadamard..omp_par(
+// LLVM-LABEL: define internal void @hadamard_kernel..omp_par(
 // LLVM: call <8 x i64> @llvm.x86.avx512.vpmadd52h.uq.512(
-// LLVM-LABEL: define internal void @intt..omp_par(
+// LLVM-LABEL: define internal void @intt_kernel..omp_par(
 // LLVM: call <8 x i64> @llvm.x86.avx512.vpmadd52l.uq.512(
 // LLVM: shufflevector <8 x i64>
-// LLVM-LABEL: define internal void @icrt..omp_par(
+// LLVM-LABEL: define internal void @icrt_kernel..omp_par(
 // LLVM: call <8 x i64> @llvm.x86.avx512.vpmadd52l.uq.512(
 // LLVM: call <8 x i64> @llvm.x86.avx512.vpmadd52h.uq.512(
 // ASM: vpmadd52luq {{.*}}%zmm{{[0-9]+}}, %zmm{{[0-9]+}}, %zmm{{[0-9]+}}

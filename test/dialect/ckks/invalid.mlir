@@ -57,10 +57,10 @@ module attributes {ckks.params = #ckks.params<logN = 13, logQ = 200, logp = 30>}
 // -----
 
 module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>} {
-  func.func @mul_levels(%a: !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 8>,
-                        %b: !ckks.ct<logN = 12, logq = 170, logp = 30, slots = 8>) {
-    // expected-error @+1 {{operands must share logN, logq and slots}}
-    %0 = ckks.mul %a, %b : (!ckks.ct<logN = 12, logq = 200, logp = 30, slots = 8>, !ckks.ct<logN = 12, logq = 170, logp = 30, slots = 8>) -> !ckks.ct<logN = 12, logq = 200, logp = 60, slots = 8>
+  func.func @mul_slots(%a: !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 8>,
+                       %b: !ckks.ct<logN = 12, logq = 170, logp = 30, slots = 16>) {
+    // expected-error @+1 {{operands must share logN and slots}}
+    %0 = ckks.mul %a, %b : (!ckks.ct<logN = 12, logq = 200, logp = 30, slots = 8>, !ckks.ct<logN = 12, logq = 170, logp = 30, slots = 16>) -> !ckks.ct<logN = 12, logq = 170, logp = 60, slots = 8>
     return
   }
 }
@@ -159,7 +159,7 @@ module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>}
 
 module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>} {
   func.func @sub_generic(%a: !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 8>, %b: !ckks.ct<logN = 12, logq = 200, logp = 60, slots = 8>) {
-    // expected-error @+1 {{failed to verify that all of {lhs, rhs, result} have same type}}
+    // expected-error @+1 {{result type must be '!ckks.ct<logN = 12, logq = 200, logp = 60, slots = 8>' (the operands' smaller logq and larger logp), got '!ckks.ct<logN = 12, logq = 200, logp = 30, slots = 8>'}}
     %0 = "ckks.sub"(%a, %b) : (!ckks.ct<logN = 12, logq = 200, logp = 30, slots = 8>, !ckks.ct<logN = 12, logq = 200, logp = 60, slots = 8>) -> !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 8>
     return
   }
@@ -253,7 +253,7 @@ module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>}
 
 module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>} {
   func.func @mul_result_level(%a: !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 8>) {
-    // expected-error @+1 {{result must keep logN, logq and slots of the operands}}
+    // expected-error @+1 {{result must keep logN and slots of the operands and the smaller logq = 200}}
     %0 = ckks.mul %a, %a : (!ckks.ct<logN = 12, logq = 200, logp = 30, slots = 8>, !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 8>) -> !ckks.ct<logN = 12, logq = 170, logp = 60, slots = 8>
     return
   }
@@ -286,6 +286,123 @@ module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>}
   func.func @mul_const_inf(%a: !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 8>) {
     // expected-error @+1 {{constant must be finite}}
     %0 = ckks.mul_const %a {value = 0x7FF0000000000000 : f64} : !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 8> -> !ckks.ct<logN = 12, logq = 200, logp = 60, slots = 8>
+    return
+  }
+}
+
+// -----
+
+// Add of operands at different levels and scales: the result keeps the
+// smaller logq and the larger logp (ckks.add's alignment).
+module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>} {
+  func.func @add_result(%a: !ckks.ct<logN = 12, logq = 200, logp = 60, slots = 8>, %b: !ckks.ct<logN = 12, logq = 170, logp = 30, slots = 8>) {
+    // expected-error @+1 {{result type must be '!ckks.ct<logN = 12, logq = 170, logp = 60, slots = 8>'}}
+    %0 = ckks.add %a, %b : (!ckks.ct<logN = 12, logq = 200, logp = 60, slots = 8>, !ckks.ct<logN = 12, logq = 170, logp = 30, slots = 8>) -> !ckks.ct<logN = 12, logq = 200, logp = 60, slots = 8>
+    return
+  }
+}
+
+// -----
+
+module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>} {
+  func.func @add_slots(%a: !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 8>, %b: !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 4>) {
+    // expected-error @+1 {{operands must share logN and slots}}
+    %0 = ckks.add %a, %b : (!ckks.ct<logN = 12, logq = 200, logp = 30, slots = 8>, !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 4>) -> !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 8>
+    return
+  }
+}
+
+// -----
+
+// Rotation offsets are in [1, N/2); a right rotation is a left one by N/2 - r.
+module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>} {
+  func.func @rotate_range(%a: !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 8>) {
+    // expected-error @+1 {{offset = 2048 must be in [1, N/2 = 2048): a right rotation by r is the left rotation by N/2 - r}}
+    %0 = ckks.rotate %a {offset = 2048 : i64} : !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 8>
+    return
+  }
+}
+
+// -----
+
+// The largest offset is accepted.
+module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>} {
+  func.func @rotate_max(%a: !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 8>) {
+    %0 = ckks.rotate %a {offset = 2047 : i64} : !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 8>
+    // expected-error @+1 {{attribute 'offset' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive}}
+    %1 = ckks.rotate %a {offset = 0 : i64} : !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 8>
+    return
+  }
+}
+
+// -----
+
+module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>} {
+  func.func @conjugate_type(%a: !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 8>) {
+    // expected-error @+1 {{failed to verify that all of {input, result} have same type}}
+    %0 = "ckks.conjugate"(%a) : (!ckks.ct<logN = 12, logq = 200, logp = 30, slots = 8>) -> !ckks.ct<logN = 12, logq = 170, logp = 30, slots = 8>
+    return
+  }
+}
+
+// -----
+
+// A plaintext has one value per slot.
+module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>} {
+  func.func @mul_plain_length(%a: !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 4>) {
+    // expected-error @+1 {{has 3 values, but the ciphertext has 4 slots}}
+    %0 = ckks.mul_plain %a {values = dense<[1.0, 2.0, 3.0]> : tensor<3xf64>} : !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 4> -> !ckks.ct<logN = 12, logq = 200, logp = 60, slots = 4>
+    return
+  }
+}
+
+// -----
+
+module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>} {
+  func.func @mul_plain_type(%a: !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 4>) {
+    // expected-error @+1 {{values must be a dense tensor of f64 or complex<f64>, got 'tensor<4xi32>'}}
+    %0 = ckks.mul_plain %a {values = dense<[1, 2, 3, 4]> : tensor<4xi32>} : !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 4> -> !ckks.ct<logN = 12, logq = 200, logp = 60, slots = 4>
+    return
+  }
+}
+
+// -----
+
+module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>} {
+  func.func @mul_plain_scale(%a: !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 4>) {
+    // expected-error @+1 {{result logp must be 60 (input logp plus the module's logp), got 30}}
+    %0 = ckks.mul_plain %a {values = dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf64>} : !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 4> -> !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 4>
+    return
+  }
+}
+
+// -----
+
+module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>} {
+  func.func @mul_plain_level(%a: !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 4>) {
+    // expected-error @+1 {{mul_plain must keep logN, logq and slots}}
+    %0 = ckks.mul_plain %a {values = dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf64>} : !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 4> -> !ckks.ct<logN = 12, logq = 170, logp = 60, slots = 4>
+    return
+  }
+}
+
+// -----
+
+// A NaN in a plaintext (0x7FF8...).
+module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>} {
+  func.func @add_plain_nan(%a: !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 2>) {
+    // expected-error @+1 {{values must be finite}}
+    %0 = ckks.add_plain %a {values = dense<[1.0, 0x7FF8000000000000]> : tensor<2xf64>} : !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 2>
+    return
+  }
+}
+
+// -----
+
+module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>} {
+  func.func @add_plain_complex_inf(%a: !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 2>) {
+    // expected-error @+1 {{values must be finite}}
+    %0 = ckks.add_plain %a {values = dense<[(1.0, 0.0), (0.0, 0x7FF0000000000000)]> : tensor<2xcomplex<f64>>} : !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 2>
     return
   }
 }

@@ -4,6 +4,8 @@
 !ct = !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 2048>
 !ct60 = !ckks.ct<logN = 12, logq = 200, logp = 60, slots = 2048>
 !low = !ckks.ct<logN = 12, logq = 170, logp = 30, slots = 2048>
+!low60 = !ckks.ct<logN = 12, logq = 170, logp = 60, slots = 2048>
+!ck = !low60
 
 // CHECK: module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>}
 module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>} {
@@ -29,5 +31,25 @@ module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>}
     %9 = ckks.add %7, %8 : !low
     %10 = ckks.add %9, %4 : !low
     return %10 : !low
+  }
+
+  // CHECK-LABEL: func.func @scheme
+  func.func @scheme(%a: !ct, %b: !low) -> !ct60 {
+    // CHECK: ckks.rotate %{{.*}} {offset = 3 : i64} : <logN = 12, logq = 200, logp = 30, slots = 2048>
+    %0 = ckks.rotate %a {offset = 3 : i64} : !ct
+    // CHECK: ckks.conjugate %{{.*}} : <logN = 12, logq = 200, logp = 30, slots = 2048>
+    %1 = ckks.conjugate %0 : !ct
+    // CHECK: ckks.add_plain %{{.*}} {values = dense<{{.*}}> : tensor<2048xf64>}
+    %2 = ckks.add_plain %1 {values = dense<0.5> : tensor<2048xf64>} : !ct
+    // CHECK: ckks.mul_plain %{{.*}} {values = dense<(1.000000e+00,2.000000e+00)> : tensor<2048xcomplex<f64>>} : <{{.*}}logp = 30{{.*}}> -> <logN = 12, logq = 200, logp = 60, slots = 2048>
+    %3 = ckks.mul_plain %2 {values = dense<(1.0, 2.0)> : tensor<2048xcomplex<f64>>} : !ct -> !ct60
+    // Operands at different levels and scales: the long form of the types.
+    // CHECK: ckks.add %{{.*}}, %{{.*}} : (<logN = 12, logq = 200, logp = 60, slots = 2048>, <logN = 12, logq = 170, logp = 30, slots = 2048>) -> <logN = 12, logq = 170, logp = 60, slots = 2048>
+    %4 = ckks.add %3, %b : (!ct60, !low) -> !ck
+    // CHECK: ckks.mul %{{.*}}, %{{.*}} : (<{{.*}}logq = 200{{.*}}>, <{{.*}}logq = 170{{.*}}>) -> <logN = 12, logq = 170, logp = 60, slots = 2048>
+    %5 = ckks.mul %a, %b : (!ct, !low) -> !low60
+    %6 = ckks.sub %4, %5 : !low60
+    %7 = ckks.add %3, %3 : !ct60
+    return %7 : !ct60
   }
 }

@@ -578,3 +578,47 @@ func.func @huge_shift(%x: !fhe.rns<logN = 4, basis = #b, domain = coeff, layout 
   %0 = fhe.icrt %x {shift = 9223372036854775807} : !fhe.rns<logN = 4, basis = #b, domain = coeff, layout = prime_major> -> !fhe.poly<logN = 4, logq = 10>
   return %0 : !fhe.poly<logN = 4, logq = 10>
 }
+
+// -----
+
+#b = #fhe.basis<min_bits = 30, prime_bits = 20, primes = [1048193, 1048129]>
+func.func @automorphism_galois(%x: !fhe.rns<logN = 4, basis = #b, domain = coeff, layout = prime_major>) {
+  // expected-error @+1 {{galois = 32 must be an odd number in [3, 2N = 32)}}
+  %0 = fhe.automorphism %x {galois = 32 : i64} : !fhe.rns<logN = 4, basis = #b, domain = coeff, layout = prime_major>
+  return
+}
+
+// -----
+
+#b = #fhe.basis<min_bits = 30, prime_bits = 20, primes = [1048193, 1048129]>
+func.func @automorphism_eval(%x: !fhe.rns<logN = 4, basis = #b, domain = eval, layout = prime_major>) {
+  // expected-error @+1 {{input must be in the coeff domain (residues of the coefficients), got eval}}
+  %0 = fhe.automorphism %x {galois = 5 : i64} : !fhe.rns<logN = 4, basis = #b, domain = eval, layout = prime_major>
+  return
+}
+
+// -----
+
+func.func @poly_automorphism_identity(%x: !fhe.poly<logN = 4, logq = 30>) {
+  // expected-error @+1 {{galois = 1 must be an odd number in [3, 2N = 32)}}
+  %0 = fhe.poly_automorphism %x {galois = 1 : i64} : !fhe.poly<logN = 4, logq = 30>
+  // The largest Galois element is accepted.
+  %1 = fhe.poly_automorphism %x {galois = 31 : i64} : !fhe.poly<logN = 4, logq = 30>
+  return
+}
+
+// -----
+
+func.func @poly_constant_length() {
+  // expected-error @+1 {{value must hold N = 16 coefficients, got 'tensor<8xi64>'}}
+  %0 = fhe.poly_constant {value = dense<0> : tensor<8xi64>} : !fhe.poly<logN = 4, logq = 30>
+  return
+}
+
+// -----
+
+func.func @poly_constant_shape() {
+  // expected-error @+1 {{value must hold N = 16 coefficients, got 'tensor<4x4xi64>'}}
+  %0 = fhe.poly_constant {value = dense<0> : tensor<4x4xi64>} : !fhe.poly<logN = 4, logq = 30>
+  return
+}

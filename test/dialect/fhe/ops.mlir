@@ -52,6 +52,17 @@ func.func @bigint(%x: !p, %y: !p) -> !fhe.poly<logN = 4, logq = 20> {
   return %6 : !fhe.poly<logN = 4, logq = 20>
 }
 
+// CHECK-LABEL: func.func @automorphisms
+func.func @automorphisms(%x: !p, %r: !c) -> (!p, !c, !p) {
+  // CHECK: fhe.poly_automorphism %{{.*}} {galois = 5 : i64} : <logN = 4, logq = 30>
+  %0 = fhe.poly_automorphism %x {galois = 5 : i64} : !p
+  // CHECK: fhe.automorphism %{{.*}} {galois = 31 : i64} : <logN = 4, basis = #[[B]], domain = coeff, layout = prime_major>
+  %1 = fhe.automorphism %r {galois = 31 : i64} : !c
+  // CHECK: fhe.poly_constant {value = dense<[1, -2, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 340282366920938463463374607431768211455]> : tensor<16xi129>} : <logN = 4, logq = 30>
+  %2 = fhe.poly_constant {value = dense<[1, -2, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 340282366920938463463374607431768211455]> : tensor<16xi129>} : !p
+  return %0, %1, %2 : !p, !c, !p
+}
+
 // CHECK-LABEL: func.func @unresolved
 // CHECK-SAME: basis = <min_bits = 45>
 func.func @unresolved(%x: !fhe.poly<logN = 4, logq = 10>) -> !fhe.rns<logN = 4, basis = #u, domain = coeff, layout = prime_major> {

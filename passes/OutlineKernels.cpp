@@ -1,0 +1,175 @@
+// fhec-outline-kernels: every top-level loop nest of a lowered function becomes
+// a private kernel function called with the buffers it reads and writes, and
+// structurally identical kernels are merged. A program repeats its kernels
+// (every product runs the same CRT, NTT and iCRT of its basis; every rotation
+// the same key switching), so code size and LLVM's compile time follow the
+// number of distinct kernels instead of the number of ops. Constants the loops
+// read are cloned into the kernel, so that equal kernels compare equal.
+//
+// Kernels over prime-major residues are also made generic in the basis size,
+// as hand-written libraries loop over their limbs: their prime loops run to
+// an fhe.prime_count, which becomes an index argument, and their buffers
+// (all (m, X) with rows a fixed stride apart) are passed as views of the
+// module's largest basis size; only rows below the count are touched. A
+// program's levels (each with its own bases) then share their kernels.
+// Likewise an fhe.kernel_param (e.g. a rotation's Galois element) is an
+// argument, so rotations by different amounts share one kernel.
+#include "passes/Passes.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/OperationSupport.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace fhec {
+#define GEN_PASS_DEF_FHECOUTLINEKERNELS
+#include "passes/Passes.h.inc"
+} // namespace fhec
+
+using namespace mlir;
+using namespace fhec;
+
+namespace {
+
+struct FHECOutlineKernelsPass : public fhec::impl::FHECOutlineKernelsBase<FHECOutlineKernelsPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SymbolTable symbols(module);
+    maxPrimes = 0;
+    module.walk([&](fhe::PrimeCountOp c) { maxPrimes = std::max<int64_t>(maxPrimes, int64_t(c.getBasis().size())); });
+    SmallVector<func::FuncOp> kernels;  // the distinct kernels so far
+    SmallVector<func::FuncOp> functions;
+    for (auto f : module.getOps<func::FuncOp>())
+      if (!f.isExternal() && f.getBody().hasOneBlock()) functions.push_back(f);
+    unsigned created = 0, reused = 0;
+    for (func::FuncOp f : functions) {
+      SmallVector<Operation *> loops;
+      for (Operation &op : f.getBody().front())
+        if (isa<scf::ParallelOp, scf::ForOp>(op)) loops.push_back(&op);
+      for (Operation *loop : loops) {
+        func::FuncOp kernel = outline(loop, f, symbols);
+        generalizeBasisSize(kernel);
+        // An identical kernel replaces it: same argument types and body.
+        auto same = llvm::find_if(kernels, [&](func::FuncOp k) {
+          return k.getFunctionType() == kernel.getFunctionType() &&
+                 OperationEquivalence::isRegionEquivalentTo(&k.getBody(), &kernel.getBody(),
+                                                            OperationEquivalence::IgnoreLocations);
+        });
+        if (same == kernels.end()) {
+          kernels.push_back(kernel);
+          ++created;
+          continue;
+        }
+        SymbolTable::replaceAllSymbolUses(kernel, (*same).getSymNameAttr(), module);
+        symbols.erase(kernel);
+        ++reused;
+      }
+    }
+    numKernels = created;
+    numReused = reused;
+    // The counts and parameters left at the call sites are constants again.
+    module.walk([](fhe::PrimeCountOp c) {
+      OpBuilder b(c);
+      c.replaceAllUsesWith(arith::ConstantIndexOp::create(b, c.getLoc(), int64_t(c.getBasis().size())).getResult());
+      c.erase();
+    });
+    module.walk([](fhe::KernelParamOp c) {
+      OpBuilder b(c);
+      c.replaceAllUsesWith(arith::ConstantIndexOp::create(b, c.getLoc(), c.getValue()).getResult());
+      c.erase();
+    });
+  }
+
+  int64_t maxPrimes = 0;
+
+  // If `kernel` takes one prime count m and every other argument is a buffer
+  // (m, X) whose rows lie a static stride apart, its buffers become views
+  // (maxPrimes, X) of the same rows, reinterpreted at the call site.
+  void generalizeBasisSize(func::FuncOp kernel) {
+    Block &body = kernel.getBody().front();
+    std::optional<int64_t> m;
+    auto call = *SymbolTable::getSymbolUses(kernel, kernel->getParentOp())->begin();
+    auto caller = cast<func::CallOp>(call.getUser());
+    for (auto [i, operand] : llvm::enumerate(caller.getOperands())) {
+      auto count = operand.getDefiningOp<fhe::PrimeCountOp>();
+      if (!count) continue;
+      if (m) return;  // two prime counts: not one basis
+      m = int64_t(count.getBasis().size());
+    }
+    if (!m || *m == maxPrimes) return;
+    SmallVector<unsigned> buffers;
+    for (auto [i, t] : llvm::enumerate(kernel.getArgumentTypes())) {
+      if (t.isIndex()) continue;
+      auto mt = dyn_cast<MemRefType>(t);
+      if (!mt || mt.getRank() != 2 || mt.getDimSize(0) != *m || !mt.hasStaticShape()) return;
+      auto [strides, offset] = mt.getStridesAndOffset();
+      if (ShapedType::isDynamic(strides[0]) || strides[1] != 1 || ShapedType::isDynamic(offset)) return;
+      buffers.push_back(unsigned(i));
+    }
+    OpBuilder b(caller);
+    SmallVector<Type> types(kernel.getArgumentTypes());
+    for (unsigned i : buffers) {
+      auto mt = cast<MemRefType>(types[i]);
+      auto [strides, offset] = mt.getStridesAndOffset();
+      // The same layout kind: a row-major buffer stays identity-laid-out.
+      MemRefLayoutAttrInterface layout =
+          mt.getLayout().isIdentity() ? MemRefLayoutAttrInterface()
+                                      : StridedLayoutAttr::get(mt.getContext(), offset, strides);
+      auto wide = MemRefType::get({maxPrimes, mt.getDimSize(1)}, mt.getElementType(), layout);
+      Value view = memref::ReinterpretCastOp::create(b, caller.getLoc(), wide, caller.getOperand(i), offset,
+                                                     ArrayRef<int64_t>{maxPrimes, mt.getDimSize(1)}, strides);
+      caller->setOperand(i, view);
+      body.getArgument(i).setType(wide);
+      types[i] = wide;
+    }
+    kernel.setFunctionType(FunctionType::get(kernel.getContext(), types, {}));
+  }
+
+  // Moves `loop` into a new private function of the values it captures and
+  // replaces it with a call.
+  static func::FuncOp outline(Operation *loop, func::FuncOp parent, SymbolTable &symbols) {
+    // Captured values in order of first use, constants excepted (cloned).
+    llvm::SetVector<Value> captured;
+    llvm::SetVector<Operation *> constants;
+    auto definedInside = [&](Value v) {
+      Operation *owner = v.getDefiningOp() ? v.getDefiningOp() : v.getParentBlock()->getParentOp();
+      return loop->isAncestor(owner);
+    };
+    loop->walk([&](Operation *op) {
+      for (Value v : op->getOperands()) {
+        if (definedInside(v)) continue;
+        Operation *def = v.getDefiningOp();
+        if (def && def->hasTrait<OpTrait::ConstantLike>()) constants.insert(def);
+        else captured.insert(v);
+      }
+    });
+    OpBuilder b(loop->getContext());
+    b.setInsertionPoint(parent);
+    SmallVector<Type> types;
+    for (Value v : captured) types.push_back(v.getType());
+    auto kernel = func::FuncOp::create(b, loop->getLoc(), (parent.getName() + "_kernel").str(),
+                                       b.getFunctionType(types, {}));
+    kernel.setPrivate();
+    // Internal to the module, and kept out of line by LLVM: inlining them
+    // back would undo the merging.
+    kernel->setAttr("llvm.linkage", LLVM::LinkageAttr::get(b.getContext(), LLVM::Linkage::Internal));
+    kernel->setAttr("passthrough", b.getArrayAttr({b.getStringAttr("noinline")}));
+    symbols.insert(kernel);  // uniques the name
+    Block *body = kernel.addEntryBlock();
+    b.setInsertionPointToStart(body);
+    IRMapping map;
+    for (auto [v, arg] : llvm::zip(captured, body->getArguments())) map.map(v, arg);
+    for (Operation *c : constants) b.clone(*c, map);
+    b.clone(*loop, map);
+    func::ReturnOp::create(b, loop->getLoc());
+    b.setInsertionPoint(loop);
+    func::CallOp::create(b, loop->getLoc(), kernel, captured.getArrayRef());
+    loop->erase();
+    return kernel;
+  }
+};
+
+} // namespace

@@ -1,0 +1,162 @@
+#include "passes/ScaleManager.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+
+namespace fhec {
+
+ckks::CiphertextType ScaleManager::withLevel(ckks::CiphertextType t, unsigned logq, unsigned logp) {
+  return ckks::CiphertextType::get(t.getContext(), t.getLogN(), logq, logp, t.getSlots());
+}
+
+LogicalResult ScaleManager::checkProduct(Location loc, unsigned logq, unsigned logp) {
+  if (logp < logq) return success();
+  outOfDepth = true;
+  return emitError(loc) << "too little depth left: this product has scale 2^" << logp << " but only " << logq
+                        << " bits of modulus remain (logq = " << logq << "; the program starts from logQ = "
+                        << params.getLogQ() << " and each rescale uses logp = " << params.getLogp()
+                        << " bits); use a larger logQ or fewer multiplications in sequence";
+}
+
+FailureOr<Value> ScaleManager::rescale(Location loc, Value x, unsigned bits) {
+  ckks::CiphertextType t = typeOf(x);
+  if (bits == 0) return x;
+  if (bits > t.getLogp())
+    return emitError(loc) << "cannot rescale by 2^" << bits << ": the ciphertext's scale is only 2^" << t.getLogp();
+  // logq - bits > logp - bits holds since logq > logp: a rescale never runs out of modulus.
+  return ckks::RescaleOp::create(b, loc, withLevel(t, t.getLogq() - bits, t.getLogp() - bits), x).getResult();
+}
+
+Value ScaleManager::modDown(Location loc, Value x, unsigned logq) {
+  ckks::CiphertextType t = typeOf(x);
+  if (t.getLogq() <= logq) return x;
+  return ckks::ModDownOp::create(b, loc, withLevel(t, logq, t.getLogp()), x);
+}
+
+FailureOr<std::pair<Value, Value>> ScaleManager::align(Location loc, Value x, Value y, bool sameScale) {
+  ckks::CiphertextType tx = typeOf(x), ty = typeOf(y);
+  if (tx.getLogN() != ty.getLogN() || tx.getSlots() != ty.getSlots())
+    return emitError(loc) << "operands have different ring dimensions or slot counts: " << tx << " and " << ty;
+  if (sameScale && tx.getLogp() != ty.getLogp()) {
+    // Rescale the operand of the larger scale: it keeps the scale at the
+    // module's 2^logp instead of raising the other one.
+    Value &big = tx.getLogp() > ty.getLogp() ? x : y;
+    unsigned d = tx.getLogp() > ty.getLogp() ? tx.getLogp() - ty.getLogp() : ty.getLogp() - tx.getLogp();
+    FailureOr<Value> r = rescale(loc, big, d);
+    if (failed(r)) return failure();
+    big = *r;
+  }
+  unsigned logq = std::min(typeOf(x).getLogq(), typeOf(y).getLogq());
+  return std::make_pair(modDown(loc, x, logq), modDown(loc, y, logq));
+}
+
+FailureOr<Value> ScaleManager::afterProduct(Location loc, Value m) {
+  ckks::CiphertextType t = typeOf(m);
+  if (t.getLogp() <= params.getLogp()) return m;
+  return rescale(loc, m, t.getLogp() - params.getLogp());
+}
+
+FailureOr<Value> ScaleManager::add(Location loc, Value x, Value y) {
+  auto xy = align(loc, x, y, /*sameScale=*/true);
+  if (failed(xy)) return failure();
+  return ckks::AddOp::create(b, loc, typeOf(xy->first), xy->first, xy->second).getResult();
+}
+
+FailureOr<Value> ScaleManager::sub(Location loc, Value x, Value y) {
+  auto xy = align(loc, x, y, /*sameScale=*/true);
+  if (failed(xy)) return failure();
+  return ckks::SubOp::create(b, loc, typeOf(xy->first), xy->first, xy->second).getResult();
+}
+
+FailureOr<Value> ScaleManager::product(Location loc, Product kind, Value x, Value y, Attribute constant,
+                                       bool rescaleAfter) {
+  if (kind == Product::Ciphertext) {
+    auto xy = align(loc, x, y, /*sameScale=*/false);
+    if (failed(xy)) return failure();
+    std::tie(x, y) = *xy;
+  }
+  ckks::CiphertextType t = typeOf(x);
+  // A constant or plaintext is encoded at the module's scale.
+  unsigned logp = t.getLogp() + (kind == Product::Ciphertext ? typeOf(y).getLogp() : params.getLogp());
+  if (failed(checkProduct(loc, t.getLogq(), logp))) return failure();
+  ckks::CiphertextType rt = withLevel(t, t.getLogq(), logp);
+  Value m;
+  switch (kind) {
+  case Product::Ciphertext: m = ckks::MulOp::create(b, loc, rt, x, y); break;
+  case Product::Constant: m = ckks::MulConstOp::create(b, loc, rt, x, cast<FloatAttr>(constant)); break;
+  case Product::Plaintext: m = ckks::MulPlainOp::create(b, loc, rt, x, cast<ElementsAttr>(constant)); break;
+  }
+  return rescaleAfter ? afterProduct(loc, m) : FailureOr<Value>(m);
+}
+
+FailureOr<Value> ScaleManager::mul(Location loc, Value x, Value y) {
+  return product(loc, Product::Ciphertext, x, y, {}, true);
+}
+
+FailureOr<Value> ScaleManager::negate(Location loc, Value x) {
+  return ckks::NegateOp::create(b, loc, typeOf(x), x).getResult();
+}
+
+FailureOr<Value> ScaleManager::mulConst(Location loc, Value x, double c) {
+  return product(loc, Product::Constant, x, {}, b.getF64FloatAttr(c), true);
+}
+
+FailureOr<Value> ScaleManager::addConst(Location loc, Value x, double c) {
+  return ckks::AddConstOp::create(b, loc, typeOf(x), x, b.getF64FloatAttr(c)).getResult();
+}
+
+FailureOr<Value> ScaleManager::mulPlain(Location loc, Value x, ElementsAttr values) {
+  return product(loc, Product::Plaintext, x, {}, values, true);
+}
+
+FailureOr<Value> ScaleManager::addPlain(Location loc, Value x, ElementsAttr values) {
+  return ckks::AddPlainOp::create(b, loc, typeOf(x), x, values).getResult();
+}
+
+FailureOr<Value> ScaleManager::rotate(Location loc, Value x, int64_t offset) {
+  int64_t half = int64_t(1) << (typeOf(x).getLogN() - 1);
+  int64_t k = offset % half;
+  if (k < 0) k += half;
+  if (k == 0) return x;
+  return ckks::RotateOp::create(b, loc, typeOf(x), x, b.getI64IntegerAttr(k)).getResult();
+}
+
+FailureOr<Value> ScaleManager::conjugate(Location loc, Value x) {
+  return ckks::ConjugateOp::create(b, loc, typeOf(x), x).getResult();
+}
+
+FailureOr<Value> ScaleManager::rebuild(Operation *op, ValueRange operands) {
+  Location loc = op->getLoc();
+  // A product the program rescales itself keeps its scale.
+  bool rescaleAfter = llvm::none_of(op->getUsers(), [](Operation *u) { return isa<ckks::RescaleOp>(u); });
+  return llvm::TypeSwitch<Operation *, FailureOr<Value>>(op)
+      .Case<ckks::AddOp>([&](auto) { return add(loc, operands[0], operands[1]); })
+      .Case<ckks::SubOp>([&](auto) { return sub(loc, operands[0], operands[1]); })
+      .Case<ckks::NegateOp>([&](auto) { return negate(loc, operands[0]); })
+      .Case<ckks::MulOp>([&](auto) {
+        return product(loc, Product::Ciphertext, operands[0], operands[1], {}, rescaleAfter);
+      })
+      .Case<ckks::MulConstOp>([&](ckks::MulConstOp o) {
+        return product(loc, Product::Constant, operands[0], {}, o.getValueAttr(), rescaleAfter);
+      })
+      .Case<ckks::MulPlainOp>([&](ckks::MulPlainOp o) {
+        return product(loc, Product::Plaintext, operands[0], {}, o.getValues(), rescaleAfter);
+      })
+      .Case<ckks::AddConstOp>([&](ckks::AddConstOp o) { return addConst(loc, operands[0], o.getValue().convertToDouble()); })
+      .Case<ckks::AddPlainOp>([&](ckks::AddPlainOp o) { return addPlain(loc, operands[0], o.getValues()); })
+      .Case<ckks::RotateOp>([&](ckks::RotateOp o) { return rotate(loc, operands[0], o.getOffset()); })
+      .Case<ckks::ConjugateOp>([&](auto) { return conjugate(loc, operands[0]); })
+      .Case<ckks::RescaleOp>([&](ckks::RescaleOp o) {
+        return rescale(loc, operands[0], o.getInput().getType().getLogq() - o.getType().getLogq());
+      })
+      .Case<ckks::ModDownOp>([&](ckks::ModDownOp o) -> FailureOr<Value> {
+        return modDown(loc, operands[0], o.getType().getLogq());
+      })
+      .Default([&](Operation *o) -> FailureOr<Value> {
+        return o->emitOpError() << "is not a ckks operation that ckks-manage-scale knows";
+      });
+}
+
+} // namespace fhec

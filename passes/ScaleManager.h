@@ -1,0 +1,72 @@
+// Scale and level management of ckks programs, shared by the pass
+// `ckks-manage-scale` and the Python tracer's IR builder.
+//
+// Policy (HEAAN's usage, Cheon et al. 2017 Section 3): every product (mul,
+// mul_const, mul_plain) whose scale exceeds the module's 2^logp is rescaled
+// back to it right away, dividing q by the excess; before a binary op the
+// operands are brought to one level (the higher one reduced by mod_down), and
+// for add/sub to one scale (the larger one rescaled down to the smaller).
+// Running out of modulus is a diagnostic at the op that needs it ("too little
+// depth left"), never an invalid type.
+#pragma once
+
+#include "dialect/CKKS/CKKSDialect.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace fhec {
+
+class ScaleManager {
+public:
+  /// Ops are created at `b`'s insertion point.
+  ScaleManager(mlir::OpBuilder &b, ckks::ParamsAttr params) : b(b), params(params) {}
+
+  // Each builds one scheme operation on managed operands (any level or
+  // scale) and returns its managed result, or fails after a diagnostic at loc.
+  mlir::FailureOr<mlir::Value> add(mlir::Location loc, mlir::Value x, mlir::Value y);
+  mlir::FailureOr<mlir::Value> sub(mlir::Location loc, mlir::Value x, mlir::Value y);
+  mlir::FailureOr<mlir::Value> mul(mlir::Location loc, mlir::Value x, mlir::Value y);
+  mlir::FailureOr<mlir::Value> negate(mlir::Location loc, mlir::Value x);
+  mlir::FailureOr<mlir::Value> mulConst(mlir::Location loc, mlir::Value x, double c);
+  mlir::FailureOr<mlir::Value> addConst(mlir::Location loc, mlir::Value x, double c);
+  /// `values`: one f64 or complex<f64> per slot (ckks.mul_plain / add_plain).
+  mlir::FailureOr<mlir::Value> mulPlain(mlir::Location loc, mlir::Value x, mlir::ElementsAttr values);
+  mlir::FailureOr<mlir::Value> addPlain(mlir::Location loc, mlir::Value x, mlir::ElementsAttr values);
+  /// Left rotation by `offset` slots (negative: right), taken mod N/2; 0 returns x.
+  mlir::FailureOr<mlir::Value> rotate(mlir::Location loc, mlir::Value x, int64_t offset);
+  mlir::FailureOr<mlir::Value> conjugate(mlir::Location loc, mlir::Value x);
+  /// An explicit rescale by `bits` (the program's own).
+  mlir::FailureOr<mlir::Value> rescale(mlir::Location loc, mlir::Value x, unsigned bits);
+  /// An explicit mod_down: to `logq`, or nothing when x is already at or below it.
+  mlir::Value modDown(mlir::Location loc, mlir::Value x, unsigned logq);
+
+  /// Set when a failure was a lack of modulus ("too little depth left"), so
+  /// that a frontend can report it as such.
+  bool outOfDepth = false;
+
+  /// Builds the managed form of the ckks op `op` on `operands` (its operands,
+  /// already managed). A product with a ckks.rescale among its users is left
+  /// unrescaled: the program manages that one itself.
+  mlir::FailureOr<mlir::Value> rebuild(mlir::Operation *op, mlir::ValueRange operands);
+
+private:
+  mlir::OpBuilder &b;
+  ckks::ParamsAttr params;
+
+  static ckks::CiphertextType typeOf(mlir::Value v) { return mlir::cast<ckks::CiphertextType>(v.getType()); }
+  ckks::CiphertextType withLevel(ckks::CiphertextType t, unsigned logq, unsigned logp);
+  /// Both operands at the smaller logq; with `sameScale`, also at the smaller logp.
+  mlir::FailureOr<std::pair<mlir::Value, mlir::Value>> align(mlir::Location loc, mlir::Value x, mlir::Value y,
+                                                            bool sameScale);
+  /// Fails unless a product of scale 2^logp fits a modulus of 2^logq bits.
+  mlir::LogicalResult checkProduct(mlir::Location loc, unsigned logq, unsigned logp);
+  /// Rescales a product down to the module's scale (if above it).
+  mlir::FailureOr<mlir::Value> afterProduct(mlir::Location loc, mlir::Value product);
+  enum class Product { Ciphertext, Constant, Plaintext };
+  /// x * y (mul), x * constant (mul_const, a FloatAttr) or x * plaintext
+  /// (mul_plain, an ElementsAttr), rescaled afterwards if `rescaleAfter`.
+  mlir::FailureOr<mlir::Value> product(mlir::Location loc, Product kind, mlir::Value x, mlir::Value y,
+                                       mlir::Attribute constant, bool rescaleAfter);
+};
+
+} // namespace fhec
