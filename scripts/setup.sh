@@ -5,7 +5,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 
-apt_packages=(cmake ninja-build g++ python3 python3-venv libgmp-dev libgtest-dev
+apt_packages=(cmake ninja-build g++ python3 python3-venv python3-dev libgmp-dev libgtest-dev
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools clang-22 libomp-22-dev)
 missing=()
 for p in "${apt_packages[@]}"; do
@@ -22,7 +22,7 @@ fi
 if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv
 fi
-if ! .venv/bin/python -c 'import lit, jinja2, numpy, pybind11' 2>/dev/null; then
+if ! .venv/bin/python -c 'import lit, jinja2, numpy, pybind11, pytest, sklearn' 2>/dev/null; then
   .venv/bin/python -m pip install -q --upgrade pip
   .venv/bin/python -m pip install -q -r python/requirements.txt
 fi
@@ -33,3 +33,9 @@ if [ ! -f build/build.ninja ]; then
     -DPython3_EXECUTABLE="$root/.venv/bin/python"
 fi
 cmake --build build
+
+# The Python package (python/fhec, with the extension the build put there),
+# in editable mode: `import fhec` in the project venv.
+if ! .venv/bin/python -c 'import fhec' 2>/dev/null; then
+  .venv/bin/python -m pip install -q -e python
+fi

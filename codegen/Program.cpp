@@ -1,0 +1,211 @@
+#include "codegen/Program.h"
+#include "codegen/Evaluate.h"
+
+#include "fhec/runtime/Error.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+#include <thread>
+
+using namespace mlir;
+
+namespace fhec {
+
+// ---- DiagnosticCollector ----------------------------------------------------
+
+DiagnosticCollector::DiagnosticCollector(MLIRContext &ctx) : ctx_(ctx) {
+  id_ = ctx.getDiagEngine().registerHandler([this](Diagnostic &d) {
+    auto one = [this](Diagnostic &x) {
+      std::string loc;
+      llvm::raw_string_ostream ls(loc);
+      if (auto f = dyn_cast<FileLineColLoc>(x.getLocation()))
+        ls << f.getFilename().getValue() << ":" << f.getLine() << ":" << f.getColumn() << ": ";
+      const char *sev = x.getSeverity() == DiagnosticSeverity::Error     ? "error"
+                        : x.getSeverity() == DiagnosticSeverity::Warning ? "warning"
+                        : x.getSeverity() == DiagnosticSeverity::Note    ? "note"
+                                                                         : "remark";
+      text_ += loc + sev + ": " + x.str() + "\n";
+    };
+    one(d);
+    for (Diagnostic &note : d.getNotes()) one(note);
+    return success();
+  });
+}
+
+DiagnosticCollector::~DiagnosticCollector() { ctx_.getDiagEngine().eraseHandler(id_); }
+
+void DiagnosticCollector::raise(ProgramError::Kind kind, const std::string &prefix) const {
+  std::string t = text_;
+  while (!t.empty() && t.back() == '\n') t.pop_back();
+  throw ProgramError(kind, prefix + (t.empty() ? "unknown error" : t));
+}
+
+// ---- Program ----------------------------------------------------------------
+
+namespace {
+rt::Params paramsOf(ModuleOp module) {
+  ckks::ParamsAttr p = ckks::getModuleParams(module);
+  if (!p) throw ProgramError(ProgramError::Kind::Parameter, "the program has no 'ckks.params' attribute");
+  rt::Params params;
+  params.logN = int(p.getLogN());
+  params.logQ = int(p.getLogQ());
+  params.logp = int(p.getLogp());
+  return params;
+}
+
+CiphertextShape shapeOf(Type t) {
+  auto ct = cast<ckks::CiphertextType>(t);
+  return {int(ct.getLogq()), int(ct.getLogp()), int(ct.getSlots())};
+}
+} // namespace
+
+Program::Program(std::unique_ptr<MLIRContext> ctx, OwningOpRef<ModuleOp> module)
+    : ctx_(std::move(ctx)), source_(std::move(module)), params_(paramsOf(*source_)) {
+  function();  // exactly one public function of ciphertexts
+}
+
+Program::~Program() = default;
+
+std::unique_ptr<Program> Program::parse(const std::string &text, const std::string &bufferName) {
+  DialectRegistry registry;
+  registerDialects(registry);
+  auto ctx = std::make_unique<MLIRContext>(registry);
+  ctx->loadAllAvailableDialects();
+  OwningOpRef<ModuleOp> module;
+  {
+    DiagnosticCollector diags(*ctx);
+    ParserConfig config(ctx.get());
+    module = parseSourceString<ModuleOp>(text, config, bufferName);
+    if (!module) diags.raise(ProgramError::Kind::Compile);
+  }
+  return std::make_unique<Program>(std::move(ctx), std::move(module));
+}
+
+func::FuncOp Program::function() const {
+  func::FuncOp found;
+  for (auto f : source_.get().getOps<func::FuncOp>()) {
+    if (f.isExternal() || !f.isPublic()) continue;
+    if (found) throw ProgramError(ProgramError::Kind::Parameter, "the program has several public functions");
+    found = f;
+  }
+  if (!found) throw ProgramError(ProgramError::Kind::Parameter, "the program has no public function");
+  for (Type t : llvm::concat<const Type>(found.getArgumentTypes(), found.getResultTypes()))
+    if (!isa<ckks::CiphertextType>(t))
+      throw ProgramError(ProgramError::Kind::Parameter, "@" + found.getName().str() +
+                                                            " takes or returns something other than ciphertexts");
+  return found;
+}
+
+std::string Program::functionName() const { return function().getName().str(); }
+
+std::vector<CiphertextShape> Program::inputShapes() const {
+  std::vector<CiphertextShape> out;
+  for (Type t : function().getArgumentTypes()) out.push_back(shapeOf(t));
+  return out;
+}
+
+std::vector<CiphertextShape> Program::outputShapes() const {
+  std::vector<CiphertextShape> out;
+  for (Type t : function().getResultTypes()) out.push_back(shapeOf(t));
+  return out;
+}
+
+std::vector<uint64_t> Program::galoisElements() const { return fhec::galoisElements(function()); }
+
+std::string Program::mlir(bool locations) const {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  OpPrintingFlags flags;
+  if (locations) flags.enableDebugInfo(/*enable=*/true, /*prettyForm=*/false);
+  source_.get().print(os, flags);
+  return s;
+}
+
+std::string Program::security() const { return describeSecurity(source_.get()); }
+
+std::string Program::lower(const CompileOptions &options, Stage stage) const {
+  DiagnosticCollector diags(*ctx_);
+  OwningOpRef<ModuleOp> copy = source_.get().clone();
+  if (failed(lowerModule(*copy, options, stage))) diags.raise(ProgramError::Kind::Compile);
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  copy->print(os);
+  return s;
+}
+
+void Program::compile(const CompileOptions &options, bool allowInsecure) {
+  DiagnosticCollector diags(*ctx_);
+  if (failed(checkSecurity(*source_, allowInsecure))) diags.raise(ProgramError::Kind::Security);
+  CompileOptions resolved = options;
+  std::string error;
+  if (failed(resolveOptions(resolved, error))) throw ProgramError(ProgramError::Kind::Parameter, error);
+  llvm::SmallString<128> dir;
+  if (auto ec = llvm::sys::fs::createUniqueDirectory("fhec-program", dir))
+    throw ProgramError(ProgramError::Kind::Compile, "cannot create a temporary directory: " + ec.message());
+  std::string so = std::string(dir) + "/module.so";
+  OwningOpRef<ModuleOp> copy = source_->clone();
+  bool ok = succeeded(compileToSharedLibrary(*copy, resolved, so, error));
+  if (ok) {
+    try {
+      module_ = rt::CompiledModule::load(so);
+    } catch (const rt::Error &e) {
+      ok = false;
+      error = e.what();
+    }
+  }
+  // The loaded library stays mapped after its file is removed.
+  llvm::sys::fs::remove(so);
+  llvm::sys::fs::remove(std::string(dir));
+  if (!ok) {
+    if (error == "lowering failed") diags.raise(ProgramError::Kind::Compile);
+    throw ProgramError(ProgramError::Kind::Compile, error);
+  }
+}
+
+const rt::CompiledModule &Program::module() const {
+  if (!module_) throw ProgramError(ProgramError::Kind::Parameter, "the program is not compiled yet");
+  return *module_;
+}
+
+std::vector<rt::Ciphertext> Program::reference(const std::vector<rt::Ciphertext> &inputs, const rt::KeySet &keys) const {
+  DiagnosticCollector diags(*ctx_);
+  auto r = evaluateReference(function(), params_, EvaluationKeys{&keys.evk, &keys.rotationKeys}, inputs);
+  if (failed(r)) diags.raise(ProgramError::Kind::Parameter, "reference evaluation failed: ");
+  return std::move(*r);
+}
+
+std::vector<std::vector<rt::Complex>> Program::plain(const std::vector<std::vector<rt::Complex>> &inputs) const {
+  DiagnosticCollector diags(*ctx_);
+  auto r = evaluatePlain(function(), inputs);
+  if (failed(r)) diags.raise(ProgramError::Kind::Parameter, "plaintext evaluation failed: ");
+  return std::move(*r);
+}
+
+// ---- ProgramExecutor --------------------------------------------------------
+
+ProgramExecutor::ProgramExecutor(const Program &program, const rt::KeySet &keys)
+    : program_(program), exec_(program.module(), program.params()) {
+  exec_.setEvalKey(keys.evk);
+  for (uint64_t g : program.galoisElements()) {
+    auto it = keys.rotationKeys.find(g);
+    if (it == keys.rotationKeys.end())
+      throw rt::Error("the keys lack the rotation key of Galois element " + std::to_string(g) +
+                      " that the program needs");
+    exec_.setRotationKey(it->second);
+  }
+}
+
+std::vector<rt::Ciphertext> ProgramExecutor::run(const std::vector<rt::Ciphertext> &inputs, unsigned threads) {
+  program_.module().setThreads(int(threads ? threads : std::max(1u, std::thread::hardware_concurrency())));
+  auto t0 = std::chrono::steady_clock::now();
+  std::vector<rt::Ciphertext> out = exec_.run(program_.functionName(), inputs);
+  lastRunSeconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return out;
+}
+
+} // namespace fhec

@@ -1,0 +1,127 @@
+// A ckks program as frontends use it (the Python package): its scheme-level
+// source, the module compiled from it, and its two oracles (the GMP reference
+// on ciphertexts, the plaintext computation on slot vectors). Errors are
+// ProgramError with the diagnostics' text (source locations included).
+#pragma once
+
+#include "codegen/Driver.h"
+#include "codegen/Pipeline.h"
+
+#include "fhec/runtime/Encoding.h"
+#include "fhec/runtime/Keys.h"
+#include "fhec/runtime/Module.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OwningOpRef.h"
+
+#include <functional>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace fhec {
+
+/// What went wrong, for frontends that map kinds to exception classes.
+class ProgramError : public std::runtime_error {
+public:
+  enum class Kind {
+    Compile,   ///< a diagnostic of the verifier, a pass or the lowering
+    Depth,     ///< scale management ran out of modulus ("too little depth left")
+    Security,  ///< parameters below the required security level
+    Parameter  ///< inconsistent parameters or inputs
+  };
+  ProgramError(Kind kind, const std::string &what) : std::runtime_error(what), kind_(kind) {}
+  Kind kind() const { return kind_; }
+
+private:
+  Kind kind_;
+};
+
+/// The type of a ciphertext: modulus, scale (bits) and slots.
+struct CiphertextShape {
+  int logq = 0, logp = 0, slots = 0;
+  bool operator==(const CiphertextShape &o) const { return logq == o.logq && logp == o.logp && slots == o.slots; }
+};
+
+/// Collects the diagnostics emitted on `ctx` while it lives ("file:line:col:
+/// error: message", with notes), instead of printing them.
+class DiagnosticCollector {
+public:
+  explicit DiagnosticCollector(mlir::MLIRContext &ctx);
+  ~DiagnosticCollector();
+  /// Everything collected so far, one diagnostic per line.
+  std::string text() const { return text_; }
+  /// Throws ProgramError(kind, prefix + text()).
+  [[noreturn]] void raise(ProgramError::Kind kind, const std::string &prefix = "") const;
+
+private:
+  mlir::MLIRContext &ctx_;
+  mlir::DiagnosticEngine::HandlerID id_;
+  std::string text_;
+};
+
+/// A ckks module with one public function, the program.
+class Program {
+public:
+  /// Takes a verified module with `#ckks.params` (and its context).
+  Program(std::unique_ptr<mlir::MLIRContext> ctx, mlir::OwningOpRef<mlir::ModuleOp> module);
+  /// Parses MLIR text; throws ProgramError on a syntax or verifier error.
+  static std::unique_ptr<Program> parse(const std::string &text, const std::string &bufferName = "<program>");
+  ~Program();
+
+  rt::Params params() const { return params_; }
+  std::string functionName() const;
+  std::vector<CiphertextShape> inputShapes() const;
+  std::vector<CiphertextShape> outputShapes() const;
+  /// The Galois elements of the rotation keys the program needs.
+  std::vector<uint64_t> galoisElements() const;
+  /// The ckks source; with `locations`, each op's source location too.
+  std::string mlir(bool locations = false) const;
+  /// The security estimate line (fhec/runtime/Security.h).
+  std::string security() const;
+
+  /// Lowers a copy to `stage` and returns its text (--emit=fhe / mlir).
+  std::string lower(const CompileOptions &options, Stage stage) const;
+  /// Compiles to a shared library and loads it (replacing an earlier
+  /// compilation). Refuses parameters below their security level unless
+  /// `allowInsecure`. Throws ProgramError.
+  void compile(const CompileOptions &options, bool allowInsecure = false);
+  bool compiled() const { return bool(module_); }
+  const rt::CompiledModule &module() const;
+
+  /// The GMP reference on `inputs` with `keys` (evaluation and rotation keys).
+  std::vector<rt::Ciphertext> reference(const std::vector<rt::Ciphertext> &inputs, const rt::KeySet &keys) const;
+  /// The plaintext computation on slot vectors.
+  std::vector<std::vector<rt::Complex>> plain(const std::vector<std::vector<rt::Complex>> &inputs) const;
+
+private:
+  mlir::func::FuncOp function() const;
+  std::unique_ptr<mlir::MLIRContext> ctx_;
+  mlir::OwningOpRef<mlir::ModuleOp> source_;
+  rt::Params params_;
+  std::unique_ptr<rt::CompiledModule> module_;
+};
+
+/// An executor of a compiled program with the keys of one key set: the
+/// evaluation key and every rotation key the program needs are derived into
+/// the module's RNS/NTT form once.
+class ProgramExecutor {
+public:
+  /// Throws rt::Error when `keys` lacks a rotation key the program needs.
+  ProgramExecutor(const Program &program, const rt::KeySet &keys);
+  /// Runs the program on `threads` threads (0: all cores).
+  std::vector<rt::Ciphertext> run(const std::vector<rt::Ciphertext> &inputs, unsigned threads = 0);
+  /// Wall time of the last run() inside the runtime (s): what a frontend's
+  /// own overhead is measured against.
+  double lastRunSeconds() const { return lastRunSeconds_; }
+
+private:
+  const Program &program_;
+  rt::Executor exec_;
+  double lastRunSeconds_ = 0;
+};
+
+} // namespace fhec

@@ -1,0 +1,190 @@
+#include "codegen/ProgramBuilder.h"
+#include "passes/ScaleManager.h"
+
+#include "fhec/runtime/Abi.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Verifier.h"
+
+using namespace mlir;
+
+namespace fhec {
+
+struct ProgramBuilder::State {
+  std::unique_ptr<MLIRContext> ctx;
+  OwningOpRef<ModuleOp> module;
+  func::FuncOp func;
+  std::unique_ptr<OpBuilder> b;
+  std::unique_ptr<ScaleManager> manager;
+  std::vector<Value> values;
+  bool finished = false;
+
+  Location location(const SourceLocation &l) {
+    if (l.file.empty()) return UnknownLoc::get(ctx.get());
+    return FileLineColLoc::get(ctx.get(), l.file, l.line, l.column);
+  }
+};
+
+ProgramBuilder::ProgramBuilder(const rt::Params &params, const std::string &security, const std::string &name,
+                               const std::vector<CiphertextShape> &inputs, const SourceLocation &loc)
+    : s(std::make_unique<State>()) {
+  if (!abi::isExportableName(name))
+    throw ProgramError(ProgramError::Kind::Parameter,
+                       "'" + name + "' cannot name a compiled function: it needs a C identifier");
+  DialectRegistry registry;
+  registerDialects(registry);
+  s->ctx = std::make_unique<MLIRContext>(registry);
+  s->ctx->loadAllAvailableDialects();
+  MLIRContext *ctx = s->ctx.get();
+  DiagnosticCollector diags(*ctx);
+  Location l = s->location(loc);
+  auto paramsAttr = ckks::ParamsAttr::getChecked([&] { return emitError(l); }, ctx, unsigned(params.logN),
+                                                 unsigned(params.logQ), unsigned(params.logp),
+                                                 security.empty() ? StringAttr() : StringAttr::get(ctx, security));
+  if (!paramsAttr) diags.raise(ProgramError::Kind::Parameter);
+  SmallVector<Type> types;
+  for (const CiphertextShape &in : inputs) {
+    auto t = ckks::CiphertextType::getChecked([&] { return emitError(l); }, ctx, unsigned(params.logN),
+                                              unsigned(in.logq), unsigned(in.logp), unsigned(in.slots));
+    if (!t) diags.raise(ProgramError::Kind::Parameter);
+    types.push_back(t);
+  }
+  s->module = ModuleOp::create(l);
+  (*s->module)->setAttr(ckks::CKKSDialect::getParamsAttrName(), paramsAttr);
+  s->b = std::make_unique<OpBuilder>(ctx);
+  s->b->setInsertionPointToEnd(s->module->getBody());
+  s->func = func::FuncOp::create(*s->b, l, name, s->b->getFunctionType(types, {}));
+  Block *body = s->func.addEntryBlock();
+  s->b->setInsertionPointToEnd(body);
+  for (Value a : body->getArguments()) s->values.push_back(a);
+  s->manager = std::make_unique<ScaleManager>(*s->b, paramsAttr);
+}
+
+ProgramBuilder::~ProgramBuilder() = default;
+
+ProgramBuilder::Handle ProgramBuilder::input(size_t i) const {
+  if (i >= s->func.getNumArguments())
+    throw ProgramError(ProgramError::Kind::Parameter, "the function has no input " + std::to_string(i));
+  return i;
+}
+
+CiphertextShape ProgramBuilder::shape(Handle v) const {
+  if (v >= s->values.size()) throw ProgramError(ProgramError::Kind::Parameter, "unknown value");
+  auto t = cast<ckks::CiphertextType>(s->values[v].getType());
+  return {int(t.getLogq()), int(t.getLogp()), int(t.getSlots())};
+}
+
+template <typename F> ProgramBuilder::Handle ProgramBuilder::build(const SourceLocation &loc, F &&f) {
+  if (s->finished) throw ProgramError(ProgramError::Kind::Parameter, "the program is finished");
+  DiagnosticCollector diags(*s->ctx);
+  s->manager->outOfDepth = false;
+  FailureOr<Value> v = f(s->location(loc));
+  if (failed(v)) diags.raise(s->manager->outOfDepth ? ProgramError::Kind::Depth : ProgramError::Kind::Compile);
+  // Ops verify as they are built, so that an error points at its source line.
+  if (Operation *def = v->getDefiningOp(); def && failed(verify(def)))
+    diags.raise(ProgramError::Kind::Compile);
+  s->values.push_back(*v);
+  return s->values.size() - 1;
+}
+
+namespace {
+Value valueOf(const std::vector<Value> &values, size_t h) {
+  if (h >= values.size()) throw ProgramError(ProgramError::Kind::Parameter, "unknown value");
+  return values[h];
+}
+} // namespace
+
+ProgramBuilder::Handle ProgramBuilder::add(Handle x, Handle y, const SourceLocation &loc) {
+  Value a = valueOf(s->values, x), c = valueOf(s->values, y);
+  return build(loc, [&](Location l) { return s->manager->add(l, a, c); });
+}
+
+ProgramBuilder::Handle ProgramBuilder::sub(Handle x, Handle y, const SourceLocation &loc) {
+  Value a = valueOf(s->values, x), c = valueOf(s->values, y);
+  return build(loc, [&](Location l) { return s->manager->sub(l, a, c); });
+}
+
+ProgramBuilder::Handle ProgramBuilder::mul(Handle x, Handle y, const SourceLocation &loc) {
+  Value a = valueOf(s->values, x), c = valueOf(s->values, y);
+  return build(loc, [&](Location l) { return s->manager->mul(l, a, c); });
+}
+
+ProgramBuilder::Handle ProgramBuilder::negate(Handle x, const SourceLocation &loc) {
+  Value a = valueOf(s->values, x);
+  return build(loc, [&](Location l) { return s->manager->negate(l, a); });
+}
+
+ProgramBuilder::Handle ProgramBuilder::mulConst(Handle x, double c, const SourceLocation &loc) {
+  Value a = valueOf(s->values, x);
+  return build(loc, [&](Location l) { return s->manager->mulConst(l, a, c); });
+}
+
+ProgramBuilder::Handle ProgramBuilder::addConst(Handle x, double c, const SourceLocation &loc) {
+  Value a = valueOf(s->values, x);
+  return build(loc, [&](Location l) { return s->manager->addConst(l, a, c); });
+}
+
+namespace {
+// A dense vector of f64, or of complex<f64> when any imaginary part is nonzero.
+ElementsAttr slotValues(MLIRContext *ctx, const std::vector<std::complex<double>> &values) {
+  Builder b(ctx);
+  bool complex = llvm::any_of(values, [](const std::complex<double> &v) { return v.imag() != 0; });
+  int64_t n = int64_t(values.size());
+  if (!complex) {
+    SmallVector<double> re;
+    for (const auto &v : values) re.push_back(v.real());
+    return DenseElementsAttr::get(RankedTensorType::get({n}, b.getF64Type()), ArrayRef<double>(re));
+  }
+  return DenseElementsAttr::get(RankedTensorType::get({n}, ComplexType::get(b.getF64Type())),
+                                ArrayRef<std::complex<double>>(values));
+}
+} // namespace
+
+ProgramBuilder::Handle ProgramBuilder::mulPlain(Handle x, const std::vector<std::complex<double>> &values,
+                                                const SourceLocation &loc) {
+  Value a = valueOf(s->values, x);
+  if (values.size() != size_t(shape(x).slots))
+    throw ProgramError(ProgramError::Kind::Parameter, "a plaintext vector of " + std::to_string(values.size()) +
+                                                          " values does not match the ciphertext's " +
+                                                          std::to_string(shape(x).slots) + " slots");
+  ElementsAttr attr = slotValues(s->ctx.get(), values);
+  return build(loc, [&](Location l) { return s->manager->mulPlain(l, a, attr); });
+}
+
+ProgramBuilder::Handle ProgramBuilder::addPlain(Handle x, const std::vector<std::complex<double>> &values,
+                                                const SourceLocation &loc) {
+  Value a = valueOf(s->values, x);
+  if (values.size() != size_t(shape(x).slots))
+    throw ProgramError(ProgramError::Kind::Parameter, "a plaintext vector of " + std::to_string(values.size()) +
+                                                          " values does not match the ciphertext's " +
+                                                          std::to_string(shape(x).slots) + " slots");
+  ElementsAttr attr = slotValues(s->ctx.get(), values);
+  return build(loc, [&](Location l) { return s->manager->addPlain(l, a, attr); });
+}
+
+ProgramBuilder::Handle ProgramBuilder::rotate(Handle x, int64_t r, const SourceLocation &loc) {
+  Value a = valueOf(s->values, x);
+  return build(loc, [&](Location l) { return s->manager->rotate(l, a, r); });
+}
+
+ProgramBuilder::Handle ProgramBuilder::conjugate(Handle x, const SourceLocation &loc) {
+  Value a = valueOf(s->values, x);
+  return build(loc, [&](Location l) { return s->manager->conjugate(l, a); });
+}
+
+std::unique_ptr<Program> ProgramBuilder::finish(const std::vector<Handle> &results, const SourceLocation &loc) {
+  if (s->finished) throw ProgramError(ProgramError::Kind::Parameter, "the program is finished");
+  if (results.empty()) throw ProgramError(ProgramError::Kind::Parameter, "the function returns no ciphertext");
+  SmallVector<Value> vals;
+  for (Handle h : results) vals.push_back(valueOf(s->values, h));
+  DiagnosticCollector diags(*s->ctx);
+  func::ReturnOp::create(*s->b, s->location(loc), vals);
+  s->func.setFunctionType(s->b->getFunctionType(s->func.getArgumentTypes(), ValueRange(vals).getTypes()));
+  if (failed(verify(*s->module))) diags.raise(ProgramError::Kind::Compile);
+  s->finished = true;
+  return std::make_unique<Program>(std::move(s->ctx), std::move(s->module));
+}
+
+} // namespace fhec

@@ -1,0 +1,57 @@
+// Builds a ckks program op by op for tracing frontends (the Python package):
+// each scheme operation goes through ScaleManager (passes/ScaleManager.h), so
+// products are rescaled and operands aligned as they are traced, and every op
+// carries the frontend's source location. Values are handles (indices).
+// Errors are ProgramError: Depth when the modulus runs out, Compile for
+// other diagnostics, Parameter for bad handles or shapes.
+#pragma once
+
+#include "codegen/Program.h"
+
+#include <complex>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace fhec {
+
+struct SourceLocation {
+  std::string file;
+  unsigned line = 0, column = 0;
+};
+
+class ProgramBuilder {
+public:
+  /// A function `name` of inputs of the given shapes, under the parameters
+  /// (`security`: "128" (default when empty), "192", "256" or "none").
+  ProgramBuilder(const rt::Params &params, const std::string &security, const std::string &name,
+                 const std::vector<CiphertextShape> &inputs, const SourceLocation &loc);
+  ~ProgramBuilder();
+
+  using Handle = size_t;
+  Handle input(size_t i) const;
+  CiphertextShape shape(Handle v) const;
+
+  Handle add(Handle x, Handle y, const SourceLocation &loc);
+  Handle sub(Handle x, Handle y, const SourceLocation &loc);
+  Handle mul(Handle x, Handle y, const SourceLocation &loc);
+  Handle negate(Handle x, const SourceLocation &loc);
+  Handle mulConst(Handle x, double c, const SourceLocation &loc);
+  Handle addConst(Handle x, double c, const SourceLocation &loc);
+  /// `values`: one per slot (Parameter error otherwise).
+  Handle mulPlain(Handle x, const std::vector<std::complex<double>> &values, const SourceLocation &loc);
+  Handle addPlain(Handle x, const std::vector<std::complex<double>> &values, const SourceLocation &loc);
+  /// Left rotation by r slots (negative: right), mod N/2.
+  Handle rotate(Handle x, int64_t r, const SourceLocation &loc);
+  Handle conjugate(Handle x, const SourceLocation &loc);
+
+  /// Returns `results` and hands over the finished program; the builder is spent.
+  std::unique_ptr<Program> finish(const std::vector<Handle> &results, const SourceLocation &loc);
+
+private:
+  struct State;
+  std::unique_ptr<State> s;
+  template <typename F> Handle build(const SourceLocation &loc, F &&f);
+};
+
+} // namespace fhec

@@ -1,0 +1,32 @@
+"""fhec: trace NumPy-style CKKS functions into the fhec compiler, compile them
+for a target and run them on encrypted data.
+
+    import numpy as np, fhec
+    params = fhec.Params(logN=15, logQ=240, logp=30)
+
+    @fhec.compile(params, target="auto")
+    def f(x, y):
+        return 0.5 + 0.197 * x - 0.004 * x * x * x + y.rotate(1)
+
+    ctx = fhec.Context(params)                 # keys; rotation keys on first use
+    out = f(ctx.encrypt(a), ctx.encrypt(b))    # a, b: NumPy vectors of <= slots values
+    ctx.decrypt(out)                           # NumPy vector of the slots
+    print(f.mlir)                              # the traced ckks IR
+
+Products are rescaled and operands aligned automatically (ckks-manage-scale);
+the outputs are bit-identical to fhec's GMP reference (f.reference).
+"""
+
+from .compiler import CompiledFunction, compile
+from .context import Ciphertext, Context
+from .errors import (CompileError, DepthError, FhecError, ParameterError, SecurityError, TraceError,
+                     UnsupportedOperationError)
+from .ops import conj, dot, rotate, sum
+from .params import Params
+from .tracing import Encrypted
+
+__all__ = [
+    "Ciphertext", "CompileError", "CompiledFunction", "Context", "DepthError", "Encrypted", "FhecError",
+    "ParameterError", "Params", "SecurityError", "TraceError", "UnsupportedOperationError", "compile", "conj",
+    "dot", "rotate", "sum",
+]

@@ -1,0 +1,193 @@
+"""@fhec.compile: trace a Python function into a ckks program, compile it with
+fhec for a target, and run it on ciphertexts."""
+
+import functools
+import inspect
+import keyword
+import re
+import sys
+import weakref
+
+from . import _fhec
+from .context import Ciphertext
+from .errors import ParameterError, SecurityError, TraceError
+from .params import Params
+from .tracing import Trace
+
+
+def _function_name(fn):
+    name = re.sub(r"\W", "_", getattr(fn, "__name__", "f"))
+    if not name or name[0].isdigit() or keyword.iskeyword(name):
+        name = "f_" + name
+    return name
+
+
+def _positional_arity(fn):
+    params = inspect.signature(fn).parameters.values()
+    if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD, p.KEYWORD_ONLY) for p in params):
+        raise TraceError(f"{fn.__name__}: a compiled function takes a fixed number of encrypted arguments "
+                         "(no *args, **kwargs or keyword-only parameters)")
+    return len(params)
+
+
+def _call_recording_return(fn, args, source):
+    """fn(*args) and the (file, line, column) of the line it returned from."""
+    code = getattr(fn, "__code__", None)
+    seen = []
+
+    def profile(frame, event, arg):
+        if event == "return" and frame.f_code is code:
+            seen.append((source, frame.f_lineno, 1))
+
+    previous = sys.getprofile()
+    sys.setprofile(profile)
+    try:
+        result = fn(*args)
+    finally:
+        sys.setprofile(previous)
+    return result, (seen[-1] if seen else None)
+
+
+class CompiledFunction:
+    """A traced and compiled function. Calling it on Ciphertexts (of one
+    Context) runs the compiled module and returns a Ciphertext, or a tuple for
+    a function returning several values.
+
+    The function is traced once per input shape (logq, logp, slots), first at
+    decoration time for fresh ciphertexts of the parameters.
+
+    Attributes:
+        mlir: the traced ckks IR (after scale management), as text.
+        mlir_with_locations: the same with each op's Python source location.
+        galois_elements: Galois elements of the rotation keys it needs.
+        security: the parameters' security estimate.
+        target: the target the module was compiled for.
+    """
+
+    def __init__(self, fn, params, target="auto", opt_level=2, threads=None, allow_insecure=False):
+        if not isinstance(params, Params):
+            raise ParameterError("fhec.compile needs an fhec.Params")
+        functools.update_wrapper(self, fn)
+        self._fn = fn
+        self.params = params
+        self._target = target
+        self._opt_level = int(opt_level)
+        self._threads = 0 if threads is None else int(threads)
+        self._allow_insecure = bool(allow_insecure)
+        self._arity = _positional_arity(fn)
+        self._programs = {}
+        self._executors = weakref.WeakKeyDictionary()  # Context -> {shapes: executor}
+        fresh = (params.logQ, params.logp, params.slots)
+        self._default = (fresh,) * self._arity
+        self._program(self._default)
+
+    def _program(self, shapes):
+        program = self._programs.get(shapes)
+        if program is not None:
+            return program
+        try:
+            source = inspect.getsourcefile(self._fn) or "<unknown>"
+        except TypeError:
+            source = "<unknown>"
+        location = (source, self._fn.__code__.co_firstlineno, 1)
+        trace = Trace(self.params, _function_name(self._fn), shapes, location)
+        result, returned_at = _call_recording_return(self._fn, trace.inputs, source)
+        program = trace.finish(result, returned_at or location)
+        try:
+            program.compile(self._target, self._opt_level, [], self._allow_insecure)
+        except SecurityError as e:
+            raise SecurityError(f"{e}\nIn Python, opt out with fhec.Params(..., security='none') or "
+                                "fhec.compile(..., allow_insecure=True)") from None
+        self._programs[shapes] = program
+        return program
+
+    @property
+    def mlir(self):
+        return self._programs[self._default].mlir(False)
+
+    @property
+    def mlir_with_locations(self):
+        return self._programs[self._default].mlir(True)
+
+    @property
+    def galois_elements(self):
+        return list(self._programs[self._default].galois_elements)
+
+    @property
+    def security(self):
+        return self._programs[self._default].security
+
+    @property
+    def target(self):
+        return self._programs[self._default].target
+
+    def lower(self, stage="fhe"):
+        """The program lowered for its target: stage 'fhe' (the annotated kernel
+        dialect) or 'mlir' (loop-level MLIR), as text."""
+        p = self._programs[self._default]
+        return p.lower(stage, p.target, self._opt_level)
+
+    def _check(self, args):
+        if len(args) != self._arity:
+            raise TraceError(f"{self.__name__} takes {self._arity} ciphertexts, got {len(args)}")
+        context = None
+        for i, a in enumerate(args):
+            if not isinstance(a, Ciphertext):
+                raise ParameterError(f"argument {i} of {self.__name__} is a {type(a).__name__}, not an fhec.Ciphertext")
+            if a.context.params != self.params:
+                raise ParameterError(f"argument {i} was made for {a.context.params!r}, but {self.__name__} was "
+                                     f"compiled for {self.params!r}")
+            if context is None:
+                context = a.context
+            elif a.context is not context:
+                raise ParameterError(f"argument {i} belongs to another Context (key set) than argument 0")
+        return context, tuple(a.shape for a in args)
+
+    def __call__(self, *args):
+        context, shapes = self._check(args)
+        program = self._program(shapes)
+        by_shape = self._executors.setdefault(context, {})
+        executor = by_shape.get(shapes)
+        if executor is None:
+            context.add_rotation_keys(program.galois_elements)
+            executor = _fhec.Executor(program, context._keys)
+            by_shape[shapes] = executor
+        outputs = executor.run([a._ct for a in args], self._threads)
+        results = tuple(Ciphertext(c, context) for c in outputs)
+        return results[0] if len(results) == 1 else results
+
+    def reference(self, *args):
+        """The GMP reference on the same ciphertexts: what every compiled
+        target must return bit for bit."""
+        context, shapes = self._check(args)
+        program = self._program(shapes)
+        context.add_rotation_keys(program.galois_elements)
+        results = tuple(Ciphertext(c, context) for c in program.reference([a._ct for a in args], context._keys))
+        return results[0] if len(results) == 1 else results
+
+    def plain(self, *vectors):
+        """The traced computation on plaintext slot vectors (NumPy), without
+        encryption: what decryption approximates."""
+        if len(vectors) != self._arity:
+            raise TraceError(f"{self.__name__} takes {self._arity} vectors, got {len(vectors)}")
+        outs = self._programs[self._default].plain([v for v in vectors])
+        return outs[0] if len(outs) == 1 else tuple(outs)
+
+    def __repr__(self):
+        return f"<fhec.CompiledFunction {self.__name__} for {self.params!r}, target {self.target}>"
+
+
+def compile(params, target="auto", opt_level=2, threads=None, allow_insecure=False):
+    """Decorator: trace the function for `params`, compile it for `target`
+    ("cpu", "cpu-avx512" or "auto": the best this CPU runs) at -O`opt_level`,
+    and return a CompiledFunction. `threads`: threads of the compiled loops
+    (default: all cores). Parameters below their security level raise
+    SecurityError unless `allow_insecure` (or params' security="none").
+
+    Raises TraceError, ParameterError, DepthError, CompileError or SecurityError.
+    """
+
+    def decorate(fn):
+        return CompiledFunction(fn, params, target, opt_level, threads, allow_insecure)
+
+    return decorate

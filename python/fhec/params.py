@@ -1,0 +1,64 @@
+"""CKKS parameters."""
+
+from . import _fhec
+from .errors import ParameterError
+
+_LEVELS = ("128", "192", "256", "none")
+
+
+class Params:
+    """CKKS parameters in HEAAN's power-of-two form.
+
+    logN: ring dimension N = 2^logN (2 <= logN <= 17).
+    logQ: bits of the top ciphertext modulus Q; keys live mod Q^2.
+    logp: bits of the scale 2^logp that messages and constants are encoded at.
+    slots: complex slots per ciphertext, a power of two <= N/2 (default N/2).
+    security: the classical security level (bits) compiling requires of the
+        HE Standard estimate: "128" (default), "192", "256", or "none" to opt
+        out (like OpenFHE's HEStd_NotSet; the estimate is still reported).
+
+    Raises ParameterError for inconsistent values.
+    """
+
+    def __init__(self, logN, logQ, logp, slots=None, security="128"):
+        security = str(security)
+        if security not in _LEVELS:
+            raise ParameterError(f"security={security!r} is not a level: expected one of {', '.join(_LEVELS)}")
+        try:
+            self._cpp = _fhec.Params(int(logN), int(logQ), int(logp))
+        except Exception as e:  # the runtime's validation message
+            raise ParameterError(str(e)) from None
+        half = 1 << (int(logN) - 1)
+        slots = half if slots is None else int(slots)
+        if slots < 1 or slots > half or slots & (slots - 1):
+            raise ParameterError(f"slots={slots} must be a power of two <= N/2 = {half}")
+        self.slots = slots
+        self.security = security
+
+    logN = property(lambda self: self._cpp.logN, doc="log2 of the ring dimension N")
+    logQ = property(lambda self: self._cpp.logQ, doc="bits of the top modulus Q")
+    logp = property(lambda self: self._cpp.logp, doc="bits of the scale")
+
+    @property
+    def N(self):
+        """The ring dimension 2^logN."""
+        return 1 << self.logN
+
+    @property
+    def security_estimate(self):
+        """(bits, text): the HE Standard estimate for keys mod Q^2 (an upper
+        bound for HEAAN's sparse secret, which the text says)."""
+        return self._cpp.security_estimate()
+
+    def _key(self):
+        return (self.logN, self.logQ, self.logp, self.slots, self.security)
+
+    def __eq__(self, other):
+        return isinstance(other, Params) and self._key() == other._key()
+
+    def __hash__(self):
+        return hash(self._key())
+
+    def __repr__(self):
+        return (f"fhec.Params(logN={self.logN}, logQ={self.logQ}, logp={self.logp}, slots={self.slots}, "
+                f"security={self.security!r})")

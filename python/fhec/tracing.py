@@ -1,0 +1,235 @@
+"""Tracing: a Python function runs once on Encrypted values, and every
+operator on them builds the ckks operation in C++ (codegen/ProgramBuilder.h),
+where scale management rescales products and aligns operands as they come
+(passes/ScaleManager.h). Each operation records the Python line that made it,
+so compiler diagnostics point at the user's source.
+"""
+
+import numbers
+import os
+import sys
+
+import numpy as np
+
+from . import _fhec
+from .errors import FhecError, ParameterError, TraceError, UnsupportedOperationError
+
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+
+
+def user_location():
+    """(file, line, column) of the innermost caller outside this package."""
+    frame = sys._getframe(1)
+    while frame is not None and os.path.dirname(os.path.abspath(frame.f_code.co_filename)) == _PACKAGE_DIR:
+        frame = frame.f_back
+    if frame is None:
+        return ("<unknown>", 0, 0)
+    column = 0
+    if sys.version_info >= (3, 11):
+        positions = list(frame.f_code.co_positions())
+        index = frame.f_lasti // 2
+        if 0 <= index < len(positions) and positions[index][2] is not None:
+            column = positions[index][2] + 1
+    return (frame.f_code.co_filename, frame.f_lineno, column)
+
+
+def _unsupported(symbol, hint=""):
+    def method(self, *args):
+        raise UnsupportedOperationError(
+            f"'{symbol}' is not supported on encrypted values: CKKS offers +, -, *, ** by a positive "
+            f"integer, / by a constant, rotate() and conj(){hint}")
+
+    method.__name__ = f"unsupported {symbol}"
+    return method
+
+
+class Encrypted:
+    """An encrypted vector inside a traced function (the value of one ckks
+    operation). Operators: + - * with other Encrypted values of the same trace,
+    with Python or NumPy scalars, and with NumPy vectors of one value per slot
+    (plaintexts); unary -; ** by a positive integer; / by a scalar constant;
+    rotate(k) (slot j takes slot j + k; negative k rotates right) and conj().
+
+    slots, logq and logp give its current shape (levels and scales are
+    managed automatically).
+    """
+
+    __slots__ = ("_trace", "_handle")
+    __array_ufunc__ = None  # NumPy defers to the reflected operators below
+
+    def __init__(self, trace, handle):
+        self._trace = trace
+        self._handle = handle
+
+    @property
+    def shape(self):
+        """(logq, logp, slots)."""
+        return tuple(self._trace.builder.shape(self._handle))
+
+    logq = property(lambda self: self.shape[0], doc="bits of the modulus left")
+    logp = property(lambda self: self.shape[1], doc="bits of the scale")
+    slots = property(lambda self: self.shape[2], doc="number of slots")
+
+    def __add__(self, other):
+        return self._trace.binary("add", self, other)
+
+    def __radd__(self, other):
+        return self._trace.binary("add", self, other)
+
+    def __sub__(self, other):
+        return self._trace.binary("sub", self, other)
+
+    def __rsub__(self, other):
+        return self._trace.binary("add", -self, other)
+
+    def __mul__(self, other):
+        return self._trace.binary("mul", self, other)
+
+    def __rmul__(self, other):
+        return self._trace.binary("mul", self, other)
+
+    def __neg__(self):
+        return self._trace.emit("negate", self._handle)
+
+    def __pos__(self):
+        return self
+
+    def __truediv__(self, other):
+        if isinstance(other, numbers.Number) and not isinstance(other, bool) and other != 0:
+            return self._trace.binary("mul", self, 1 / other)
+        raise UnsupportedOperationError(
+            "'/' is supported only by a nonzero constant: CKKS has no division of encrypted values "
+            "(approximate 1/x with a polynomial instead)")
+
+    def __pow__(self, exponent):
+        if not isinstance(exponent, numbers.Integral) or isinstance(exponent, bool) or exponent < 1:
+            raise UnsupportedOperationError(f"'**' needs a positive integer exponent, got {exponent!r}")
+        # Square and multiply: depth ceil(log2(exponent)).
+        result, base, e = None, self, int(exponent)
+        while e:
+            if e & 1:
+                result = base if result is None else result * base
+            e >>= 1
+            if e:
+                base = base * base
+        return result
+
+    def rotate(self, k):
+        """Left rotation by k slots (slot j takes slot j + k); negative k rotates right."""
+        if not isinstance(k, numbers.Integral) or isinstance(k, bool):
+            raise TraceError(f"rotate() takes an integer number of slots, got {k!r}")
+        return self._trace.emit("rotate", self._handle, int(k))
+
+    def conj(self):
+        """Slot-wise complex conjugation."""
+        return self._trace.emit("conjugate", self._handle)
+
+    def __bool__(self):
+        raise TraceError(
+            "an encrypted value has no truth value: Python control flow (if, while, and, or, not) cannot "
+            "depend on encrypted data, which the compiled program never sees in the clear; compute both "
+            "branches and combine them arithmetically")
+
+    def __iter__(self):
+        raise TraceError("an encrypted vector cannot be iterated over: its slots are not visible while tracing; "
+                         "use rotate() and plaintext masks to move and select slots")
+
+    def __getitem__(self, index):
+        raise UnsupportedOperationError("indexing the slots of an encrypted vector is not supported: multiply "
+                                        "by a 0/1 plaintext mask (and rotate) to select slots")
+
+    def __int__(self):
+        raise TraceError("an encrypted value cannot become a Python number while tracing")
+
+    __float__ = __complex__ = __index__ = __int__
+
+    __floordiv__ = __rfloordiv__ = _unsupported("//")
+    __mod__ = __rmod__ = _unsupported("%")
+    __rtruediv__ = _unsupported("/", " (a constant divided by an encrypted value needs a polynomial "
+                                     "approximation of 1/x)")
+    __rpow__ = _unsupported("**")
+    __matmul__ = __rmatmul__ = _unsupported("@", "; use fhec.dot(x, w) for inner products")
+    __and__ = __rand__ = _unsupported("&")
+    __or__ = __ror__ = _unsupported("|")
+    __xor__ = __rxor__ = _unsupported("^")
+    __lshift__ = __rlshift__ = _unsupported("<<")
+    __rshift__ = __rrshift__ = _unsupported(">>")
+    __invert__ = _unsupported("~")
+    __abs__ = _unsupported("abs()")
+    __lt__ = _unsupported("<", "; comparisons need a polynomial approximation of the sign function")
+    __le__ = _unsupported("<=", "; comparisons need a polynomial approximation of the sign function")
+    __gt__ = _unsupported(">", "; comparisons need a polynomial approximation of the sign function")
+    __ge__ = _unsupported(">=", "; comparisons need a polynomial approximation of the sign function")
+    __eq__ = _unsupported("==", "; comparisons need a polynomial approximation of the sign function")
+    __ne__ = _unsupported("!=", "; comparisons need a polynomial approximation of the sign function")
+    __hash__ = object.__hash__
+
+    def __repr__(self):
+        logq, logp, slots = self.shape
+        return f"<fhec.Encrypted logq={logq} logp={logp} slots={slots} (traced)>"
+
+
+class Trace:
+    """One traced function: the builder of its program and its values."""
+
+    def __init__(self, params, name, shapes, location):
+        self.params = params
+        self.builder = _fhec.ProgramBuilder(params._cpp, params.security, name, [tuple(s) for s in shapes], location)
+        self.inputs = [Encrypted(self, self.builder.input(i)) for i in range(len(shapes))]
+
+    def emit(self, op, *args):
+        return Encrypted(self, getattr(self.builder, op)(*args, user_location()))
+
+    def _plaintext(self, value, slots):
+        """A NumPy vector of one value per slot (complex128), or ParameterError."""
+        v = np.asarray(value)
+        if v.dtype == object or not (np.issubdtype(v.dtype, np.number) or v.dtype == bool):
+            raise UnsupportedOperationError(f"cannot combine an encrypted value with {type(value).__name__}")
+        if v.ndim != 1 or v.size != slots:
+            raise ParameterError(f"a plaintext operand must be a vector of {slots} values (one per slot), "
+                                 f"got shape {v.shape}")
+        if not np.all(np.isfinite(v)):
+            raise ParameterError("a plaintext operand must be finite")
+        return v.astype(np.complex128)
+
+    def binary(self, op, x, other):
+        """x op other for an Encrypted x and an Encrypted value, a scalar or a vector."""
+        if isinstance(other, Encrypted):
+            if other._trace is not self:
+                raise ParameterError("the operands come from different traced functions (or parameter sets)")
+            return self.emit(op, x._handle, other._handle)
+        if isinstance(other, numbers.Number) or (isinstance(other, np.ndarray) and other.ndim == 0):
+            c = complex(other)
+            if not np.isfinite(c):
+                raise ParameterError(f"a constant operand must be finite, got {other!r}")
+            if c.imag == 0:
+                c = c.real
+                if op == "mul":
+                    return self.emit("mul_const", x._handle, c)
+                return self.emit("add_const", x._handle, -c if op == "sub" else c)
+            other = np.full(x.slots, c)
+        if isinstance(other, (np.ndarray, list, tuple)):
+            v = self._plaintext(other, x.slots)
+            if op == "mul":
+                return self.emit("mul_plain", x._handle, v)
+            return self.emit("add_plain", x._handle, -v if op == "sub" else v)
+        from .context import Ciphertext
+
+        if isinstance(other, Ciphertext):
+            raise TraceError("a Ciphertext cannot enter a traced function except as one of its arguments")
+        raise UnsupportedOperationError(f"cannot combine an encrypted value with {type(other).__name__}")
+
+    def finish(self, result, location):
+        outputs = result if isinstance(result, (tuple, list)) else (result,)
+        handles = []
+        for r in outputs:
+            if not isinstance(r, Encrypted):
+                raise TraceError(f"a compiled function must return encrypted values (or a tuple of them), "
+                                 f"got {type(r).__name__}")
+            if r._trace is not self:
+                raise ParameterError("the function returns a value of another traced function")
+            handles.append(r._handle)
+        return self.builder.finish(handles, location)
+
+
+__all__ = ["Encrypted", "Trace", "FhecError", "user_location"]

@@ -1,0 +1,297 @@
+// fhec._fhec: the pybind11 extension under the Python package. A thin layer
+// over codegen/ProgramBuilder.h (tracing), codegen/Program.h (compiling,
+// executing, the reference) and the runtime (parameters, keys, encryption,
+// serialization). Heavy calls release the GIL. C++ errors become the classes
+// of fhec.errors (ProgramError kinds, rt::Error as FhecError).
+#include "codegen/Program.h"
+#include "codegen/ProgramBuilder.h"
+
+#include "fhec/runtime/Automorphism.h"
+#include "fhec/runtime/Encoding.h"
+#include "fhec/runtime/Error.h"
+#include "fhec/runtime/Keys.h"
+#include "fhec/runtime/Security.h"
+#include "fhec/runtime/Serialize.h"
+
+#include <pybind11/complex.h>
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+namespace py = pybind11;
+using namespace fhec;
+
+namespace {
+
+[[noreturn]] void raise(const char *cls, const char *what) {
+  py::object type = py::module_::import("fhec.errors").attr(cls);
+  PyErr_SetString(type.ptr(), what);
+  throw py::error_already_set();
+}
+
+const char *className(ProgramError::Kind k) {
+  switch (k) {
+  case ProgramError::Kind::Compile: return "CompileError";
+  case ProgramError::Kind::Depth: return "DepthError";
+  case ProgramError::Kind::Security: return "SecurityError";
+  case ProgramError::Kind::Parameter: return "ParameterError";
+  }
+  return "FhecError";
+}
+
+// (file, line, column) from Python.
+SourceLocation location(const py::tuple &t) {
+  if (t.size() != 3) throw py::value_error("a source location is (file, line, column)");
+  return {t[0].cast<std::string>(), t[1].cast<unsigned>(), t[2].cast<unsigned>()};
+}
+
+std::vector<rt::Complex> toComplex(const py::array_t<std::complex<double>, py::array::c_style | py::array::forcecast> &a) {
+  if (a.ndim() != 1) throw py::value_error("expected a 1-D array of slot values");
+  return std::vector<rt::Complex>(a.data(), a.data() + a.size());
+}
+
+py::array_t<std::complex<double>> toArray(const std::vector<rt::Complex> &v) {
+  py::array_t<std::complex<double>> a(py::ssize_t(v.size()));
+  std::copy(v.begin(), v.end(), a.mutable_data());
+  return a;
+}
+
+py::tuple shapeTuple(const CiphertextShape &s) { return py::make_tuple(s.logq, s.logp, s.slots); }
+
+CiphertextShape shapeFrom(const py::tuple &t) {
+  if (t.size() != 3) throw py::value_error("a ciphertext shape is (logq, logp, slots)");
+  return {t[0].cast<int>(), t[1].cast<int>(), t[2].cast<int>()};
+}
+
+} // namespace
+
+PYBIND11_MODULE(_fhec, m) {
+  m.doc() = "fhec's C++ core: tracing, compiling and running CKKS programs (see the fhec package)";
+
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const ProgramError &e) {
+      raise(className(e.kind()), e.what());
+    } catch (const rt::Error &e) {
+      raise("FhecError", e.what());
+    }
+  });
+
+  py::class_<rt::Params>(m, "Params", "CKKS parameters: N = 2^logN, top modulus 2^logQ, scale 2^logp (bits)")
+      .def(py::init([](int logN, int logQ, int logp, int h, double sigma) {
+             rt::Params p;
+             p.logN = logN;
+             p.logQ = logQ;
+             p.logp = logp;
+             p.h = h;
+             p.sigma = sigma;
+             p.validate();
+             return p;
+           }),
+           py::arg("logN"), py::arg("logQ"), py::arg("logp"), py::arg("h") = 64, py::arg("sigma") = 3.2)
+      .def_readonly("logN", &rt::Params::logN)
+      .def_readonly("logQ", &rt::Params::logQ)
+      .def_readonly("logp", &rt::Params::logp)
+      .def_readonly("h", &rt::Params::h)
+      .def_readonly("sigma", &rt::Params::sigma)
+      .def("__eq__", [](const rt::Params &a, const rt::Params &b) { return a == b; })
+      .def("__repr__", &rt::Params::str)
+      .def("security_estimate",
+           [](const rt::Params &p) {
+             rt::SecurityEstimate e = rt::estimateSecurity(p.logN, 2 * p.logQ, p.h, p.sigma);
+             return py::make_tuple(e.bits, e.str());
+           },
+           "(bits, text): the HE Standard estimate for keys mod Q^2 (fhec/runtime/Security.h)");
+
+  py::class_<rt::Ciphertext>(m, "Ciphertext", "A CKKS ciphertext (ax, bx) mod 2^logq")
+      .def_property_readonly("logN", &rt::Ciphertext::logN)
+      .def_property_readonly("logq", &rt::Ciphertext::logq)
+      .def_readonly("logp", &rt::Ciphertext::logp)
+      .def_readonly("slots", &rt::Ciphertext::slots)
+      .def_property_readonly("key_set", [](const rt::Ciphertext &c) { return c.keySet.str(); })
+      .def("__eq__", [](const rt::Ciphertext &a, const rt::Ciphertext &b) { return a == b; })
+      .def("to_bytes", [](const rt::Ciphertext &c, const rt::Params &p) { return py::bytes(rt::serialize(p, c)); })
+      .def_static("from_bytes", [](const py::bytes &b, const rt::Params &p) {
+        return rt::deserializeCiphertext(std::string(b), p);
+      });
+
+  py::class_<rt::KeySet>(m, "KeySet", "Secret, public, evaluation and rotation keys of one key generation")
+      .def(py::init([](const rt::Params &p) {
+             rt::SecureRandom rng;
+             py::gil_scoped_release nogil;
+             return rt::generateKeys(p, rng);
+           }),
+           py::arg("params"), "Generates sk (HWT(h)), pk and evk from the kernel CSPRNG")
+      .def_property_readonly("params", [](const rt::KeySet &k) { return k.params; })
+      .def_property_readonly("key_set", [](const rt::KeySet &k) { return k.sk.keySet.str(); })
+      .def_property_readonly("galois_elements",
+                             [](const rt::KeySet &k) {
+                               std::vector<uint64_t> g;
+                               for (const auto &[e, rk] : k.rotationKeys) g.push_back(e);
+                               return g;
+                             })
+      .def(
+          "add_rotation_key",
+          [](rt::KeySet &k, uint64_t g) {
+            if (k.rotationKeys.count(g)) return;
+            rt::SecureRandom rng;
+            rt::RotationKey rk;
+            {
+              py::gil_scoped_release nogil;
+              rk = rt::generateRotationKey(k.params, k.sk, g, rng);
+            }
+            k.rotationKeys[g] = std::move(rk);
+          },
+          py::arg("galois"), "Generates the rotation key of Galois element g unless present")
+      .def(
+          "save",
+          [](const rt::KeySet &k, const std::string &dir, bool secret) {
+            auto path = [&](const std::string &f) { return dir + "/" + f; };
+            rt::writeFile(path("params.bin"), rt::serialize(k.params));
+            if (secret) rt::writeSecretKeyFile(path("sk.bin"), k.params, k.sk);
+            rt::writeFile(path("pk.bin"), rt::serialize(k.params, k.pk));
+            rt::writeFile(path("evk.bin"), rt::serialize(k.params, k.evk));
+            for (const auto &[g, rk] : k.rotationKeys)
+              rt::writeFile(path("rk" + std::to_string(g) + ".bin"), rt::serialize(k.params, rk));
+          },
+          py::arg("directory"), py::arg("secret") = true,
+          "Writes the keys as `fhec run --save` does (sk.bin with mode 0600; secret=False leaves it out)");
+
+  m.def(
+      "encrypt",
+      [](const rt::KeySet &k, const py::array_t<std::complex<double>, py::array::c_style | py::array::forcecast> &values,
+         int logp, int logq) {
+        std::vector<rt::Complex> z = toComplex(values);
+        rt::SecureRandom rng;
+        py::gil_scoped_release nogil;
+        rt::BigPoly m = rt::encode(z, k.params.logN, logp, logq);
+        return rt::encrypt(k.params, k.pk, m, logp, int(z.size()), rng);
+      },
+      py::arg("keys"), py::arg("values"), py::arg("logp"), py::arg("logq"),
+      "Encodes (canonical embedding, scale 2^logp) and encrypts len(values) slots mod 2^logq");
+  m.def(
+      "decrypt",
+      [](const rt::KeySet &k, const rt::Ciphertext &c) {
+        std::vector<rt::Complex> z;
+        {
+          py::gil_scoped_release nogil;
+          z = rt::decode(rt::decrypt(k.sk, c), c.slots, c.logp);
+        }
+        return toArray(z);
+      },
+      py::arg("keys"), py::arg("ciphertext"), "Decrypts and decodes: a complex128 array of the slots");
+  m.def("galois_for_rotation", &rt::galoisForRotation, py::arg("logN"), py::arg("r"));
+  m.def("galois_for_conjugation", &rt::galoisForConjugation, py::arg("logN"));
+
+  py::class_<Program>(m, "Program", "A ckks program: its source, its compiled module and its oracles")
+      .def_static("parse", &Program::parse, py::arg("text"), py::arg("name") = "<program>")
+      .def_property_readonly("params", &Program::params)
+      .def_property_readonly("function_name", &Program::functionName)
+      .def_property_readonly("input_shapes",
+                             [](const Program &p) {
+                               py::list l;
+                               for (const auto &s : p.inputShapes()) l.append(shapeTuple(s));
+                               return l;
+                             })
+      .def_property_readonly("output_shapes",
+                             [](const Program &p) {
+                               py::list l;
+                               for (const auto &s : p.outputShapes()) l.append(shapeTuple(s));
+                               return l;
+                             })
+      .def_property_readonly("galois_elements", &Program::galoisElements)
+      .def_property_readonly("security", &Program::security)
+      .def_property_readonly("compiled", &Program::compiled)
+      .def("mlir", &Program::mlir, py::arg("locations") = false)
+      .def(
+          "lower",
+          [](const Program &p, const std::string &stage, const std::string &target, unsigned optLevel) {
+            CompileOptions o;
+            o.target = target;
+            o.optLevel = optLevel;
+            std::string error;
+            if (failed(resolveOptions(o, error))) throw ProgramError(ProgramError::Kind::Parameter, error);
+            Stage s = stage == "fhe" ? Stage::FHE : stage == "mlir" ? Stage::Loops : Stage::LLVMDialect;
+            if (stage != "fhe" && stage != "mlir")
+              throw ProgramError(ProgramError::Kind::Parameter, "stage must be 'fhe' or 'mlir'");
+            py::gil_scoped_release nogil;
+            return p.lower(o, s);
+          },
+          py::arg("stage") = "fhe", py::arg("target") = "cpu", py::arg("opt_level") = 2)
+      .def(
+          "compile",
+          [](Program &p, const std::string &target, unsigned optLevel, const std::vector<std::string> &disabled,
+             bool allowInsecure) {
+            CompileOptions o;
+            o.target = target;
+            o.optLevel = optLevel;
+            o.disabledPasses = disabled;
+            py::gil_scoped_release nogil;
+            p.compile(o, allowInsecure);
+          },
+          py::arg("target") = "auto", py::arg("opt_level") = 2, py::arg("disabled_passes") = std::vector<std::string>{},
+          py::arg("allow_insecure") = false)
+      .def_property_readonly("target", [](const Program &p) { return p.module().manifest().target; })
+      .def(
+          "reference",
+          [](const Program &p, const std::vector<rt::Ciphertext> &inputs, const rt::KeySet &keys) {
+            py::gil_scoped_release nogil;
+            return p.reference(inputs, keys);
+          },
+          py::arg("inputs"), py::arg("keys"), "The GMP reference on the inputs (bit-exact oracle)")
+      .def(
+          "plain",
+          [](const Program &p, const std::vector<py::array_t<std::complex<double>, py::array::c_style | py::array::forcecast>> &inputs) {
+            std::vector<std::vector<rt::Complex>> in;
+            for (const auto &a : inputs) in.push_back(toComplex(a));
+            std::vector<py::array_t<std::complex<double>>> out;
+            for (const auto &v : p.plain(in)) out.push_back(toArray(v));
+            return out;
+          },
+          py::arg("inputs"), "The computation on plaintext slot vectors");
+
+  py::class_<ProgramExecutor>(m, "Executor", "A compiled program with one key set's keys prepared")
+      .def(py::init([](const Program &p, const rt::KeySet &k) {
+             py::gil_scoped_release nogil;
+             return std::make_unique<ProgramExecutor>(p, k);
+           }),
+           py::arg("program"), py::arg("keys"), py::keep_alive<1, 2>())
+      .def(
+          "run",
+          [](ProgramExecutor &e, const std::vector<rt::Ciphertext> &inputs, unsigned threads) {
+            py::gil_scoped_release nogil;
+            return e.run(inputs, threads);
+          },
+          py::arg("inputs"), py::arg("threads") = 0)
+      .def_property_readonly("last_run_seconds", &ProgramExecutor::lastRunSeconds,
+                             "wall time of the last run inside the runtime (s)");
+
+  py::class_<ProgramBuilder>(m, "ProgramBuilder", "Builds a managed ckks program op by op (the tracer's back end)")
+      .def(py::init([](const rt::Params &p, const std::string &security, const std::string &name,
+                       const std::vector<py::tuple> &inputs, const py::tuple &loc) {
+             std::vector<CiphertextShape> shapes;
+             for (const auto &t : inputs) shapes.push_back(shapeFrom(t));
+             return std::make_unique<ProgramBuilder>(p, security, name, shapes, location(loc));
+           }),
+           py::arg("params"), py::arg("security"), py::arg("name"), py::arg("inputs"), py::arg("loc"))
+      .def("input", &ProgramBuilder::input)
+      .def("shape", [](const ProgramBuilder &b, size_t v) { return shapeTuple(b.shape(v)); })
+      .def("add", [](ProgramBuilder &b, size_t x, size_t y, const py::tuple &l) { return b.add(x, y, location(l)); })
+      .def("sub", [](ProgramBuilder &b, size_t x, size_t y, const py::tuple &l) { return b.sub(x, y, location(l)); })
+      .def("mul", [](ProgramBuilder &b, size_t x, size_t y, const py::tuple &l) { return b.mul(x, y, location(l)); })
+      .def("negate", [](ProgramBuilder &b, size_t x, const py::tuple &l) { return b.negate(x, location(l)); })
+      .def("mul_const", [](ProgramBuilder &b, size_t x, double c, const py::tuple &l) { return b.mulConst(x, c, location(l)); })
+      .def("add_const", [](ProgramBuilder &b, size_t x, double c, const py::tuple &l) { return b.addConst(x, c, location(l)); })
+      .def("mul_plain",
+           [](ProgramBuilder &b, size_t x, const py::array_t<std::complex<double>, py::array::c_style | py::array::forcecast> &v,
+              const py::tuple &l) { return b.mulPlain(x, toComplex(v), location(l)); })
+      .def("add_plain",
+           [](ProgramBuilder &b, size_t x, const py::array_t<std::complex<double>, py::array::c_style | py::array::forcecast> &v,
+              const py::tuple &l) { return b.addPlain(x, toComplex(v), location(l)); })
+      .def("rotate", [](ProgramBuilder &b, size_t x, int64_t r, const py::tuple &l) { return b.rotate(x, r, location(l)); })
+      .def("conjugate", [](ProgramBuilder &b, size_t x, const py::tuple &l) { return b.conjugate(x, location(l)); })
+      .def("finish", [](ProgramBuilder &b, const std::vector<size_t> &results, const py::tuple &l) {
+        return b.finish(results, location(l));
+      });
+}

@@ -1,0 +1,34 @@
+"""The examples run and report what they promise (on the cpu target)."""
+
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+
+
+def run(script, *args):
+    return subprocess.run([sys.executable, os.path.join(ROOT, "examples", "python", script), *args],
+                          capture_output=True, text=True, timeout=900)
+
+
+def test_logistic_regression():
+    r = run("logistic_regression.py", "--target", "cpu")
+    assert r.returncode == 0, r.stdout + r.stderr
+    out = r.stdout
+    assert "bit-identical to the GMP reference: yes" in out, out
+    differ = int(re.search(r"predictions that differ from the plaintext model: (\d+)", out).group(1))
+    assert differ <= 1, out
+    enc, plain = map(float, re.search(r"accuracy: encrypted ([\d.]+), plaintext model ([\d.]+)", out).groups())
+    assert enc >= 0.9 and abs(enc - plain) <= 1 / 114 + 1e-9, out
+    # The encryption's own error is tiny; the approximation's is the polynomial's.
+    assert float(re.search(r"plaintext polynomial score\|: ([\d.e+-]+)", out).group(1)) < 1e-4, out
+
+
+def test_polynomial():
+    r = run("polynomial.py", "--target", "cpu")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "ckks.rescale" in r.stdout and "max error against NumPy" in r.stdout
