@@ -11,6 +11,7 @@
 //                        control byte (reader, checksum fix-up).
 #include "codegen/Pipeline.h"
 
+#include "fhec/runtime/Automorphism.h"
 #include "fhec/runtime/Encoding.h"
 #include "fhec/runtime/Keys.h"
 #include "fhec/runtime/Serialize.h"
@@ -156,14 +157,18 @@ void deserializeSeeds() {
     for (auto &v : z) v = {rng.uniformReal() - 0.5, rng.uniformReal() - 0.5};
     fhec::rt::Ciphertext ct = fhec::rt::encrypt(p, keys.pk, fhec::rt::encode(z, logN, p.logp, logq), p.logp, slots, rng);
     std::string n = "logN" + std::to_string(logN);
-    std::string objects[] = {fhec::rt::serialize(p), fhec::rt::serialize(p, ct), fhec::rt::serialize(p, keys.sk),
-                             fhec::rt::serialize(p, keys.pk), fhec::rt::serialize(p, keys.evk)};
-    const char *names[] = {"params", "ct", "sk", "pk", "evk"};
-    for (int kind = 0; kind < 5; ++kind) {
+    fhec::rt::RotationKey rk =
+        fhec::rt::generateRotationKey(p, keys.sk, fhec::rt::galoisForRotation(logN, 1), rng);
+    std::string objects[] = {fhec::rt::serialize(p),         fhec::rt::serialize(p, ct),
+                             fhec::rt::serialize(p, keys.sk), fhec::rt::serialize(p, keys.pk),
+                             fhec::rt::serialize(p, keys.evk), fhec::rt::serialize(p, rk)};
+    const char *names[] = {"params", "ct", "sk", "pk", "evk", "rk"};
+    constexpr int kinds = 6;  // readers 0-5 of FuzzDeserialize.cpp; 6: paramsOf
+    for (int kind = 0; kind < kinds; ++kind) {
       put(n + "." + names[kind], kind, objects[kind]);
       // paramsOf reads any kind; the small ones also go to a reader of another kind.
-      put(n + "." + names[kind] + ".paramsOf", 5, objects[kind]);
-      if (logN == 4) put(n + "." + names[kind] + ".wrong-reader", (kind + 1) % 5, objects[kind]);
+      put(n + "." + names[kind] + ".paramsOf", kinds, objects[kind]);
+      if (logN == 4) put(n + "." + names[kind] + ".wrong-reader", (kind + 1) % kinds, objects[kind]);
     }
   }
   std::printf("fhec-fuzz-seeds: %d serialized objects\n", count);

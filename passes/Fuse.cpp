@@ -9,6 +9,7 @@
 #include "mlir/Analysis/TopologicalSortUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/EquivalenceClasses.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -121,12 +122,23 @@ struct FHEFusePass : public fhec::impl::FHEFuseBase<FHEFusePass> {
     if (!requireTarget(getOperation(), "fhe-fuse", target)) return signalPassFailure();
     for (auto f : getOperation().getOps<func::FuncOp>()) {
       if (f.isExternal() || !f.getBody().hasOneBlock()) continue;
+      eraseDeadOps(f);
       if (scaleIcrt) foldIcrtScaling(f);
       if (shiftIcrt) foldIcrtShift(f);
       if (residue && failed(fuse(f, fhe::Space::residue))) return signalPassFailure();
       if (coefficient && failed(fuse(f, fhe::Space::coefficient))) return signalPassFailure();
       if (transform && failed(fuse(f, fhe::Space::transform))) return signalPassFailure();
     }
+  }
+
+  // Results nothing reads: a group of them would be a kernel without results
+  // (found by fhec-fuzz-mlir on a program with dead values). fhe ops are pure.
+  static void eraseDeadOps(func::FuncOp f) {
+    SmallVector<Operation *> ops;
+    for (Operation &op : f.getBody().front().without_terminator()) ops.push_back(&op);
+    // Users first, so that a chain dies whole.
+    for (Operation *op : llvm::reverse(ops))
+      if (isOpTriviallyDead(op)) op->erase();
   }
 
   // (b) iNTT -> iCRT: the iNTT's result becomes coeff_scaled when every user

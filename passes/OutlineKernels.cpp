@@ -22,6 +22,8 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/OperationSupport.h"
 #include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace fhec {
@@ -38,38 +40,26 @@ struct FHECOutlineKernelsPass : public fhec::impl::FHECOutlineKernelsBase<FHECOu
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SymbolTable symbols(module);
+    created = reused = 0;
     maxPrimes = 0;
     module.walk([&](fhe::PrimeCountOp c) { maxPrimes = std::max<int64_t>(maxPrimes, int64_t(c.getBasis().size())); });
-    SmallVector<func::FuncOp> kernels;  // the distinct kernels so far
     SmallVector<func::FuncOp> functions;
     for (auto f : module.getOps<func::FuncOp>())
       if (!f.isExternal() && f.getBody().hasOneBlock()) functions.push_back(f);
-    unsigned created = 0, reused = 0;
     for (func::FuncOp f : functions) {
       SmallVector<Operation *> loops;
       for (Operation &op : f.getBody().front())
-        if (isa<scf::ParallelOp, scf::ForOp>(op)) loops.push_back(&op);
+        if (isa<scf::ParallelOp, scf::ForOp>(op) && op.getNumResults() == 0) loops.push_back(&op);
       for (Operation *loop : loops) {
-        func::FuncOp kernel = outline(loop, f, symbols);
-        generalizeBasisSize(kernel);
-        // An identical kernel replaces it: same argument types and body.
-        auto same = llvm::find_if(kernels, [&](func::FuncOp k) {
-          return k.getFunctionType() == kernel.getFunctionType() &&
-                 OperationEquivalence::isRegionEquivalentTo(&k.getBody(), &kernel.getBody(),
-                                                            OperationEquivalence::IgnoreLocations);
-        });
-        if (same == kernels.end()) {
-          kernels.push_back(kernel);
-          ++created;
-          continue;
-        }
-        SymbolTable::replaceAllSymbolUses(kernel, (*same).getSymNameAttr(), module);
-        symbols.erase(kernel);
-        ++reused;
+        auto [kernel, call] = outline(loop, f, symbols);
+        generalizeBasisSize(kernel, call);
+        outlineLevels(kernel, symbols);
+        merge(kernel, call, symbols);
       }
     }
     numKernels = created;
     numReused = reused;
+    distinct.clear();
     // The counts and parameters left at the call sites are constants again.
     module.walk([](fhe::PrimeCountOp c) {
       OpBuilder b(c);
@@ -84,15 +74,68 @@ struct FHECOutlineKernelsPass : public fhec::impl::FHECOutlineKernelsBase<FHECOu
   }
 
   int64_t maxPrimes = 0;
+  unsigned created = 0, reused = 0;
+  // The distinct kernels so far, by structural hash (type and ops).
+  llvm::DenseMap<llvm::hash_code, SmallVector<func::FuncOp>> distinct;
+
+  static llvm::hash_code fingerprint(func::FuncOp k) {
+    llvm::hash_code h = llvm::hash_value(k.getFunctionType().getAsOpaquePointer());
+    k.getBody().walk([&](Operation *op) {
+      h = llvm::hash_combine(h, OperationEquivalence::computeHash(op, OperationEquivalence::ignoreHashValue,
+                                                                  OperationEquivalence::ignoreHashValue,
+                                                                  OperationEquivalence::IgnoreLocations));
+    });
+    return h;
+  }
+
+  // Replaces `kernel` (called only by `call`) by an identical one (same
+  // argument types and body) if there is one, else records it.
+  void merge(func::FuncOp kernel, func::CallOp call, SymbolTable &symbols) {
+    auto &bucket = distinct[fingerprint(kernel)];
+    auto same = llvm::find_if(bucket, [&](func::FuncOp k) {
+      return k.getFunctionType() == kernel.getFunctionType() &&
+             OperationEquivalence::isRegionEquivalentTo(&k.getBody(), &kernel.getBody(),
+                                                        OperationEquivalence::IgnoreLocations);
+    });
+    if (same == bucket.end()) {
+      bucket.push_back(kernel);
+      ++created;
+      return;
+    }
+    call.setCallee((*same).getSymName());
+    symbols.erase(kernel);
+    ++reused;
+  }
+
+  // The loops directly inside a kernel's parallel loop over primes (the
+  // levels of each transform of a batch) become sub-kernels of their own,
+  // merged like kernels: a batch of transforms then holds one copy of each
+  // level's code, not one per member.
+  void outlineLevels(func::FuncOp kernel, SymbolTable &symbols) {
+    for (Operation &op : kernel.getBody().front()) {
+      // Loops over primes of a basis-generic kernel (the transforms'): each
+      // level is a pass over a whole row, so a call per level costs nothing.
+      // Kernels over blocks of coefficients keep their loops inline.
+      auto par = dyn_cast<scf::ParallelOp>(op);
+      if (!par || par.getUpperBound().size() != 1 || !isa<BlockArgument>(par.getUpperBound()[0])) continue;
+      SmallVector<Operation *> levels;
+      // Loops that yield values (accumulations) stay where they are.
+      for (Operation &inner : par.getBody()->without_terminator())
+        if (isa<scf::ForOp>(inner) && inner.getNumResults() == 0) levels.push_back(&inner);
+      if (levels.size() < 2) continue;
+      for (Operation *level : levels) {
+        auto [sub, call] = outline(level, kernel, symbols);
+        merge(sub, call, symbols);
+      }
+    }
+  }
 
   // If `kernel` takes one prime count m and every other argument is a buffer
   // (m, X) whose rows lie a static stride apart, its buffers become views
   // (maxPrimes, X) of the same rows, reinterpreted at the call site.
-  void generalizeBasisSize(func::FuncOp kernel) {
+  void generalizeBasisSize(func::FuncOp kernel, func::CallOp caller) {
     Block &body = kernel.getBody().front();
     std::optional<int64_t> m;
-    auto call = *SymbolTable::getSymbolUses(kernel, kernel->getParentOp())->begin();
-    auto caller = cast<func::CallOp>(call.getUser());
     for (auto [i, operand] : llvm::enumerate(caller.getOperands())) {
       auto count = operand.getDefiningOp<fhe::PrimeCountOp>();
       if (!count) continue;
@@ -128,9 +171,9 @@ struct FHECOutlineKernelsPass : public fhec::impl::FHECOutlineKernelsBase<FHECOu
     kernel.setFunctionType(FunctionType::get(kernel.getContext(), types, {}));
   }
 
-  // Moves `loop` into a new private function of the values it captures and
-  // replaces it with a call.
-  static func::FuncOp outline(Operation *loop, func::FuncOp parent, SymbolTable &symbols) {
+  // Moves `loop` into a new private function of the values it captures
+  // (placed before `parent`) and replaces it with a call.
+  static std::pair<func::FuncOp, func::CallOp> outline(Operation *loop, func::FuncOp parent, SymbolTable &symbols) {
     // Captured values in order of first use, constants excepted (cloned).
     llvm::SetVector<Value> captured;
     llvm::SetVector<Operation *> constants;
@@ -166,9 +209,9 @@ struct FHECOutlineKernelsPass : public fhec::impl::FHECOutlineKernelsBase<FHECOu
     b.clone(*loop, map);
     func::ReturnOp::create(b, loop->getLoc());
     b.setInsertionPoint(loop);
-    func::CallOp::create(b, loop->getLoc(), kernel, captured.getArrayRef());
+    auto call = func::CallOp::create(b, loop->getLoc(), kernel, captured.getArrayRef());
     loop->erase();
-    return kernel;
+    return {kernel, call};
   }
 };
 

@@ -33,15 +33,19 @@ module attributes {ckks.params = #ckks.params<logN = 8, logQ = 120, logp = 20, s
 // LLVM-LABEL: define internal void @crt_kernel..omp_par(
 // LLVM: call <8 x i64> @llvm.x86.avx512.vpmadd52l.uq.512(
 // LLVM: call <8 x i64> @llvm.x86.avx512.vpmadd52h.uq.512(
-// LLVM-LABEL: define internal void @ntt_kernel..omp_par(
+// The NTT's levels are sub-kernels (fhec-outline-kernels): a strided level,
+// then the tail, whose stages of stride < 8 run in registers with 8 x 8
+// transposes (two-source shufflevectors).
+// LLVM-LABEL: define internal fastcc void @ntt_kernel_kernel(
 // LLVM: call <8 x i64> @llvm.x86.avx512.vpmadd52h.uq.512(
-// The stages of stride < 8 in registers: 8 x 8 transposes (shufflevector).
-// LLVM: shufflevector <8 x i64>
+// LLVM-LABEL: define internal fastcc void @ntt_kernel_kernel_0(
+// LLVM: call <8 x i64> @llvm.x86.avx512.vpmadd52h.uq.512(
+// LLVM: shufflevector <8 x i64> %{{[0-9]+}}, <8 x i64> %{{[0-9]+}}, <8 x i32> <i32 0, i32 8,
 // LLVM-LABEL: define internal void @hadamard_kernel..omp_par(
 // LLVM: call <8 x i64> @llvm.x86.avx512.vpmadd52h.uq.512(
-// LLVM-LABEL: define internal void @intt_kernel..omp_par(
+// LLVM-LABEL: define internal fastcc void @intt_kernel_kernel(
 // LLVM: call <8 x i64> @llvm.x86.avx512.vpmadd52l.uq.512(
-// LLVM: shufflevector <8 x i64>
+// LLVM: shufflevector <8 x i64> %{{[0-9]+}}, <8 x i64> %{{[0-9]+}}, <8 x i32> <i32 0, i32 8,
 // LLVM-LABEL: define internal void @icrt_kernel..omp_par(
 // LLVM: call <8 x i64> @llvm.x86.avx512.vpmadd52l.uq.512(
 // LLVM: call <8 x i64> @llvm.x86.avx512.vpmadd52h.uq.512(
