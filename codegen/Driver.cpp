@@ -53,21 +53,25 @@ LogicalResult compileToSharedLibrary(ModuleOp module, const CompileOptions &opti
     error = "lowering failed";
     return failure();
   }
-  llvm::LLVMContext llvmCtx;
-  auto llvmModule = translateAndOptimize(module, llvmCtx, options, error);
-  if (!llvmModule) return failure();
-  std::string objPath = soPath + ".o";
-  {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(objPath, ec, llvm::sys::fs::OF_None);
-    if (ec) {
-      error = "cannot write '" + objPath + "': " + ec.message();
-      return failure();
-    }
-    if (failed(emitMachineCode(*llvmModule, options, /*assembly=*/false, os, error))) return failure();
+  // The output's directory must exist before any work: the error names it.
+  llvm::SmallString<256> dir(soPath);
+  llvm::sys::path::remove_filename(dir);
+  if (dir.empty()) dir = ".";
+  if (auto ec = llvm::sys::fs::access(dir, llvm::sys::fs::AccessMode::Write)) {
+    error = "cannot write '" + soPath + "': " + ec.message();
+    return failure();
   }
-  LogicalResult linked = linkSharedLibrary(objPath, soPath, error);
-  llvm::sys::fs::remove(objPath);
+  // Objects in a directory of their own (one per part of the module).
+  llvm::SmallString<128> tmp;
+  if (auto ec = llvm::sys::fs::createUniqueDirectory("fhec-objects", tmp)) {
+    error = "cannot create a temporary directory: " + ec.message();
+    return failure();
+  }
+  std::vector<std::string> objects;
+  LogicalResult compiled = emitObjectFiles(module, options, std::string(tmp) + "/module", objects, error);
+  LogicalResult linked = succeeded(compiled) ? linkSharedLibrary(objects, soPath, error) : failure();
+  for (const std::string &o : objects) llvm::sys::fs::remove(o);
+  llvm::sys::fs::remove(tmp);
   return linked;
 }
 

@@ -6,6 +6,8 @@
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
 
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
@@ -14,6 +16,10 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
+#include "llvm/Transforms/Utils/SplitModule.h"
+
+#include <algorithm>
+#include <thread>
 
 using namespace mlir;
 
@@ -50,8 +56,8 @@ std::unique_ptr<llvm::TargetMachine> createTargetMachine(const CompileOptions &o
 }
 } // namespace
 
-std::unique_ptr<llvm::Module> translateAndOptimize(ModuleOp module, llvm::LLVMContext &ctx,
-                                                   const CompileOptions &options, std::string &error) {
+std::unique_ptr<llvm::Module> translate(ModuleOp module, llvm::LLVMContext &ctx, const CompileOptions &options,
+                                        std::string &error) {
   registerBuiltinDialectTranslation(*module.getContext());
   registerLLVMDialectTranslation(*module.getContext());
   registerOpenMPDialectTranslation(*module.getContext());
@@ -64,7 +70,11 @@ std::unique_ptr<llvm::Module> translateAndOptimize(ModuleOp module, llvm::LLVMCo
   if (!tm) return nullptr;
   llvmModule->setTargetTriple(tm->getTargetTriple());
   llvmModule->setDataLayout(tm->createDataLayout());
+  return llvmModule;
+}
 
+namespace {
+void optimize(llvm::Module &module, llvm::TargetMachine &tm) {
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;
   llvm::CGSCCAnalysisManager cgam;
@@ -75,15 +85,87 @@ std::unique_ptr<llvm::Module> translateAndOptimize(ModuleOp module, llvm::LLVMCo
   llvm::PipelineTuningOptions tuning;
   tuning.LoopVectorization = false;
   tuning.SLPVectorization = false;
-  llvm::PassBuilder pb(tm.get(), tuning);
+  llvm::PassBuilder pb(&tm, tuning);
   pb.registerModuleAnalyses(mam);
   pb.registerCGSCCAnalyses(cgam);
   pb.registerFunctionAnalyses(fam);
   pb.registerLoopAnalyses(lam);
   pb.crossRegisterProxies(lam, fam, cgam, mam);
   llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
-  mpm.run(*llvmModule, mam);
+  mpm.run(module, mam);
+}
+} // namespace
+
+std::unique_ptr<llvm::Module> translateAndOptimize(ModuleOp module, llvm::LLVMContext &ctx,
+                                                   const CompileOptions &options, std::string &error) {
+  std::unique_ptr<llvm::Module> llvmModule = translate(module, ctx, options, error);
+  if (!llvmModule) return nullptr;
+  auto tm = createTargetMachine(options, error);
+  if (!tm) return nullptr;
+  optimize(*llvmModule, *tm);
   return llvmModule;
+}
+
+LogicalResult emitObjectFiles(ModuleOp module, const CompileOptions &options, const std::string &prefix,
+                              std::vector<std::string> &objects, std::string &error) {
+  llvm::LLVMContext ctx;
+  std::unique_ptr<llvm::Module> whole = translate(module, ctx, options, error);
+  if (!whole) return failure();
+  // Warm the target registry and the global codegen options on this thread.
+  if (!createTargetMachine(options, error)) return failure();
+  size_t defined = llvm::count_if(*whole, [](const llvm::Function &f) { return !f.isDeclaration(); });
+  unsigned parts = std::max(1u, std::min({std::thread::hardware_concurrency(), 8u, unsigned(defined / 4)}));
+  // Each part as bitcode, to be read into a context of its own thread.
+  std::vector<llvm::SmallVector<char, 0>> bitcode;
+  if (parts == 1) {
+    bitcode.emplace_back();
+    llvm::raw_svector_ostream os(bitcode.back());
+    llvm::WriteBitcodeToFile(*whole, os);
+  } else {
+    llvm::SplitModule(*whole, parts, [&](std::unique_ptr<llvm::Module> part) {
+      bitcode.emplace_back();
+      llvm::raw_svector_ostream os(bitcode.back());
+      llvm::WriteBitcodeToFile(*part, os);
+    });
+  }
+  std::vector<std::string> errors(bitcode.size());
+  objects.clear();
+  for (size_t i = 0; i < bitcode.size(); ++i) objects.push_back(prefix + "." + std::to_string(i) + ".o");
+  auto work = [&](size_t i) {
+    llvm::LLVMContext partCtx;
+    auto parsed = llvm::parseBitcodeFile(llvm::MemoryBufferRef(llvm::StringRef(bitcode[i].data(), bitcode[i].size()),
+                                                               "part"),
+                                         partCtx);
+    if (!parsed) {
+      errors[i] = "cannot read back a part of the module: " + llvm::toString(parsed.takeError());
+      return;
+    }
+    auto tm = createTargetMachine(options, errors[i]);
+    if (!tm) return;
+    optimize(**parsed, *tm);
+    std::error_code ec;
+    llvm::raw_fd_ostream os(objects[i], ec, llvm::sys::fs::OF_None);
+    if (ec) {
+      errors[i] = "cannot write '" + objects[i] + "': " + ec.message();
+      return;
+    }
+    llvm::legacy::PassManager pm;
+    if (tm->addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::ObjectFile)) {
+      errors[i] = "the target cannot emit object files";
+      return;
+    }
+    pm.run(**parsed);
+  };
+  std::vector<std::thread> threads;
+  for (size_t i = 1; i < bitcode.size(); ++i) threads.emplace_back(work, i);
+  work(0);
+  for (auto &t : threads) t.join();
+  for (const std::string &e : errors)
+    if (!e.empty()) {
+      error = e;
+      return failure();
+    }
+  return success();
 }
 
 LogicalResult emitMachineCode(llvm::Module &module, const CompileOptions &options, bool assembly,
@@ -100,7 +182,8 @@ LogicalResult emitMachineCode(llvm::Module &module, const CompileOptions &option
   return success();
 }
 
-LogicalResult linkSharedLibrary(const std::string &objectPath, const std::string &soPath, std::string &error) {
+LogicalResult linkSharedLibrary(const std::vector<std::string> &objects, const std::string &soPath,
+                                std::string &error) {
   std::string driver;
   // clang: its -fopenmp links LLVM's libomp (gcc's would link libgomp, which
   // lacks the __kmpc_* entry points MLIR's OpenMP lowering calls).
@@ -115,7 +198,8 @@ LogicalResult linkSharedLibrary(const std::string &objectPath, const std::string
     return failure();
   }
   // -fopenmp links LLVM's libomp, which the __kmpc_* calls of the parallel loops need.
-  llvm::SmallVector<llvm::StringRef> args = {driver, "-shared", "-fopenmp", "-o", soPath, objectPath};
+  llvm::SmallVector<llvm::StringRef> args = {driver, "-shared", "-fopenmp", "-o", soPath};
+  for (const std::string &o : objects) args.push_back(o);
   std::string msg;
   int rc = llvm::sys::ExecuteAndWait(driver, args, std::nullopt, {}, 0, 0, &msg);
   if (rc != 0) {

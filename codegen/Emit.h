@@ -9,6 +9,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace fhec {
 
@@ -17,12 +18,20 @@ namespace fhec {
 std::unique_ptr<llvm::Module> translateAndOptimize(mlir::ModuleOp module, llvm::LLVMContext &ctx,
                                                    const CompileOptions &options, std::string &error);
 
+/// Translates to LLVM IR and compiles it into object files `prefix`.<i>.o
+/// (listed in `objects`): the module is split into parts (at most one per
+/// core) that are optimized at O3 and compiled on threads of their own; its
+/// kernels are independent functions, so the split loses nothing.
+mlir::LogicalResult emitObjectFiles(mlir::ModuleOp module, const CompileOptions &options, const std::string &prefix,
+                                    std::vector<std::string> &objects, std::string &error);
+
 /// Writes assembly (`asm` true) or an object file.
 mlir::LogicalResult emitMachineCode(llvm::Module &module, const CompileOptions &options, bool assembly,
                                     llvm::raw_pwrite_stream &os, std::string &error);
 
-/// Links an object file into a shared library with clang (clang-22 or clang)
+/// Links object files into a shared library with clang (clang-22 or clang)
 /// and LLVM's OpenMP runtime.
-mlir::LogicalResult linkSharedLibrary(const std::string &objectPath, const std::string &soPath, std::string &error);
+mlir::LogicalResult linkSharedLibrary(const std::vector<std::string> &objects, const std::string &soPath,
+                                      std::string &error);
 
 } // namespace fhec

@@ -27,7 +27,7 @@ module attributes {ckks.params = #ckks.params<logN = 6, logQ = 80, logp = 20, se
 // RUN: not fhec %S/Inputs/mul.mlir --emit=so -o %t.missing/dir/out.so 2>&1 | FileCheck %s --check-prefix=SODIR
 // CMPTHREADS: fhec: error: --compare='--threads=x': --threads needs a number
 // OUTDIR: fhec: error: cannot open output file
-// SODIR: fhec: error: cannot write '{{.*}}out.so.o'
+// SODIR: fhec: error: cannot write '{{.*}}missing/dir/out.so': No such file or directory
 // RUN: not fhec run %S/Inputs/tiny-ring.mlir 2>&1 | FileCheck %s --check-prefix=TINY
 // TINY: fhec run: error: invalid parameters: secret Hamming weight h = 64 must be in [1, N = 32]: use a ring of at least 64 coefficients
 // OLEVEL: fhec: error: unknown optimization level -O3 (expected -O0, -O1 or -O2)
