@@ -298,6 +298,12 @@ struct CKKSToFHEPass : public fhec::impl::CKKSToFHEBase<CKKSToFHEPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
+    // Symbols (runtime declarations, kernels, tables) are created at the top
+    // level: an input of several modules (parsed as nested ones) is refused.
+    for (auto nested : module.getOps<ModuleOp>()) {
+      nested.emitError() << "fhec compiles one module per input; this one is nested in (or follows) another";
+      return signalPassFailure();
+    }
     ckks::ParamsAttr params = ckks::getModuleParams(module);
     SmallVector<func::FuncOp> funcs;
     for (auto f : module.getOps<func::FuncOp>())
