@@ -35,9 +35,9 @@ LogicalResult lowerModule(ModuleOp module, const CompileOptions &options, Stage 
   }
   std::string error;
   if (failed(buildFHEPipeline(pm, options, error)) ||
-      (stage != Stage::FHE && failed(buildLoopPipeline(pm, options, error))))
+      (stage != Stage::FHE && failed(buildLoopPipeline(pm, options, error))) ||
+      (stage == Stage::LLVMDialect && failed(buildLLVMPipeline(pm, options, error))))
     return module.emitError() << error;
-  if (stage == Stage::LLVMDialect) buildLLVMPipeline(pm, options);
   return pm.run(module);
 }
 
@@ -182,7 +182,7 @@ static int driverMainImpl(int argc, char **argv) {
   static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input .mlir>"), cl::init("-"), cl::cat(cat));
   static cl::opt<std::string> outputFile("o", cl::desc("Output file (default: stdout)"), cl::value_desc("file"),
                                          cl::init("-"), cl::cat(cat));
-  static cl::opt<std::string> targetOpt("target", cl::desc("Target: cpu (portable 64-bit), cpu-avx512 (AVX-512 IFMA) or auto (the best this CPU runs)"),
+  static cl::opt<std::string> targetOpt("target", cl::desc("Target: cpu (portable 64-bit), cpu-avx512 (AVX-512 IFMA), auto (the best this CPU runs), or cuda (30-bit primes, 32-bit words; --emit=fhe and mlir only so far)"),
                                         cl::init("cpu"), cl::cat(cat));
   static cl::opt<std::string> emitOpt("emit",
                                       cl::desc("What to produce: ckks (the scheme-level program, after --manage-scale), "

@@ -38,8 +38,8 @@ LogicalResult resolveOptions(CompileOptions &options, std::string &error) {
   if (options.target == "auto")
     options.target = rt::missingCpuFeatures(lookupTarget("cpu-avx512")->requiredCpuFeatures()).empty() ? "cpu-avx512"
                                                                                                         : "cpu";
-  if (options.target != "cpu" && options.target != "cpu-avx512") {
-    error = "unknown target '" + options.target + "' (available: cpu, cpu-avx512, auto)";
+  if (options.target != "cpu" && options.target != "cpu-avx512" && options.target != "cuda") {
+    error = "unknown target '" + options.target + "' (available: cpu, cpu-avx512, auto; cuda for --emit=fhe|mlir)";
     return failure();
   }
   if (options.optLevel > 2) {
@@ -124,12 +124,20 @@ LogicalResult buildLoopPipeline(OpPassManager &pm, const CompileOptions &options
   return success();
 }
 
-void buildLLVMPipeline(OpPassManager &pm, const CompileOptions &options) {
+LogicalResult buildLLVMPipeline(OpPassManager &pm, const CompileOptions &options, std::string &error) {
+  if (options.target == "cuda" && !options.cudaArithmeticOnHost) {
+    error = "target 'cuda': only --emit=fhe and --emit=mlir are implemented; the GPU mapping, PTX emission and the "
+            "CUDA runtime are not built yet";
+    return failure();
+  }
   // The only target-specific arithmetic: IFMA for cpu-avx512, 64-bit words otherwise.
-  if (options.target == "cpu-avx512")
+  if (options.target == "cpu-avx512") {
     pm.addPass(createModArithToAVX512());
-  else
-    pm.addPass(createModArithToArith());
+  } else {
+    ModArithToArithOptions arith;
+    arith.wordBits = lookupTarget(options.target)->shoupBits == 32 ? 32 : 64;
+    pm.addPass(createModArithToArith(arith));
+  }
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createConvertVectorToLLVMPass());
@@ -148,6 +156,7 @@ void buildLLVMPipeline(OpPassManager &pm, const CompileOptions &options) {
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createFHECEmitABI());
+  return success();
 }
 
 void registerDialects(DialectRegistry &registry) {
@@ -162,24 +171,27 @@ void registerPipelines() {
       CompileOptions o;
       o.optLevel = level;
       std::string error;
-      if (failed(buildFHEPipeline(pm, o, error)) || failed(buildLoopPipeline(pm, o, error)))
+      if (failed(buildFHEPipeline(pm, o, error)) || failed(buildLoopPipeline(pm, o, error)) ||
+          failed(buildLLVMPipeline(pm, o, error)))
         llvm::report_fatal_error(llvm::Twine(error));
-      buildLLVMPipeline(pm, o);
     };
   };
   PassPipelineRegistration<>("fhec-cpu-pipeline", "ckks/fhe to the LLVM dialect for the portable cpu target (-O2)",
                              full(2));
   PassPipelineRegistration<>("fhec-cpu-pipeline-O0", "ckks/fhe to the LLVM dialect, lowering passes only", full(0));
   PassPipelineRegistration<>("fhec-cpu-lower-to-llvm", "loop-level MLIR to the LLVM dialect with the module ABI",
-                             [](OpPassManager &pm) { buildLLVMPipeline(pm, CompileOptions()); });
+                             [](OpPassManager &pm) {
+                               std::string error;
+                               (void)buildLLVMPipeline(pm, CompileOptions(), error);  // cpu: cannot fail
+                             });
   PassPipelineRegistration<>("fhec-cpu-avx512-pipeline", "ckks/fhe to the LLVM dialect for the cpu-avx512 target (-O2)",
                              [](OpPassManager &pm) {
                                CompileOptions o;
                                o.target = "cpu-avx512";
                                std::string error;
-                               if (failed(buildFHEPipeline(pm, o, error)) || failed(buildLoopPipeline(pm, o, error)))
+                               if (failed(buildFHEPipeline(pm, o, error)) || failed(buildLoopPipeline(pm, o, error)) ||
+                                   failed(buildLLVMPipeline(pm, o, error)))
                                  llvm::report_fatal_error(llvm::Twine(error));
-                               buildLLVMPipeline(pm, o);
                              });
 }
 

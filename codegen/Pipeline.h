@@ -21,6 +21,10 @@ struct CompileOptions {
   /// Apply the MLIR pass-manager command-line options (--mlir-print-ir-after-all,
   /// --mlir-timing, ...); only tools that registered them set this.
   bool commandLinePassOptions = false;
+  /// Testing: lower the cuda target (30-bit primes, i32 residue words, Shoup
+  /// base 2^32) through the host's loop-to-LLVM path, to check its arithmetic
+  /// bit-exactly on a CPU before the GPU mapping (issue 9) exists.
+  bool cudaArithmeticOnHost = false;
 };
 
 /// The optimization passes in pipeline order, with the -O level that enables
@@ -45,8 +49,9 @@ mlir::LogicalResult buildFHEPipeline(mlir::OpPassManager &pm, const CompileOptio
 /// fallback for unplanned buffers: the loop level (`--emit=mlir`).
 mlir::LogicalResult buildLoopPipeline(mlir::OpPassManager &pm, const CompileOptions &options, std::string &error);
 /// modarith to arith, parallel loops to OpenMP, everything to the LLVM
-/// dialect (bare-pointer calling convention), plus fhec-emit-abi.
-void buildLLVMPipeline(mlir::OpPassManager &pm, const CompileOptions &options);
+/// dialect (bare-pointer calling convention), plus fhec-emit-abi. Fails for
+/// the cuda target (see CompileOptions::cudaArithmeticOnHost).
+mlir::LogicalResult buildLLVMPipeline(mlir::OpPassManager &pm, const CompileOptions &options, std::string &error);
 
 /// The dialects fhec reads and produces.
 void registerDialects(mlir::DialectRegistry &registry);

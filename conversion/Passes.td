@@ -54,7 +54,15 @@ def ModArithToArith : Pass<"modarith-to-arith"> {
     reduction of the double-word product, lazy add/sub/reduce with
     branch-free conditional subtractions (unsigned minima), and the
     three-word multiply-accumulate; elementwise on scalars or vectors.
+    With word-bits=32 (the cuda target, primes < 2^30), residue arithmetic
+    (add, sub, reduce, Shoup with base 2^32, Barrett) is done on i32 words,
+    which GPUs multiply natively (mul.lo/mul.hi); the multi-word BigInt
+    accumulations stay 64-bit.
   }];
+  let options = [
+    Option<"wordBits", "word-bits", "unsigned", /*default=*/"64",
+           "Width of the residue words and the Shoup base 2^word-bits (64 or 32)">,
+  ];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 

@@ -162,9 +162,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   pm.enableVerifier(false);
   pm.addInstrumentation(std::make_unique<VerifyAfterEachPass>(diags));
   std::string error;
-  if (failed(fhec::buildFHEPipeline(pm, options, error)) || failed(fhec::buildLoopPipeline(pm, options, error)))
-    return 0;  // bad pass options: refused like the driver does
-  fhec::buildLLVMPipeline(pm, options);
+  if (failed(fhec::buildFHEPipeline(pm, options, error)) || failed(fhec::buildLoopPipeline(pm, options, error)) ||
+      failed(fhec::buildLLVMPipeline(pm, options, error)))
+    return 0;  // bad pass options or a target without code generation: refused like the driver does
   if (failed(pm.run(*module))) return 0;
 
   llvm::LLVMContext llvmCtx;

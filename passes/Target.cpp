@@ -24,9 +24,10 @@ const TargetSpec kTargets[] = {
     // one cache line (abi::rnsRowWords).
     {"cpu-avx512", "avx512f,avx512dq,avx512vl,avx512ifma", "x86-64-v4", "+avx512ifma,-prefer-256-bit", 50, 52, 8,
      3, 12, 4, 16, 16, 1.1, 2.0},
-    // CUDA: 32-bit integer arithmetic, 30-bit primes; a block of 2^11 words
-    // fits a thread block's shared memory; coalescing makes strided access costly.
-    {"cuda", "", "", "", 30, 32, 1, 5, 11, 5, 1, 1, 4.0, 2.0},
+    // CUDA: 32-bit integer arithmetic, 30-bit primes (lazy [0, 4p) < 2^32),
+    // Shoup in base 2^32; a block of 2^11 words fits a thread block's shared
+    // memory; coalescing makes strided access costly. Its host code is x86-64.
+    {"cuda", "", "x86-64", "", 30, 32, 1, 5, 11, 5, 1, 1, 4.0, 2.0},
 };
 // clang-format on
 } // namespace

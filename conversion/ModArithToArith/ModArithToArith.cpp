@@ -40,13 +40,27 @@ Value Emit::bitOr(Value x, Value y) { return arith::OrIOp::create(b, loc, x, y);
 namespace {
 
 template <typename Op> struct Lowering : OpConversionPattern<Op> {
-  using OpConversionPattern<Op>::OpConversionPattern;
+  /// narrowBits: if nonzero, i64 operands are truncated to words of this
+  /// width, the op is computed on them and the result is zero-extended.
+  Lowering(MLIRContext *ctx, unsigned narrowBits = 0) : OpConversionPattern<Op>(ctx), narrowBits(narrowBits) {}
   LogicalResult matchAndRewrite(Op op, typename Op::Adaptor a, ConversionPatternRewriter &rw) const override {
-    Emit e{rw, op.getLoc(), op->getResult(0).getType()};
+    Type type = op->getResult(0).getType();
+    if (narrowBits && type.isInteger(64)) {
+      Type word = rw.getIntegerType(narrowBits);
+      SmallVector<Value> narrow;
+      for (Value v : a.getOperands()) narrow.push_back(arith::TruncIOp::create(rw, op.getLoc(), word, v));
+      Emit e{rw, op.getLoc(), word};
+      SmallVector<Value> results = lower(op, typename Op::Adaptor(narrow, op), e);
+      for (Value &r : results) r = arith::ExtUIOp::create(rw, op.getLoc(), type, r);
+      rw.replaceOp(op, results);
+      return success();
+    }
+    Emit e{rw, op.getLoc(), type};
     rw.replaceOp(op, lower(op, a, e));
     return success();
   }
   SmallVector<Value> lower(Op op, typename Op::Adaptor a, Emit &e) const;
+  unsigned narrowBits;
 };
 
 template <> SmallVector<Value> Lowering<modarith::AddOp>::lower(modarith::AddOp op, modarith::AddOp::Adaptor a, Emit &e) const {
@@ -131,14 +145,23 @@ SmallVector<Value> Lowering<modarith::MacSplitOp>::lower(modarith::MacSplitOp op
 }
 
 struct ModArithToArithPass : public fhec::impl::ModArithToArithBase<ModArithToArithPass> {
+  using ModArithToArithBase::ModArithToArithBase;
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
     ConversionTarget target(*ctx);
     target.addIllegalDialect<modarith::ModArithDialect>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    if (wordBits != 64 && wordBits != 32) {
+      getOperation()->emitError() << "modarith-to-arith: word-bits must be 64 or 32, not " << unsigned(wordBits.getValue());
+      return signalPassFailure();
+    }
     RewritePatternSet patterns(ctx);
-    populateModArithBasePatterns(patterns);
-    patterns.add<Lowering<modarith::MulShoupOp>, Lowering<modarith::MulBarrettOp>>(ctx);
+    unsigned narrow = wordBits == 64 ? 0 : wordBits;
+    // Residue words: narrowed for 32-bit targets. The multi-word BigInt
+    // accumulations keep their 64-bit words.
+    patterns.add<Lowering<modarith::AddOp>, Lowering<modarith::SubOp>, Lowering<modarith::ReduceOp>,
+                 Lowering<modarith::MulShoupOp>, Lowering<modarith::MulBarrettOp>>(ctx, narrow);
+    populateModArithWidePatterns(patterns);
     if (failed(applyPartialConversion(getOperation(), target, std::move(patterns)))) signalPassFailure();
   }
 };
@@ -147,8 +170,13 @@ struct ModArithToArithPass : public fhec::impl::ModArithToArithBase<ModArithToAr
 
 namespace fhec {
 void populateModArithBasePatterns(RewritePatternSet &patterns) {
-  patterns.add<Lowering<modarith::AddOp>, Lowering<modarith::SubOp>, Lowering<modarith::ReduceOp>,
-               Lowering<modarith::MacOp>, Lowering<modarith::MacLazyOp>, Lowering<modarith::MacSplitOp>>(
+  patterns.add<Lowering<modarith::AddOp>, Lowering<modarith::SubOp>, Lowering<modarith::ReduceOp>>(
+      patterns.getContext());
+  populateModArithWidePatterns(patterns);
+}
+
+void populateModArithWidePatterns(RewritePatternSet &patterns) {
+  patterns.add<Lowering<modarith::MacOp>, Lowering<modarith::MacLazyOp>, Lowering<modarith::MacSplitOp>>(
       patterns.getContext());
 }
 } // namespace fhec

@@ -32,5 +32,7 @@ struct Emit {
 /// The lowerings that do not depend on the multiplier base: add, sub,
 /// reduce, the multi-word accumulations (mac, mac_lazy, mac_split).
 void populateModArithBasePatterns(mlir::RewritePatternSet &patterns);
+/// The multi-word accumulations alone (mac, mac_lazy, mac_split).
+void populateModArithWidePatterns(mlir::RewritePatternSet &patterns);
 
 } // namespace fhec

@@ -90,7 +90,7 @@ Manifest parseManifest(const std::string &text) {
       while (std::getline(fs, feature, ','))
         if (!feature.empty()) m.cpuFeatures.push_back(feature);
       if (m.target.empty()) bad(line, "target without a name");
-      if (m.shoupBits != 64 && m.shoupBits != 52) bad(line, "unsupported Shoup base 2^" + std::to_string(m.shoupBits));
+      if (m.shoupBits != 64 && m.shoupBits != 52 && m.shoupBits != 32) bad(line, "unsupported Shoup base 2^" + std::to_string(m.shoupBits));
     } else if (head == "params") {
       m.logN = int(num(f, "logN", line));
       m.logQ = int(num(f, "logQ", line));

@@ -75,8 +75,8 @@ std::vector<uint64_t> buildTable(TableKind kind, const std::vector<uint64_t> &pr
                                  int shoupBits) {
   const size_t m = primes.size(), N = size_t(1) << logN;
   const int pLimbs = productLimbs(primes);
-  if (shoupBits != 64 && shoupBits != 52)
-    throw Error("table construction: Shoup base 2^" + std::to_string(shoupBits) + " is not 2^64 or 2^52");
+  if (shoupBits != 64 && shoupBits != 52 && shoupBits != 32)
+    throw Error("table construction: Shoup base 2^" + std::to_string(shoupBits) + " is not 2^64, 2^52 or 2^32");
   bool paramOk = true;
   switch (kind) {
   case TableKind::CrtPowers: paramOk = param >= 1 && param <= 4096; break;
@@ -109,7 +109,7 @@ std::vector<uint64_t> buildTable(TableKind kind, const std::vector<uint64_t> &pr
       int b = 64 - __builtin_clzll(p);
       row[abi::kPrime] = p;
       // Barrett's factor for the multiplier: see modarith.mul_barrett's lowerings.
-      row[abi::kBarrettMu] = uint64_t(((u128)1 << (shoupBits == 64 ? 2 * b : b + 50)) / p);
+      row[abi::kBarrettMu] = uint64_t(((u128)1 << (shoupBits == 52 ? b + 50 : 2 * b)) / p);
       row[abi::kBarrettShift] = uint64_t(b);
       uint64_t nInv = invMod(N % p, p);
       row[abi::kNInv] = nInv;

@@ -28,9 +28,11 @@ struct Config {
   const char *disabled;  // nullptr: none
   int threads;           // 0: all cores
   const char *target = "cpu";
+  bool cudaArithmeticOnHost = false;
   CompileOptions options() const {
     CompileOptions o;
     o.target = target;
+    o.cudaArithmeticOnHost = cudaArithmeticOnHost;
     o.optLevel = optLevel;
     if (disabled) o.disabledPasses.push_back(disabled);
     return o;
@@ -54,6 +56,10 @@ std::vector<Config> configs() {
       c.push_back({name, 2, pass.name, 0, target});
     }
   }
+  // The cuda target's arithmetic (30-bit primes, i32 words, Shoup base 2^32,
+  // 32-bit digit CRT/iCRT) through the host's loops, before its GPU mapping.
+  for (unsigned level : {0u, 2u})
+    c.push_back({"cuda_arithmetic_O" + std::to_string(level), level, nullptr, 0, "cuda", true});
   return c;
 }
 

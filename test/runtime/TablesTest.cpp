@@ -50,7 +50,7 @@ TEST(Tables, TwiddlesArePsiPowersInBitReversedOrder) {
     for (int b = 0; b < bits; ++b, x >>= 1) r = (r << 1) | (x & 1);
     return r;
   };
-  for (auto [logN, primeBits, shoupBits] : {std::tuple{8, 60, 64}, {11, 60, 64}, {10, 50, 52}, {1, 60, 64}}) {
+  for (auto [logN, primeBits, shoupBits] : {std::tuple{8, 60, 64}, {11, 60, 64}, {10, 50, 52}, {12, 30, 32}, {1, 60, 64}}) {
     const size_t N = size_t(1) << logN;
     auto primes = nttPrimes(logN, primeBits, 2);
     auto tw = buildTable(TableKind::NttTwiddles, primes, logN, 0, shoupBits);
@@ -195,6 +195,26 @@ TEST(Tables, ShoupBase52) {
   for (size_t i = 0; i < t.size(); ++i) EXPECT_EQ(t[i], shoupPrecompute(w[i], primes[i >> 10], 52));
   EXPECT_THROW(buildTable(TableKind::NttTwiddles, nttPrimes(10, 60, 1), 10, 0, 52), Error);
   EXPECT_THROW(buildTable(TableKind::NttTwiddles, primes, 10, 0, 40), Error);
+}
+
+// The cuda target's 32-bit words: Shoup constants in base 2^32 (x w' fits a
+// mul.hi.u32), primes below 2^30 so that lazy values in [0, 4p) fit a word.
+TEST(Tables, ShoupBase32) {
+  auto primes = nttPrimes(10, 30, 2);
+  auto t = buildTable(TableKind::NttTwiddlesShoup, primes, 10, 0, 32);
+  auto w = buildTable(TableKind::NttTwiddles, primes, 10, 0, 32);
+  for (size_t i = 0; i < t.size(); ++i) {
+    EXPECT_EQ(t[i], shoupPrecompute(w[i], primes[i >> 10], 32));
+    EXPECT_LT(t[i], uint64_t(1) << 32);
+  }
+  auto c = buildTable(TableKind::PrimeConsts, primes, 10, 0, 32);
+  const size_t cols = c.size() / primes.size();
+  for (size_t j = 0; j < primes.size(); ++j) {
+    uint64_t p = primes[j];
+    EXPECT_EQ(c[j * cols + fhec::abi::kBetaMod], (uint64_t(1) << 32) % p);
+    EXPECT_EQ(c[j * cols + fhec::abi::kBarrettMu], uint64_t((u128(1) << 60) / p));  // 2^(2b) / p, b = 30
+  }
+  EXPECT_THROW(buildTable(TableKind::NttTwiddles, nttPrimes(10, 31, 1), 10, 0, 32), Error);
 }
 
 // Base beta = 2^52: Barrett's mu = floor(2^(b + 50) / p), beta^k mod p, the
