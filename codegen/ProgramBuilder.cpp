@@ -142,25 +142,25 @@ ElementsAttr slotValues(MLIRContext *ctx, const std::vector<std::complex<double>
 }
 } // namespace
 
-ProgramBuilder::Handle ProgramBuilder::mulPlain(Handle x, const std::vector<std::complex<double>> &values,
-                                                const SourceLocation &loc) {
-  Value a = valueOf(s->values, x);
+ElementsAttr ProgramBuilder::plaintext(Handle x, const std::vector<std::complex<double>> &values) {
   if (values.size() != size_t(shape(x).slots))
     throw ProgramError(ProgramError::Kind::Parameter, "a plaintext vector of " + std::to_string(values.size()) +
                                                           " values does not match the ciphertext's " +
                                                           std::to_string(shape(x).slots) + " slots");
-  ElementsAttr attr = slotValues(s->ctx.get(), values);
+  return slotValues(s->ctx.get(), values);
+}
+
+ProgramBuilder::Handle ProgramBuilder::mulPlain(Handle x, const std::vector<std::complex<double>> &values,
+                                                const SourceLocation &loc) {
+  Value a = valueOf(s->values, x);
+  ElementsAttr attr = plaintext(x, values);
   return build(loc, [&](Location l) { return s->manager->mulPlain(l, a, attr); });
 }
 
 ProgramBuilder::Handle ProgramBuilder::addPlain(Handle x, const std::vector<std::complex<double>> &values,
                                                 const SourceLocation &loc) {
   Value a = valueOf(s->values, x);
-  if (values.size() != size_t(shape(x).slots))
-    throw ProgramError(ProgramError::Kind::Parameter, "a plaintext vector of " + std::to_string(values.size()) +
-                                                          " values does not match the ciphertext's " +
-                                                          std::to_string(shape(x).slots) + " slots");
-  ElementsAttr attr = slotValues(s->ctx.get(), values);
+  ElementsAttr attr = plaintext(x, values);
   return build(loc, [&](Location l) { return s->manager->addPlain(l, a, attr); });
 }
 

@@ -52,6 +52,8 @@ private:
   struct State;
   std::unique_ptr<State> s;
   template <typename F> Handle build(const SourceLocation &loc, F &&f);
+  /// `values` as the slot values of a plaintext for x; Parameter error if their count is not x's slots.
+  mlir::ElementsAttr plaintext(Handle x, const std::vector<std::complex<double>> &values);
 };
 
 } // namespace fhec

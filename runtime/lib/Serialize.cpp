@@ -274,16 +274,23 @@ SecretKey deserializeSecretKey(const std::string &bytes, const Params &expected)
   return k;
 }
 
+namespace {
+// The (ax, bx) pair of a key mod Q^2, the last thing in its file.
+void readKeyPolys(Reader &r, const Params &p, const char *what, BigPoly &ax, BigPoly &bx) {
+  ax = r.getPoly(p.logN, 2 * p.logQ);
+  bx = r.getPoly(p.logN, 2 * p.logQ);
+  r.end();
+  if (ax.logq != 2 * p.logQ || bx.logq != 2 * p.logQ) r.fail(std::string(what) + " is not mod Q^2");
+}
+} // namespace
+
 PublicKey deserializePublicKey(const std::string &bytes, const Params &expected) {
   Reader r(bytes, ObjectKind::PublicKey);
   Params p = r.getParams();
   checkParams(r, p, expected);
   PublicKey k;
   k.keySet = r.getRequiredKeySet();
-  k.ax = r.getPoly(p.logN, 2 * p.logQ);
-  k.bx = r.getPoly(p.logN, 2 * p.logQ);
-  r.end();
-  if (k.ax.logq != 2 * p.logQ || k.bx.logq != 2 * p.logQ) r.fail("public key is not mod Q^2");
+  readKeyPolys(r, p, "public key", k.ax, k.bx);
   return k;
 }
 
@@ -293,10 +300,7 @@ EvalKey deserializeEvalKey(const std::string &bytes, const Params &expected) {
   checkParams(r, p, expected);
   EvalKey k;
   k.keySet = r.getRequiredKeySet();
-  k.ax = r.getPoly(p.logN, 2 * p.logQ);
-  k.bx = r.getPoly(p.logN, 2 * p.logQ);
-  r.end();
-  if (k.ax.logq != 2 * p.logQ || k.bx.logq != 2 * p.logQ) r.fail("evaluation key is not mod Q^2");
+  readKeyPolys(r, p, "evaluation key", k.ax, k.bx);
   return k;
 }
 
@@ -312,10 +316,7 @@ RotationKey deserializeRotationKey(const std::string &bytes, const Params &expec
   } catch (const Error &e) {
     r.fail(e.what());
   }
-  k.ax = r.getPoly(p.logN, 2 * p.logQ);
-  k.bx = r.getPoly(p.logN, 2 * p.logQ);
-  r.end();
-  if (k.ax.logq != 2 * p.logQ || k.bx.logq != 2 * p.logQ) r.fail("rotation key is not mod Q^2");
+  readKeyPolys(r, p, "rotation key", k.ax, k.bx);
   return k;
 }
 
