@@ -182,12 +182,15 @@ static int driverMainImpl(int argc, char **argv) {
   static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input .mlir>"), cl::init("-"), cl::cat(cat));
   static cl::opt<std::string> outputFile("o", cl::desc("Output file (default: stdout)"), cl::value_desc("file"),
                                          cl::init("-"), cl::cat(cat));
-  static cl::opt<std::string> targetOpt("target", cl::desc("Target: cpu (portable 64-bit), cpu-avx512 (AVX-512 IFMA), auto (the best this CPU runs), or cuda (30-bit primes, 32-bit words; --emit=fhe and mlir only so far)"),
+  static cl::opt<std::string> targetOpt("target", cl::desc("Target: cpu (portable 64-bit), cpu-avx512 (AVX-512 IFMA), auto (the best CPU target this machine runs), cuda (NVIDIA GPUs: PTX, 30-bit primes, 32-bit words) or cuda-emu (the cuda kernels run on the CPU with the GPU's thread semantics; small sizes)"),
                                         cl::init("cpu"), cl::cat(cat));
+  static cl::opt<std::string> gpuArchOpt("gpu-arch", cl::desc("cuda: PTX target, sm_80 or sm_90 (default)"),
+                                         cl::init("sm_90"), cl::cat(cat));
   static cl::opt<std::string> emitOpt("emit",
                                       cl::desc("What to produce: ckks (the scheme-level program, after --manage-scale), "
                                                "fhe (annotated fhe dialect), mlir (loop-level MLIR), "
-                                               "llvm (LLVM IR), asm, obj, so (shared library for the runtime)"),
+                                               "llvm (LLVM IR of the host code), asm, obj, so (shared library for the runtime), "
+                                               "ptx (the kernels of --target=cuda)"),
                                       cl::init("so"), cl::cat(cat));
   static cl::opt<unsigned> optLevel("O", cl::Prefix, cl::desc("Optimization level: -O0 (lowering passes only), "
                                                               "-O1 (per-kernel passes), -O2 (all passes; default)"),
@@ -275,6 +278,7 @@ static int driverMainImpl(int argc, char **argv) {
 
   CompileOptions options;
   options.target = targetOpt;
+  options.gpuArch = gpuArchOpt;
   options.optLevel = optLevel;
   options.disabledPasses.assign(disablePass.begin(), disablePass.end());
   options.phaseTimers = !noPhaseTimers;
@@ -317,9 +321,13 @@ static int driverMainImpl(int argc, char **argv) {
   }
 
   const std::string emit = emitOpt;
-  static const char *kinds[] = {"ckks", "fhe", "mlir", "llvm", "asm", "obj", "so"};
+  static const char *kinds[] = {"ckks", "fhe", "mlir", "llvm", "asm", "obj", "so", "ptx"};
   if (!llvm::is_contained(kinds, emit)) {
-    llvm::errs() << "fhec: error: unknown --emit=" << emit << " (expected ckks, fhe, mlir, llvm, asm, obj or so)\n";
+    llvm::errs() << "fhec: error: unknown --emit=" << emit << " (expected ckks, fhe, mlir, llvm, asm, obj, so or ptx)\n";
+    return 1;
+  }
+  if (emit == "ptx" && options.target != "cuda") {
+    llvm::errs() << "fhec: error: --emit=ptx needs --target=cuda\n";
     return 1;
   }
   if (emit == "so") {
@@ -343,6 +351,13 @@ static int driverMainImpl(int argc, char **argv) {
   if (emit == "ckks" || emit == "fhe" || emit == "mlir") {
     module->print(out->os());
     out->os() << "\n";
+  } else if (emit == "ptx") {
+    std::optional<std::string> ptx = embeddedPTX(*module);
+    if (!ptx) {
+      llvm::errs() << "fhec: error: the module has no kernels\n";
+      return 1;
+    }
+    out->os() << *ptx;
   } else {
     llvm::LLVMContext llvmCtx;
     auto llvmModule = translateAndOptimize(*module, llvmCtx, options, error);

@@ -1,6 +1,9 @@
 #include "codegen/Emit.h"
 #include "passes/Target.h"
 
+#include "fhec/runtime/Abi.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
@@ -217,6 +220,13 @@ LogicalResult linkSharedLibrary(const std::vector<std::string> &objects, const s
     return failure();
   }
   return success();
+}
+
+std::optional<std::string> embeddedPTX(mlir::ModuleOp module) {
+  auto global = module.lookupSymbol<mlir::LLVM::GlobalOp>(abi::kGpuPtxSymbol);
+  auto text = global && global.getValue() ? llvm::dyn_cast<mlir::StringAttr>(*global.getValue()) : nullptr;
+  if (!text) return std::nullopt;
+  return text.getValue().rtrim('\0').str();
 }
 
 } // namespace fhec

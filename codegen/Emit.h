@@ -8,6 +8,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,10 @@ mlir::LogicalResult emitObjectFiles(mlir::ModuleOp module, const CompileOptions 
 /// Writes assembly (`asm` true) or an object file.
 mlir::LogicalResult emitMachineCode(llvm::Module &module, const CompileOptions &options, bool assembly,
                                     llvm::raw_pwrite_stream &os, std::string &error);
+
+/// The PTX text a module of the cuda target embeds (`__fhec_gpu_ptx`, one PTX
+/// module with every kernel), or nullopt for a module without one.
+std::optional<std::string> embeddedPTX(mlir::ModuleOp module);
 
 /// Links object files into a shared library with clang (clang-22 or clang)
 /// and LLVM's OpenMP runtime.

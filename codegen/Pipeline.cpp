@@ -5,7 +5,25 @@
 
 #include "fhec/runtime/CpuFeatures.h"
 
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVM.h"
+#include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Func/Extensions/InlinerExtension.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
+#include "mlir/Target/LLVM/NVVM/Target.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Index/IR/IndexDialect.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
@@ -13,6 +31,11 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Triple.h"
 
 using namespace mlir;
 
@@ -38,8 +61,12 @@ LogicalResult resolveOptions(CompileOptions &options, std::string &error) {
   if (options.target == "auto")
     options.target = rt::missingCpuFeatures(lookupTarget("cpu-avx512")->requiredCpuFeatures()).empty() ? "cpu-avx512"
                                                                                                         : "cpu";
-  if (options.target != "cpu" && options.target != "cpu-avx512" && options.target != "cuda") {
-    error = "unknown target '" + options.target + "' (available: cpu, cpu-avx512, auto; cuda for --emit=fhe|mlir)";
+  if (!lookupTarget(options.target)) {
+    error = "unknown target '" + options.target + "' (available: " + knownTargetNames().str() + ", auto)";
+    return failure();
+  }
+  if (options.gpuArch != "sm_80" && options.gpuArch != "sm_90") {
+    error = "unknown --gpu-arch=" + options.gpuArch + " (expected sm_80 or sm_90)";
     return failure();
   }
   if (options.optLevel > 2) {
@@ -78,9 +105,13 @@ LogicalResult resolveOptions(CompileOptions &options, std::string &error) {
 // registry entry with the target and the user's options.
 static LogicalResult addOptimizations(OpPassManager &pm, const CompileOptions &options, bool onLoops,
                                       std::string &error) {
+  const bool gpu = lookupTarget(options.target)->gpu;
   for (const OptimizationPass &p : optimizationPasses()) {
-    if (p.onLoops != onLoops || p.level > options.optLevel || llvm::is_contained(options.disabledPasses, p.name))
-      continue;
+    if (p.onLoops != onLoops || llvm::is_contained(options.disabledPasses, p.name)) continue;
+    // GPU targets need every buffer in the workspace (device memory
+    // allocated by the runtime): memory planning runs at every -O level.
+    bool required = gpu && llvm::StringRef(p.name) == "fhec-plan-workspace";
+    if (p.level > options.optLevel && !required) continue;
     std::unique_ptr<Pass> pass = p.create();
     // Every optimization pass takes the target; user options come after and win.
     std::string opts = "target=" + options.target;
@@ -124,26 +155,8 @@ LogicalResult buildLoopPipeline(OpPassManager &pm, const CompileOptions &options
   return success();
 }
 
-LogicalResult buildLLVMPipeline(OpPassManager &pm, const CompileOptions &options, std::string &error) {
-  if (options.target == "cuda" && !options.cudaArithmeticOnHost) {
-    error = "target 'cuda': only --emit=fhe and --emit=mlir are implemented; the GPU mapping, PTX emission and the "
-            "CUDA runtime are not built yet";
-    return failure();
-  }
-  // The only target-specific arithmetic: IFMA for cpu-avx512, 64-bit words otherwise.
-  if (options.target == "cpu-avx512") {
-    pm.addPass(createModArithToAVX512());
-  } else {
-    ModArithToArithOptions arith;
-    arith.wordBits = lookupTarget(options.target)->shoupBits == 32 ? 32 : 64;
-    pm.addPass(createModArithToArith(arith));
-  }
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
-  pm.addPass(createConvertVectorToLLVMPass());
-  // scf.parallel -> omp.parallel + omp.wsloop (LLVM's libomp at run time);
-  // memref lowering before scf-to-cf so each body's alloca scope keeps one block.
-  pm.addPass(createConvertSCFToOpenMPPass());
+// The host's lowering to the LLVM dialect (bare-pointer calling convention).
+static void addHostLowering(OpPassManager &pm) {
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createSCFToControlFlowPass());
@@ -155,6 +168,96 @@ LogicalResult buildLLVMPipeline(OpPassManager &pm, const CompileOptions &options
   pm.addPass(createConvertOpenMPToLLVMPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+// GPU targets: every parallel loop nest of a kernel (all of them, once the
+// kernels are inlined into their entry) becomes a grid -- the outer tile
+// loop over blocks, the inner one over kGpuBlockThreads threads --, is
+// outlined into gpu.module @fhec_kernels, and is compiled to PTX (cuda) or to
+// host functions run by the CPU execution (cuda-emu); launches call the
+// runtime's hooks.
+static constexpr int64_t kGpuBlockThreads = 32;
+
+// The data layout LLVM's NVPTX backend uses for 64-bit PTX.
+static std::string nvptxDataLayout(const std::string &arch) {
+  static const std::string layout = [&] {
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+    llvm::Triple triple("nvptx64-nvidia-cuda");
+    std::string error;
+    const llvm::Target *t = llvm::TargetRegistry::lookupTarget(triple, error);
+    if (!t) llvm::report_fatal_error(llvm::Twine("the NVPTX backend is missing from LLVM: ") + error);
+    std::unique_ptr<llvm::TargetMachine> tm(
+        t->createTargetMachine(triple, arch, "", llvm::TargetOptions(), std::nullopt));
+    return tm->createDataLayout().getStringRepresentation();
+  }();
+  return layout;
+}
+
+static void addGPULowering(OpPassManager &pm, const CompileOptions &options) {
+  const bool emu = options.target == "cuda-emu";
+  pm.addPass(createInlinerPass());
+  OpPassManager &fn = pm.nest<func::FuncOp>();
+  fn.addPass(createFHECCopyToParallelLoops());
+  fn.addPass(createFHECSerialCodeToParallel());
+  fn.addPass(createFHECNormalizeParallelLoops());
+  fn.addPass(createParallelLoopTilingPass({kGpuBlockThreads}, /*noMinMaxBounds=*/true));
+  fn.addPass(createGpuMapParallelLoopsPass());
+  pm.addPass(createConvertParallelLoopToGpuPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createGpuLaunchSinkIndexComputationsPass());
+  pm.addPass(createGpuKernelOutliningPass());
+  FHECGPUKernelModuleOptions kernelModule;
+  if (!emu) kernelModule.dataLayout = nvptxDataLayout(options.gpuArch);
+  pm.addPass(createFHECGPUKernelModule(kernelModule));
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  FHECGPULaunchToRuntimeOptions launch;
+  launch.target = options.target;
+  if (emu) {
+    pm.addPass(createFHECGPULaunchToRuntime(launch));
+    pm.addPass(createFHECGPUToEmu());
+    addHostLowering(pm);
+    pm.addPass(createFHECGPUEmuTrampolines());
+  } else {
+    GpuNVVMAttachTargetOptions nvvm;
+    nvvm.chip = options.gpuArch;
+    nvvm.optLevel = 3;
+    pm.addPass(createGpuNVVMAttachTarget(nvvm));
+    ConvertGpuOpsToNVVMOpsOptions toNVVM;
+    toNVVM.useBarePtrCallConv = true;
+    pm.nest<gpu::GPUModuleOp>().addPass(createConvertGpuOpsToNVVMOps(toNVVM));
+    pm.addPass(createReconcileUnrealizedCastsPass());
+    GpuModuleToBinaryPassOptions binary;
+    binary.compilationTarget = "isa";  // PTX text: LLVM's NVPTX backend, no CUDA toolkit
+    pm.addPass(createGpuModuleToBinaryPass(binary));
+    pm.addPass(createFHECGPULaunchToRuntime(launch));
+    addHostLowering(pm);
+  }
+}
+
+LogicalResult buildLLVMPipeline(OpPassManager &pm, const CompileOptions &options, std::string &error) {
+  const TargetSpec *target = lookupTarget(options.target);
+  // The only target-specific arithmetic: IFMA for cpu-avx512, 64-bit words otherwise.
+  if (options.target == "cpu-avx512") {
+    pm.addPass(createModArithToAVX512());
+  } else {
+    ModArithToArithOptions arith;
+    arith.wordBits = target->shoupBits == 32 ? 32 : 64;
+    pm.addPass(createModArithToArith(arith));
+  }
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  if (target->gpu && !options.cudaArithmeticOnHost) {
+    addGPULowering(pm, options);
+  } else {
+    pm.addPass(createConvertVectorToLLVMPass());
+    // scf.parallel -> omp.parallel + omp.wsloop (LLVM's libomp at run time);
+    // memref lowering before scf-to-cf so each body's alloca scope keeps one block.
+    pm.addPass(createConvertSCFToOpenMPPass());
+    addHostLowering(pm);
+  }
   pm.addPass(createFHECEmitABI());
   return success();
 }
@@ -162,7 +265,24 @@ LogicalResult buildLLVMPipeline(OpPassManager &pm, const CompileOptions &options
 void registerDialects(DialectRegistry &registry) {
   registry.insert<ckks::CKKSDialect, fhe::FHEDialect, modarith::ModArithDialect, func::FuncDialect,
                   arith::ArithDialect, scf::SCFDialect, memref::MemRefDialect, LLVM::LLVMDialect,
-                  cf::ControlFlowDialect, index::IndexDialect, omp::OpenMPDialect, vector::VectorDialect>();
+                  cf::ControlFlowDialect, index::IndexDialect, omp::OpenMPDialect, vector::VectorDialect,
+                  affine::AffineDialect, gpu::GPUDialect, NVVM::NVVMDialect>();
+  // GPU targets inline kernels into their entries.
+  func::registerInlinerExtension(registry);
+  // convert-gpu-to-nvvm lowers the kernels' other dialects through these.
+  arith::registerConvertArithToLLVMInterface(registry);
+  cf::registerConvertControlFlowToLLVMInterface(registry);
+  registerConvertFuncToLLVMInterface(registry);
+  index::registerConvertIndexToLLVMInterface(registry);
+  registerConvertMemRefToLLVMInterface(registry);
+  NVVM::registerConvertGpuToNVVMInterface(registry);
+  registerConvertNVVMToLLVMInterface(registry);
+  // gpu-module-to-binary: the NVVM target and the device module's translation.
+  NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  registerGPUDialectTranslation(registry);
+  registerNVVMDialectTranslation(registry);
 }
 
 void registerPipelines() {

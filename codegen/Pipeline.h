@@ -13,7 +13,10 @@
 namespace fhec {
 
 struct CompileOptions {
-  std::string target = "cpu";  ///< cpu (portable 64-bit), cpu-avx512 (IFMA); `auto`: the best this CPU runs
+  /// cpu (portable 64-bit), cpu-avx512 (IFMA), cuda (PTX), cuda-emu (the cuda
+  /// kernels run on the CPU); `auto`: the best CPU target this machine runs
+  std::string target = "cpu";
+  std::string gpuArch = "sm_90";  ///< cuda: the PTX target (sm_80 or sm_90)
   unsigned optLevel = 2;       ///< 0: lowering only; 1: per-kernel passes; 2: all passes
   std::vector<std::string> disabledPasses;           ///< optimization passes left out
   std::map<std::string, std::string> passOptions;    ///< pass name -> its options ("radix=4 ...")
@@ -22,8 +25,8 @@ struct CompileOptions {
   /// --mlir-timing, ...); only tools that registered them set this.
   bool commandLinePassOptions = false;
   /// Testing: lower the cuda target (30-bit primes, i32 residue words, Shoup
-  /// base 2^32) through the host's loop-to-LLVM path, to check its arithmetic
-  /// bit-exactly on a CPU before the GPU mapping (issue 9) exists.
+  /// base 2^32) through the cpu target's loop-to-LLVM path (OpenMP, no grids),
+  /// to check its arithmetic bit-exactly at every size on a CPU.
   bool cudaArithmeticOnHost = false;
 };
 
@@ -48,9 +51,10 @@ mlir::LogicalResult buildFHEPipeline(mlir::OpPassManager &pm, const CompileOptio
 /// fhe-to-loops, cleanups, memory planning (-O1) and fhec-abi, then the heap
 /// fallback for unplanned buffers: the loop level (`--emit=mlir`).
 mlir::LogicalResult buildLoopPipeline(mlir::OpPassManager &pm, const CompileOptions &options, std::string &error);
-/// modarith to arith, parallel loops to OpenMP, everything to the LLVM
-/// dialect (bare-pointer calling convention), plus fhec-emit-abi. Fails for
-/// the cuda target (see CompileOptions::cudaArithmeticOnHost).
+/// modarith to arith; parallel loops to OpenMP (cpu targets) or to GPU grids
+/// whose kernels become PTX (cuda) or CPU functions (cuda-emu), launched
+/// through the runtime's hooks; everything to the LLVM dialect (bare-pointer
+/// calling convention), plus fhec-emit-abi.
 mlir::LogicalResult buildLLVMPipeline(mlir::OpPassManager &pm, const CompileOptions &options, std::string &error);
 
 /// The dialects fhec reads and produces.

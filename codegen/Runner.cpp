@@ -2,6 +2,7 @@
 #include "codegen/Driver.h"
 #include "codegen/Evaluate.h"
 
+#include "fhec/runtime/Cuda.h"
 #include "fhec/runtime/Error.h"
 #include "fhec/runtime/Module.h"
 #include "fhec/runtime/Profile.h"
@@ -153,6 +154,12 @@ int runProgram(ModuleOp module, const RunOptions &opts) {
       configs[i + 1].threads = defaultThreads(opts.compare[i].threads);
     }
     for (Config &c : configs) c.label = describe(c.compile, c.threads);
+    // Before compiling (PTX takes a while): a cuda run needs a GPU.
+    for (Config &c : configs)
+      if (c.compile.target == "cuda")
+        if (std::string why = rt::cudaUnavailableReason(); !why.empty())
+          return fail("--target=cuda runs on an NVIDIA GPU, but there is none here (" + why +
+                      "); --target=cuda-emu runs the same kernels on the CPU");
 
     // Compile copies: the original stays at the ckks level for the oracles.
     llvm::SmallString<128> tmpDir;

@@ -1,13 +1,16 @@
 // fhec's lowerings (declared in conversion/Passes.td): ckks-to-fhe,
-// fhe-to-loops and the modarith target lowerings.
+// fhe-to-loops, the modarith target lowerings and the GPU kernels'
+// lowering to the runtime's launch hooks (and to the CPU execution).
 #pragma once
 
 #include "dialect/CKKS/CKKSDialect.h"
 #include "dialect/FHE/FHEDialect.h"
 #include "dialect/ModArith/ModArithDialect.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"

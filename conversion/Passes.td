@@ -81,4 +81,108 @@ def ModArithToAVX512 : Pass<"modarith-to-avx512"> {
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::LLVM::LLVMDialect"];
 }
 
+def FHECCopyToParallelLoops : Pass<"fhec-copy-to-parallel-loops"> {
+  let summary = "Rewrite memref.copy as an scf.parallel nest of loads and stores";
+  let description = [{
+    GPU targets: a copy of the host code (e.g. the limbs ckks.mod_down keeps)
+    must become a kernel like every other memory access; as a parallel loop
+    it is mapped to a grid with the rest. Static shapes only.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect"];
+}
+
+def FHECSerialCodeToParallel : Pass<"fhec-serial-code-to-parallel", "::mlir::func::FuncOp"> {
+  let summary = "Wrap host code that touches memory into one-iteration scf.parallel loops";
+  let description = [{
+    GPU targets: after inlining, some kernels leave serial code at the top
+    level of a function (e.g. ckks.add_const changes the constant coefficient
+    with a carry chain over its limbs). Each run of such code between two
+    parallel loops or calls becomes a one-iteration scf.parallel, which the
+    GPU mapping turns into a one-thread kernel; its stack buffers
+    (memref.alloca) become the thread's own. A run whose values are used
+    after it is left alone (fhec-gpu-kernel-module then reports it).
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect"];
+}
+
+def FHECNormalizeParallelLoops : Pass<"fhec-normalize-parallel-loops"> {
+  let summary = "Give every scf.parallel dimension lower bound 0 and step 1";
+  let description = [{
+    GPU targets tile each parallel loop into blocks x threads with
+    `scf-parallel-loop-tiling{no-min-max-bounds}`, whose bounds guard is only
+    right for unit steps (it scales the already scaled inner index by the
+    step again, so a step-64 loop kept one thread in 32). This pass runs
+    first: iv in [lb, ub) step s becomes lb + s * j for j in [0, ceil((ub - lb) / s)).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::affine::AffineDialect"];
+}
+
+def FHECGPUKernelModule : Pass<"fhec-gpu-kernel-module", "::mlir::ModuleOp"> {
+  let summary = "Gather the outlined GPU kernels into one gpu.module and check the host code";
+  let description = [{
+    After `gpu-kernel-outlining` every launch has a gpu.module of its own.
+    This pass moves every kernel into one `gpu.module @fhec_kernels` (one PTX
+    module per program, loaded once by the runtime), each named after its
+    former module, and updates the launches. The host functions of a GPU
+    target may then only compute addresses (views, subviews, casts), call the
+    runtime's hooks and launch kernels: memory they would read or write lives
+    on the device. Any other access is reported with its location.
+    `data-layout` (the device's LLVM data layout) goes on the gpu.module as
+    `llvm.data_layout`: without it i64 accesses are taken as 4-byte aligned
+    and NVPTX splits every one into two 32-bit loads or stores.
+  }];
+  let options = [
+    Option<"dataLayout", "data-layout", "std::string", /*default=*/"\"\"",
+           "LLVM data layout of the device (empty: none)">,
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::LLVM::LLVMDialect"];
+}
+
+def FHECGPULaunchToRuntime : Pass<"fhec-gpu-launch-to-runtime", "::mlir::ModuleOp"> {
+  let summary = "Turn gpu.launch_func into calls of the fhec runtime's launch hooks";
+  let description = [{
+    Every kernel argument is stored in an 8-byte slot of a stack array
+    (memrefs as their aligned pointer: kernels use the bare-pointer
+    convention; index and integers zero-extended), and the launch becomes
+      cuda:     fhec_rt_gpu_cuda_launch(ptx, name, gx, gy, gz, bx, by, bz,
+                                        shared_bytes, slots, num_slots)
+      cuda-emu: fhec_rt_gpu_emu_launch(trampoline, gx, gy, gz, bx, by, bz,
+                                       shared_bytes, slots)
+    For cuda the PTX of `gpu.binary @fhec_kernels` becomes the global
+    `__fhec_gpu_ptx` and each kernel's name a string global; for cuda-emu each
+    kernel gets a declared trampoline `__fhec_emu_<kernel>(slots)` that
+    `fhec-gpu-emu-trampolines` defines once the kernel is lowered.
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"cuda\"", "cuda (PTX) or cuda-emu (CPU execution)">,
+  ];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
+def FHECGPUToEmu : Pass<"fhec-gpu-to-emu", "::mlir::ModuleOp"> {
+  let summary = "Make the kernels of gpu.module @fhec_kernels host functions of the CPU execution";
+  let description = [{
+    The cuda-emu target runs the outlined kernels on the CPU with the GPU's
+    semantics (DESIGN.md, "Lowering structure"): each gpu.func becomes a
+    private func.func of the host module; gpu.thread_id, block_id, block_dim
+    and grid_dim become calls of fhec_rt_gpu_thread_id(dim) ... (the runtime
+    keeps them per emulated thread) and gpu.barrier a call of
+    fhec_rt_gpu_barrier(), a real barrier of the block's threads. Run after
+    fhec-gpu-launch-to-runtime (nothing may launch the gpu.module any more).
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
+def FHECGPUEmuTrampolines : Pass<"fhec-gpu-emu-trampolines", "::mlir::ModuleOp"> {
+  let summary = "Define the cuda-emu trampolines that unpack argument slots and call a kernel";
+  let description = [{
+    On the LLVM dialect: each declaration `__fhec_emu_<kernel>(ptr slots)`
+    left by fhec-gpu-launch-to-runtime gets a body that loads the kernel's
+    parameters from the 8-byte slots (pointers, i64, or the low half for i32)
+    and calls the lowered kernel.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 #endif

@@ -15,7 +15,7 @@ const TargetSpec kTargets[] = {
     // (16 x m words) and the CRT's input block in L1. A kernel reading a
     // prime-major matrix one coefficient block at a time touches one cache
     // line per prime: nearly as cheap as streaming, so transposes fold.
-    {"cpu", "", "x86-64", "", 60, 64, 1, 2, 12, 4, 16, 16, 1.1, 2.0},
+    {"cpu", "", "x86-64", "", 60, 64, 1, false, 2, 12, 4, 16, 16, 1.1, 2.0},
     // AVX-512 IFMA: 8 x 64-bit lanes, the 52-bit multiplier (vpmadd52luq/huq):
     // Shoup constants and BigInt digits in base 2^52, lazy [0, 4p) needs
     // 4p < 2^52, so p < 2^50. Radix-8 sub-levels: the last three stages then
@@ -23,11 +23,15 @@ const TargetSpec kTargets[] = {
     // measured twice as slow: spills). Every target pads prime-major rows by
     // one cache line (abi::rnsRowWords).
     {"cpu-avx512", "avx512f,avx512dq,avx512vl,avx512ifma", "x86-64-v4", "+avx512ifma,-prefer-256-bit", 50, 52, 8,
-     3, 12, 4, 16, 16, 1.1, 2.0},
+     false, 3, 12, 4, 16, 16, 1.1, 2.0},
     // CUDA: 32-bit integer arithmetic, 30-bit primes (lazy [0, 4p) < 2^32),
     // Shoup in base 2^32; a block of 2^11 words fits a thread block's shared
     // memory; coalescing makes strided access costly. Its host code is x86-64.
-    {"cuda", "", "x86-64", "", 30, 32, 1, 5, 11, 5, 1, 1, 4.0, 2.0},
+    {"cuda", "", "x86-64", "", 30, 32, 1, true, 5, 11, 5, 1, 1, 4.0, 2.0},
+    // The cuda target's kernels executed on the CPU with the GPU's block,
+    // thread, shared-memory and barrier semantics (runtime/lib/GpuEmu.cpp):
+    // the same grids, arithmetic and primes, for machines without a GPU.
+    {"cuda-emu", "", "x86-64", "", 30, 32, 1, true, 5, 11, 5, 1, 1, 4.0, 2.0},
 };
 // clang-format on
 } // namespace
@@ -44,7 +48,7 @@ const TargetSpec *lookupTarget(llvm::StringRef name) {
   return nullptr;
 }
 
-llvm::StringRef knownTargetNames() { return "cpu, cpu-avx512, cuda"; }
+llvm::StringRef knownTargetNames() { return "cpu, cpu-avx512, cuda, cuda-emu"; }
 
 const TargetSpec *requireTarget(mlir::Operation *op, llvm::StringRef pass, llvm::StringRef name) {
   const TargetSpec *t = lookupTarget(name);

@@ -22,6 +22,7 @@ struct TargetSpec {
   unsigned primeBits;     ///< width of the RNS primes (fhe-select-basis)
   unsigned shoupBits;     ///< Shoup base beta of the tables: floor(w 2^beta / p)
   unsigned lanes;         ///< SIMD lanes of one modarith value (1: scalar)
+  bool gpu;               ///< kernels run as GPU grids (parallel loops -> blocks x threads)
   // Cost model (fhe-merge-ntt-levels, fhe-reorder-icrt, fhe-insert-transposes).
   unsigned nttRadixLog;   ///< stages of an NTT sub-level kept in registers (lowering)
   unsigned nttBlockLog;   ///< log2 of the words of a depth-first NTT block that stays in cache
@@ -38,7 +39,7 @@ struct TargetSpec {
   std::vector<std::string> requiredCpuFeatures() const;
 };
 
-/// The target named `name` (cpu, cpu-avx512, cuda), or null.
+/// The target named `name` (cpu, cpu-avx512, cuda, cuda-emu), or null.
 const TargetSpec *lookupTarget(llvm::StringRef name);
 
 /// Names of the known targets, for diagnostics.

@@ -27,3 +27,31 @@ def cpu_flags():
 
 if {"avx512f", "avx512dq", "avx512vl", "avx512ifma"} <= cpu_flags():
     config.available_features.add("avx512ifma")
+
+# ptxas from the nvidia-cuda-nvcc-cu12 wheel (scripts/setup.sh installs it in
+# the venv): the PTX of --target=cuda is assembled for sm_80 and sm_90
+# (REQUIRES: ptxas). Searched next to the Python running lit and on PATH.
+import glob
+import shutil
+import sys
+
+def find_ptxas():
+    for base in {sys.prefix, os.path.join(config.fhec_src_root, ".venv")}:
+        hits = glob.glob(os.path.join(base, "lib", "python3*", "site-packages", "nvidia", "cuda_nvcc", "bin", "ptxas"))
+        if hits:
+            return hits[0]
+    return shutil.which("ptxas")
+
+ptxas = find_ptxas()
+if ptxas:
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))
+
+# A CUDA driver with a GPU (tests of `fhec run --target=cuda` without one are
+# UNSUPPORTED there).
+try:
+    import ctypes
+    ctypes.CDLL("libcuda.so.1")
+    config.available_features.add("cuda-driver")
+except OSError:
+    pass

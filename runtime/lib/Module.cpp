@@ -1,4 +1,5 @@
 #include "fhec/runtime/Module.h"
+#include "fhec/runtime/Cuda.h"
 #include "fhec/runtime/CpuFeatures.h"
 #include "fhec/runtime/Error.h"
 #include "fhec/runtime/Profile.h"
@@ -189,6 +190,16 @@ std::unique_ptr<CompiledModule> CompiledModule::load(const std::string &path) {
     for (const auto &f : missing) list += (list.empty() ? "" : ", ") + f;
     throw Error("'" + path + "' was compiled for the " + mod->manifest_.target + " target and needs " + list +
                 ", which this CPU lacks; compile it with --target=cpu (or --target=auto)");
+  }
+  if (mod->manifest_.target == "cuda") {
+    std::string why = cudaUnavailableReason();
+    if (!why.empty())
+      throw Error("'" + path + "' was compiled for the cuda target and needs an NVIDIA GPU, but there is none here (" +
+                  why + "); compile with --target=cuda-emu to run the same kernels on the CPU");
+    // The host entries take device pointers: the executor's device buffers are
+    // the next step of issue 9.
+    throw Error("'" + path + "': running cuda modules needs device buffers in the executor, which are not built yet; "
+                "--target=cuda-emu runs the same kernels on the CPU");
   }
   for (const auto &f : mod->manifest_.functions) mod->entry(f);  // all entries must resolve
   return mod;

@@ -59,7 +59,16 @@ std::vector<Config> configs() {
   // The cuda target's arithmetic (30-bit primes, i32 words, Shoup base 2^32,
   // 32-bit digit CRT/iCRT) through the host's loops, before its GPU mapping.
   for (unsigned level : {0u, 2u})
-    c.push_back({"cuda_arithmetic_O" + std::to_string(level), level, nullptr, 0, "cuda", true});
+    c.push_back({"cuda_arithmetic_O" + std::to_string(level), level, nullptr, 0, "cuda-emu", true});
+  return c;
+}
+
+// The cuda target's kernels as GPU grids (blocks x threads, outlined,
+// launched through the runtime) run on the CPU: small sizes only.
+std::vector<Config> cudaEmuConfigs() {
+  std::vector<Config> c;
+  for (unsigned level : {0u, 2u})
+    c.push_back({"cuda_emu_O" + std::to_string(level), level, nullptr, 0, "cuda-emu"});
   return c;
 }
 
@@ -141,6 +150,14 @@ INSTANTIATE_TEST_SUITE_P(Sizes, HEMulBitExact,
                                                               Case{13, 130, 40, 130}, Case{14, 200, 30, 100},
                                                               Case{16, 60, 20, 60}),
                                             ::testing::ValuesIn(configs())),
+                         [](const auto &info) {
+                           return caseName(std::get<0>(info.param)) + "_" + std::get<1>(info.param).name;
+                         });
+
+INSTANTIATE_TEST_SUITE_P(CudaEmu, HEMulBitExact,
+                         ::testing::Combine(::testing::Values(Case{10, 60, 20, 60}, Case{10, 300, 30, 300},
+                                                              Case{11, 600, 30, 450}, Case{12, 1200, 30, 1200}),
+                                            ::testing::ValuesIn(cudaEmuConfigs())),
                          [](const auto &info) {
                            return caseName(std::get<0>(info.param)) + "_" + std::get<1>(info.param).name;
                          });
@@ -243,6 +260,8 @@ module attributes {{ckks.params = #ckks.params<logN = 11, logQ = 200, logp = 30,
 }
 
 INSTANTIATE_TEST_SUITE_P(Configs, ProgramBitExact, ::testing::ValuesIn(configs()),
+                         [](const auto &info) { return info.param.name; });
+INSTANTIATE_TEST_SUITE_P(CudaEmu, ProgramBitExact, ::testing::ValuesIn(cudaEmuConfigs()),
                          [](const auto &info) { return info.param.name; });
 
 } // namespace

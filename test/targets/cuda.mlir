@@ -1,10 +1,13 @@
 // RUN: fhec %s --target=cuda --emit=fhe | FileCheck %s --check-prefix=BASIS
 // RUN: fhec %s --target=cuda --emit=mlir | FileCheck %s --check-prefix=LOOPS
-// RUN: not fhec %s --target=cuda --emit=llvm 2>&1 | FileCheck %s --check-prefix=NOT-YET
-// RUN: not fhec run %s --target=cuda 2>&1 | FileCheck %s --check-prefix=NOT-YET
-// The cuda target so far: 30-bit primes (lazy [0, 4p) fits a 32-bit word),
-// tables in Shoup base 2^32, 32-bit digits in the CRT/iCRT; no GPU mapping yet,
-// which every later stage says instead of producing host code.
+// RUN: fhec %s --target=cuda --emit=ptx -o %t.ptx
+// RUN: FileCheck %s --check-prefix=PTX < %t.ptx
+// RUN: fhec %s --target=cuda --emit=llvm | FileCheck %s --check-prefix=HOST
+// RUN: fhec run %s --target=cuda-emu | FileCheck %s --check-prefix=EMU
+// The cuda target: 30-bit primes (lazy [0, 4p) fits a 32-bit word), tables in
+// Shoup base 2^32, 32-bit digits in the CRT/iCRT; every parallel loop a grid
+// of 32-thread blocks, all kernels in one PTX module embedded in the host
+// code, launched through the runtime; cuda-emu runs the same grids on the CPU.
 
 !ct = !ckks.ct<logN = 8, logq = 100, logp = 30, slots = 64>
 !ct60 = !ckks.ct<logN = 8, logq = 100, logp = 60, slots = 64>
@@ -20,4 +23,20 @@ module attributes {ckks.params = #ckks.params<logN = 8, logQ = 100, logp = 30, s
 // BASIS: prime_bits = 30, primes = [1073{{[0-9]+}},
 // LOOPS: fhec-manifest {{[0-9]+}}\0Atarget name=cuda shoup_bits=32
 // LOOPS: modarith.mac_split {{.*}} {digit = 32 : i64}
-// NOT-YET: error: target 'cuda': only --emit=fhe and --emit=mlir are implemented; the GPU mapping, PTX emission and the CUDA runtime are not built yet
+
+// One module for sm_90 (the chip's minimum PTX version), 64-bit global
+// accesses: no i64 store is split into two 32-bit ones.
+// PTX: .version 7.8
+// PTX: .target sm_90
+// PTX: .visible .entry he_mul_kernel(
+// PTX: ld.global.b64
+// PTX: st.global.b64
+// PTX-NOT: st.global.b32
+
+// HOST: @__fhec_gpu_ptx = constant
+// HOST: call void @fhec_rt_gpu_cuda_launch(ptr nonnull @__fhec_gpu_ptx, ptr nonnull @__fhec_gpu_name_he_mul_kernel, i64 8, i64 1, i64 1, i64 32, i64 1, i64 1, i64 0, ptr nonnull %{{[0-9]+}}, i32 4)
+// HOST-NOT: omp
+
+// EMU: --target=cuda-emu
+// EMU: GMP reference [0]: bit-identical
+// EMU: PASS

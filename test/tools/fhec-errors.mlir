@@ -8,7 +8,7 @@
 
 module attributes {ckks.params = #ckks.params<logN = 6, logQ = 80, logp = 20, security = "none">} {
 }
-// TARGET: fhec: error: unknown target 'tpu' (available: cpu, cpu-avx512, auto; cuda for --emit=fhe|mlir)
+// TARGET: fhec: error: unknown target 'tpu' (available: cpu, cpu-avx512, cuda, cuda-emu, auto)
 // EMIT: fhec: error: unknown --emit=exe
 // SO: fhec: error: --emit=so needs an output file
 // MISSING: fhec: error: {{.*}}missing

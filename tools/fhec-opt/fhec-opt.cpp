@@ -4,6 +4,8 @@
 #include "passes/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
 
@@ -15,5 +17,7 @@ int main(int argc, char **argv) {
   fhec::registerPipelines();
   mlir::registerTransformsPasses();
   mlir::registerConversionPasses();
+  mlir::registerGPUPasses();
+  mlir::registerSCFPasses();
   return mlir::asMainReturnCode(mlir::MlirOptMain(argc, argv, "fhec optimizer driver\n", registry));
 }

@@ -8,4 +8,4 @@ module {
     return %0 : !fhe.poly<logN = 4, logq = 10>
   }
 }
-// TARGET: fhe-reorder-icrt: unknown target 'tpu' (expected cpu, cpu-avx512, cuda)
+// TARGET: fhe-reorder-icrt: unknown target 'tpu' (expected cpu, cpu-avx512, cuda, cuda-emu)

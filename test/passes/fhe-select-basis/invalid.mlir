@@ -2,7 +2,7 @@
 // RUN: not fhec-opt --fhe-select-basis="prime-bits=20" %s 2>&1 | FileCheck %s --check-prefix=FEW
 // RUN: not fhec-opt --fhe-select-basis="prime-bits=63" %s 2>&1 | FileCheck %s --check-prefix=WIDTH
 
-// expected-error @+1 {{fhe-select-basis: unknown target 'tpu' (expected cpu, cpu-avx512, cuda)}}
+// expected-error @+1 {{fhe-select-basis: unknown target 'tpu' (expected cpu, cpu-avx512, cuda, cuda-emu)}}
 module {
   func.func private @f(!fhe.rns<logN = 16, basis = #fhe.basis<min_bits = 200>, domain = coeff, layout = prime_major>)
 }

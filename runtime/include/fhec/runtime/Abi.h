@@ -200,4 +200,25 @@ inline const char *phaseName(Phase p) {
 constexpr const char *kPhaseBeginSymbol = "fhec_rt_phase_begin";
 constexpr const char *kPhaseEndSymbol = "fhec_rt_phase_end";
 
+// GPU targets: the host code of a module launches its kernels through these
+// hooks. Every kernel argument is passed in an 8-byte slot (pointers, i64;
+// i32 in the low half).
+/// void(const char *ptx, const char *kernel, int64 gx, gy, gz, bx, by, bz,
+///      int64 sharedBytes, int64 *slots, int32 numSlots) -- target cuda
+constexpr const char *kGpuCudaLaunchSymbol = "fhec_rt_gpu_cuda_launch";
+/// void(void (*trampoline)(int64 *slots), int64 gx, gy, gz, bx, by, bz,
+///      int64 sharedBytes, int64 *slots) -- target cuda-emu
+constexpr const char *kGpuEmuLaunchSymbol = "fhec_rt_gpu_emu_launch";
+/// int64(int32 dim) of the calling emulated thread (cuda-emu kernels).
+constexpr const char *kGpuThreadIdSymbol = "fhec_rt_gpu_thread_id";
+constexpr const char *kGpuBlockIdSymbol = "fhec_rt_gpu_block_id";
+constexpr const char *kGpuBlockDimSymbol = "fhec_rt_gpu_block_dim";
+constexpr const char *kGpuGridDimSymbol = "fhec_rt_gpu_grid_dim";
+/// void(): the barrier of the calling thread's block (cuda-emu kernels).
+constexpr const char *kGpuBarrierSymbol = "fhec_rt_gpu_barrier";
+/// The PTX text of a cuda module (NUL-terminated), one module with every kernel.
+constexpr const char *kGpuPtxSymbol = "__fhec_gpu_ptx";
+/// Prefix of the cuda-emu trampolines: void __fhec_emu_<kernel>(int64 *slots).
+constexpr const char *kEmuTrampolinePrefix = "__fhec_emu_";
+
 } // namespace fhec::abi

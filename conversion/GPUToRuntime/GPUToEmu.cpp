@@ -1,0 +1,90 @@
+// fhec-gpu-to-emu: the kernels of gpu.module @fhec_kernels as host functions
+// whose thread/block queries and barriers call the CPU execution's runtime
+// (runtime/lib/GpuEmu.cpp).
+#include "conversion/GPUToRuntime/EmuNames.h"
+#include "conversion/Passes.h"
+
+#include "fhec/runtime/Abi.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace fhec {
+#define GEN_PASS_DEF_FHECGPUTOEMU
+#include "conversion/Passes.h.inc"
+} // namespace fhec
+
+using namespace mlir;
+using namespace fhec;
+
+namespace {
+
+struct FHECGPUToEmuPass : public fhec::impl::FHECGPUToEmuBase<FHECGPUToEmuPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    auto kernels = module.lookupSymbol<gpu::GPUModuleOp>("fhec_kernels");
+    if (!kernels) return;
+    MLIRContext *ctx = module.getContext();
+    OpBuilder b(ctx);
+    Type i32 = b.getI32Type(), index = b.getIndexType();
+
+    auto hook = [&](StringRef name, TypeRange params, TypeRange results) {
+      if (auto fn = module.lookupSymbol<func::FuncOp>(name)) return fn;
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToEnd(module.getBody());
+      auto fn = func::FuncOp::create(b, module.getLoc(), name, b.getFunctionType(params, results));
+      fn.setPrivate();
+      return fn;
+    };
+    func::FuncOp threadId = hook(abi::kGpuThreadIdSymbol, {i32}, {index});
+    func::FuncOp blockId = hook(abi::kGpuBlockIdSymbol, {i32}, {index});
+    func::FuncOp blockDim = hook(abi::kGpuBlockDimSymbol, {i32}, {index});
+    func::FuncOp gridDim = hook(abi::kGpuGridDimSymbol, {i32}, {index});
+    func::FuncOp barrier = hook(abi::kGpuBarrierSymbol, {}, {});
+
+    for (auto kernel : llvm::make_early_inc_range(kernels.getOps<gpu::GPUFuncOp>())) {
+      if (!kernel.getWorkgroupAttributions().empty() || !kernel.getPrivateAttributions().empty()) {
+        kernel.emitError() << "fhec-gpu-to-emu: memory attributions are not supported by the CPU execution";
+        return signalPassFailure();
+      }
+      std::string name = emu::kernelFunction(kernel.getName());
+      if (module.lookupSymbol(name)) {
+        kernel.emitError() << "fhec-gpu-to-emu: the symbol '" << name << "' is already taken";
+        return signalPassFailure();
+      }
+      b.setInsertionPoint(kernels);
+      auto fn = func::FuncOp::create(b, kernel.getLoc(), name, kernel.getFunctionType());
+      fn.setPrivate();
+      fn.getBody().takeBody(kernel.getBody());
+
+      WalkResult r = fn.walk([&](Operation *op) {
+        b.setInsertionPoint(op);
+        auto query = [&](func::FuncOp callee, gpu::Dimension dim) {
+          Value d = arith::ConstantIntOp::create(b, op->getLoc(), i32, int64_t(dim));
+          op->replaceAllUsesWith(func::CallOp::create(b, op->getLoc(), callee, ValueRange{d}));
+          op->erase();
+        };
+        if (auto o = dyn_cast<gpu::ThreadIdOp>(op)) query(threadId, o.getDimension());
+        else if (auto o = dyn_cast<gpu::BlockIdOp>(op)) query(blockId, o.getDimension());
+        else if (auto o = dyn_cast<gpu::BlockDimOp>(op)) query(blockDim, o.getDimension());
+        else if (auto o = dyn_cast<gpu::GridDimOp>(op)) query(gridDim, o.getDimension());
+        else if (isa<gpu::BarrierOp>(op)) {
+          func::CallOp::create(b, op->getLoc(), barrier, ValueRange{});
+          op->erase();
+        } else if (isa<gpu::ReturnOp>(op)) {
+          func::ReturnOp::create(b, op->getLoc());
+          op->erase();
+        } else if (op->getDialect() && isa<gpu::GPUDialect>(op->getDialect())) {
+          op->emitError() << "fhec-gpu-to-emu: '" << op->getName() << "' has no CPU execution";
+          return WalkResult::interrupt();
+        }
+        return WalkResult::advance();
+      });
+      if (r.wasInterrupted()) return signalPassFailure();
+      kernel.erase();
+    }
+    kernels.erase();
+    module->removeAttr(gpu::GPUDialect::getContainerModuleAttrName());
+  }
+};
+
+} // namespace

@@ -1,0 +1,128 @@
+// The CUDA driver API through dlopen: the few entry points the cuda target's
+// runtime needs, declared here (no cuda.h at build time).
+#include "fhec/runtime/Cuda.h"
+
+#include <dlfcn.h>
+
+#include <type_traits>
+
+#include <map>
+#include <mutex>
+#include <utility>
+#include <vector>
+
+namespace {
+
+using CUresult = int;
+using CUdevice = int;
+using CUcontext = void *;
+using CUmodule = void *;
+using CUfunction = void *;
+using CUstream = void *;
+constexpr CUresult CUDA_SUCCESS = 0;
+
+struct Driver {
+  std::string unavailable;  // why the driver cannot be used; empty if it can
+  CUresult (*cuInit)(unsigned) = nullptr;
+  CUresult (*cuDeviceGetCount)(int *) = nullptr;
+  CUresult (*cuDeviceGet)(CUdevice *, int) = nullptr;
+  CUresult (*cuDevicePrimaryCtxRetain)(CUcontext *, CUdevice) = nullptr;
+  CUresult (*cuCtxSetCurrent)(CUcontext) = nullptr;
+  CUresult (*cuModuleLoadData)(CUmodule *, const void *) = nullptr;
+  CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *) = nullptr;
+  CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                             CUstream, void **, void **) = nullptr;
+  CUresult (*cuGetErrorString)(CUresult, const char **) = nullptr;
+  CUcontext context = nullptr;
+
+  std::string describe(CUresult r) const {
+    const char *s = nullptr;
+    if (cuGetErrorString && cuGetErrorString(r, &s) == CUDA_SUCCESS && s) return s;
+    return "CUDA error " + std::to_string(r);
+  }
+
+  Driver() {
+    void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+      unavailable = "no NVIDIA driver: libcuda.so.1 not found";
+      return;
+    }
+    auto sym = [&](auto &fn, const char *name) {
+      fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(dlsym(lib, name));
+      if (!fn && unavailable.empty()) unavailable = std::string("the NVIDIA driver lacks ") + name;
+    };
+    sym(cuInit, "cuInit");
+    sym(cuDeviceGetCount, "cuDeviceGetCount");
+    sym(cuDeviceGet, "cuDeviceGet");
+    sym(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain");
+    sym(cuCtxSetCurrent, "cuCtxSetCurrent");
+    sym(cuModuleLoadData, "cuModuleLoadData");
+    sym(cuModuleGetFunction, "cuModuleGetFunction");
+    sym(cuLaunchKernel, "cuLaunchKernel");
+    sym(cuGetErrorString, "cuGetErrorString");
+    if (!unavailable.empty()) return;
+    int count = 0;
+    CUdevice dev = 0;
+    if (CUresult r = cuInit(0); r != CUDA_SUCCESS) {
+      unavailable = "the CUDA driver does not start (cuInit: " + describe(r) + ")";
+    } else if (cuDeviceGetCount(&count) != CUDA_SUCCESS || count == 0) {
+      unavailable = "no CUDA device";
+    } else if (CUresult r = cuDeviceGet(&dev, 0); r != CUDA_SUCCESS) {
+      unavailable = "cannot open CUDA device 0: " + describe(r);
+    } else if (CUresult r = cuDevicePrimaryCtxRetain(&context, dev); r != CUDA_SUCCESS) {
+      unavailable = "cannot create a context on CUDA device 0: " + describe(r);
+    }
+  }
+};
+
+const Driver &driver() {
+  static const Driver d;
+  return d;
+}
+
+std::mutex gMutex;
+std::string gLaunchError;                                    // first error since the last take
+std::map<const char *, CUmodule> gModules;                   // PTX text -> loaded module
+std::map<std::pair<CUmodule, std::string>, CUfunction> gFunctions;
+
+} // namespace
+
+namespace fhec::rt {
+
+std::string cudaUnavailableReason() { return driver().unavailable; }
+
+std::string takeCudaLaunchError() {
+  std::lock_guard<std::mutex> lock(gMutex);
+  return std::exchange(gLaunchError, std::string());
+}
+
+} // namespace fhec::rt
+
+extern "C" void fhec_rt_gpu_cuda_launch(const char *ptx, const char *kernel, int64_t gx, int64_t gy, int64_t gz,
+                                        int64_t bx, int64_t by, int64_t bz, int64_t sharedBytes, int64_t *slots,
+                                        int32_t numSlots) {
+  std::lock_guard<std::mutex> lock(gMutex);
+  if (!gLaunchError.empty()) return;  // the computation already failed
+  const Driver &d = driver();
+  auto fail = [&](const std::string &what) { gLaunchError = "kernel " + std::string(kernel) + ": " + what; };
+  if (!d.unavailable.empty()) return fail(d.unavailable);
+  if (CUresult r = d.cuCtxSetCurrent(d.context); r != CUDA_SUCCESS) return fail("cuCtxSetCurrent: " + d.describe(r));
+  CUmodule &module = gModules[ptx];
+  if (!module)
+    if (CUresult r = d.cuModuleLoadData(&module, ptx); r != CUDA_SUCCESS) {
+      module = nullptr;
+      return fail("loading the module's PTX failed: " + d.describe(r));
+    }
+  CUfunction &fn = gFunctions[{module, kernel}];
+  if (!fn)
+    if (CUresult r = d.cuModuleGetFunction(&fn, module, kernel); r != CUDA_SUCCESS) {
+      fn = nullptr;
+      return fail("not in the module's PTX: " + d.describe(r));
+    }
+  std::vector<void *> params(static_cast<size_t>(numSlots));
+  for (int32_t i = 0; i < numSlots; ++i) params[i] = &slots[i];
+  if (CUresult r = d.cuLaunchKernel(fn, unsigned(gx), unsigned(gy), unsigned(gz), unsigned(bx), unsigned(by),
+                                    unsigned(bz), unsigned(sharedBytes), nullptr, params.data(), nullptr);
+      r != CUDA_SUCCESS)
+    return fail("launch failed: " + d.describe(r));
+}
