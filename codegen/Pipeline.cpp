@@ -178,9 +178,9 @@ static void addHostLowering(OpPassManager &pm) {
 // runtime's hooks.
 static constexpr int64_t kGpuBlockThreads = 32;
 
-// The data layout LLVM's NVPTX backend uses for 64-bit PTX.
-static std::string nvptxDataLayout(const std::string &arch) {
-  static const std::string layout = [&] {
+// The data layout LLVM's NVPTX backend uses for 64-bit PTX (the same for every sm_XX).
+static std::string nvptxDataLayout() {
+  static const std::string layout = [] {
     LLVMInitializeNVPTXTargetInfo();
     LLVMInitializeNVPTXTarget();
     LLVMInitializeNVPTXTargetMC();
@@ -189,7 +189,7 @@ static std::string nvptxDataLayout(const std::string &arch) {
     const llvm::Target *t = llvm::TargetRegistry::lookupTarget(triple, error);
     if (!t) llvm::report_fatal_error(llvm::Twine("the NVPTX backend is missing from LLVM: ") + error);
     std::unique_ptr<llvm::TargetMachine> tm(
-        t->createTargetMachine(triple, arch, "", llvm::TargetOptions(), std::nullopt));
+        t->createTargetMachine(triple, "", "", llvm::TargetOptions(), std::nullopt));
     return tm->createDataLayout().getStringRepresentation();
   }();
   return layout;
@@ -209,7 +209,7 @@ static void addGPULowering(OpPassManager &pm, const CompileOptions &options) {
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
   FHECGPUKernelModuleOptions kernelModule;
-  if (!emu) kernelModule.dataLayout = nvptxDataLayout(options.gpuArch);
+  if (!emu) kernelModule.dataLayout = nvptxDataLayout();
   pm.addPass(createFHECGPUKernelModule(kernelModule));
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());

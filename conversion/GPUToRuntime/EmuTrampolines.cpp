@@ -1,6 +1,6 @@
 // fhec-gpu-emu-trampolines: void __fhec_emu_<kernel>(int64 *slots) loads the
 // kernel's parameters from the launch's 8-byte slots and calls it.
-#include "conversion/GPUToRuntime/EmuNames.h"
+#include "conversion/GPUToRuntime/GpuNames.h"
 #include "conversion/Passes.h"
 
 #include "mlir/IR/Builders.h"

@@ -1,5 +1,6 @@
 // fhec-gpu-kernel-module: one gpu.module for all kernels of a program, and
 // the check that host code touches no memory (it lives on the device).
+#include "conversion/GPUToRuntime/GpuNames.h"
 #include "conversion/Passes.h"
 
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -13,8 +14,6 @@ namespace fhec {
 using namespace mlir;
 
 namespace {
-
-constexpr const char *kKernelModule = "fhec_kernels";
 
 // Host code may compute addresses and launch; a read or write of a memref
 // there would dereference a device pointer on the host.
@@ -48,13 +47,13 @@ struct FHECGPUKernelModulePass : public fhec::impl::FHECGPUKernelModuleBase<FHEC
 
     SmallVector<gpu::GPUModuleOp> outlined(module.getOps<gpu::GPUModuleOp>());
     if (outlined.empty()) return;
-    if (module.lookupSymbol(kKernelModule)) {
-      module.emitError() << "fhec-gpu-kernel-module: the symbol '" << kKernelModule << "' is already taken";
+    if (module.lookupSymbol(fhec::gpurt::kKernelModule)) {
+      module.emitError() << "fhec-gpu-kernel-module: the symbol '" << fhec::gpurt::kKernelModule << "' is already taken";
       return signalPassFailure();
     }
     OpBuilder b(module.getContext());
     b.setInsertionPoint(outlined.front());
-    auto target = gpu::GPUModuleOp::create(b, module.getLoc(), kKernelModule);
+    auto target = gpu::GPUModuleOp::create(b, module.getLoc(), fhec::gpurt::kKernelModule);
     if (!dataLayout.empty())
       target->setAttr(LLVM::LLVMDialect::getDataLayoutAttrName(), b.getStringAttr(dataLayout));
 

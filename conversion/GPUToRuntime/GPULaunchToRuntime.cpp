@@ -1,6 +1,6 @@
 // fhec-gpu-launch-to-runtime: gpu.launch_func -> the runtime's launch hooks,
 // arguments marshalled into 8-byte slots (runtime/include/fhec/runtime/Abi.h).
-#include "conversion/GPUToRuntime/EmuNames.h"
+#include "conversion/GPUToRuntime/GpuNames.h"
 #include "conversion/Passes.h"
 
 #include "fhec/runtime/Abi.h"
@@ -17,22 +17,11 @@ using namespace fhec;
 
 namespace {
 
-constexpr const char *kKernelModule = "fhec_kernels";
-
 LLVM::GlobalOp stringGlobal(OpBuilder &b, Location loc, StringRef name, StringRef value, LLVM::Linkage linkage) {
   std::string bytes = value.str();
   bytes.push_back('\0');
   auto type = LLVM::LLVMArrayType::get(b.getI8Type(), bytes.size());
   return LLVM::GlobalOp::create(b, loc, type, /*isConstant=*/true, linkage, name, b.getStringAttr(bytes));
-}
-
-func::FuncOp declareHook(OpBuilder &b, ModuleOp module, StringRef name, TypeRange params) {
-  if (auto fn = module.lookupSymbol<func::FuncOp>(name)) return fn;
-  OpBuilder::InsertionGuard g(b);
-  b.setInsertionPointToEnd(module.getBody());
-  auto fn = func::FuncOp::create(b, module.getLoc(), name, b.getFunctionType(params, {}));
-  fn.setPrivate();
-  return fn;
 }
 
 // The argument as an i64 slot value: memrefs by their aligned pointer (the
@@ -75,11 +64,11 @@ struct FHECGPULaunchToRuntimePass : public fhec::impl::FHECGPULaunchToRuntimeBas
     // cuda: the PTX text of the kernel module, exported for the runtime.
     gpu::BinaryOp binary;
     if (!emu) {
-      binary = module.lookupSymbol<gpu::BinaryOp>(kKernelModule);
+      binary = module.lookupSymbol<gpu::BinaryOp>(gpurt::kKernelModule);
       auto objects = binary ? binary.getObjects() : ArrayAttr();
       auto object = objects && objects.size() == 1 ? dyn_cast<gpu::ObjectAttr>(objects[0]) : gpu::ObjectAttr();
       if (!object || object.getFormat() != gpu::CompilationTarget::Assembly) {
-        module.emitError() << "fhec-gpu-launch-to-runtime: expected gpu.binary @" << kKernelModule
+        module.emitError() << "fhec-gpu-launch-to-runtime: expected gpu.binary @" << gpurt::kKernelModule
                            << " with one PTX object (gpu-module-to-binary{format=isa})";
         return signalPassFailure();
       }
@@ -90,7 +79,8 @@ struct FHECGPULaunchToRuntimePass : public fhec::impl::FHECGPULaunchToRuntimeBas
     launchParams.append(7, i64);  // grid, block, shared bytes
     launchParams.push_back(ptr);   // slots
     if (!emu) launchParams.push_back(i32);
-    func::FuncOp hook = declareHook(b, module, emu ? abi::kGpuEmuLaunchSymbol : abi::kGpuCudaLaunchSymbol, launchParams);
+    func::FuncOp hook = gpurt::declareHook(b, module, emu ? abi::kGpuEmuLaunchSymbol : abi::kGpuCudaLaunchSymbol,
+                                         b.getFunctionType(launchParams, {}));
 
     llvm::StringMap<std::string> kernelSymbols;  // kernel -> its name string (cuda) or trampoline (cuda-emu)
     for (gpu::LaunchFuncOp launch : launches) {
@@ -98,8 +88,8 @@ struct FHECGPULaunchToRuntimePass : public fhec::impl::FHECGPULaunchToRuntimeBas
         launch.emitError() << "fhec-gpu-launch-to-runtime: async launches and clusters are not supported";
         return signalPassFailure();
       }
-      if (launch.getKernelModuleName() != kKernelModule) {
-        launch.emitError() << "fhec-gpu-launch-to-runtime: the kernel is not in @" << kKernelModule
+      if (launch.getKernelModuleName() != gpurt::kKernelModule) {
+        launch.emitError() << "fhec-gpu-launch-to-runtime: the kernel is not in @" << gpurt::kKernelModule
                            << "; run fhec-gpu-kernel-module first";
         return signalPassFailure();
       }

@@ -1,7 +1,7 @@
 // fhec-gpu-to-emu: the kernels of gpu.module @fhec_kernels as host functions
 // whose thread/block queries and barriers call the CPU execution's runtime
 // (runtime/lib/GpuEmu.cpp).
-#include "conversion/GPUToRuntime/EmuNames.h"
+#include "conversion/GPUToRuntime/GpuNames.h"
 #include "conversion/Passes.h"
 
 #include "fhec/runtime/Abi.h"
@@ -21,19 +21,14 @@ namespace {
 struct FHECGPUToEmuPass : public fhec::impl::FHECGPUToEmuBase<FHECGPUToEmuPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    auto kernels = module.lookupSymbol<gpu::GPUModuleOp>("fhec_kernels");
+    auto kernels = module.lookupSymbol<gpu::GPUModuleOp>(fhec::gpurt::kKernelModule);
     if (!kernels) return;
     MLIRContext *ctx = module.getContext();
     OpBuilder b(ctx);
     Type i32 = b.getI32Type(), index = b.getIndexType();
 
     auto hook = [&](StringRef name, TypeRange params, TypeRange results) {
-      if (auto fn = module.lookupSymbol<func::FuncOp>(name)) return fn;
-      OpBuilder::InsertionGuard g(b);
-      b.setInsertionPointToEnd(module.getBody());
-      auto fn = func::FuncOp::create(b, module.getLoc(), name, b.getFunctionType(params, results));
-      fn.setPrivate();
-      return fn;
+      return fhec::gpurt::declareHook(b, module, name, b.getFunctionType(params, results));
     };
     func::FuncOp threadId = hook(abi::kGpuThreadIdSymbol, {i32}, {index});
     func::FuncOp blockId = hook(abi::kGpuBlockIdSymbol, {i32}, {index});

@@ -3,8 +3,6 @@
 // other, so that a block's threads really run concurrently and meet at
 // gpu.barrier. Missing barriers then show up as data races under
 // ThreadSanitizer (DESIGN.md, "Lowering structure").
-#include "fhec/runtime/Abi.h"
-
 #include <condition_variable>
 #include <cstdint>
 #include <cstdio>
