@@ -25,6 +25,18 @@
 using namespace mlir;
 namespace cl = llvm::cl;
 
+// Whether this process carries the ThreadSanitizer run time (instrumented modules need it).
+static bool builtWithThreadSanitizer() {
+#if defined(__SANITIZE_THREAD__)
+  return true;
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+  return true;
+#endif
+#endif
+  return false;
+}
+
 namespace fhec {
 
 LogicalResult lowerModule(ModuleOp module, const CompileOptions &options, Stage stage) {
@@ -186,6 +198,11 @@ static int driverMainImpl(int argc, char **argv) {
                                         cl::init("cpu"), cl::cat(cat));
   static cl::opt<std::string> gpuArchOpt("gpu-arch", cl::desc("cuda: PTX target, sm_80 or sm_90 (default)"),
                                          cl::init("sm_90"), cl::cat(cat));
+  static cl::opt<std::string> sanitizeOpt("sanitize",
+                                          cl::desc("Instrument the compiled module: 'thread' (ThreadSanitizer; the "
+                                                   "module then runs only in a -fsanitize=thread process such as "
+                                                   "build-tsan/bin/fhec-exec)"),
+                                          cl::init(""), cl::cat(cat));
   static cl::opt<std::string> emitOpt("emit",
                                       cl::desc("What to produce: ckks (the scheme-level program, after --manage-scale), "
                                                "fhe (annotated fhe dialect), mlir (loop-level MLIR), "
@@ -280,6 +297,17 @@ static int driverMainImpl(int argc, char **argv) {
   options.target = targetOpt;
   options.gpuArch = gpuArchOpt;
   options.optLevel = optLevel;
+  if (!sanitizeOpt.empty() && sanitizeOpt != "thread") {
+    llvm::errs() << "fhec: error: unknown --sanitize=" << sanitizeOpt << " (expected thread)\n";
+    return 1;
+  }
+  options.sanitizeThread = sanitizeOpt == "thread";
+  if (runMode && options.sanitizeThread && !builtWithThreadSanitizer()) {
+    llvm::errs() << "fhec: error: fhec run cannot load a --sanitize=thread module: this fhec is not built with "
+                    "ThreadSanitizer; compile with --emit=so and run the module with fhec-exec from a "
+                    "-fsanitize=thread build (scripts/sanitize.sh builds build-tsan/)\n";
+    return 1;
+  }
   options.disabledPasses.assign(disablePass.begin(), disablePass.end());
   options.phaseTimers = !noPhaseTimers;
   options.commandLinePassOptions = true;

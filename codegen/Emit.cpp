@@ -14,6 +14,7 @@
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Transforms/Instrumentation/ThreadSanitizer.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/TargetSelect.h"
@@ -78,7 +79,7 @@ std::unique_ptr<llvm::Module> translate(ModuleOp module, llvm::LLVMContext &ctx,
 }
 
 namespace {
-void optimize(llvm::Module &module, llvm::TargetMachine &tm) {
+void optimize(llvm::Module &module, llvm::TargetMachine &tm, const CompileOptions &options) {
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;
   llvm::CGSCCAnalysisManager cgam;
@@ -95,6 +96,15 @@ void optimize(llvm::Module &module, llvm::TargetMachine &tm) {
   pb.registerFunctionAnalyses(fam);
   pb.registerLoopAnalyses(lam);
   pb.crossRegisterProxies(lam, fam, cgam, mam);
+  if (options.sanitizeThread) {
+    // Every access of the module's code is checked, as clang's -fsanitize=thread does.
+    for (llvm::Function &f : module)
+      if (!f.isDeclaration()) f.addFnAttr(llvm::Attribute::SanitizeThread);
+    pb.registerOptimizerLastEPCallback([](llvm::ModulePassManager &mpm, llvm::OptimizationLevel, llvm::ThinOrFullLTOPhase) {
+      mpm.addPass(llvm::ModuleThreadSanitizerPass());
+      mpm.addPass(llvm::createModuleToFunctionPassAdaptor(llvm::ThreadSanitizerPass()));
+    });
+  }
   llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
   mpm.run(module, mam);
 }
@@ -106,7 +116,7 @@ std::unique_ptr<llvm::Module> translateAndOptimize(ModuleOp module, llvm::LLVMCo
   if (!llvmModule) return nullptr;
   auto tm = createTargetMachine(options, error);
   if (!tm) return nullptr;
-  optimize(*llvmModule, *tm);
+  optimize(*llvmModule, *tm, options);
   return llvmModule;
 }
 
@@ -151,7 +161,7 @@ LogicalResult emitObjectFiles(ModuleOp module, const CompileOptions &options, co
     }
     auto tm = createTargetMachine(options, errors[i]);
     if (!tm) return;
-    optimize(**parsed, *tm);
+    optimize(**parsed, *tm, options);
     std::error_code ec;
     llvm::raw_fd_ostream os(objects[i], ec, llvm::sys::fs::OF_None);
     if (ec) {

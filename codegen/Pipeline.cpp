@@ -139,6 +139,7 @@ LogicalResult buildFHEPipeline(OpPassManager &pm, const CompileOptions &options,
 LogicalResult buildLoopPipeline(OpPassManager &pm, const CompileOptions &options, std::string &error) {
   std::unique_ptr<Pass> lowering = createFHEToLoops();
   std::string opts = "target=" + options.target + " phase-timers=" + (options.phaseTimers ? "true" : "false");
+  if (options.cudaArithmeticOnHost) opts += " gpu-launches=false";
   if (auto it = options.passOptions.find(kLoweringPass); it != options.passOptions.end()) opts += " " + it->second;
   if (failed(lowering->initializeOptions(opts, [&](const Twine &msg) {
         error = ("options of " + Twine(kLoweringPass) + ": " + msg).str();

@@ -28,6 +28,10 @@ struct CompileOptions {
   /// base 2^32) through the cpu target's loop-to-LLVM path (OpenMP, no grids),
   /// to check its arithmetic bit-exactly at every size on a CPU.
   bool cudaArithmeticOnHost = false;
+  /// Instrument the module's code with ThreadSanitizer (LLVM's tsan passes):
+  /// it then runs only in a process built with -fsanitize=thread (fhec-exec of
+  /// build-tsan/), where races between emulated GPU threads are reported.
+  bool sanitizeThread = false;
 };
 
 /// The optimization passes in pipeline order, with the -O level that enables

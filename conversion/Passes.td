@@ -41,10 +41,16 @@ def FHEToLoops : Pass<"fhe-to-loops", "::mlir::ModuleOp"> {
            "Call the runtime's fhec_rt_phase_begin/end around every kernel">,
     Option<"icrtExactAlways", "icrt-exact-always", "bool", /*default=*/"false",
            "Testing: shifted digit iCRTs always take their exact path">,
+    Option<"gpuLaunches", "gpu-launches", "bool", /*default=*/"true",
+           "GPU targets: the NTT's merged levels as gpu.launch with shared memory and barriers "
+           "(false: scf loops only, to run the target's arithmetic on the host)">,
+    Option<"dropGpuBarrier", "drop-gpu-barrier", "bool", /*default=*/"false",
+           "Testing: leave out the barrier before the last sub-level of each GPU NTT level (a data race)">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",
                            "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
-                           "::mlir::vector::VectorDialect", "::fhec::modarith::ModArithDialect"];
+                           "::mlir::vector::VectorDialect", "::fhec::modarith::ModArithDialect",
+                           "::mlir::gpu::GPUDialect"];
 }
 
 def ModArithToArith : Pass<"modarith-to-arith"> {
@@ -147,7 +153,9 @@ def FHECGPULaunchToRuntime : Pass<"fhec-gpu-launch-to-runtime", "::mlir::ModuleO
       cuda:     fhec_rt_gpu_cuda_launch(ptx, name, gx, gy, gz, bx, by, bz,
                                         shared_bytes, slots, num_slots)
       cuda-emu: fhec_rt_gpu_emu_launch(trampoline, gx, gy, gz, bx, by, bz,
-                                       shared_bytes, slots)
+                                       shared_bytes, slots, flags)
+    (flags: the kernel has workgroup buffers or barriers, so the CPU
+    execution runs a block's threads together).
     For cuda the PTX of `gpu.binary @fhec_kernels` becomes the global
     `__fhec_gpu_ptx` and each kernel's name a string global; for cuda-emu each
     kernel gets a declared trampoline `__fhec_emu_<kernel>(slots)` that
@@ -168,10 +176,12 @@ def FHECGPUToEmu : Pass<"fhec-gpu-to-emu", "::mlir::ModuleOp"> {
     private func.func of the host module; gpu.thread_id, block_id, block_dim
     and grid_dim become calls of fhec_rt_gpu_thread_id(dim) ... (the runtime
     keeps them per emulated thread) and gpu.barrier a call of
-    fhec_rt_gpu_barrier(), a real barrier of the block's threads. Run after
+    fhec_rt_gpu_barrier(), a real barrier of the block's threads. Workgroup
+    buffers become memref.view's of fhec_rt_gpu_shared_memory(), the block's
+    48 KiB (CUDA's static limit, checked here), one after the other. Run after
     fhec-gpu-launch-to-runtime (nothing may launch the gpu.module any more).
   }];
-  let dependentDialects = ["::mlir::func::FuncDialect"];
+  let dependentDialects = ["::mlir::func::FuncDialect", "::mlir::memref::MemRefDialect"];
 }
 
 def FHECGPUEmuTrampolines : Pass<"fhec-gpu-emu-trampolines", "::mlir::ModuleOp"> {

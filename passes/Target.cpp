@@ -25,13 +25,15 @@ const TargetSpec kTargets[] = {
     {"cpu-avx512", "avx512f,avx512dq,avx512vl,avx512ifma", "x86-64-v4", "+avx512ifma,-prefer-256-bit", 50, 52, 8,
      false, 3, 12, 4, 16, 16, 1.1, 2.0},
     // CUDA: 32-bit integer arithmetic, 30-bit primes (lazy [0, 4p) < 2^32),
-    // Shoup in base 2^32; a block of 2^11 words fits a thread block's shared
-    // memory; coalescing makes strided access costly. Its host code is x86-64.
-    {"cuda", "", "x86-64", "", 30, 32, 1, true, 5, 11, 5, 1, 1, 4.0, 2.0},
+    // Shoup in base 2^32; an NTT level of up to 2^11 words is one thread
+    // block's tile in shared memory (16 KiB), each thread holding 8 residues
+    // (radix-8 sub-levels: 256 threads per 2^11 tile); coalescing makes
+    // strided access costly. Its host code is x86-64.
+    {"cuda", "", "x86-64", "", 30, 32, 1, true, 3, 11, 5, 1, 1, 4.0, 2.0},
     // The cuda target's kernels executed on the CPU with the GPU's block,
     // thread, shared-memory and barrier semantics (runtime/lib/GpuEmu.cpp):
     // the same grids, arithmetic and primes, for machines without a GPU.
-    {"cuda-emu", "", "x86-64", "", 30, 32, 1, true, 5, 11, 5, 1, 1, 4.0, 2.0},
+    {"cuda-emu", "", "x86-64", "", 30, 32, 1, true, 3, 11, 5, 1, 1, 4.0, 2.0},
 };
 // clang-format on
 } // namespace

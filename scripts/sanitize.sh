@@ -4,7 +4,10 @@
 # (clang-22, assertions on, UBSan fatal; plus the libFuzzer targets of fuzz/),
 # runs the runtime tests, the lit tests, the end-to-end tests at small sizes
 # (N <= 2^14: not the paper-size ones) and the replay of every input in
-# fuzz/regressions/, then a short fuzz campaign of FHEC_FUZZ_SECONDS per
+# fuzz/regressions/; then the ThreadSanitizer check of the GPU kernels
+# (build-tsan/: the runtime and fhec-exec with -fsanitize=thread, running
+# cuda-emu modules that build/'s fhec compiles with --sanitize=thread:
+# test/targets/cuda-emu-tsan.mlir); then a short fuzz campaign of FHEC_FUZZ_SECONDS per
 # target (default: 180 for fhec-fuzz-mlir, 60 for the others). Exits non-zero on any failure, sanitizer report or finding.
 #
 #   scripts/sanitize.sh               the whole job
@@ -35,6 +38,13 @@ if [ ! -f build-san/build.ninja ]; then
     -DFHEC_SANITIZE=address,undefined -DFHEC_FUZZ=ON
 fi
 cmake --build build-san -j "$(nproc)"
+if [ ! -f build-tsan/build.ninja ]; then
+  CC=clang-22 CXX=clang++-22 cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir \
+    -DPython3_EXECUTABLE="$root/.venv/bin/python" \
+    -DFHEC_SANITIZE=thread
+fi
+cmake --build build-tsan --target fhec-exec -j "$(nproc)"
 [ "$mode" = --build-only ] && exit 0
 echo "sanitize: build-san built (${SECONDS}s)"
 
@@ -47,6 +57,10 @@ source "$root/fuzz/sanitizer-env.sh"
 ctest --test-dir build-san --output-on-failure -j "$(nproc)" --timeout 900 \
   -E '^Paper/|^Sizes/HEMulBitExact\.MatchesReference/logN16_'
 echo "sanitize: tests passed (${SECONDS}s)"
+
+# The race check needs build/'s fhec (scripts/test.sh built it) to compile the modules.
+"$root/.venv/bin/lit" -sv "$root/build/test" --filter 'cuda-emu-tsan' --param tsan-exec="$root/build-tsan/bin/fhec-exec"
+echo "sanitize: ThreadSanitizer check of the cuda-emu kernels passed (${SECONDS}s)"
 
 [ "$mode" = --no-fuzz ] && exit 0
 # fhec-fuzz-mlir spends its first minute on the seeds (every test and example

@@ -55,3 +55,13 @@ try:
     config.available_features.add("cuda-driver")
 except OSError:
     pass
+
+# fhec-exec built with ThreadSanitizer (scripts/sanitize.sh builds
+# build-tsan/ and passes --param tsan-exec=...): runs cuda-emu modules
+# compiled with --sanitize=thread (REQUIRES: tsan-exec).
+tsan_exec = lit_config.params.get("tsan-exec")
+if tsan_exec:
+    if not os.path.exists(tsan_exec):
+        lit_config.fatal("--param tsan-exec=%s: no such file" % tsan_exec)
+    config.available_features.add("tsan-exec")
+    config.substitutions.append(("%tsan_exec", tsan_exec))

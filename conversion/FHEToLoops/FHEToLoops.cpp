@@ -30,6 +30,8 @@ struct FHEToLoopsPass : public fhec::impl::FHEToLoopsBase<FHEToLoopsPass> {
     options.target = requireTarget(module, "fhe-to-loops", target);
     options.phaseTimers = phaseTimers;
     options.icrtExactAlways = icrtExactAlways;
+    options.gpuLaunches = gpuLaunches;
+    options.dropGpuBarrier = dropGpuBarrier;
     if (!options.target) return signalPassFailure();
     // Every RNS basis must be resolved (kernels index their primes' tables),
     // and the NTT and basis views need their rows contiguous.
@@ -70,7 +72,7 @@ struct FHEToLoopsPass : public fhec::impl::FHEToLoopsBase<FHEToLoopsPass> {
     tc.addConversion([](fhe::RnsType t) -> Type { return memrefFor(t); });
 
     ConversionTarget ct(*ctx);
-    ct.addLegalDialect<arith::ArithDialect, scf::SCFDialect, memref::MemRefDialect, vector::VectorDialect,
+    ct.addLegalDialect<arith::ArithDialect, scf::SCFDialect, memref::MemRefDialect, vector::VectorDialect, gpu::GPUDialect,
                        modarith::ModArithDialect>();
     ct.addIllegalDialect<fhe::FHEDialect>();
     ct.addLegalOp<fhe::TableOp, fhe::PrimeCountOp, fhe::KernelParamOp, func::CallOp>();

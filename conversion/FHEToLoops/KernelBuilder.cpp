@@ -204,6 +204,29 @@ void KernelBuilder::ifThen(Value cond, function_ref<void()> body) {
   body();
 }
 
+void KernelBuilder::gpuLaunch(Value gx, Value gy, int64_t threads, ArrayRef<MemRefType> shared,
+                              function_ref<void(Value, Value, Value, ValueRange)> body) {
+  Value one = cidx(1);
+  SmallVector<Type> sharedTypes(shared.begin(), shared.end());
+  auto launch = gpu::LaunchOp::create(b, loc, gx, gy, one, cidx(threads), one, one, /*dynamicSharedMemorySize=*/nullptr,
+                                      /*asyncTokenType=*/nullptr, /*asyncDependencies=*/{}, sharedTypes);
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&launch.getBody().front());
+    SmallVector<Value> buffers(launch.getWorkgroupAttributions().begin(), launch.getWorkgroupAttributions().end());
+    body(launch.getBlockIds().x, launch.getBlockIds().y, launch.getThreadIds().x, buffers);
+    gpu::TerminatorOp::create(b, loc);
+  }
+  b.setInsertionPointAfter(launch);
+}
+
+MemRefType KernelBuilder::sharedType(ArrayRef<int64_t> shape) {
+  auto space = gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
+  return MemRefType::get(shape, b.getI64Type(), MemRefLayoutAttrInterface(), space);
+}
+
+void KernelBuilder::barrier() { gpu::BarrierOp::create(b, loc); }
+
 Value KernelBuilder::modAdd(Value x, Value y, Value p, int64_t in, int64_t out) {
   return modarith::AddOp::create(b, loc, x.getType(), x, y, p, b.getI64IntegerAttr(in), b.getI64IntegerAttr(out));
 }

@@ -12,6 +12,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -26,6 +27,13 @@ struct LoweringOptions {
   /// Testing: a shifted digit iCRT always takes its exact path (the one its
   /// guard digits select about once in 2^45 coefficients).
   bool icrtExactAlways = false;
+  /// GPU targets: kernels that need shared memory and barriers (the NTT's
+  /// merged levels) are gpu.launch ops; without, every kernel is scf loops
+  /// (the cuda arithmetic checked through the host's loops).
+  bool gpuLaunches = true;
+  /// Testing: the GPU NTT leaves out the barrier before each level's last
+  /// sub-level (a race the ThreadSanitizer run of cuda-emu must report).
+  bool dropGpuBarrier = false;
 };
 
 /// An RNS value or a BigInt polynomial in memory, seen from a kernel that
@@ -109,6 +117,19 @@ public:
   void parallel(mlir::ValueRange ubs, llvm::function_ref<void(mlir::ValueRange)> body);
   /// scf.if without results.
   void ifThen(mlir::Value cond, llvm::function_ref<void()> body);
+
+  // GPU targets: kernels that need a thread block's shared memory and
+  // barriers are written as gpu.launch directly (scf.parallel has neither).
+  /// gpu.launch of a (gx, gy) grid of blocks of `threads` threads, with one
+  /// workgroup (shared-memory) buffer of each type in `shared`; `body` gets
+  /// the block ids (x, y), the thread id x and the shared buffers.
+  void gpuLaunch(mlir::Value gx, mlir::Value gy, int64_t threads, llvm::ArrayRef<mlir::MemRefType> shared,
+                 llvm::function_ref<void(mlir::Value, mlir::Value, mlir::Value, mlir::ValueRange)> body);
+  /// A buffer type of `shape` words in a thread block's shared memory.
+  mlir::MemRefType sharedType(llvm::ArrayRef<int64_t> shape);
+  /// gpu.barrier: the block's threads wait for each other, and see each
+  /// other's shared-memory writes from before it.
+  void barrier();
 
   // Modular arithmetic (modarith ops; ranges are multiples of p).
   mlir::Value modAdd(mlir::Value x, mlir::Value y, mlir::Value p, int64_t in = 1, int64_t out = 1);

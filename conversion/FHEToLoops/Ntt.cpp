@@ -9,21 +9,107 @@
 // inverse's last stage applies the scaling constant n^-1 (times (P/p_j)^-1
 // for a coeff_scaled result). The first level reads the input and writes the
 // result buffer; later levels work in place on the result.
+#include "conversion/FHEToLoops/Ntt.h"
 #include "conversion/FHEToLoops/Patterns.h"
 
 using namespace mlir;
 
 namespace fhec {
 
-namespace {
-
-SmallVector<int64_t> levelsOf(std::optional<ArrayRef<int64_t>> attr, unsigned stages) {
-  if (attr) return SmallVector<int64_t>(attr->begin(), attr->end());
-  return SmallVector<int64_t>(stages, 1);
+// y tw in [0, 2p) for y < 4p.
+Value NttButterflies::twiddleMul(Value y, const Twiddle &tw, Value p) {
+  Value t = kb.mulShoup(y, tw.w, tw.ws, p, 2);
+  return tw.h ? kb.mulShoup(t, tw.h, tw.hs, p, 2) : t;
 }
 
-struct NttEmitter {
-  KernelBuilder &kb;
+// Harvey's forward (Cooley-Tukey) butterflies of a radix-2^k sub-transform:
+// at sub-stage d the pairs (u, u + 2^(k-1-d)) of group u >> (k-d) use
+// W[d][group]. Inputs and outputs in [0, 4p).
+void NttButterflies::forwardButterflies(SmallVectorImpl<Value> &x, int64_t k, const Twiddles &W, Value p) {
+  int64_t R = int64_t(1) << k;
+  for (int64_t d = 0; d < k; ++d) {
+    int64_t half = R >> (d + 1);
+    for (int64_t u = 0; u < R; ++u) {
+      if (u & half) continue;
+      // X in [0, 4p) -> [0, 2p); W Y in [0, 2p); outputs in [0, 4p).
+      Value xr = kb.reduce(x[u], p, 4, 2);
+      Value t = twiddleMul(x[u + half], W[d][u >> (k - d)], p);
+      x[u] = kb.modAdd(xr, t, p, 2, 4);
+      x[u + half] = kb.modSub(xr, t, p, 2, 4);
+    }
+  }
+}
+
+// Harvey's inverse (Gentleman-Sande) butterflies of the sub-transform at
+// stages s..s+k-1: at sub-stage d the pairs (u, u + 2^d) of group
+// u >> (d+1) use W[d][group]; inputs and outputs in [0, 2p). The
+// transform's very last stage applies the scaling constants instead.
+void NttButterflies::inverseButterflies(SmallVectorImpl<Value> &x, int64_t s, int64_t k, int64_t logN, const Twiddles &W, Value p,
+                        const std::array<Value, 4> &scale) {
+  int64_t R = int64_t(1) << k;
+  for (int64_t d = 0; d < k; ++d) {
+    int64_t half = int64_t(1) << d;
+    bool lastStage = s + d == logN - 1;
+    for (int64_t u = 0; u < R; ++u) {
+      if (u & half) continue;
+      Value a = x[u], c = x[u + half];
+      if (lastStage) {
+        // (u + v) c and (u - v) w c, fully reduced.
+        x[u] = kb.mulShoup(kb.modAdd(a, c, p, 2, 4), scale[0], scale[1], p, 1);
+        x[u + half] = kb.mulShoup(kb.modSub(a, c, p, 2, 4), scale[2], scale[3], p, 1);
+        continue;
+      }
+      x[u] = kb.modAdd(a, c, p, 2, 2);
+      x[u + half] = twiddleMul(kb.modSub(a, c, p, 2, 4), W[d][u >> (d + 1)], p);
+    }
+  }
+}
+
+TransformPlan planTransform(KernelBuilder &kb, Operation *op) {
+  TransformPlan t;
+  t.inverse = isa<fhe::InttOp>(op);
+  auto inT = cast<fhe::RnsType>(op->getOperand(0).getType()), outT = cast<fhe::RnsType>(op->getResult(0).getType());
+  fhe::RnsType evalT = t.inverse ? inT : outT;
+  t.logN = evalT.getLogN();
+  t.N = evalT.getN();
+  t.skip = evalT.getIncomplete();
+  if (auto attr = op->getAttrOfType<DenseI64ArrayAttr>("levels"))
+    t.levels.assign(attr.asArrayRef().begin(), attr.asArrayRef().end());
+  else
+    t.levels.assign(size_t(t.logN - t.skip), 1);
+  t.basis = outT.getBasis();
+  t.consts = kb.table(abi::TableKind::PrimeConsts, t.basis, 0, t.logN);
+  auto twKind = t.inverse ? abi::TableKind::InttTwiddles : abi::TableKind::NttTwiddles;
+  auto twsKind = t.inverse ? abi::TableKind::InttTwiddlesShoup : abi::TableKind::NttTwiddlesShoup;
+  t.tw = kb.table(twKind, t.basis, 0, t.logN);
+  t.twShoup = kb.table(twsKind, t.basis, 0, t.logN);
+  if (t.inverse) {
+    t.scaleTable = kb.table(abi::TableKind::InttConsts, t.basis, t.skip, t.logN);
+    t.scaleBase = outT.getDomain() == fhe::Domain::coeff_scaled ? abi::kScaleIcrt : abi::kScale;
+  }
+  return t;
+}
+
+std::array<Value, 4> TransformPlan::scale(KernelBuilder &kb, Value j) const {
+  std::array<Value, 4> c;
+  if (inverse)
+    for (int i = 0; i < 4; ++i) c[i] = kb.tableAt(scaleTable, j, scaleBase + i);
+  return c;
+}
+
+SmallVector<std::pair<int64_t, int64_t>> subLevels(int64_t s, int64_t k, int64_t radix, bool inverse, bool last) {
+  SmallVector<std::pair<int64_t, int64_t>> out;
+  for (int64_t t = s; t < s + k;) {
+    int64_t r = !inverse && last && t == s && k % radix ? k % radix : std::min(radix, s + k - t);
+    out.push_back({t, r});
+    t += r;
+  }
+  return out;
+}
+
+namespace {
+
+struct NttEmitter : NttButterflies {
   int64_t N;
   Value tw, twShoup;  // (m, N) twiddle tables of the direction
   Value j, p;         // prime row and its modulus
@@ -51,62 +137,6 @@ struct NttEmitter {
       for (int64_t u = 0; u < R; ++u) kb.storeW(x[u], dst, {j, idx[u]});
       return SmallVector<Value>{};
     });
-  }
-
-  // A twiddle w with its Shoup constant, or the product of two factors
-  // (w, ws) (h, hs), applied one after the other (the tail's factored twiddles).
-  struct Twiddle {
-    Value w, ws, h, hs;
-  };
-  using Twiddles = SmallVector<SmallVector<Twiddle>>;
-
-  // y tw in [0, 2p) for y < 4p.
-  Value twiddleMul(Value y, const Twiddle &tw, Value p) {
-    Value t = kb.mulShoup(y, tw.w, tw.ws, p, 2);
-    return tw.h ? kb.mulShoup(t, tw.h, tw.hs, p, 2) : t;
-  }
-
-  // Harvey's forward (Cooley-Tukey) butterflies of a radix-2^k sub-transform:
-  // at sub-stage d the pairs (u, u + 2^(k-1-d)) of group u >> (k-d) use
-  // W[d][group]. Inputs and outputs in [0, 4p).
-  void forwardButterflies(SmallVectorImpl<Value> &x, int64_t k, const Twiddles &W, Value p) {
-    int64_t R = int64_t(1) << k;
-    for (int64_t d = 0; d < k; ++d) {
-      int64_t half = R >> (d + 1);
-      for (int64_t u = 0; u < R; ++u) {
-        if (u & half) continue;
-        // X in [0, 4p) -> [0, 2p); W Y in [0, 2p); outputs in [0, 4p).
-        Value xr = kb.reduce(x[u], p, 4, 2);
-        Value t = twiddleMul(x[u + half], W[d][u >> (k - d)], p);
-        x[u] = kb.modAdd(xr, t, p, 2, 4);
-        x[u + half] = kb.modSub(xr, t, p, 2, 4);
-      }
-    }
-  }
-
-  // Harvey's inverse (Gentleman-Sande) butterflies of the sub-transform at
-  // stages s..s+k-1: at sub-stage d the pairs (u, u + 2^d) of group
-  // u >> (d+1) use W[d][group]; inputs and outputs in [0, 2p). The
-  // transform's very last stage applies the scaling constants instead.
-  void inverseButterflies(SmallVectorImpl<Value> &x, int64_t s, int64_t k, int64_t logN, const Twiddles &W, Value p,
-                          const std::array<Value, 4> &scale) {
-    int64_t R = int64_t(1) << k;
-    for (int64_t d = 0; d < k; ++d) {
-      int64_t half = int64_t(1) << d;
-      bool lastStage = s + d == logN - 1;
-      for (int64_t u = 0; u < R; ++u) {
-        if (u & half) continue;
-        Value a = x[u], c = x[u + half];
-        if (lastStage) {
-          // (u + v) c and (u - v) w c, fully reduced.
-          x[u] = kb.mulShoup(kb.modAdd(a, c, p, 2, 4), scale[0], scale[1], p, 1);
-          x[u + half] = kb.mulShoup(kb.modSub(a, c, p, 2, 4), scale[2], scale[3], p, 1);
-          continue;
-        }
-        x[u] = kb.modAdd(a, c, p, 2, 2);
-        x[u + half] = twiddleMul(kb.modSub(a, c, p, 2, 4), W[d][u >> (d + 1)], p);
-      }
-    }
   }
 
   // The radix-8 sub-level of 8-residue blocks (forward: the last 3 stages;
@@ -203,12 +233,10 @@ struct NttEmitter {
   void forwardLevel(Value src, Value dst, int64_t s, int64_t k, int64_t radix, bool last) {
     kb.loop(int64_t(1) << s, [&](Value blk) {
       Value from = src;
-      for (int64_t t = s; t < s + k;) {
-        int64_t r = last && t == s && k % radix ? k % radix : std::min(radix, s + k - t);
+      for (auto [t, r] : subLevels(s, k, radix, /*inverse=*/false, last)) {
         int64_t count = int64_t(1) << (t - s);
         forwardSubLevel(from, dst, t, r, kb.mul(blk, kb.cidx(count)), count, last && t + r == s + k);
         from = dst;
-        t += r;
       }
     });
   }
@@ -250,8 +278,7 @@ struct NttEmitter {
                     std::array<Value, 4> scale) {
     kb.loop(N >> (s + k), [&](Value blk) {
       Value from = src;
-      for (int64_t t = s; t < s + k; t += radix) {
-        int64_t r = std::min(radix, s + k - t);
+      for (auto [t, r] : subLevels(s, k, radix, /*inverse=*/true, false)) {
         int64_t count = int64_t(1) << (s + k - t - r);
         inverseSubLevel(from, dst, t, r, kb.mul(blk, kb.cidx(count)), count, logN, scale);
         from = dst;
@@ -265,29 +292,16 @@ struct NttEmitter {
 // kernel transforms after this one, prefetched during this one.
 void emitTransformRow(KernelBuilder &kb, Operation *op, Value in, Value out, Value j,
                       std::pair<Value, Value> next) {
-  bool inverse = isa<fhe::InttOp>(op);
-  auto inT = cast<fhe::RnsType>(op->getOperand(0).getType()), outT = cast<fhe::RnsType>(op->getResult(0).getType());
-  fhe::RnsType evalT = inverse ? inT : outT;
-  int64_t logN = evalT.getLogN(), skip = evalT.getIncomplete();
-  auto levelsAttr = op->getAttrOfType<DenseI64ArrayAttr>("levels");
-  SmallVector<int64_t> levels = levelsOf(levelsAttr ? std::optional(levelsAttr.asArrayRef()) : std::nullopt,
-                                         unsigned(logN - skip));
-  auto basis = outT.getBasis();
-  Value consts = kb.table(abi::TableKind::PrimeConsts, basis, 0, logN);
-  auto twKind = inverse ? abi::TableKind::InttTwiddles : abi::TableKind::NttTwiddles;
-  auto twsKind = inverse ? abi::TableKind::InttTwiddlesShoup : abi::TableKind::NttTwiddlesShoup;
-  Value tw = kb.table(twKind, basis, 0, logN), tws = kb.table(twsKind, basis, 0, logN);
-  Value scaleT = inverse ? kb.table(abi::TableKind::InttConsts, basis, skip, logN) : Value();
+  TransformPlan t = planTransform(kb, op);
+  bool inverse = t.inverse;
+  int64_t logN = t.logN, skip = t.skip;
+  SmallVector<int64_t> levels = t.levels;
   // The transposed radix-8 sub-level of the 8-lane targets needs its twiddle layout.
   Value tail = kb.options.target->lanes == 8 && logN >= 6
-                   ? kb.table(abi::TableKind::NttTailTwiddles, basis, inverse ? 1 : 0, logN)
+                   ? kb.table(abi::TableKind::NttTailTwiddles, t.basis, inverse ? 1 : 0, logN)
                    : Value();
-  NttEmitter e{kb, evalT.getN(), tw, tws, j, kb.tableAt(consts, j, abi::kPrime), tail, next.first, next.second};
-  std::array<Value, 4> scale;
-  if (inverse) {
-    int base = outT.getDomain() == fhe::Domain::coeff_scaled ? abi::kScaleIcrt : abi::kScale;
-    for (int c = 0; c < 4; ++c) scale[c] = kb.tableAt(scaleT, j, base + c);
-  }
+  NttEmitter e{{kb}, t.N, t.tw, t.twShoup, j, t.prime(kb, j), tail, next.first, next.second};
+  std::array<Value, 4> scale = t.scale(kb, j);
   // With the transposed tail, the evaluation order depends on it: the
   // forward transform's last level (the inverse's first) always keeps at
   // least six stages, so that its radix-8 tail covers 8 blocks of 8.
@@ -324,6 +338,7 @@ Value resultBuffer(KernelBuilder &kb, Value input, Value in, Type resultT) {
 // transform kernel): one parallel loop over primes, each prime's rows of
 // every transform in turn while its twiddles are in cache.
 void emitTransforms(KernelBuilder &kb, ArrayRef<Operation *> ops, ArrayRef<Value> ins, ArrayRef<Value> outs) {
+  if (usesGpuLaunches(kb.options)) return emitTransformsGpu(kb, ops, ins, outs);
   Value m = kb.primeCount(cast<fhe::RnsType>(ops.front()->getResult(0).getType()).getBasis());
   kb.phaseBegin(phaseOf(ops.front()));
   kb.parallel(ValueRange{m}, [&](ValueRange iv) {
@@ -346,6 +361,7 @@ template <typename OpTy> struct NttLowering : KernelPattern<OpTy> {
   using KernelPattern<OpTy>::options;
 
   LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor, ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkGpuLevels(op, options))) return failure();
     KernelBuilder kb(rewriter, op.getLoc(), options);
     Value out = resultBuffer(kb, op.getInput(), adaptor.getInput(), op.getResult().getType());
     emitTransforms(kb, {op.getOperation()}, {adaptor.getInput()}, {out});
@@ -359,6 +375,8 @@ struct FusedTransformLowering : KernelPattern<fhe::FusedOp> {
 
   LogicalResult matchAndRewrite(fhe::FusedOp op, OpAdaptor adaptor, ConversionPatternRewriter &rewriter) const override {
     if (op.getSpace() != fhe::Space::transform) return failure();
+    for (Operation &inner : op.getBody()->without_terminator())
+      if (failed(checkGpuLevels(&inner, options))) return failure();
     KernelBuilder kb(rewriter, op.getLoc(), options);
     SmallVector<Operation *> ops;
     SmallVector<Value> ins, outs;

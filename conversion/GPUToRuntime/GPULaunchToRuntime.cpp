@@ -41,6 +41,15 @@ FailureOr<Value> slotValue(OpBuilder &b, Location loc, Value v) {
   return failure();
 }
 
+// cuda-emu: whether the launched kernel needs its block's threads together.
+int64_t emuFlags(ModuleOp module, gpu::LaunchFuncOp launch) {
+  auto kernel = SymbolTable::lookupNearestSymbolFrom<gpu::GPUFuncOp>(module, launch.getKernel());
+  if (!kernel) return abi::kGpuEmuBlockSync;  // unknown: the safe choice
+  bool sync = !kernel.getWorkgroupAttributions().empty() ||
+              kernel.walk([](gpu::BarrierOp) { return WalkResult::interrupt(); }).wasInterrupted();
+  return sync ? abi::kGpuEmuBlockSync : 0;
+}
+
 struct FHECGPULaunchToRuntimePass : public fhec::impl::FHECGPULaunchToRuntimeBase<FHECGPULaunchToRuntimePass> {
   using Base::Base;
 
@@ -78,7 +87,7 @@ struct FHECGPULaunchToRuntimePass : public fhec::impl::FHECGPULaunchToRuntimeBas
     SmallVector<Type> launchParams = emu ? SmallVector<Type>{ptr} : SmallVector<Type>{ptr, ptr};
     launchParams.append(7, i64);  // grid, block, shared bytes
     launchParams.push_back(ptr);   // slots
-    if (!emu) launchParams.push_back(i32);
+    launchParams.push_back(i32);   // cuda: slot count; cuda-emu: flags
     func::FuncOp hook = gpurt::declareHook(b, module, emu ? abi::kGpuEmuLaunchSymbol : abi::kGpuCudaLaunchSymbol,
                                          b.getFunctionType(launchParams, {}));
 
@@ -140,7 +149,7 @@ struct FHECGPULaunchToRuntimePass : public fhec::impl::FHECGPULaunchToRuntimeBas
       Value shared = launch.getDynamicSharedMemorySize();
       args.push_back(shared ? toI64(shared) : Value(arith::ConstantIntOp::create(b, l, i64, 0)));
       args.push_back(slotsPtr);
-      if (!emu) args.push_back(arith::ConstantIntOp::create(b, l, i32, launch.getKernelOperands().size()));
+      args.push_back(arith::ConstantIntOp::create(b, l, i32, emu ? emuFlags(module, launch) : int64_t(launch.getKernelOperands().size())));
       func::CallOp::create(b, l, hook, args);
       launch.erase();
     }

@@ -18,6 +18,39 @@ using namespace fhec;
 
 namespace {
 
+// The workgroup buffers (entry-block arguments numArgs.. of the kernel's body)
+// as views of the block's shared memory, 16-byte aligned, one after the other.
+LogicalResult placeSharedBuffers(OpBuilder &b, func::FuncOp fn, unsigned numArgs, unsigned numShared,
+                                 func::FuncOp sharedMemory) {
+  Block &entry = fn.getBody().front();
+  b.setInsertionPointToStart(&entry);
+  Location loc = fn.getLoc();
+  Value base = func::CallOp::create(b, loc, sharedMemory, ValueRange{}).getResult(0);
+  int64_t offset = 0;
+  for (unsigned i = numArgs; i < numArgs + numShared; ++i) {
+    BlockArgument buffer = entry.getArgument(i);
+    auto t = cast<MemRefType>(buffer.getType());
+    if (!t.hasStaticShape() || !t.getLayout().isIdentity() || !t.getElementType().isIntOrFloat())
+      return fn.emitError() << "fhec-gpu-to-emu: workgroup buffer " << t << " is not a static row-major buffer";
+    int64_t bytes = t.getNumElements() * int64_t(t.getElementTypeBitWidth() / 8);
+    if (offset + bytes > abi::kGpuSharedMemoryBytes)
+      return fn.emitError() << "fhec-gpu-to-emu: the kernel's workgroup buffers need more than the "
+                            << abi::kGpuSharedMemoryBytes << " bytes of a block's shared memory";
+    auto hostT = MemRefType::get(t.getShape(), t.getElementType());
+    Value at = arith::ConstantIndexOp::create(b, loc, offset);
+    Value view = memref::ViewOp::create(b, loc, hostT, base, at, ValueRange{});
+    // Loads and stores take any memref; other users would need the memory space.
+    for (Operation *user : buffer.getUsers())
+      if (!isa<memref::LoadOp, memref::StoreOp>(user))
+        return user->emitError() << "fhec-gpu-to-emu: a workgroup buffer used by '" << user->getName()
+                                 << "' (only loads and stores have a CPU execution)";
+    buffer.replaceAllUsesWith(view);
+    offset += (bytes + 15) / 16 * 16;
+  }
+  entry.eraseArguments(numArgs, numShared);
+  return success();
+}
+
 struct FHECGPUToEmuPass : public fhec::impl::FHECGPUToEmuBase<FHECGPUToEmuPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -35,10 +68,12 @@ struct FHECGPUToEmuPass : public fhec::impl::FHECGPUToEmuBase<FHECGPUToEmuPass> 
     func::FuncOp blockDim = hook(abi::kGpuBlockDimSymbol, {i32}, {index});
     func::FuncOp gridDim = hook(abi::kGpuGridDimSymbol, {i32}, {index});
     func::FuncOp barrier = hook(abi::kGpuBarrierSymbol, {}, {});
+    auto sharedT = MemRefType::get({abi::kGpuSharedMemoryBytes}, b.getI8Type());
+    func::FuncOp sharedMemory = hook(abi::kGpuSharedMemorySymbol, {}, {sharedT});
 
     for (auto kernel : llvm::make_early_inc_range(kernels.getOps<gpu::GPUFuncOp>())) {
-      if (!kernel.getWorkgroupAttributions().empty() || !kernel.getPrivateAttributions().empty()) {
-        kernel.emitError() << "fhec-gpu-to-emu: memory attributions are not supported by the CPU execution";
+      if (!kernel.getPrivateAttributions().empty()) {
+        kernel.emitError() << "fhec-gpu-to-emu: private memory attributions have no CPU execution";
         return signalPassFailure();
       }
       std::string name = emu::kernelFunction(kernel.getName());
@@ -49,7 +84,10 @@ struct FHECGPUToEmuPass : public fhec::impl::FHECGPUToEmuBase<FHECGPUToEmuPass> 
       b.setInsertionPoint(kernels);
       auto fn = func::FuncOp::create(b, kernel.getLoc(), name, kernel.getFunctionType());
       fn.setPrivate();
+      unsigned numArgs = kernel.getNumArguments(), numShared = kernel.getNumWorkgroupAttributions();
       fn.getBody().takeBody(kernel.getBody());
+      if (numShared && failed(placeSharedBuffers(b, fn, numArgs, numShared, sharedMemory)))
+        return signalPassFailure();
 
       WalkResult r = fn.walk([&](Operation *op) {
         b.setInsertionPoint(op);

@@ -14,9 +14,10 @@ using namespace mlir;
 
 namespace {
 
-// Ops a run may not cross: kernels, calls (phase timers), the terminator.
+// Ops a run may not cross: kernels (parallel loops, launches written by the
+// lowering), calls (phase timers), the terminator.
 bool isBoundary(Operation *op) {
-  return isa<scf::ParallelOp, func::CallOp>(op) || op->hasTrait<OpTrait::IsTerminator>();
+  return isa<scf::ParallelOp, gpu::LaunchOp, func::CallOp>(op) || op->hasTrait<OpTrait::IsTerminator>();
 }
 
 // Reads, writes or allocates memory itself or in its regions.

@@ -1,46 +1,54 @@
-// The CPU execution of GPU kernels (target cuda-emu): a launch runs its grid
-// with one host thread per GPU thread of a block, the blocks one after the
-// other, so that a block's threads really run concurrently and meet at
-// gpu.barrier. Missing barriers then show up as data races under
-// ThreadSanitizer (DESIGN.md, "Lowering structure").
-#include <condition_variable>
+// The CPU execution of GPU kernels (target cuda-emu). A kernel with shared
+// memory or barriers runs its grid with one host thread per GPU thread of a
+// block, the blocks one after the other, so that a block's threads really run
+// concurrently and meet at gpu.barrier; each block starts with its shared
+// memory poisoned, as a GPU leaves it undefined. Any other kernel's threads
+// are independent: a few host threads share the grid's (block, thread)
+// pairs without synchronizing. Missing barriers, and threads writing what
+// others read, then show up as data races under ThreadSanitizer (DESIGN.md,
+// "Lowering structure").
+#include "fhec/runtime/Abi.h"
+
+#include <algorithm>
+#include <cstring>
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <mutex>
 #include <thread>
 #include <vector>
 
 namespace {
 
-/// A reusable barrier for the threads of one block (C++17 has no std::barrier).
+/// A reusable barrier for the threads of one block (C++17 has no
+/// std::barrier): a sense-reversing counter. Waiters yield the core rather
+/// than sleep: a block has up to 1024 threads on a few cores, and a futex
+/// wake-up of each made the NTT phase 7x slower (HE Mul at logN 12, 2 cores).
+/// The acquire/release atomics give ThreadSanitizer the barrier's order.
 class BlockBarrier {
 public:
   explicit BlockBarrier(int64_t count) : count_(count) {}
   void arriveAndWait() {
-    std::unique_lock<std::mutex> lock(mutex_);
-    uint64_t generation = generation_;
-    if (++arrived_ == count_) {
-      arrived_ = 0;
-      ++generation_;
-      cv_.notify_all();
+    uint64_t generation = generation_.load(std::memory_order_acquire);
+    if (arrived_.fetch_add(1, std::memory_order_acq_rel) + 1 == count_) {
+      arrived_.store(0, std::memory_order_relaxed);
+      generation_.fetch_add(1, std::memory_order_acq_rel);
       return;
     }
-    cv_.wait(lock, [&] { return generation_ != generation; });
+    while (generation_.load(std::memory_order_acquire) == generation) std::this_thread::yield();
   }
 
 private:
-  std::mutex mutex_;
-  std::condition_variable cv_;
   const int64_t count_;
-  int64_t arrived_ = 0;
-  uint64_t generation_ = 0;
+  std::atomic<int64_t> arrived_{0};
+  std::atomic<uint64_t> generation_{0};
 };
 
 /// What the kernel of the calling emulated thread sees of the grid.
 struct ThreadState {
   int64_t thread[3] = {0, 0, 0}, block[3] = {0, 0, 0}, blockDim[3] = {1, 1, 1}, gridDim[3] = {1, 1, 1};
   BlockBarrier *barrier = nullptr;
+  unsigned char *shared = nullptr;
 };
 thread_local ThreadState tState;
 
@@ -53,43 +61,76 @@ int64_t component(const int64_t (&v)[3], int32_t dim) { return dim >= 0 && dim <
 
 /// Most threads of a block on the GPUs fhec targets.
 constexpr int64_t kMaxBlockThreads = 1024;
+/// Host threads that share the grid of a kernel without block synchronization
+/// (at least two, so that ThreadSanitizer sees threads that race).
+constexpr int64_t kIndependentHostThreads = 4;
 
 } // namespace
 
 extern "C" {
 
 void fhec_rt_gpu_emu_launch(void (*kernel)(int64_t *), int64_t gx, int64_t gy, int64_t gz, int64_t bx, int64_t by,
-                            int64_t bz, int64_t sharedBytes, int64_t *slots) {
+                            int64_t bz, int64_t sharedBytes, int64_t *slots, int32_t flags) {
   // Sizes come from the compiler, never from user input: a bad one is a bug.
   if (gx < 0 || gy < 0 || gz < 0 || bx <= 0 || by <= 0 || bz <= 0 || bx * by * bz > kMaxBlockThreads)
     fail("launch with an invalid grid or block size");
   if (sharedBytes != 0) fail("dynamic shared memory is not supported");
   const int64_t threads = bx * by * bz, blocks = gx * gy * gz;
   if (blocks == 0) return;
-  BlockBarrier barrier(threads);
-  auto body = [&](int64_t t) {
-    ThreadState &s = tState;
+  // The grid position of thread t of block b.
+  auto place = [&](ThreadState &s, int64_t b, int64_t t) {
     s.thread[0] = t % bx;
     s.thread[1] = t / bx % by;
     s.thread[2] = t / (bx * by);
+    s.block[0] = b % gx;
+    s.block[1] = b / gx % gy;
+    s.block[2] = b / (gx * gy);
     s.blockDim[0] = bx, s.blockDim[1] = by, s.blockDim[2] = bz;
     s.gridDim[0] = gx, s.gridDim[1] = gy, s.gridDim[2] = gz;
+  };
+  std::vector<std::thread> pool;
+  if (!(flags & fhec::abi::kGpuEmuBlockSync)) {
+    // Independent threads: host thread h runs pairs [h total / H, (h+1) total / H).
+    const int64_t total = blocks * threads;
+    const int64_t hostThreads = std::min<int64_t>(total, kIndependentHostThreads);
+    auto body = [&](int64_t h) {
+      for (int64_t i = h * total / hostThreads; i < (h + 1) * total / hostThreads; ++i) {
+        place(tState, i / threads, i % threads);
+        kernel(slots);
+      }
+      tState = ThreadState();
+    };
+    for (int64_t h = 1; h < hostThreads; ++h) pool.emplace_back(body, h);
+    body(0);
+    for (std::thread &th : pool) th.join();
+    return;
+  }
+  BlockBarrier barrier(threads);
+  std::vector<unsigned char> storage(fhec::abi::kGpuSharedMemoryBytes + 16);
+  unsigned char *shared = storage.data() + (16 - reinterpret_cast<uintptr_t>(storage.data()) % 16) % 16;
+  auto body = [&](int64_t t) {
+    ThreadState &s = tState;
     s.barrier = &barrier;
+    s.shared = shared;
     for (int64_t b = 0; b < blocks; ++b) {
-      s.block[0] = b % gx;
-      s.block[1] = b / gx % gy;
-      s.block[2] = b / (gx * gy);
+      place(s, b, t);
+      if (t == 0) std::memset(shared, 0xA5, fhec::abi::kGpuSharedMemoryBytes);
+      barrier.arriveAndWait();
       kernel(slots);
       // No thread starts the next block while one is still in this one.
       barrier.arriveAndWait();
     }
     s = ThreadState();
   };
-  std::vector<std::thread> pool;
   pool.reserve(threads - 1);
   for (int64_t t = 1; t < threads; ++t) pool.emplace_back(body, t);
   body(0);
   for (std::thread &th : pool) th.join();
+}
+
+void *fhec_rt_gpu_shared_memory() {
+  if (!tState.shared) fail("shared memory used by a kernel launched without block synchronization");
+  return tState.shared;
 }
 
 int64_t fhec_rt_gpu_thread_id(int32_t dim) { return component(tState.thread, dim); }
@@ -98,7 +139,7 @@ int64_t fhec_rt_gpu_block_dim(int32_t dim) { return component(tState.blockDim, d
 int64_t fhec_rt_gpu_grid_dim(int32_t dim) { return component(tState.gridDim, dim); }
 
 void fhec_rt_gpu_barrier() {
-  if (!tState.barrier) fail("gpu.barrier outside a kernel launch");
+  if (!tState.barrier) fail("gpu.barrier in a kernel launched without block synchronization");
   tState.barrier->arriveAndWait();
 }
 

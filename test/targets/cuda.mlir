@@ -6,8 +6,9 @@
 // RUN: fhec run %s --target=cuda-emu | FileCheck %s --check-prefix=EMU
 // The cuda target: 30-bit primes (lazy [0, 4p) fits a 32-bit word), tables in
 // Shoup base 2^32, 32-bit digits in the CRT/iCRT; every parallel loop a grid
-// of 32-thread blocks, all kernels in one PTX module embedded in the host
-// code, launched through the runtime; cuda-emu runs the same grids on the CPU.
+// of 32-thread blocks, each NTT level a launch whose sub-levels meet in shared
+// memory, all kernels in one PTX module embedded in the host code, launched
+// through the runtime; cuda-emu runs the same grids on the CPU.
 
 !ct = !ckks.ct<logN = 8, logq = 100, logp = 30, slots = 64>
 !ct60 = !ckks.ct<logN = 8, logq = 100, logp = 60, slots = 64>
@@ -23,6 +24,12 @@ module attributes {ckks.params = #ckks.params<logN = 8, logQ = 100, logp = 30, s
 // BASIS: prime_bits = 30, primes = [1073{{[0-9]+}},
 // LOOPS: fhec-manifest {{[0-9]+}}\0Atarget name=cuda shoup_bits=32
 // LOOPS: modarith.mac_split {{.*}} {digit = 32 : i64}
+// The forward NTT of 2^8 in one level (fhe-merge-ntt-levels): 32 threads of
+// 8 residues, sub-levels of 2, 3 and 3 stages through a 256-word tile.
+// LOOPS: gpu.launch blocks({{.*}}) in ({{.*}} = %c1{{.*}}, {{.*}} = %c{{[0-9]+}}{{.*}}, {{.*}}) threads({{.*}}) in ({{.*}} = %c32{{.*}}, {{.*}}) workgroup(%{{.*}} : memref<256xi64, #gpu.address_space<workgroup>>)
+// LOOPS: gpu.barrier
+// LOOPS: gpu.barrier
+// LOOPS: gpu.terminator
 
 // One module for sm_90 (the chip's minimum PTX version), 64-bit global
 // accesses: no i64 store is split into two 32-bit ones.
@@ -32,6 +39,11 @@ module attributes {ckks.params = #ckks.params<logN = 8, logQ = 100, logp = 30, s
 // PTX: ld.global.b64
 // PTX: st.global.b64
 // PTX-NOT: st.global.b32
+// The NTT's tile in shared memory, 64-bit shared accesses, barriers.
+// PTX: .shared .align 8 .b8 {{.*}}[2048];
+// PTX: st.shared.b64
+// PTX: bar.sync 0;
+// PTX: ld.shared.b64
 
 // HOST: @__fhec_gpu_ptx = constant
 // HOST: call void @fhec_rt_gpu_cuda_launch(ptr nonnull @__fhec_gpu_ptx, ptr nonnull @__fhec_gpu_name_he_mul_kernel, i64 8, i64 1, i64 1, i64 32, i64 1, i64 1, i64 0, ptr nonnull %{{[0-9]+}}, i32 4)

@@ -207,8 +207,17 @@ constexpr const char *kPhaseEndSymbol = "fhec_rt_phase_end";
 ///      int64 sharedBytes, int64 *slots, int32 numSlots) -- target cuda
 constexpr const char *kGpuCudaLaunchSymbol = "fhec_rt_gpu_cuda_launch";
 /// void(void (*trampoline)(int64 *slots), int64 gx, gy, gz, bx, by, bz,
-///      int64 sharedBytes, int64 *slots) -- target cuda-emu
+///      int64 sharedBytes, int64 *slots, int32 flags) -- target cuda-emu
 constexpr const char *kGpuEmuLaunchSymbol = "fhec_rt_gpu_emu_launch";
+/// flags of an emulated launch: the kernel uses shared memory or barriers, so
+/// the threads of a block must run together (else any order will do).
+constexpr int32_t kGpuEmuBlockSync = 1;
+/// void *(): the calling emulated thread's block shared memory
+/// (kGpuSharedMemoryBytes, 16-byte aligned), where a kernel's workgroup
+/// buffers lie one after the other.
+constexpr const char *kGpuSharedMemorySymbol = "fhec_rt_gpu_shared_memory";
+/// Static shared memory of one block: CUDA's limit without opt-in.
+constexpr int64_t kGpuSharedMemoryBytes = 48 * 1024;
 /// int64(int32 dim) of the calling emulated thread (cuda-emu kernels).
 constexpr const char *kGpuThreadIdSymbol = "fhec_rt_gpu_thread_id";
 constexpr const char *kGpuBlockIdSymbol = "fhec_rt_gpu_block_id";

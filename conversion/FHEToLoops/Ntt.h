@@ -1,0 +1,77 @@
+// What the two forms of the NTT and iNTT (Jung et al. 2021, Algo. 3/4) share:
+// the CPU form (Ntt.cpp: a level is a pass over each row, its sub-levels
+// done in registers block by block) and the GPU form (NttGpu.cpp: a level is
+// a launch, its sub-levels done in registers by the threads of a block and
+// exchanged through shared memory). Both read the same plan from the op and
+// run the same lazy Harvey butterflies.
+#pragma once
+
+#include "conversion/FHEToLoops/KernelBuilder.h"
+
+namespace fhec {
+
+/// What the lowering of one fhe.ntt or fhe.intt reads from the op and its types.
+struct TransformPlan {
+  bool inverse = false;
+  int64_t logN = 0, N = 0;
+  /// Stages left out (incomplete NTT): the forward transform's last, the inverse's first.
+  int64_t skip = 0;
+  /// Stages per level in the order they run (fhe-merge-ntt-levels; one stage per level without it).
+  llvm::SmallVector<int64_t> levels;
+  fhe::BasisAttr basis;
+  /// (m, *) tables: prime constants, the direction's twiddles and their Shoup constants.
+  mlir::Value consts, tw, twShoup;
+  /// Inverse only: the InttConsts table and the first of its four scaling columns.
+  mlir::Value scaleTable;
+  int scaleBase = 0;
+
+  mlir::Value prime(KernelBuilder &kb, mlir::Value j) const { return kb.tableAt(consts, j, abi::kPrime); }
+  /// Inverse: the scaling constants (c, c Shoup, w c, w c Shoup) of prime j's last stage.
+  std::array<mlir::Value, 4> scale(KernelBuilder &kb, mlir::Value j) const;
+};
+
+TransformPlan planTransform(KernelBuilder &kb, mlir::Operation *op);
+
+/// The sub-levels (first stage, stages) of level (s, k): at most `radix`
+/// stages each, the shorter one last -- the first pass over memory then does
+/// a full radix of work per load --, except in the forward transform's last
+/// level, where it comes first so that the smallest strides form a
+/// full-radix sub-level (the transposed one on 8 lanes).
+llvm::SmallVector<std::pair<int64_t, int64_t>> subLevels(int64_t s, int64_t k, int64_t radix, bool inverse,
+                                                         bool lastForward);
+
+/// Harvey's butterflies on residues held in registers (lazy ranges: forward
+/// [0, 4p), inverse [0, 2p)), with Shoup products by the twiddles.
+struct NttButterflies {
+  KernelBuilder &kb;
+
+  /// A twiddle w with its Shoup constant, or the product of two factors
+  /// (w, ws) (h, hs), applied one after the other (the tail's factored twiddles).
+  struct Twiddle {
+    mlir::Value w, ws, h, hs;
+  };
+  /// Twiddles[d][g]: sub-stage d, group g.
+  using Twiddles = llvm::SmallVector<llvm::SmallVector<Twiddle>>;
+
+  /// y tw in [0, 2p) for y < 4p.
+  mlir::Value twiddleMul(mlir::Value y, const Twiddle &tw, mlir::Value p);
+  /// Forward (Cooley-Tukey) radix-2^k sub-transform of x: at sub-stage d the
+  /// pairs (u, u + 2^(k-1-d)) of group u >> (k-d) use W[d][group].
+  void forwardButterflies(llvm::SmallVectorImpl<mlir::Value> &x, int64_t k, const Twiddles &W, mlir::Value p);
+  /// Inverse (Gentleman-Sande) sub-transform at stages s..s+k-1: at sub-stage
+  /// d the pairs (u, u + 2^d) of group u >> (d+1) use W[d][group]; the
+  /// transform's very last stage multiplies by `scale` instead.
+  void inverseButterflies(llvm::SmallVectorImpl<mlir::Value> &x, int64_t s, int64_t k, int64_t logN,
+                          const Twiddles &W, mlir::Value p, const std::array<mlir::Value, 4> &scale);
+};
+
+/// Whether the kernels of these options use gpu.launch where they need a
+/// thread block's shared memory (GPU targets, unless lowered for the host).
+inline bool usesGpuLaunches(const LoweringOptions &o) { return o.target->gpu && o.gpuLaunches; }
+/// The GPU form's limit: every level fits a thread block's shared memory.
+mlir::LogicalResult checkGpuLevels(mlir::Operation *op, const LoweringOptions &o);
+/// The GPU form of a batch of transforms of one type (NttGpu.cpp).
+void emitTransformsGpu(KernelBuilder &kb, llvm::ArrayRef<mlir::Operation *> ops, llvm::ArrayRef<mlir::Value> ins,
+                       llvm::ArrayRef<mlir::Value> outs);
+
+} // namespace fhec

@@ -1,0 +1,131 @@
+// The GPU form of the NTT and iNTT: each level of fhe-merge-ntt-levels is one
+// launch, so a 2^16 transform with the cuda target's cost model takes two
+// (levels 5 + 11) instead of sixteen (HE-Booster's local synchronization;
+// Jung et al. 2021, Sec. 5: merged levels in shared memory).
+//
+// A level (s, k) is N / 2^k independent radix-2^k sub-transforms: residue
+// u in [0, 2^k) of sub-transform (blk, r) is element
+//   blk 2^(k+q) + r + u 2^q,   r in [0, 2^q),
+// with q = logN - s - k (forward) or s (inverse). A thread block owns a tile
+// of C = 2^c consecutive r of one blk -- its warps' global accesses are then
+// contiguous -- and takes it through the level's sub-levels (`subLevels`,
+// at most the target's radix stages each): every thread loads 2^radix
+// residues of a sub-transform into registers, runs Harvey's butterflies on
+// them, and stores them back; sub-levels exchange residues through the
+// tile in shared memory (residue u of column r at u C + r), a barrier
+// between each. The first sub-level reads the input, the last writes the
+// result; a level of one sub-level needs neither shared memory nor barriers.
+#include "conversion/FHEToLoops/Ntt.h"
+#include "conversion/FHEToLoops/Patterns.h"
+
+using namespace mlir;
+
+namespace fhec {
+
+namespace {
+
+void emitLevel(KernelBuilder &kb, const TransformPlan &t, Value m, Value src, Value dst, int64_t s, int64_t k,
+               bool lastLevel) {
+  const TargetSpec &spec = *kb.options.target;
+  int64_t q = t.inverse ? s : t.logN - s - k;
+  int64_t c = std::min<int64_t>(q, int64_t(spec.nttBlockLog) - k), tileLog = k + c;
+  auto subs = subLevels(s, k, spec.nttRadixLog, t.inverse, !t.inverse && lastLevel);
+  int64_t rmax = 0;
+  for (auto [first, r] : subs) rmax = std::max(rmax, r);
+  // Every thread holds 2^rmax residues; a sub-level of fewer stages gives it
+  // 2^(rmax - r) sub-transforms in turn.
+  int64_t threadsLog = tileLog - rmax;
+  SmallVector<MemRefType> shared;
+  if (subs.size() > 1) shared.push_back(kb.sharedType({int64_t(1) << tileLog}));
+
+  Value tiles = kb.cidx(int64_t(1) << (t.logN - tileLog));
+  kb.gpuLaunch(tiles, m, int64_t(1) << threadsLog, shared, [&](Value tile, Value j, Value tid, ValueRange sh) {
+    NttButterflies bf{kb};
+    Value p = t.prime(kb, j);
+    std::array<Value, 4> scale = t.scale(kb, j);
+    auto mask = [&](int64_t bits) { return kb.cidx((int64_t(1) << bits) - 1); };
+    // The tile's sub-transform block and first column.
+    Value blk = kb.shr(tile, kb.cidx(q - c));
+    Value base = kb.add(kb.shl(blk, kb.cidx(k + q)), kb.shl(kb.bitAnd(tile, mask(q - c)), kb.cidx(c)));
+    for (auto [l, sub] : llvm::enumerate(subs)) {
+      auto [first, r] = sub;
+      bool fromGlobal = l == 0, toGlobal = l + 1 == subs.size();
+      if (!fromGlobal && !(toGlobal && kb.options.dropGpuBarrier)) kb.barrier();
+      // Within the tile, sub-transform (sb, v) of this sub-level holds
+      // u = sb 2^(vLog+r) + v + i 2^vLog, i < 2^r: the forward transform's
+      // sub-level at a = first - s stages into the level has vLog = k-a-r,
+      // the inverse's vLog = a. Its twiddles are those of block
+      // blk 2^(k-r-vLog) + sb at stage `first`.
+      int64_t a = first - s, vLog = t.inverse ? a : k - a - r, R = int64_t(1) << r;
+      for (int64_t w = 0; w < (int64_t(1) << (rmax - r)); ++w) {
+        Value item = kb.add(tid, kb.cidx(w << threadsLog));
+        Value col = kb.bitAnd(item, mask(c)), sq = kb.shr(item, kb.cidx(c));
+        Value v = kb.bitAnd(sq, mask(vLog)), sb = kb.shr(sq, kb.cidx(vLog));
+        Value u0 = kb.add(kb.shl(sb, kb.cidx(vLog + r)), v);
+        SmallVector<Value> x(R), at(R), sat(R);
+        for (int64_t i = 0; i < R; ++i) {
+          Value u = kb.add(u0, kb.cidx(i << vLog));
+          at[i] = kb.add(kb.add(base, col), kb.shl(u, kb.cidx(q)));
+          sat[i] = kb.add(kb.shl(u, kb.cidx(c)), col);
+          x[i] = fromGlobal ? kb.load(src, {j, at[i]}) : kb.load(sh[0], {sat[i]});
+        }
+        Value blkT = kb.add(kb.shl(blk, kb.cidx(k - r - vLog)), sb);
+        auto twiddle = [&](Value idx) -> NttButterflies::Twiddle {
+          return {kb.load(t.tw, {j, idx}), kb.load(t.twShoup, {j, idx}), Value(), Value()};
+        };
+        NttButterflies::Twiddles W(r);
+        if (t.inverse) {
+          for (int64_t d = 0; d < r; ++d) {
+            if (first + d == t.logN - 1) continue;  // the scaled last stage
+            int64_t groups = int64_t(1) << (r - d - 1);
+            for (int64_t g = 0; g < groups; ++g)
+              W[d].push_back(twiddle(kb.add(kb.cidx((t.N >> (first + d + 1)) + g), kb.mul(blkT, kb.cidx(groups)))));
+          }
+          bf.inverseButterflies(x, first, r, t.logN, W, p, scale);
+        } else {
+          for (int64_t d = 0; d < r; ++d)
+            for (int64_t g = 0; g < (int64_t(1) << d); ++g)
+              W[d].push_back(twiddle(kb.add(kb.cidx((int64_t(1) << (first + d)) + g), kb.shl(blkT, kb.cidx(d)))));
+          bf.forwardButterflies(x, r, W, p);
+          if (lastLevel && toGlobal)
+            for (Value &e : x) e = kb.reduce(e, p, 4, 1);
+        }
+        for (int64_t i = 0; i < R; ++i) {
+          if (toGlobal)
+            kb.store(x[i], dst, {j, at[i]});
+          else
+            kb.store(x[i], sh[0], {sat[i]});
+        }
+      }
+    }
+  });
+}
+
+} // namespace
+
+LogicalResult checkGpuLevels(Operation *op, const LoweringOptions &o) {
+  if (!usesGpuLaunches(o)) return success();
+  if (auto levels = op->getAttrOfType<DenseI64ArrayAttr>("levels"))
+    for (int64_t k : levels.asArrayRef())
+      if (k > int64_t(o.target->nttBlockLog))
+        return op->emitOpError() << "has a level of " << k << " stages; a " << o.target->name
+                                 << " thread block holds at most " << o.target->nttBlockLog
+                                 << " in shared memory (see fhe-merge-ntt-levels)";
+  return success();
+}
+
+void emitTransformsGpu(KernelBuilder &kb, ArrayRef<Operation *> ops, ArrayRef<Value> ins, ArrayRef<Value> outs) {
+  Value m = kb.primeCount(cast<fhe::RnsType>(ops.front()->getResult(0).getType()).getBasis());
+  kb.phaseBegin(phaseOf(ops.front()));
+  for (auto [op, in, out] : llvm::zip(ops, ins, outs)) {
+    TransformPlan t = planTransform(kb, op);
+    int64_t s = t.inverse ? t.skip : 0;
+    for (auto [l, k] : llvm::enumerate(t.levels)) {
+      emitLevel(kb, t, m, l == 0 ? in : out, out, s, k, l + 1 == t.levels.size());
+      s += k;
+    }
+  }
+  kb.phaseEnd(phaseOf(ops.front()));
+}
+
+} // namespace fhec
