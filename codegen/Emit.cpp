@@ -100,7 +100,8 @@ void optimize(llvm::Module &module, llvm::TargetMachine &tm, const CompileOption
     // Every access of the module's code is checked, as clang's -fsanitize=thread does.
     for (llvm::Function &f : module)
       if (!f.isDeclaration()) f.addFnAttr(llvm::Attribute::SanitizeThread);
-    pb.registerOptimizerLastEPCallback([](llvm::ModulePassManager &mpm, llvm::OptimizationLevel, llvm::ThinOrFullLTOPhase) {
+    pb.registerOptimizerLastEPCallback([](llvm::ModulePassManager &mpm, llvm::OptimizationLevel,
+                                          llvm::ThinOrFullLTOPhase) {
       mpm.addPass(llvm::ModuleThreadSanitizerPass());
       mpm.addPass(llvm::createModuleToFunctionPassAdaptor(llvm::ThreadSanitizerPass()));
     });

@@ -72,8 +72,8 @@ struct FHEToLoopsPass : public fhec::impl::FHEToLoopsBase<FHEToLoopsPass> {
     tc.addConversion([](fhe::RnsType t) -> Type { return memrefFor(t); });
 
     ConversionTarget ct(*ctx);
-    ct.addLegalDialect<arith::ArithDialect, scf::SCFDialect, memref::MemRefDialect, vector::VectorDialect, gpu::GPUDialect,
-                       modarith::ModArithDialect>();
+    ct.addLegalDialect<arith::ArithDialect, scf::SCFDialect, memref::MemRefDialect, vector::VectorDialect,
+                       gpu::GPUDialect, modarith::ModArithDialect>();
     ct.addIllegalDialect<fhe::FHEDialect>();
     ct.addLegalOp<fhe::TableOp, fhe::PrimeCountOp, fhe::KernelParamOp, func::CallOp>();
     ct.addDynamicallyLegalOp<func::FuncOp>(

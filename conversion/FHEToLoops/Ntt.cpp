@@ -4,7 +4,8 @@
 // contiguous blocks; a block is taken through its k stages depth-first, in
 // sub-levels of at most the target's register radix R: every radix-2^r
 // sub-transform is loaded, done in registers (fully unrolled butterflies) and
-// stored while the block stays in cache. Harvey's butterflies keep residues lazily in [0, 4p) (forward) or
+// stored while the block stays in cache (GPU targets: NttGpu.cpp). Harvey's
+// butterflies keep residues lazily in [0, 4p) (forward) or
 // [0, 2p) (inverse) with Shoup products by the bit-reversed twiddles; the
 // inverse's last stage applies the scaling constant n^-1 (times (P/p_j)^-1
 // for a coeff_scaled result). The first level reads the input and writes the
@@ -44,8 +45,8 @@ void NttButterflies::forwardButterflies(SmallVectorImpl<Value> &x, int64_t k, co
 // stages s..s+k-1: at sub-stage d the pairs (u, u + 2^d) of group
 // u >> (d+1) use W[d][group]; inputs and outputs in [0, 2p). The
 // transform's very last stage applies the scaling constants instead.
-void NttButterflies::inverseButterflies(SmallVectorImpl<Value> &x, int64_t s, int64_t k, int64_t logN, const Twiddles &W, Value p,
-                        const std::array<Value, 4> &scale) {
+void NttButterflies::inverseButterflies(SmallVectorImpl<Value> &x, int64_t s, int64_t k, int64_t logN,
+                                        const Twiddles &W, Value p, const std::array<Value, 4> &scale) {
   int64_t R = int64_t(1) << k;
   for (int64_t d = 0; d < k; ++d) {
     int64_t half = int64_t(1) << d;

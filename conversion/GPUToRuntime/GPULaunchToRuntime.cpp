@@ -149,7 +149,8 @@ struct FHECGPULaunchToRuntimePass : public fhec::impl::FHECGPULaunchToRuntimeBas
       Value shared = launch.getDynamicSharedMemorySize();
       args.push_back(shared ? toI64(shared) : Value(arith::ConstantIntOp::create(b, l, i64, 0)));
       args.push_back(slotsPtr);
-      args.push_back(arith::ConstantIntOp::create(b, l, i32, emu ? emuFlags(module, launch) : int64_t(launch.getKernelOperands().size())));
+      int64_t last = emu ? emuFlags(module, launch) : int64_t(launch.getKernelOperands().size());
+      args.push_back(arith::ConstantIntOp::create(b, l, i32, last));
       func::CallOp::create(b, l, hook, args);
       launch.erase();
     }

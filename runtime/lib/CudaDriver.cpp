@@ -1,6 +1,8 @@
 // The CUDA driver API through dlopen: the few entry points the cuda target's
 // runtime needs, declared here (no cuda.h at build time).
 #include "fhec/runtime/Cuda.h"
+#include "fhec/runtime/Device.h"
+#include "fhec/runtime/Error.h"
 
 #include <dlfcn.h>
 
@@ -19,6 +21,7 @@ using CUcontext = void *;
 using CUmodule = void *;
 using CUfunction = void *;
 using CUstream = void *;
+using CUdeviceptr = unsigned long long;
 constexpr CUresult CUDA_SUCCESS = 0;
 
 struct Driver {
@@ -33,6 +36,11 @@ struct Driver {
   CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
                              CUstream, void **, void **) = nullptr;
   CUresult (*cuGetErrorString)(CUresult, const char **) = nullptr;
+  CUresult (*cuMemAlloc)(CUdeviceptr *, size_t) = nullptr;
+  CUresult (*cuMemFree)(CUdeviceptr) = nullptr;
+  CUresult (*cuMemcpyHtoD)(CUdeviceptr, const void *, size_t) = nullptr;
+  CUresult (*cuMemcpyDtoH)(void *, CUdeviceptr, size_t) = nullptr;
+  CUresult (*cuCtxSynchronize)() = nullptr;
   CUcontext context = nullptr;
 
   std::string describe(CUresult r) const {
@@ -60,6 +68,11 @@ struct Driver {
     sym(cuModuleGetFunction, "cuModuleGetFunction");
     sym(cuLaunchKernel, "cuLaunchKernel");
     sym(cuGetErrorString, "cuGetErrorString");
+    sym(cuMemAlloc, "cuMemAlloc_v2");
+    sym(cuMemFree, "cuMemFree_v2");
+    sym(cuMemcpyHtoD, "cuMemcpyHtoD_v2");
+    sym(cuMemcpyDtoH, "cuMemcpyDtoH_v2");
+    sym(cuCtxSynchronize, "cuCtxSynchronize");
     if (!unavailable.empty()) return;
     int count = 0;
     CUdevice dev = 0;
@@ -82,6 +95,7 @@ const Driver &driver() {
 
 std::mutex gMutex;
 std::string gLaunchError;                                    // first error since the last take
+std::string gLastKernel;                                     // the kernel launched last (for execution errors)
 std::map<const char *, CUmodule> gModules;                   // PTX text -> loaded module
 std::map<std::pair<CUmodule, std::string>, CUfunction> gFunctions;
 
@@ -94,6 +108,55 @@ std::string cudaUnavailableReason() { return driver().unavailable; }
 std::string takeCudaLaunchError() {
   std::lock_guard<std::mutex> lock(gMutex);
   return std::exchange(gLaunchError, std::string());
+}
+
+namespace {
+
+// Device 0's memory through the driver API (the primary context, current on
+// the calling thread for every call: the executor may run on any thread).
+class CudaDevice final : public Device {
+public:
+  uint64_t allocate(size_t bytes) override {
+    CUdeviceptr p = 0;
+    check(current(), "selecting the GPU's context");
+    check(d().cuMemAlloc(&p, bytes ? bytes : 1), "allocating " + std::to_string(bytes) + " bytes of GPU memory");
+    return p;
+  }
+  void release(uint64_t address) noexcept override {
+    if (d().cuCtxSetCurrent(d().context) == CUDA_SUCCESS) d().cuMemFree(address);
+  }
+  void copyToDevice(uint64_t dst, const void *src, size_t bytes) override {
+    check(current(), "selecting the GPU's context");
+    check(d().cuMemcpyHtoD(dst, src, bytes), "copying " + std::to_string(bytes) + " bytes to the GPU");
+  }
+  void copyToHost(void *dst, uint64_t src, size_t bytes) override {
+    check(current(), "selecting the GPU's context");
+    check(d().cuMemcpyDtoH(dst, src, bytes), "copying " + std::to_string(bytes) + " bytes from the GPU");
+  }
+  void synchronize() override {
+    if (std::string e = takeCudaLaunchError(); !e.empty()) throw Error("cuda: " + e);
+    CUresult r = current();
+    if (r == CUDA_SUCCESS) r = d().cuCtxSynchronize();
+    if (r != CUDA_SUCCESS) {
+      std::lock_guard<std::mutex> lock(gMutex);
+      throw Error("cuda: a kernel failed (the last one launched: " + gLastKernel + "): " + d().describe(r));
+    }
+  }
+
+private:
+  static const Driver &d() { return driver(); }
+  static CUresult current() { return d().cuCtxSetCurrent(d().context); }
+  static void check(CUresult r, const std::string &what) {
+    if (r != CUDA_SUCCESS) throw Error("cuda: " + what + " failed: " + d().describe(r));
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Device> cudaDevice() {
+  if (std::string why = cudaUnavailableReason(); !why.empty())
+    throw Error("the cuda target needs an NVIDIA GPU, but there is none here (" + why + ")");
+  return std::make_unique<CudaDevice>();
 }
 
 } // namespace fhec::rt
@@ -119,6 +182,7 @@ extern "C" void fhec_rt_gpu_cuda_launch(const char *ptx, const char *kernel, int
       fn = nullptr;
       return fail("not in the module's PTX: " + d.describe(r));
     }
+  gLastKernel = kernel;
   std::vector<void *> params(static_cast<size_t>(numSlots));
   for (int32_t i = 0; i < numSlots; ++i) params[i] = &slots[i];
   if (CUresult r = d.cuLaunchKernel(fn, unsigned(gx), unsigned(gy), unsigned(gz), unsigned(bx), unsigned(by),

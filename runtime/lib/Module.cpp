@@ -196,10 +196,6 @@ std::unique_ptr<CompiledModule> CompiledModule::load(const std::string &path) {
     if (!why.empty())
       throw Error("'" + path + "' was compiled for the cuda target and needs an NVIDIA GPU, but there is none here (" +
                   why + "); compile with --target=cuda-emu to run the same kernels on the CPU");
-    // The host entries take device pointers: the executor's device buffers are
-    // the next step of issue 9.
-    throw Error("'" + path + "': running cuda modules needs device buffers in the executor, which are not built yet; "
-                "--target=cuda-emu runs the same kernels on the CPU");
   }
   for (const auto &f : mod->manifest_.functions) mod->entry(f);  // all entries must resolve
   return mod;
@@ -255,13 +251,24 @@ Executor::Executor(const CompiledModule &module, const Params &params) : module_
   if (m.logN != params.logN || m.logQ != params.logQ || m.logp != params.logp)
     throw Error("module was compiled for logN=" + std::to_string(m.logN) + " logQ=" + std::to_string(m.logQ) +
                 " logp=" + std::to_string(m.logp) + ", but the keys use " + params.str());
+  device_ = deviceForTarget(m.target);
   int64_t ws = 0;
   for (const auto &f : m.functions) ws = std::max(ws, f.workspaceBytes);
-  workspace_ = Buffer(size_t((ws + 7) / 8));
+  workspaceBytes_ = size_t((ws + 7) / 8) * sizeof(uint64_t);
+  workspace_ = allocate(size_t((ws + 7) / 8));
   // All tables up front: a call then only computes (and bad tables fail here).
   for (const auto &f : m.functions)
     for (const auto &a : f.args)
-      if (a.kind == ManifestArg::Kind::Table) table(a);
+      if (a.kind == ManifestArg::Kind::Table) argument(a);
+}
+
+Executor::Resident Executor::allocate(size_t words) {
+  Resident r;
+  if (device_)
+    r.device = DeviceBuffer(*device_, words * sizeof(uint64_t));
+  else
+    r.host = Buffer(words);
+  return r;
 }
 
 const Buffer &Executor::table(const ManifestArg &a) {
@@ -276,34 +283,39 @@ const Buffer &Executor::table(const ManifestArg &a) {
 }
 
 void *Executor::argument(const ManifestArg &a) {
-  if (a.kind == ManifestArg::Kind::Workspace) return workspace_.data();
-  return const_cast<uint64_t *>(table(a).data());
+  if (a.kind == ManifestArg::Kind::Workspace) return workspace_.address();
+  const Buffer &host = table(a);
+  if (!device_) return const_cast<uint64_t *>(host.data());
+  auto key = std::make_tuple(int(a.table), a.basis, a.param);
+  auto it = deviceTables_.find(key);
+  if (it == deviceTables_.end()) {
+    DeviceBuffer d(*device_, host.size() * sizeof(uint64_t));
+    device_->copyToDevice(d.address(), host.data(), d.bytes());
+    it = deviceTables_.emplace(key, std::move(d)).first;
+  }
+  return reinterpret_cast<void *>(it->second.address());
 }
 
-Buffer Executor::prepareKey(const BigPoly &key, const char *what) {
+void Executor::prepareKey(const std::string &role, const BigPoly &key, const char *what) {
   const Manifest &m = module_.manifest();
   const ManifestFunction *prep = m.find(abi::kEvkPrepareFunc);
   if (key.logN != params_.logN || key.logq != 2 * params_.logQ)
     throw Error(std::string(what) + " does not match the module (expected logN " + std::to_string(params_.logN) +
                 " and modulus 2^" + std::to_string(2 * params_.logQ) + ")");
-  std::vector<void *> ptrs;
-  Buffer out;
-  for (const auto &a : prep->args) {
-    if (a.kind == ManifestArg::Kind::Table || a.kind == ManifestArg::Kind::Workspace) {
-      ptrs.push_back(argument(a));
-    } else if (a.kind == ManifestArg::Kind::Poly && !a.output) {
+  Resident out;
+  call(*prep, [&](const ManifestArg &a) -> CallData {
+    if (a.kind == ManifestArg::Kind::Poly && !a.output) {
       if (a.logq != key.logq) throw Error("key preparation expects modulus 2^" + std::to_string(a.logq));
-      ptrs.push_back(const_cast<uint64_t *>(key.words.data()));
-    } else if (a.kind == ManifestArg::Kind::Rns && a.output) {
-      out = Buffer(m.bases.at(a.basis).size() * size_t(abi::rnsRowWords(params_.N())));
-      keyBasis_ = a.basis;
-      ptrs.push_back(out.data());
-    } else {
-      throw Error("unexpected argument in " + std::string(abi::kEvkPrepareFunc));
+      return {const_cast<uint64_t *>(key.words.data()), key.words.size(), false};
     }
-  }
-  module_.entry(*prep)(ptrs.data());
-  return out;
+    if (a.kind == ManifestArg::Kind::Rns && a.output) {
+      out = allocate(m.bases.at(a.basis).size() * size_t(abi::rnsRowWords(params_.N())));
+      keyBasis_ = a.basis;
+      return {out.address(), 0, true};
+    }
+    throw Error("unexpected argument in " + std::string(abi::kEvkPrepareFunc));
+  });
+  keys_[role] = std::move(out);
 }
 
 void Executor::setEvalKey(const EvalKey &evk) {
@@ -311,8 +323,8 @@ void Executor::setEvalKey(const EvalKey &evk) {
   if (evk.keySet != keySet_) keys_.clear();
   keySet_ = evk.keySet;
   if (!module_.manifest().find(abi::kEvkPrepareFunc)) return;  // no key switching in the module
-  keys_["evk.ax"] = prepareKey(evk.ax, "evaluation key");
-  keys_["evk.bx"] = prepareKey(evk.bx, "evaluation key");
+  prepareKey("evk.ax", evk.ax, "evaluation key");
+  prepareKey("evk.bx", evk.bx, "evaluation key");
 }
 
 void Executor::setRotationKey(const RotationKey &rk) {
@@ -321,8 +333,8 @@ void Executor::setRotationKey(const RotationKey &rk) {
   keySet_ = rk.keySet;
   if (!module_.manifest().find(abi::kEvkPrepareFunc)) return;
   std::string what = "rotation key of Galois element " + std::to_string(rk.galois);
-  keys_[abi::rotationKeyRole(rk.galois, false)] = prepareKey(rk.ax, what.c_str());
-  keys_[abi::rotationKeyRole(rk.galois, true)] = prepareKey(rk.bx, what.c_str());
+  prepareKey(abi::rotationKeyRole(rk.galois, false), rk.ax, what.c_str());
+  prepareKey(abi::rotationKeyRole(rk.galois, true), rk.bx, what.c_str());
 }
 
 std::vector<Ciphertext> Executor::run(const std::string &name, const std::vector<Ciphertext> &inputs) {
@@ -370,7 +382,7 @@ std::vector<Ciphertext> Executor::run(const std::string &name, const std::vector
     if (idx >= vec.size() || (part != "ax" && part != "bx")) throw Error("bad manifest role '" + role + "'");
     return part == "ax" ? vec[idx].ax : vec[idx].bx;
   };
-  call(*f, [&](const ManifestArg &a) -> void * {
+  call(*f, [&](const ManifestArg &a) -> CallData {
     if (a.kind == ManifestArg::Kind::Rns) {
       auto it = keys_.find(a.role);
       if (it == keys_.end() || a.basis != keyBasis_) {
@@ -379,20 +391,40 @@ std::vector<Ciphertext> Executor::run(const std::string &name, const std::vector
                       ": call setRotationKey first");
         throw Error("'" + name + "' needs the evaluation key: call setEvalKey first");
       }
-      return it->second.data();
+      return {it->second.address(), 0, true};
     }
     BigPoly &p = ctPart(a.role, a.output);
     if (p.logq != a.logq) throw Error("'" + name + "': argument " + a.role + " has the wrong modulus");
-    return p.words.data();
+    return {p.words.data(), p.words.size(), false};
   });
   return outputs;
 }
 
-void Executor::call(const ManifestFunction &f, const std::function<void *(const ManifestArg &)> &data) {
+void Executor::call(const ManifestFunction &f, const std::function<CallData(const ManifestArg &)> &data) {
   std::vector<void *> ptrs;
-  for (const auto &a : f.args)
-    ptrs.push_back(a.kind == ManifestArg::Kind::Table || a.kind == ManifestArg::Kind::Workspace ? argument(a) : data(a));
+  std::vector<DeviceBuffer> staged;                  // this call's inputs and outputs on the device
+  std::vector<std::pair<size_t, void *>> copyBack;  // staged output -> its host words
+  for (const auto &a : f.args) {
+    if (a.kind == ManifestArg::Kind::Table || a.kind == ManifestArg::Kind::Workspace) {
+      ptrs.push_back(argument(a));
+      continue;
+    }
+    CallData d = data(a);
+    if (!device_ || d.resident) {
+      ptrs.push_back(d.data);
+      continue;
+    }
+    staged.emplace_back(*device_, d.words * sizeof(uint64_t));
+    if (a.output)
+      copyBack.push_back({staged.size() - 1, d.data});
+    else
+      device_->copyToDevice(staged.back().address(), d.data, staged.back().bytes());
+    ptrs.push_back(reinterpret_cast<void *>(staged.back().address()));
+  }
   module_.entry(f)(ptrs.data());
+  if (!device_) return;
+  device_->synchronize();
+  for (auto [i, host] : copyBack) device_->copyToHost(host, staged[i].address(), staged[i].bytes());
 }
 
 std::vector<BigPoly> Executor::runPolys(const std::string &name, const std::vector<BigPoly> &inputs) {
@@ -408,14 +440,17 @@ std::vector<BigPoly> Executor::runPolys(const std::string &name, const std::vect
   if (ins != inputs.size())
     throw Error("'" + name + "' takes " + std::to_string(ins) + " inputs, got " + std::to_string(inputs.size()));
   size_t in = 0, out = 0;
-  call(*f, [&](const ManifestArg &a) -> void * {
+  call(*f, [&](const ManifestArg &a) -> CallData {
     if (a.kind == ManifestArg::Kind::Rns)
       throw Error("'" + name + "' takes RNS arguments; runPolys runs BigInt-only functions");
-    if (a.output) return outputs[out++].words.data();
+    if (a.output) {
+      BigPoly &p = outputs[out++];
+      return {p.words.data(), p.words.size(), false};
+    }
     const BigPoly &p = inputs[in++];
     if (p.logq != a.logq || p.logN != params_.logN)
       throw Error("'" + name + "' input " + std::to_string(in - 1) + " has the wrong ring or modulus");
-    return const_cast<uint64_t *>(p.words.data());
+    return {const_cast<uint64_t *>(p.words.data()), p.words.size(), false};
   });
   return outputs;
 }

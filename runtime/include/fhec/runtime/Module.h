@@ -5,6 +5,7 @@
 #pragma once
 #include "fhec/runtime/Abi.h"
 #include "fhec/runtime/Ciphertext.h"
+#include "fhec/runtime/Device.h"
 #include "fhec/runtime/Keys.h"
 #include "fhec/runtime/Params.h"
 
@@ -97,13 +98,16 @@ private:
 /// Runs the functions of one module on ciphertexts: builds the tables the
 /// manifest asks for and allocates the workspace (once), holds the evaluation
 /// key in the module's RNS/NTT form, checks every input against the
-/// function's signature. A call allocates nothing but its outputs.
+/// function's signature. A call allocates nothing but its outputs. For the
+/// GPU targets tables, keys and workspace live in the device's memory (copied
+/// there once) and a call copies its inputs in and its outputs back.
 class Executor {
 public:
-  /// Throws Error if the module was compiled for other parameters.
+  /// Throws Error if the module was compiled for other parameters, or for a
+  /// GPU that is not there.
   Executor(const CompiledModule &module, const Params &params);
   /// Bytes of the workspace shared by the module's functions.
-  size_t workspaceBytes() const { return workspace_.size() * sizeof(uint64_t); }
+  size_t workspaceBytes() const { return workspaceBytes_; }
   /// Derives the evaluation key's RNS/NTT form with the module's own kernels.
   /// A key of another key set than the keys set before replaces them all.
   void setEvalKey(const EvalKey &evk);
@@ -123,17 +127,37 @@ private:
   const Buffer &table(const ManifestArg &a);
   const CompiledModule &module_;
   Params params_;
-  /// The executor's own buffer for a table or workspace argument.
+  /// The address the module's code gets for a table or workspace argument.
   void *argument(const ManifestArg &a);
-  /// Calls f's entry with the executor's buffers and `data(a)` for the other arguments.
-  void call(const ManifestFunction &f, const std::function<void *(const ManifestArg &)> &data);
+  /// What a call passes for an argument other than tables and the workspace:
+  /// host words (copied to and from the device for GPU targets), or a buffer
+  /// the executor keeps where the module's code reads it (`resident`).
+  struct CallData {
+    void *data = nullptr;
+    size_t words = 0;
+    bool resident = false;
+  };
+  /// Calls f's entry with the executor's buffers and `data(a)` for the other
+  /// arguments; GPU targets: waits for its kernels, copies the outputs back.
+  void call(const ManifestFunction &f, const std::function<CallData(const ManifestArg &)> &data);
+  /// A buffer the module's code reads in host memory, or in the device's.
+  struct Resident {
+    Buffer host;
+    DeviceBuffer device;
+    void *address() { return device.address() ? reinterpret_cast<void *>(device.address()) : host.data(); }
+  };
+  Resident allocate(size_t words);
+  std::unique_ptr<Device> device_;  ///< null: the module's code reads host memory
   std::map<std::tuple<int, int, int64_t>, Buffer> tables_;
-  Buffer workspace_;
-  /// Runs the module's key preparation (CRT + NTT) on one key polynomial mod Q^2.
-  Buffer prepareKey(const BigPoly &key, const char *what);
+  std::map<std::tuple<int, int, int64_t>, DeviceBuffer> deviceTables_;
+  Resident workspace_;
+  /// Runs the module's key preparation (CRT + NTT) on one key polynomial mod
+  /// Q^2 into keys_[role].
+  void prepareKey(const std::string &role, const BigPoly &key, const char *what);
   /// Key-switching keys in RNS/NTT form by role ("evk.ax", "rk5.bx", ...),
   /// (m, N) prime-major words in the basis keyBasis_.
-  std::map<std::string, Buffer> keys_;
+  std::map<std::string, Resident> keys_;
+  size_t workspaceBytes_ = 0;
   KeySetId keySet_;  // the key set of the keys set so far (inputs must share it)
   int keyBasis_ = -1;
 };

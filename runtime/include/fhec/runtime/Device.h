@@ -1,0 +1,64 @@
+// Device memory for the GPU targets: a cuda module's kernels read and write a
+// GPU's memory, so the executor keeps its tables, keys and workspace there
+// (copied once) and stages each call's inputs and outputs. cuda-emu runs the
+// same staging on host memory standing in for the GPU's, so that it is
+// exercised, bit-exactly, on machines without one.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace fhec::rt {
+
+/// Where a module's buffers live when it is not the host's own memory.
+/// Addresses are the device's, as the module's code receives them.
+class Device {
+public:
+  virtual ~Device() = default;
+  /// `bytes` of device memory; Error when the device is out of memory.
+  virtual uint64_t allocate(size_t bytes) = 0;
+  virtual void release(uint64_t address) noexcept = 0;
+  /// Copies (synchronous); Error on failure.
+  virtual void copyToDevice(uint64_t dst, const void *src, size_t bytes) = 0;
+  virtual void copyToHost(void *dst, uint64_t src, size_t bytes) = 0;
+  /// Waits for the kernels launched so far; Error naming the kernel whose
+  /// launch or execution failed.
+  virtual void synchronize() = 0;
+};
+
+/// The device the modules of `target` run on: null for the CPU targets (and
+/// cuda-emu's kernels read host memory too, but through a staging device of
+/// host memory); Error when the target needs a GPU that is not there.
+std::unique_ptr<Device> deviceForTarget(const std::string &target);
+
+/// The CUDA device 0 (CudaDriver.cpp); Error with the reason when there is none.
+std::unique_ptr<Device> cudaDevice();
+
+/// One allocation of a Device, released with this object.
+class DeviceBuffer {
+public:
+  DeviceBuffer() = default;
+  DeviceBuffer(Device &device, size_t bytes) : device_(&device), address_(device.allocate(bytes)), bytes_(bytes) {}
+  DeviceBuffer(DeviceBuffer &&o) noexcept { *this = std::move(o); }
+  DeviceBuffer &operator=(DeviceBuffer &&o) noexcept {
+    std::swap(device_, o.device_);
+    std::swap(address_, o.address_);
+    std::swap(bytes_, o.bytes_);
+    return *this;
+  }
+  DeviceBuffer(const DeviceBuffer &) = delete;
+  ~DeviceBuffer() {
+    if (device_ && address_) device_->release(address_);
+  }
+  uint64_t address() const { return address_; }
+  size_t bytes() const { return bytes_; }
+
+private:
+  Device *device_ = nullptr;
+  uint64_t address_ = 0;
+  size_t bytes_ = 0;
+};
+
+} // namespace fhec::rt
