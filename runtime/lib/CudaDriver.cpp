@@ -3,6 +3,7 @@
 #include "fhec/runtime/Cuda.h"
 #include "fhec/runtime/Device.h"
 #include "fhec/runtime/Error.h"
+#include "fhec/runtime/Profile.h"
 
 #include <dlfcn.h>
 
@@ -22,6 +23,7 @@ using CUmodule = void *;
 using CUfunction = void *;
 using CUstream = void *;
 using CUdeviceptr = unsigned long long;
+using CUevent = void *;
 constexpr CUresult CUDA_SUCCESS = 0;
 
 struct Driver {
@@ -41,6 +43,10 @@ struct Driver {
   CUresult (*cuMemcpyHtoD)(CUdeviceptr, const void *, size_t) = nullptr;
   CUresult (*cuMemcpyDtoH)(void *, CUdeviceptr, size_t) = nullptr;
   CUresult (*cuCtxSynchronize)() = nullptr;
+  CUresult (*cuEventCreate)(CUevent *, unsigned) = nullptr;
+  CUresult (*cuEventRecord)(CUevent, CUstream) = nullptr;
+  CUresult (*cuEventElapsedTime)(float *, CUevent, CUevent) = nullptr;
+  CUresult (*cuEventDestroy)(CUevent) = nullptr;
   CUcontext context = nullptr;
 
   std::string describe(CUresult r) const {
@@ -73,6 +79,10 @@ struct Driver {
     sym(cuMemcpyHtoD, "cuMemcpyHtoD_v2");
     sym(cuMemcpyDtoH, "cuMemcpyDtoH_v2");
     sym(cuCtxSynchronize, "cuCtxSynchronize");
+    sym(cuEventCreate, "cuEventCreate");
+    sym(cuEventRecord, "cuEventRecord");
+    sym(cuEventElapsedTime, "cuEventElapsedTime");
+    sym(cuEventDestroy, "cuEventDestroy_v2");
     if (!unavailable.empty()) return;
     int count = 0;
     CUdevice dev = 0;
@@ -114,8 +124,21 @@ namespace {
 
 // Device 0's memory through the driver API (the primary context, current on
 // the calling thread for every call: the executor may run on any thread).
-class CudaDevice final : public Device {
+// Phases are timed by events recorded in the launch stream around their
+// kernels, read once the kernels are done.
+class CudaDevice final : public Device, public PhaseRecorder {
 public:
+  ~CudaDevice() override {
+    if (current() == CUDA_SUCCESS)
+      for (CUevent e : events_) d().cuEventDestroy(e);
+  }
+  PhaseRecorder *phaseRecorder() override { return this; }
+  void begin(abi::Phase phase) override { open_[size_t(phase)] = record(); }
+  void end(abi::Phase phase) override {
+    CUevent start = open_[size_t(phase)], stop = record();
+    if (start && stop) timed_.push_back({phase, start, stop});
+  }
+
   uint64_t allocate(size_t bytes) override {
     CUdeviceptr p = 0;
     check(current(), "selecting the GPU's context");
@@ -141,9 +164,35 @@ public:
       std::lock_guard<std::mutex> lock(gMutex);
       throw Error("cuda: a kernel failed (the last one launched: " + gLastKernel + "): " + d().describe(r));
     }
+    for (const Timed &t : timed_) {
+      float ms = 0;
+      if (d().cuEventElapsedTime(&ms, t.start, t.stop) == CUDA_SUCCESS) addPhaseSeconds(t.phase, ms * 1e-3);
+    }
+    timed_.clear();
+    next_ = 0;
   }
 
 private:
+  struct Timed {
+    abi::Phase phase;
+    CUevent start, stop;
+  };
+  // The next event of the pool (events are reused after each synchronize).
+  CUevent record() {
+    if (current() != CUDA_SUCCESS) return nullptr;
+    if (next_ == events_.size()) {
+      CUevent e = nullptr;
+      if (d().cuEventCreate(&e, 0) != CUDA_SUCCESS) return nullptr;  // the phase goes untimed
+      events_.push_back(e);
+    }
+    CUevent e = events_[next_++];
+    return d().cuEventRecord(e, nullptr) == CUDA_SUCCESS ? e : nullptr;
+  }
+  std::vector<CUevent> events_;
+  size_t next_ = 0;
+  std::vector<Timed> timed_;
+  CUevent open_[size_t(abi::Phase::Count)] = {};
+
   static const Driver &d() { return driver(); }
   static CUresult current() { return d().cuCtxSetCurrent(d().context); }
   static void check(CUresult r, const std::string &what) {

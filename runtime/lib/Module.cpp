@@ -421,8 +421,16 @@ void Executor::call(const ManifestFunction &f, const std::function<CallData(cons
       device_->copyToDevice(staged.back().address(), d.data, staged.back().bytes());
     ptrs.push_back(reinterpret_cast<void *>(staged.back().address()));
   }
+  if (!device_) {
+    module_.entry(f)(ptrs.data());
+    return;
+  }
+  // The device times the phases of its kernels while they are launched.
+  struct RecorderScope {
+    PhaseRecorder *previous;
+    ~RecorderScope() { setPhaseRecorder(previous); }
+  } scope{setPhaseRecorder(device_->phaseRecorder())};
   module_.entry(f)(ptrs.data());
-  if (!device_) return;
   device_->synchronize();
   for (auto [i, host] : copyBack) device_->copyToHost(host, staged[i].address(), staged[i].bytes());
 }

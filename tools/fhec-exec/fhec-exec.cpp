@@ -1,21 +1,34 @@
-// fhec-exec: runs a compiled module on the inputs `fhec run --save=DIR` wrote
-// and checks its outputs bit for bit against the ones saved there. It links
-// only the runtime (no LLVM/MLIR), so it runs where the compiler does not:
-// on the GPU machines, and built with ThreadSanitizer against modules
-// compiled with --sanitize=thread (the cuda-emu race check).
+// fhec-exec: runs a compiled module with the runtime alone (no LLVM/MLIR), so
+// that it runs where the compiler does not: on the GPU machines (bench/gpu),
+// and built with ThreadSanitizer against modules compiled with
+// --sanitize=thread (the cuda-emu race check).
 //
-//   fhec-exec MODULE.so DIR [--function=NAME] [--repeat=N]
+//   fhec-exec MODULE.so DIR        keys and inputs of `fhec run --save=DIR`;
+//                                  outputs checked against DIR/out<i>.ct
+//   fhec-exec MODULE.so --random   fresh keys (CSPRNG) and random inputs
+//     [--expect-from=REF.so]       outputs checked against REF's on the same
+//                                  inputs (results do not depend on the target:
+//                                  a cpu build of the program is the oracle)
+//     [--function=NAME] [--repeat=N] [--json=FILE]
 //
-// Exit status: 0 when every output is bit-identical, 1 when one differs,
-// 2 on a usage, file or module error.
+// Prints each output's check and the per-phase medians over N runs (for GPU
+// modules: CUDA event times of each phase's kernels). Exit status: 0 when
+// every checked output is bit-identical, 1 when one differs, 2 on a usage,
+// file or module error.
+#include "fhec/runtime/Encoding.h"
 #include "fhec/runtime/Error.h"
+#include "fhec/runtime/Keys.h"
 #include "fhec/runtime/Module.h"
+#include "fhec/runtime/Profile.h"
+#include "fhec/runtime/Random.h"
 #include "fhec/runtime/Serialize.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,78 +37,163 @@ using namespace fhec;
 namespace {
 
 int usage() {
-  std::fprintf(stderr, "usage: fhec-exec MODULE.so DIR [--function=NAME] [--repeat=N]\n"
-                       "  runs MODULE on DIR/in<i>.ct with DIR's keys (fhec run --save=DIR) and\n"
-                       "  compares the results with DIR/out<i>.ct bit for bit\n");
+  std::fprintf(stderr, "usage: fhec-exec MODULE.so DIR [--function=NAME] [--repeat=N] [--json=FILE]\n"
+                       "       fhec-exec MODULE.so --random [--expect-from=REF.so] [--function=NAME] [--repeat=N]\n"
+                       "                 [--json=FILE]\n"
+                       "  runs MODULE on the keys and inputs of `fhec run --save=DIR` and compares the results with\n"
+                       "  DIR/out<i>.ct bit for bit; or on fresh keys and random inputs, compared with REF's results\n");
   return 2;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
+}
+
+// The program function of a module: `name`, or its only one (not the key
+// preparation every module with key switching has).
+const rt::ManifestFunction *programFunction(const rt::Manifest &m, const std::string &name) {
+  if (!name.empty()) {
+    if (const rt::ManifestFunction *f = m.find(name)) return f;
+    throw rt::Error("the module has no function '" + name + "'");
+  }
+  const rt::ManifestFunction *only = nullptr;
+  size_t count = 0;
+  for (const rt::ManifestFunction &f : m.functions)
+    if (f.name != abi::kEvkPrepareFunc) only = &f, ++count;
+  if (count != 1)
+    throw rt::Error("the module has " + std::to_string(count) + " functions; name one with --function");
+  return only;
+}
+
+// Keys and inputs for function f: from `fhec run --save`'s directory, or fresh.
+struct Workload {
+  rt::Params params;
+  std::optional<rt::EvalKey> evk;
+  std::vector<rt::RotationKey> rotationKeys;
+  std::vector<rt::Ciphertext> inputs;
+};
+
+Workload load(const std::string &dir, const rt::ManifestFunction &f) {
+  auto file = [&](const std::string &name) { return dir + "/" + name; };
+  Workload w;
+  w.params = rt::deserializeParams(rt::readFile(file("params.bin")));
+  if (f.needsEvalKey()) w.evk = rt::deserializeEvalKey(rt::readFile(file("evk.bin")), w.params);
+  for (uint64_t g : f.galoisElements())
+    w.rotationKeys.push_back(rt::deserializeRotationKey(rt::readFile(file("rk" + std::to_string(g) + ".bin")), w.params));
+  for (size_t i = 0; i < f.inputs.size(); ++i)
+    w.inputs.push_back(rt::deserializeCiphertext(rt::readFile(file("in" + std::to_string(i) + ".ct")), w.params));
+  return w;
+}
+
+Workload generate(const rt::Manifest &m, const rt::ManifestFunction &f) {
+  Workload w;
+  w.params.logN = m.logN;
+  w.params.logQ = m.logQ;
+  w.params.logp = m.logp;
+  rt::SecureRandom rng;
+  rt::KeySet keys = rt::generateKeys(w.params, rng);
+  if (f.needsEvalKey()) w.evk = keys.evk;
+  for (uint64_t g : f.galoisElements()) w.rotationKeys.push_back(rt::generateRotationKey(w.params, keys.sk, g, rng));
+  for (const rt::ManifestCiphertext &in : f.inputs) {
+    std::vector<rt::Complex> z(size_t(in.slots));
+    for (auto &x : z) x = rt::Complex(2 * rng.uniformReal() - 1, 2 * rng.uniformReal() - 1);
+    rt::BigPoly msg = rt::encode(z, w.params.logN, in.logp, in.logq);
+    w.inputs.push_back(rt::encrypt(w.params, keys.pk, msg, in.logp, in.slots, rng));
+  }
+  return w;
+}
+
+rt::Executor makeExecutor(const rt::CompiledModule &module, const Workload &w) {
+  rt::Executor exec(module, w.params);
+  if (w.evk) exec.setEvalKey(*w.evk);
+  for (const rt::RotationKey &rk : w.rotationKeys) exec.setRotationKey(rk);
+  return exec;
 }
 
 int run(int argc, char **argv) {
   std::vector<std::string> positional;
-  std::string function;
+  std::string function, expectFrom, json;
+  bool random = false;
   int repeat = 1;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
-    if (a.rfind("--function=", 0) == 0) {
-      function = a.substr(11);
-    } else if (a.rfind("--repeat=", 0) == 0) {
-      repeat = std::atoi(a.c_str() + 9);
+    auto value = [&](const char *prefix) -> std::optional<std::string> {
+      size_t n = std::char_traits<char>::length(prefix);
+      if (a.compare(0, n, prefix) == 0) return a.substr(n);
+      return std::nullopt;
+    };
+    if (auto v = value("--function=")) function = *v;
+    else if (auto v = value("--expect-from=")) expectFrom = *v;
+    else if (auto v = value("--json=")) json = *v;
+    else if (auto v = value("--repeat=")) {
+      repeat = std::atoi(v->c_str());
       if (repeat < 1) return usage();
-    } else if (a.rfind("--", 0) == 0) {
+    } else if (a == "--random") random = true;
+    else if (a.rfind("--", 0) == 0) {
       std::fprintf(stderr, "fhec-exec: unknown option %s\n", a.c_str());
       return usage();
-    } else {
-      positional.push_back(a);
-    }
+    } else positional.push_back(a);
   }
-  if (positional.size() != 2) return usage();
-  const std::string &dir = positional[1];
-  auto file = [&](const std::string &name) { return dir + "/" + name; };
+  if (positional.size() != (random ? 1u : 2u)) return usage();
 
   auto module = rt::CompiledModule::load(positional[0]);
   const rt::Manifest &manifest = module->manifest();
-  if (function.empty()) {
-    // The program's functions (not the key preparation every module has).
-    std::vector<std::string> names;
-    for (const rt::ManifestFunction &g : manifest.functions)
-      if (g.name != abi::kEvkPrepareFunc) names.push_back(g.name);
-    if (names.size() != 1) {
-      std::fprintf(stderr, "fhec-exec: the module has %zu functions; name one with --function\n", names.size());
-      return 2;
-    }
-    function = names.front();
-  }
-  const rt::ManifestFunction *f = manifest.find(function);
-  if (!f) {
-    std::fprintf(stderr, "fhec-exec: the module has no function '%s'\n", function.c_str());
-    return 2;
-  }
-  rt::Params params = rt::deserializeParams(rt::readFile(file("params.bin")));
-  rt::Executor exec(*module, params);
-  if (f->needsEvalKey()) exec.setEvalKey(rt::deserializeEvalKey(rt::readFile(file("evk.bin")), params));
-  for (uint64_t g : f->galoisElements())
-    exec.setRotationKey(rt::deserializeRotationKey(rt::readFile(file("rk" + std::to_string(g) + ".bin")), params));
-  std::vector<rt::Ciphertext> inputs;
-  for (size_t i = 0; i < f->inputs.size(); ++i)
-    inputs.push_back(rt::deserializeCiphertext(rt::readFile(file("in" + std::to_string(i) + ".ct")), params));
+  const rt::ManifestFunction *f = programFunction(manifest, function);
+  function = f->name;
+  Workload w = random ? generate(manifest, *f) : load(positional[1], *f);
+  rt::Executor exec = makeExecutor(*module, w);
 
-  std::vector<double> ms;
+  std::vector<double> totals;
+  std::vector<std::vector<double>> phases(size_t(abi::Phase::Count));
   std::vector<rt::Ciphertext> outputs;
   for (int r = 0; r < repeat; ++r) {
+    rt::resetPhaseTimes();
     auto t0 = std::chrono::steady_clock::now();
-    outputs = exec.run(function, inputs);
-    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    outputs = exec.run(function, w.inputs);
+    totals.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    rt::PhaseTimes t = rt::phaseTimes();
+    for (size_t p = 0; p < t.size(); ++p) phases[p].push_back(t[p] * 1e3);
   }
-  std::sort(ms.begin(), ms.end());
+
+  // The expected outputs: saved, or the reference module's on the same inputs.
+  std::vector<std::string> expected;
+  if (!expectFrom.empty()) {
+    auto ref = rt::CompiledModule::load(expectFrom);
+    rt::Executor refExec = makeExecutor(*ref, w);
+    for (const rt::Ciphertext &c : refExec.run(function, w.inputs)) expected.push_back(rt::serialize(w.params, c));
+  } else if (!random) {
+    for (size_t i = 0; i < outputs.size(); ++i)
+      expected.push_back(rt::readFile(positional[1] + "/out" + std::to_string(i) + ".ct"));
+  }
   int status = 0;
+  std::string checks;
   for (size_t i = 0; i < outputs.size(); ++i) {
-    std::string expected = rt::readFile(file("out" + std::to_string(i) + ".ct"));
-    bool same = rt::serialize(params, outputs[i]) == expected;
-    std::printf("output %zu: %s\n", i, same ? "bit-identical" : "DIFFERS from the saved one");
-    if (!same) status = 1;
+    const char *verdict = "not checked (no --expect-from)";
+    if (i < expected.size()) {
+      bool same = rt::serialize(w.params, outputs[i]) == expected[i];
+      verdict = same ? "bit-identical" : "DIFFERS from the expected one";
+      if (!same) status = 1;
+    }
+    std::printf("output %zu: %s\n", i, verdict);
+    checks += std::string(checks.empty() ? "" : ", ") + "\"" + verdict + "\"";
   }
-  std::printf("@%s on %s: median %.3f ms over %d run(s)\n", function.c_str(), manifest.target.c_str(), ms[ms.size() / 2],
-              repeat);
+  std::printf("@%s on %s (logN=%d logQ=%d): median %.3f ms over %d run(s)\n", function.c_str(), manifest.target.c_str(),
+              manifest.logN, manifest.logQ, median(totals), repeat);
+  std::string phaseJson;
+  for (size_t p = 0; p < phases.size(); ++p) {
+    const char *name = abi::phaseName(abi::Phase(p));
+    std::printf("  %-10s %10.3f ms\n", name, median(phases[p]));
+    phaseJson += std::string(phaseJson.empty() ? "" : ", ") + "\"" + name + "\": " + std::to_string(median(phases[p]));
+  }
+  if (!json.empty()) {
+    std::ofstream out(json);
+    out << "{\"function\": \"" << function << "\", \"target\": \"" << manifest.target << "\", \"logN\": "
+        << manifest.logN << ", \"logQ\": " << manifest.logQ << ", \"runs\": " << repeat
+        << ", \"total_ms_median\": " << median(totals) << ", \"phases_ms_median\": {" << phaseJson
+        << "}, \"outputs\": [" << checks << "]}\n";
+    if (!out) throw rt::Error("cannot write '" + json + "'");
+  }
   return status;
 }
 

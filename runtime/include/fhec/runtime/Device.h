@@ -5,6 +5,8 @@
 // exercised, bit-exactly, on machines without one.
 #pragma once
 
+#include "fhec/runtime/Profile.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -23,9 +25,11 @@ public:
   /// Copies (synchronous); Error on failure.
   virtual void copyToDevice(uint64_t dst, const void *src, size_t bytes) = 0;
   virtual void copyToHost(void *dst, uint64_t src, size_t bytes) = 0;
-  /// Waits for the kernels launched so far; Error naming the kernel whose
-  /// launch or execution failed.
+  /// Waits for the kernels launched so far (and adds the phase times a
+  /// phaseRecorder took); Error naming the kernel whose launch or execution failed.
   virtual void synchronize() = 0;
+  /// What times the phases of the kernels launched on this device (null: the host clock).
+  virtual PhaseRecorder *phaseRecorder() { return nullptr; }
 };
 
 /// The device the modules of `target` run on: null for the CPU targets (and

@@ -1,5 +1,6 @@
 // Per-phase timers (CRT, NTT, Hadamard, iNTT, iCRT, other): compiled modules
-// call fhec_rt_phase_begin/end around every kernel; the runtime sums wall time.
+// call fhec_rt_phase_begin/end around every kernel; the runtime sums wall time
+// (GPU targets: the kernels' time from events, see PhaseRecorder).
 #pragma once
 #include "fhec/runtime/Abi.h"
 
@@ -16,5 +17,19 @@ namespace fhec::rt {
 using PhaseTimes = std::array<double, size_t(abi::Phase::Count)>;
 void resetPhaseTimes();
 PhaseTimes phaseTimes();
+/// Adds to a phase's time (recorders that learn it later, e.g. from GPU events).
+void addPhaseSeconds(abi::Phase phase, double seconds);
+
+/// Takes the phase markers instead of the host clock while installed: a GPU's
+/// kernels run after their launches return, so the CUDA device records events
+/// in the launch stream and adds their times once the kernels are done.
+class PhaseRecorder {
+public:
+  virtual ~PhaseRecorder() = default;
+  virtual void begin(abi::Phase phase) = 0;
+  virtual void end(abi::Phase phase) = 0;
+};
+/// Installs `recorder` (null: the host clock again); returns the previous one.
+PhaseRecorder *setPhaseRecorder(PhaseRecorder *recorder);
 
 } // namespace fhec::rt

@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""Builds the bundle the GPU benchmark runs on a lent GPU machine (bench/gpu/run.py).
+
+The GPU machines have CUDA, cmake and ninja but no LLVM/MLIR: everything is
+compiled here. For each case (HE Mul + rescale at logN 12, 14 and the paper's
+logN 16) the bundle holds the program compiled for --target=cuda (PTX for
+--gpu-arch) and for --target=cpu (the oracle: results do not depend on the
+target, and the cpu build is checked against the GMP reference by the e2e
+tests), plus fhec-exec and the runtime with the shared libraries they need.
+Keys and inputs are made on the GPU machine (fhec-exec --random): at the
+paper's size they would not fit the 64 MiB a run may carry.
+
+Usage: bench/gpu/prepare.py [--out bench/gpu/bundle] [--gpu-arch sm_90] [--build build]
+                            [--target cuda] [--cases he_mul_logN12 ...]
+(--target cuda-emu: a bundle that runs the same check on this machine's CPU, small cases only.)
+Then, on the lent machine (the `run` tool of /work/.library/device):
+  run(command="python3 bench/gpu/run.py bench/gpu/bundle $OUT", carry=["bench/gpu/bundle"])
+Exit status: non-zero if a compilation fails.
+"""
+import argparse
+import json
+import pathlib
+import re
+import shutil
+import subprocess
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+PROGRAM = """\
+!ct = !ckks.ct<logN = {logN}, logq = {logQ}, logp = 30, slots = {slots}>
+!ct60 = !ckks.ct<logN = {logN}, logq = {logQ}, logp = 60, slots = {slots}>
+!out = !ckks.ct<logN = {logN}, logq = {logq_out}, logp = 30, slots = {slots}>
+module attributes {{ckks.params = #ckks.params<logN = {logN}, logQ = {logQ}, logp = 30, security = "none">}} {{
+  func.func @he_mul(%a: !ct, %b: !ct) -> !out {{
+    %0 = ckks.mul %a, %b : (!ct, !ct) -> !ct60
+    %1 = ckks.rescale %0 : !ct60 -> !out
+    return %1 : !out
+  }}
+}}
+"""
+
+# (name, logN, logQ): the paper's parameters last (Jung et al. 2021, Table 6).
+CASES = [("he_mul_logN12", 12, 300), ("he_mul_logN14", 14, 600), ("he_mul_paper", 16, 1200)]
+
+
+def transform_counts(fhe_text):
+    """Prime-row transforms and level passes of the NTTs and iNTTs of an --emit=fhe module.
+
+    Each fhe.ntt / fhe.intt transforms one row per prime of its basis; each of
+    its levels is one launch that reads and writes every residue once.
+    """
+    primes = {m.group(1): len(m.group(2).split(","))
+              for m in re.finditer(r"^(#rns_basis\d*) = #fhe.basis<.*primes = \[([^\]]*)\]", fhe_text, re.M)}
+    counts = {"NTT": {"rows": 0, "row_passes": 0}, "iNTT": {"rows": 0, "row_passes": 0}}
+    for m in re.finditer(r"fhe\.(ntt|intt) .*\{levels = array<i64: ([0-9, ]+)>\}.*-> <.*basis = (#rns_basis\d*)",
+                         fhe_text):
+        c = counts["NTT" if m.group(1) == "ntt" else "iNTT"]
+        rows = primes[m.group(3)]
+        c["rows"] += rows
+        c["row_passes"] += rows * len(m.group(2).split(","))
+    return counts
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", default=str(ROOT / "bench" / "gpu" / "bundle"))
+    ap.add_argument("--gpu-arch", default="sm_90", choices=["sm_80", "sm_90"])
+    ap.add_argument("--build", default=str(ROOT / "build"))
+    ap.add_argument("--target", default="cuda", choices=["cuda", "cuda-emu"])
+    ap.add_argument("--cases", nargs="+", choices=[c[0] for c in CASES], default=[c[0] for c in CASES])
+    args = ap.parse_args()
+    build = pathlib.Path(args.build)
+    fhec, fhec_exec = build / "bin" / "fhec", build / "bin" / "fhec-exec"
+    runtime = build / "lib" / "libfhec_runtime.so"
+    for f in (fhec, fhec_exec, runtime):
+        if not f.exists():
+            sys.exit(f"prepare: {f} is missing: build fhec first (scripts/setup.sh)")
+    out = pathlib.Path(args.out)
+    shutil.rmtree(out, ignore_errors=True)
+    (out / "bin").mkdir(parents=True)
+    (out / "lib").mkdir()
+    shutil.copy2(fhec_exec, out / "bin")
+    shutil.copy2(runtime, out / "lib")
+    # The non-system libraries fhec-exec needs (GMP), in case the GPU machine lacks them.
+    ldd = subprocess.run(["ldd", str(fhec_exec)], capture_output=True, text=True, check=True).stdout
+    for line in ldd.splitlines():
+        if "libgmp" in line and "=>" in line:
+            shutil.copy2(line.split("=>")[1].split()[0], out / "lib")
+    for name, logN, logQ in (c for c in CASES if c[0] in args.cases):
+        case = out / "cases" / name
+        case.mkdir(parents=True)
+        program = case / "program.mlir"
+        program.write_text(PROGRAM.format(logN=logN, logQ=logQ, logq_out=logQ - 30, slots=1 << (logN - 1)))
+        fhe = subprocess.run([str(fhec), str(program), "--target=cuda", "--emit=fhe"], capture_output=True, text=True,
+                             check=True).stdout
+        (case / "transforms.json").write_text(json.dumps(transform_counts(fhe)))
+        for target, so, extra in ((args.target, "gpu.so", ["--gpu-arch=" + args.gpu_arch]), ("cpu", "cpu.so", [])):
+            cmd = [str(fhec), str(program), "--target=" + target, "-O2", "-o", str(case / so)] + extra
+            print("prepare:", " ".join(cmd[1:]), flush=True)
+            subprocess.run(cmd, check=True, stderr=subprocess.DEVNULL)
+    size = sum(f.stat().st_size for f in out.rglob("*") if f.is_file())
+    print(f"prepare: {out} holds {size / 2**20:.1f} MiB (a device run carries at most 64 MiB)")
+
+
+if __name__ == "__main__":
+    main()

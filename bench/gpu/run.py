@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""GPU benchmark and bit-exact check, run on a lent GPU machine (Python standard library only).
+
+For each case of the bundle (bench/gpu/prepare.py) runs
+  fhec-exec gpu.so --random --expect-from=cpu.so --repeat=N --json=...
+on fresh keys and random inputs: the GPU's outputs must be bit-identical to
+the cpu build's on the same inputs. Reports per-phase medians (CUDA event
+times of each phase's kernels) and the total, and for the NTT phases the
+time per 2^logN transform of one prime row and the memory bandwidth they
+reach (each level launch reads and writes every residue once; counts from
+prepare.py's transforms.json) against the GPU's peak. Writes
+OUT/results.json and OUT/results.txt.
+
+Usage: python3 bench/gpu/run.py BUNDLE OUT [--repeat 20]
+Exit status: non-zero if a case fails or differs.
+"""
+import argparse
+import json
+import os
+import pathlib
+import subprocess
+import sys
+
+# Peak DRAM bandwidth (GB/s) of the GPUs fhec is measured on, by name prefix.
+PEAK_GBPS = {"NVIDIA H100 80GB HBM3": 3350, "NVIDIA H100": 3350, "NVIDIA H200": 4800, "NVIDIA A100": 2039}
+
+
+def gpu_name():
+    try:
+        out = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"],
+                             capture_output=True, text=True, check=True).stdout.strip()
+        return out.splitlines()[0]
+    except (OSError, subprocess.CalledProcessError, IndexError):
+        return "unknown"
+
+
+def peak_gbps(name):
+    for prefix, gbps in sorted(PEAK_GBPS.items(), key=lambda kv: -len(kv[0])):
+        if name.startswith(prefix):
+            return gbps
+    return None
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("bundle")
+    ap.add_argument("out")
+    ap.add_argument("--repeat", type=int, default=20)
+    args = ap.parse_args()
+    bundle, out = pathlib.Path(args.bundle).resolve(), pathlib.Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    env = dict(os.environ, LD_LIBRARY_PATH=str(bundle / "lib") + ":" + os.environ.get("LD_LIBRARY_PATH", ""))
+    gpu = gpu_name()
+    peak = peak_gbps(gpu)
+    results, lines, failed = [], [f"GPU: {gpu}; peak DRAM bandwidth: {peak or '?'} GB/s", ""], False
+    for case in sorted((bundle / "cases").iterdir()):
+        js = out / (case.name + ".json")
+        cmd = [str(bundle / "bin" / "fhec-exec"), str(case / "gpu.so"), "--random",
+               "--expect-from=" + str(case / "cpu.so"), f"--repeat={args.repeat}", f"--json={js}"]
+        p = subprocess.run(cmd, capture_output=True, text=True, env=env)
+        lines.append(f"== {case.name}: {' '.join(cmd[1:])}")
+        lines += p.stdout.splitlines() + p.stderr.splitlines()
+        if p.returncode != 0 or not js.exists():
+            failed = True
+            lines.append(f"FAILED (exit {p.returncode})")
+            continue
+        r = json.loads(js.read_text())
+        r["case"] = case.name
+        counts = json.loads((case / "transforms.json").read_text())
+        N = 1 << r["logN"]
+        for phase in ("NTT", "iNTT"):
+            ms, rows, passes = r["phases_ms_median"][phase], counts[phase]["rows"], counts[phase]["row_passes"]
+            if not rows or ms <= 0:
+                continue
+            gbps = passes * N * 8 * 2 / (ms * 1e-3) / 1e9  # each level pass reads and writes N words per row
+            r[phase + "_us_per_row"] = ms * 1e3 / rows
+            r[phase + "_GBps"] = gbps
+            lines.append(f"  {phase}: {rows} prime rows of 2^{r['logN']}, {ms * 1e3 / rows:.2f} us each, "
+                         f"{gbps:.0f} GB/s" + (f" ({100 * gbps / peak:.0f}% of peak)" if peak else ""))
+        results.append(r)
+        failed |= any(v != "bit-identical" for v in r["outputs"])
+    (out / "results.json").write_text(json.dumps({"gpu": gpu, "peak_GBps": peak, "cases": results}, indent=1))
+    (out / "results.txt").write_text("\n".join(lines) + "\n")
+    print("\n".join(lines))
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
