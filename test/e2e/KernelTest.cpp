@@ -137,7 +137,9 @@ INSTANTIATE_TEST_SUITE_P(
                           Variant{"radix1024", "", "10", 0, false},
                           Variant{"incomplete1", "", "3, 3, 3", 1, false},
                           Variant{"incomplete2_scaled", "order = #fhe<order matrix>, block = 4", "4, 4", 2, true}),
-        ::testing::Values("cpu", "cpu-avx512")),
+        // cuda-emu: the GPU NTT (a launch per level, sub-levels through shared
+        // memory) on every grouping, incomplete and scaled, on the CPU.
+        ::testing::Values("cpu", "cpu-avx512", "cuda-emu")),
     [](const auto &info) {
       std::string t = std::get<1>(info.param);
       std::replace(t.begin(), t.end(), '-', '_');
