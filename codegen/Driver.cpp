@@ -199,9 +199,9 @@ static int driverMainImpl(int argc, char **argv) {
   static cl::opt<std::string> gpuArchOpt("gpu-arch", cl::desc("cuda: PTX target, sm_80 or sm_90 (default)"),
                                          cl::init("sm_90"), cl::cat(cat));
   static cl::opt<std::string> sanitizeOpt("sanitize",
-                                          cl::desc("Instrument the compiled module: 'thread' (ThreadSanitizer; the "
-                                                   "module then runs only in a -fsanitize=thread process such as "
-                                                   "build-tsan/bin/fhec-exec)"),
+                                          cl::desc("Instrument the compiled module: 'thread' (ThreadSanitizer, "
+                                                   "--target=cuda-emu only; the module then runs only in a "
+                                                   "-fsanitize=thread process such as build-tsan/bin/fhec-exec)"),
                                           cl::init(""), cl::cat(cat));
   static cl::opt<std::string> emitOpt("emit",
                                       cl::desc("What to produce: ckks (the scheme-level program, after --manage-scale), "
@@ -302,6 +302,13 @@ static int driverMainImpl(int argc, char **argv) {
     return 1;
   }
   options.sanitizeThread = sanitizeOpt == "thread";
+  if (options.sanitizeThread && targetOpt != "cuda-emu") {
+    // cpu: libomp's synchronization is invisible to TSan (false reports);
+    // cuda: only the host code would be instrumented, not the kernels.
+    llvm::errs() << "fhec: error: --sanitize=thread instruments the cuda-emu target's kernels only (got --target="
+                 << targetOpt << ")\n";
+    return 1;
+  }
   if (runMode && options.sanitizeThread && !builtWithThreadSanitizer()) {
     llvm::errs() << "fhec: error: fhec run cannot load a --sanitize=thread module: this fhec is not built with "
                     "ThreadSanitizer; compile with --emit=so and run the module with fhec-exec from a "

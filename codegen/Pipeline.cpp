@@ -173,10 +173,11 @@ static void addHostLowering(OpPassManager &pm) {
 
 // GPU targets: every parallel loop nest of a kernel (all of them, once the
 // kernels are inlined into their entry) becomes a grid -- the outer tile
-// loop over blocks, the inner one over kGpuBlockThreads threads --, is
-// outlined into gpu.module @fhec_kernels, and is compiled to PTX (cuda) or to
-// host functions run by the CPU execution (cuda-emu); launches call the
-// runtime's hooks.
+// loop over blocks, the inner one over kGpuBlockThreads threads --; with the
+// gpu.launch ops the lowering wrote itself (the NTT's levels, with their own
+// block sizes and shared memory) it is outlined into gpu.module
+// @fhec_kernels and compiled to PTX (cuda) or to host functions run by the
+// CPU execution (cuda-emu); launches call the runtime's hooks.
 static constexpr int64_t kGpuBlockThreads = 32;
 
 // The data layout LLVM's NVPTX backend uses for 64-bit PTX (the same for every sm_XX).

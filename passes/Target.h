@@ -25,7 +25,8 @@ struct TargetSpec {
   bool gpu;               ///< kernels run as GPU grids (parallel loops -> blocks x threads)
   // Cost model (fhe-merge-ntt-levels, fhe-reorder-icrt, fhe-insert-transposes).
   unsigned nttRadixLog;   ///< stages of an NTT sub-level kept in registers (lowering)
-  unsigned nttBlockLog;   ///< log2 of the words of a depth-first NTT block that stays in cache
+  unsigned nttBlockLog;   ///< log2 of the words of a depth-first NTT block that stays in cache (GPU: of the
+                          ///< largest level, a thread block's tile in shared memory)
   unsigned nttHeadLog;    ///< most stages of one strided NTT level (one pass over a whole row)
   unsigned crtBlock;      ///< coefficients per block of the matrix-form CRT
   unsigned icrtBlock;     ///< coefficients per block of the matrix-form iCRT

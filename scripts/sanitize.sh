@@ -6,7 +6,7 @@
 # (N <= 2^14: not the paper-size ones) and the replay of every input in
 # fuzz/regressions/; then the ThreadSanitizer check of the GPU kernels
 # (build-tsan/: the runtime and fhec-exec with -fsanitize=thread, running
-# cuda-emu modules that build/'s fhec compiles with --sanitize=thread:
+# cuda-emu modules that build-san's fhec compiles with --sanitize=thread:
 # test/targets/cuda-emu-tsan.mlir); then a short fuzz campaign of FHEC_FUZZ_SECONDS per
 # target (default: 180 for fhec-fuzz-mlir, 60 for the others). Exits non-zero on any failure, sanitizer report or finding.
 #
@@ -58,8 +58,8 @@ ctest --test-dir build-san --output-on-failure -j "$(nproc)" --timeout 900 \
   -E '^Paper/|^Sizes/HEMulBitExact\.MatchesReference/logN16_'
 echo "sanitize: tests passed (${SECONDS}s)"
 
-# The race check needs build/'s fhec (scripts/test.sh built it) to compile the modules.
-"$root/.venv/bin/lit" -sv "$root/build/test" --filter 'cuda-emu-tsan' --param tsan-exec="$root/build-tsan/bin/fhec-exec"
+# The race check: build-san's fhec compiles the modules, build-tsan's fhec-exec runs them.
+"$root/.venv/bin/lit" -sv "$root/build-san/test" --filter 'cuda-emu-tsan' --param tsan-exec="$root/build-tsan/bin/fhec-exec"
 echo "sanitize: ThreadSanitizer check of the cuda-emu kernels passed (${SECONDS}s)"
 
 [ "$mode" = --no-fuzz ] && exit 0

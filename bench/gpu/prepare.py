@@ -82,11 +82,6 @@ def main():
     (out / "lib").mkdir()
     shutil.copy2(fhec_exec, out / "bin")
     shutil.copy2(runtime, out / "lib")
-    # The non-system libraries fhec-exec needs (GMP), in case the GPU machine lacks them.
-    ldd = subprocess.run(["ldd", str(fhec_exec)], capture_output=True, text=True, check=True).stdout
-    for line in ldd.splitlines():
-        if "libgmp" in line and "=>" in line:
-            shutil.copy2(line.split("=>")[1].split()[0], out / "lib")
     for name, logN, logQ in (c for c in CASES if c[0] in args.cases):
         case = out / "cases" / name
         case.mkdir(parents=True)
@@ -98,7 +93,17 @@ def main():
         for target, so, extra in ((args.target, "gpu.so", ["--gpu-arch=" + args.gpu_arch]), ("cpu", "cpu.so", [])):
             cmd = [str(fhec), str(program), "--target=" + target, "-O2", "-o", str(case / so)] + extra
             print("prepare:", " ".join(cmd[1:]), flush=True)
-            subprocess.run(cmd, check=True, stderr=subprocess.DEVNULL)
+            p = subprocess.run(cmd, capture_output=True, text=True)
+            if p.returncode != 0:
+                sys.exit(f"prepare: compiling {name} for {target} failed:\n{p.stderr}")
+    # The libraries fhec-exec and the modules need beyond glibc and libstdc++
+    # (GMP; libomp, which every module links), in case the GPU machine lacks them.
+    for binary in [fhec_exec] + sorted(out.rglob("*.so")):
+        ldd = subprocess.run(["ldd", str(binary)], capture_output=True, text=True, check=True).stdout
+        for line in ldd.splitlines():
+            lib = line.split("=>")[1].split()[0] if "=>" in line else ""
+            if any(n in lib for n in ("libgmp", "libomp")) and not (out / "lib" / pathlib.Path(lib).name).exists():
+                shutil.copy2(lib, out / "lib")
     size = sum(f.stat().st_size for f in out.rglob("*") if f.is_file())
     print(f"prepare: {out} holds {size / 2**20:.1f} MiB (a device run carries at most 64 MiB)")
 

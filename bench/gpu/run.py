@@ -21,13 +21,16 @@ import pathlib
 import subprocess
 import sys
 
-# Peak DRAM bandwidth (GB/s) of the GPUs fhec is measured on, by name prefix.
-PEAK_GBPS = {"NVIDIA H100 80GB HBM3": 3350, "NVIDIA H100": 3350, "NVIDIA H200": 4800, "NVIDIA A100": 2039}
+# Peak DRAM bandwidth (GB/s) of the GPUs fhec is measured on, by nvidia-smi name prefix
+# (vendor data sheets; the longest matching prefix wins).
+PEAK_GBPS = {"NVIDIA H100 80GB HBM3": 3350, "NVIDIA H100 PCIe": 2000, "NVIDIA H100 NVL": 3900,
+             "NVIDIA H200": 4800, "NVIDIA A100-SXM4-80GB": 2039, "NVIDIA A100-SXM4-40GB": 1555,
+             "NVIDIA A100-PCIE-40GB": 1555, "NVIDIA A100 80GB PCIe": 1935}
 
 
 def gpu_name():
     try:
-        out = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"],
+        out = subprocess.run(["nvidia-smi", "--query-gpu=name", "--format=csv,noheader"],
                              capture_output=True, text=True, check=True).stdout.strip()
         return out.splitlines()[0]
     except (OSError, subprocess.CalledProcessError, IndexError):

@@ -9,9 +9,10 @@
 // with q = logN - s - k (forward) or s (inverse). A thread block owns a tile
 // of C = 2^c consecutive r of one blk -- its warps' global accesses are then
 // contiguous -- and takes it through the level's sub-levels (`subLevels`,
-// at most the target's radix stages each): every thread loads 2^radix
-// residues of a sub-transform into registers, runs Harvey's butterflies on
-// them, and stores them back; sub-levels exchange residues through the
+// at most the target's radix stages each): a thread loads the 2^r residues
+// of a radix-2^r sub-transform into registers (2^(radix - r) of them in turn
+// when r is below the radix), runs Harvey's butterflies on them, and stores
+// them back; sub-levels exchange residues through the
 // tile in shared memory (residue u of column r at u C + r), a barrier
 // between each. The first sub-level reads the input, the last writes the
 // result; a level of one sub-level needs neither shared memory nor barriers.
@@ -29,7 +30,7 @@ void emitLevel(KernelBuilder &kb, const TransformPlan &t, Value m, Value src, Va
   const TargetSpec &spec = *kb.options.target;
   int64_t q = t.inverse ? s : t.logN - s - k;
   int64_t c = std::min<int64_t>(q, int64_t(spec.nttBlockLog) - k), tileLog = k + c;
-  auto subs = subLevels(s, k, spec.nttRadixLog, t.inverse, !t.inverse && lastLevel);
+  auto subs = subLevels(s, k, spec.nttRadixLog, t.inverse, lastLevel);
   int64_t rmax = 0;
   for (auto [first, r] : subs) rmax = std::max(rmax, r);
   // Every thread holds 2^rmax residues; a sub-level of fewer stages gives it

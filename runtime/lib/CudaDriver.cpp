@@ -135,8 +135,9 @@ public:
   PhaseRecorder *phaseRecorder() override { return this; }
   void begin(abi::Phase phase) override { open_[size_t(phase)] = record(); }
   void end(abi::Phase phase) override {
-    CUevent start = open_[size_t(phase)], stop = record();
-    if (start && stop) timed_.push_back({phase, start, stop});
+    CUevent start = std::exchange(open_[size_t(phase)], nullptr);
+    if (!start) return;
+    if (CUevent stop = record()) timed_.push_back({phase, start, stop});
   }
 
   uint64_t allocate(size_t bytes) override {
@@ -157,19 +158,22 @@ public:
     check(d().cuMemcpyDtoH(dst, src, bytes), "copying " + std::to_string(bytes) + " bytes from the GPU");
   }
   void synchronize() override {
-    if (std::string e = takeCudaLaunchError(); !e.empty()) throw Error("cuda: " + e);
+    // Wait first: the kernels queued before a failed launch still use the
+    // buffers the caller frees once this throws.
     CUresult r = current();
     if (r == CUDA_SUCCESS) r = d().cuCtxSynchronize();
+    std::vector<Timed> timed = std::exchange(timed_, {});
+    next_ = 0;
+    for (CUevent &e : open_) e = nullptr;
+    if (std::string e = takeCudaLaunchError(); !e.empty()) throw Error("cuda: " + e);
     if (r != CUDA_SUCCESS) {
       std::lock_guard<std::mutex> lock(gMutex);
       throw Error("cuda: a kernel failed (the last one launched: " + gLastKernel + "): " + d().describe(r));
     }
-    for (const Timed &t : timed_) {
+    for (const Timed &t : timed) {
       float ms = 0;
       if (d().cuEventElapsedTime(&ms, t.start, t.stop) == CUDA_SUCCESS) addPhaseSeconds(t.phase, ms * 1e-3);
     }
-    timed_.clear();
-    next_ = 0;
   }
 
 private:

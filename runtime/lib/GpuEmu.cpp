@@ -16,12 +16,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <thread>
+#include <system_error>
 #include <vector>
 
 namespace {
 
 /// A reusable barrier for the threads of one block (C++17 has no
-/// std::barrier): a sense-reversing counter. Waiters yield the core rather
+/// std::barrier): an arrival counter and a generation number. Waiters yield the core rather
 /// than sleep: a block has up to 1024 threads on a few cores, and a futex
 /// wake-up of each made the NTT phase 7x slower (HE Mul at logN 12, 2 cores).
 /// The acquire/release atomics give ThreadSanitizer the barrier's order.
@@ -65,6 +66,17 @@ constexpr int64_t kMaxBlockThreads = 1024;
 /// (at least two, so that ThreadSanitizer sees threads that race).
 constexpr int64_t kIndependentHostThreads = 4;
 
+/// Starts body(1) .. body(count - 1) on new host threads (the caller runs body(0)).
+template <typename Body> void spawn(std::vector<std::thread> &pool, Body &body, int64_t count) {
+  pool.reserve(size_t(count - 1));
+  try {
+    for (int64_t i = 1; i < count; ++i) pool.emplace_back(body, i);
+  } catch (const std::system_error &) {
+    // The threads started already would wait at the block's barrier forever.
+    fail("cannot start the host threads of an emulated launch (thread limit reached?)");
+  }
+}
+
 } // namespace
 
 extern "C" {
@@ -100,7 +112,7 @@ void fhec_rt_gpu_emu_launch(void (*kernel)(int64_t *), int64_t gx, int64_t gy, i
       }
       tState = ThreadState();
     };
-    for (int64_t h = 1; h < hostThreads; ++h) pool.emplace_back(body, h);
+    spawn(pool, body, hostThreads);
     body(0);
     for (std::thread &th : pool) th.join();
     return;
@@ -122,8 +134,7 @@ void fhec_rt_gpu_emu_launch(void (*kernel)(int64_t *), int64_t gx, int64_t gy, i
     }
     s = ThreadState();
   };
-  pool.reserve(threads - 1);
-  for (int64_t t = 1; t < threads; ++t) pool.emplace_back(body, t);
+  spawn(pool, body, threads);
   body(0);
   for (std::thread &th : pool) th.join();
 }

@@ -402,9 +402,9 @@ std::vector<Ciphertext> Executor::run(const std::string &name, const std::vector
 
 void Executor::call(const ManifestFunction &f, const std::function<CallData(const ManifestArg &)> &data) {
   std::vector<void *> ptrs;
-  std::vector<DeviceBuffer> staged;                  // this call's inputs and outputs on the device
-  std::vector<std::pair<size_t, void *>> copyBack;  // staged output -> its host words
-  for (const auto &a : f.args) {
+  std::vector<std::pair<DeviceBuffer *, void *>> copyBack;  // staged output -> its host words
+  for (size_t i = 0; i < f.args.size(); ++i) {
+    const ManifestArg &a = f.args[i];
     if (a.kind == ManifestArg::Kind::Table || a.kind == ManifestArg::Kind::Workspace) {
       ptrs.push_back(argument(a));
       continue;
@@ -414,12 +414,14 @@ void Executor::call(const ManifestFunction &f, const std::function<CallData(cons
       ptrs.push_back(d.data);
       continue;
     }
-    staged.emplace_back(*device_, d.words * sizeof(uint64_t));
+    // The argument's buffer on the device, allocated by the function's first call.
+    DeviceBuffer &staged = staging_[{f.name, i}];
+    if (staged.bytes() != d.words * sizeof(uint64_t)) staged = DeviceBuffer(*device_, d.words * sizeof(uint64_t));
     if (a.output)
-      copyBack.push_back({staged.size() - 1, d.data});
+      copyBack.push_back({&staged, d.data});
     else
-      device_->copyToDevice(staged.back().address(), d.data, staged.back().bytes());
-    ptrs.push_back(reinterpret_cast<void *>(staged.back().address()));
+      device_->copyToDevice(staged.address(), d.data, staged.bytes());
+    ptrs.push_back(reinterpret_cast<void *>(staged.address()));
   }
   if (!device_) {
     module_.entry(f)(ptrs.data());
@@ -432,7 +434,7 @@ void Executor::call(const ManifestFunction &f, const std::function<CallData(cons
   } scope{setPhaseRecorder(device_->phaseRecorder())};
   module_.entry(f)(ptrs.data());
   device_->synchronize();
-  for (auto [i, host] : copyBack) device_->copyToHost(host, staged[i].address(), staged[i].bytes());
+  for (auto [staged, host] : copyBack) device_->copyToHost(host, staged->address(), staged->bytes());
 }
 
 std::vector<BigPoly> Executor::runPolys(const std::string &name, const std::vector<BigPoly> &inputs) {

@@ -8,7 +8,8 @@ using Clock = std::chrono::steady_clock;
 fhec::rt::PhaseTimes gTimes{};
 Clock::time_point gStart[size_t(fhec::abi::Phase::Count)];
 
-fhec::rt::PhaseRecorder *gRecorder = nullptr;
+// Per thread: the hooks run on the thread that called the module's entry.
+thread_local fhec::rt::PhaseRecorder *gRecorder = nullptr;
 
 bool valid(int32_t phase) { return phase >= 0 && phase < int32_t(fhec::abi::Phase::Count); }
 } // namespace

@@ -4,6 +4,8 @@
 // RUN: FileCheck %s --check-prefix=PTX < %t.ptx
 // RUN: fhec %s --target=cuda --emit=llvm | FileCheck %s --check-prefix=HOST
 // RUN: fhec run %s --target=cuda-emu | FileCheck %s --check-prefix=EMU
+// RUN: not fhec %s --target=cuda --sanitize=thread -o %t.so 2>&1 | FileCheck %s --check-prefix=TSAN-TARGET
+// TSAN-TARGET: error: --sanitize=thread instruments the cuda-emu target's kernels only (got --target=cuda)
 // The cuda target: 30-bit primes (lazy [0, 4p) fits a 32-bit word), tables in
 // Shoup base 2^32, 32-bit digits in the CRT/iCRT; every parallel loop a grid
 // of 32-thread blocks, each NTT level a launch whose sub-levels meet in shared

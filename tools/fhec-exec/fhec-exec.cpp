@@ -145,7 +145,7 @@ int run(int argc, char **argv) {
   rt::Executor exec = makeExecutor(*module, w);
 
   std::vector<double> totals;
-  std::vector<std::vector<double>> phases(size_t(abi::Phase::Count));
+  std::vector<std::vector<double>> phases(static_cast<size_t>(abi::Phase::Count));
   std::vector<rt::Ciphertext> outputs;
   for (int r = 0; r < repeat; ++r) {
     rt::resetPhaseTimes();

@@ -100,7 +100,8 @@ private:
 /// key in the module's RNS/NTT form, checks every input against the
 /// function's signature. A call allocates nothing but its outputs. For the
 /// GPU targets tables, keys and workspace live in the device's memory (copied
-/// there once) and a call copies its inputs in and its outputs back.
+/// there once) and a call copies its inputs in and its outputs back, through
+/// device buffers allocated by each function's first call.
 class Executor {
 public:
   /// Throws Error if the module was compiled for other parameters, or for a
@@ -150,6 +151,8 @@ private:
   std::unique_ptr<Device> device_;  ///< null: the module's code reads host memory
   std::map<std::tuple<int, int, int64_t>, Buffer> tables_;
   std::map<std::tuple<int, int, int64_t>, DeviceBuffer> deviceTables_;
+  /// GPU targets: each (function, argument)'s inputs and outputs on the device.
+  std::map<std::pair<std::string, size_t>, DeviceBuffer> staging_;
   Resident workspace_;
   /// Runs the module's key preparation (CRT + NTT) on one key polynomial mod
   /// Q^2 into keys_[role].

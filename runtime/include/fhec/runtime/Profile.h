@@ -29,7 +29,8 @@ public:
   virtual void begin(abi::Phase phase) = 0;
   virtual void end(abi::Phase phase) = 0;
 };
-/// Installs `recorder` (null: the host clock again); returns the previous one.
+/// Installs `recorder` for the calling thread (null: the host clock again);
+/// returns the previous one.
 PhaseRecorder *setPhaseRecorder(PhaseRecorder *recorder);
 
 } // namespace fhec::rt
