@@ -1,7 +1,8 @@
 // The GPU form of the NTT and iNTT: each level of fhe-merge-ntt-levels is one
 // launch, so a 2^16 transform with the cuda target's cost model takes two
-// (levels 5 + 11) instead of sixteen (HE-Booster's local synchronization;
-// Jung et al. 2021, Sec. 5: merged levels in shared memory).
+// (levels 5 + 11) instead of the sixteen passes over memory of a radix-2 NTT
+// (Jung et al. 2021, Sec. V-C "High-radix NTT"; HE-Booster, Sec. 3.3:
+// stages synchronized within a thread block instead of across the GPU).
 //
 // A level (s, k) is N / 2^k independent radix-2^k sub-transforms: residue
 // u in [0, 2^k) of sub-transform (blk, r) is element
@@ -13,9 +14,11 @@
 // of a radix-2^r sub-transform into registers (2^(radix - r) of them in turn
 // when r is below the radix), runs Harvey's butterflies on them, and stores
 // them back; sub-levels exchange residues through the
-// tile in shared memory (residue u of column r at u C + r), a barrier
-// between each. The first sub-level reads the input, the last writes the
-// result; a level of one sub-level needs neither shared memory nor barriers.
+// tile in shared memory (residue u of column r at u C + r, plus a word of
+// padding per 8), a barrier between each. The first sub-level reads the
+// input, the last writes the result (through coalesced copies where a
+// thread's residues would be contiguous); a level of one sub-level with
+// coalesced accesses needs neither shared memory nor barriers.
 #include "conversion/FHEToLoops/Ntt.h"
 #include "conversion/FHEToLoops/Patterns.h"
 
@@ -36,8 +39,27 @@ void emitLevel(KernelBuilder &kb, const TransformPlan &t, Value m, Value src, Va
   // Every thread holds 2^rmax residues; a sub-level of fewer stages gives it
   // 2^(rmax - r) sub-transforms in turn.
   int64_t threadsLog = tileLog - rmax;
+  // Within the tile, sub-transform (sb, v) of a sub-level holds
+  // u = sb 2^(vLog+r) + v + i 2^vLog, i < 2^r: the forward transform's
+  // sub-level at a = first - s stages into the level has vLog = k-a-r, the
+  // inverse's vLog = a. Its twiddles are those of block blk 2^(k-r-vLog) + sb
+  // at stage `first`.
+  auto vLogOf = [&](std::pair<int64_t, int64_t> sub) {
+    int64_t a = sub.first - s;
+    return t.inverse ? a : k - a - sub.second;
+  };
+  // A warp's consecutive threads take consecutive columns, then consecutive
+  // v: a one-column tile of contiguous residues (q = 0: the forward
+  // transform's last level, the inverse's first) whose first or last
+  // sub-level has v below a warp apart gives each thread a run of 2^r
+  // residues. Those residues go between global and shared memory in a
+  // separate, coalesced copy (thread t: residues t, t + threads, ...).
+  bool stageIn = q == 0 && vLogOf(subs.front()) < 5, stageOut = q == 0 && vLogOf(subs.back()) < 5;
+  int64_t T = int64_t(1) << tileLog;
   SmallVector<MemRefType> shared;
-  if (subs.size() > 1) shared.push_back(kb.sharedType({int64_t(1) << tileLog}));
+  // One word of padding per 8 spreads a thread's run of 8 residues over
+  // distinct banks.
+  if (subs.size() > 1 || stageIn || stageOut) shared.push_back(kb.sharedType({T + T / 8}));
 
   Value tiles = kb.cidx(int64_t(1) << (t.logN - tileLog));
   kb.gpuLaunch(tiles, m, int64_t(1) << threadsLog, shared, [&](Value tile, Value j, Value tid, ValueRange sh) {
@@ -45,19 +67,30 @@ void emitLevel(KernelBuilder &kb, const TransformPlan &t, Value m, Value src, Va
     Value p = t.prime(kb, j);
     std::array<Value, 4> scale = t.scale(kb, j);
     auto mask = [&](int64_t bits) { return kb.cidx((int64_t(1) << bits) - 1); };
+    auto padded = [&](Value e) { return kb.add(e, kb.shr(e, kb.cidx(3))); };
     // The tile's sub-transform block and first column.
     Value blk = kb.shr(tile, kb.cidx(q - c));
     Value base = kb.add(kb.shl(blk, kb.cidx(k + q)), kb.shl(kb.bitAnd(tile, mask(q - c)), kb.cidx(c)));
+    // The coalesced copies of a one-column tile (q = 0: residue e at base + e).
+    auto copy = [&](bool in) {
+      for (int64_t w = 0; w < (int64_t(1) << rmax); ++w) {
+        Value e = kb.add(tid, kb.cidx(w << threadsLog)), at = kb.add(base, e);
+        if (in)
+          kb.store(kb.load(src, {j, at}), sh[0], {padded(e)});
+        else
+          kb.store(kb.load(sh[0], {padded(e)}), dst, {j, at});
+      }
+    };
+    if (stageIn) {
+      copy(/*in=*/true);
+      kb.barrier();
+    }
     for (auto [l, sub] : llvm::enumerate(subs)) {
       auto [first, r] = sub;
-      bool fromGlobal = l == 0, toGlobal = l + 1 == subs.size();
-      if (!fromGlobal && !(toGlobal && kb.options.dropGpuBarrier)) kb.barrier();
-      // Within the tile, sub-transform (sb, v) of this sub-level holds
-      // u = sb 2^(vLog+r) + v + i 2^vLog, i < 2^r: the forward transform's
-      // sub-level at a = first - s stages into the level has vLog = k-a-r,
-      // the inverse's vLog = a. Its twiddles are those of block
-      // blk 2^(k-r-vLog) + sb at stage `first`.
-      int64_t a = first - s, vLog = t.inverse ? a : k - a - r, R = int64_t(1) << r;
+      bool last = l + 1 == subs.size();
+      bool fromGlobal = l == 0 && !stageIn, toGlobal = last && !stageOut;
+      if (l > 0 && !(last && kb.options.dropGpuBarrier)) kb.barrier();
+      int64_t vLog = vLogOf(sub), R = int64_t(1) << r;
       for (int64_t w = 0; w < (int64_t(1) << (rmax - r)); ++w) {
         Value item = kb.add(tid, kb.cidx(w << threadsLog));
         Value col = kb.bitAnd(item, mask(c)), sq = kb.shr(item, kb.cidx(c));
@@ -67,7 +100,7 @@ void emitLevel(KernelBuilder &kb, const TransformPlan &t, Value m, Value src, Va
         for (int64_t i = 0; i < R; ++i) {
           Value u = kb.add(u0, kb.cidx(i << vLog));
           at[i] = kb.add(kb.add(base, col), kb.shl(u, kb.cidx(q)));
-          sat[i] = kb.add(kb.shl(u, kb.cidx(c)), col);
+          sat[i] = padded(kb.add(kb.shl(u, kb.cidx(c)), col));
           x[i] = fromGlobal ? kb.load(src, {j, at[i]}) : kb.load(sh[0], {sat[i]});
         }
         Value blkT = kb.add(kb.shl(blk, kb.cidx(k - r - vLog)), sb);
@@ -88,7 +121,7 @@ void emitLevel(KernelBuilder &kb, const TransformPlan &t, Value m, Value src, Va
             for (int64_t g = 0; g < (int64_t(1) << d); ++g)
               W[d].push_back(twiddle(kb.add(kb.cidx((int64_t(1) << (first + d)) + g), kb.shl(blkT, kb.cidx(d)))));
           bf.forwardButterflies(x, r, W, p);
-          if (lastLevel && toGlobal)
+          if (lastLevel && last)
             for (Value &e : x) e = kb.reduce(e, p, 4, 1);
         }
         for (int64_t i = 0; i < R; ++i) {
@@ -98,6 +131,10 @@ void emitLevel(KernelBuilder &kb, const TransformPlan &t, Value m, Value src, Va
             kb.store(x[i], sh[0], {sat[i]});
         }
       }
+    }
+    if (stageOut) {
+      kb.barrier();
+      copy(/*in=*/false);
     }
   });
 }

@@ -27,8 +27,9 @@ module attributes {ckks.params = #ckks.params<logN = 8, logQ = 100, logp = 30, s
 // LOOPS: fhec-manifest {{[0-9]+}}\0Atarget name=cuda shoup_bits=32
 // LOOPS: modarith.mac_split {{.*}} {digit = 32 : i64}
 // The forward NTT of 2^8 in one level (fhe-merge-ntt-levels): 32 threads of
-// 8 residues, sub-levels of 2, 3 and 3 stages through a 256-word tile.
-// LOOPS: gpu.launch blocks({{.*}}) in ({{.*}} = %c1{{.*}}, {{.*}} = %c{{[0-9]+}}{{.*}}, {{.*}}) threads({{.*}}) in ({{.*}} = %c32{{.*}}, {{.*}}) workgroup(%{{.*}} : memref<256xi64, #gpu.address_space<workgroup>>)
+// 8 residues, sub-levels of 2, 3 and 3 stages through a 256-word tile (288
+// words with the padding), its last sub-level stored by a coalesced copy.
+// LOOPS: gpu.launch blocks({{.*}}) in ({{.*}} = %c1{{.*}}, {{.*}} = %c{{[0-9]+}}{{.*}}, {{.*}}) threads({{.*}}) in ({{.*}} = %c32{{.*}}, {{.*}}) workgroup(%{{.*}} : memref<288xi64, #gpu.address_space<workgroup>>)
 // LOOPS: gpu.barrier
 // LOOPS: gpu.barrier
 // LOOPS: gpu.terminator
@@ -42,7 +43,7 @@ module attributes {ckks.params = #ckks.params<logN = 8, logQ = 100, logp = 30, s
 // PTX: st.global.b64
 // PTX-NOT: st.global.b32
 // The NTT's tile in shared memory, 64-bit shared accesses, barriers.
-// PTX: .shared .align 8 .b8 {{.*}}[2048];
+// PTX: .shared .align 8 .b8 {{.*}}[2304];
 // PTX: st.shared.b64
 // PTX: bar.sync 0;
 // PTX: ld.shared.b64
