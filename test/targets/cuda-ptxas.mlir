@@ -5,5 +5,20 @@
 // RUN: FileCheck %s < %t.sm80.ptx
 // RUN: %ptxas -arch=sm_80 --warning-as-error %t.sm80.ptx -o %t.sm80.cubin
 // Every kernel of HE Mul (CRT, NTT, Hadamard, iNTT, iCRT, rescale) is valid
-// PTX for both GPUs the cuda target supports, checked by NVIDIA's assembler.
+// PTX for both GPUs the cuda target supports, checked by NVIDIA's assembler;
+// so are the kernels of every other op: add, sub, negate, constants,
+// mod_down (Inputs/every-op.mlir), rotations, conjugation and plaintext
+// operands (fhec-scheme-ops.mlir), and the sigmoid example's chain.
+// RUN: fhec %S/Inputs/every-op.mlir --target=cuda --emit=ptx -o %t.ops90.ptx
+// RUN: %ptxas -arch=sm_90 --warning-as-error %t.ops90.ptx -o %t.ops90.cubin
+// RUN: fhec %S/Inputs/every-op.mlir --target=cuda --gpu-arch=sm_80 --emit=ptx -o %t.ops80.ptx
+// RUN: %ptxas -arch=sm_80 --warning-as-error %t.ops80.ptx -o %t.ops80.cubin
+// RUN: fhec %S/../tools/fhec-scheme-ops.mlir --target=cuda --emit=ptx -o %t.rot90.ptx
+// RUN: %ptxas -arch=sm_90 --warning-as-error %t.rot90.ptx -o %t.rot90.cubin
+// RUN: fhec %S/../tools/fhec-scheme-ops.mlir --target=cuda --gpu-arch=sm_80 --emit=ptx -o %t.rot80.ptx
+// RUN: %ptxas -arch=sm_80 --warning-as-error %t.rot80.ptx -o %t.rot80.cubin
+// RUN: fhec %fhec_src/examples/sigmoid.mlir --target=cuda --emit=ptx -o %t.sig90.ptx
+// RUN: %ptxas -arch=sm_90 --warning-as-error %t.sig90.ptx -o %t.sig90.cubin
+// RUN: fhec %fhec_src/examples/sigmoid.mlir --target=cuda --gpu-arch=sm_80 --emit=ptx -o %t.sig80.ptx
+// RUN: %ptxas -arch=sm_80 --warning-as-error %t.sig80.ptx -o %t.sig80.cubin
 // CHECK: .target sm_80
