@@ -12,6 +12,7 @@ config.test_exec_root = os.path.join(config.fhec_obj_root, "test")
 config.environment["PATH"] = os.pathsep.join(
     [config.fhec_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])])
 config.substitutions.append(("%fhec_src", config.fhec_src_root))
+config.substitutions.append(("%fhec_build", config.fhec_obj_root))
 
 # CPU features, for the tests that run cpu-avx512 modules (REQUIRES: avx512ifma);
 # the others still compile for every target.
@@ -41,6 +42,8 @@ def find_ptxas():
         if hits:
             return hits[0]
     return shutil.which("ptxas")
+
+config.substitutions.append(("%python", sys.executable))
 
 ptxas = find_ptxas()
 if ptxas:
