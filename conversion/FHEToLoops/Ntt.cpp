@@ -98,6 +98,22 @@ std::array<Value, 4> TransformPlan::scale(KernelBuilder &kb, Value j) const {
   return c;
 }
 
+NttButterflies::Twiddles TransformPlan::twiddles(KernelBuilder &kb, Value j, int64_t first, int64_t r, Value blk,
+                                                 int64_t W) const {
+  NttButterflies::Twiddles out(r);
+  for (int64_t d = 0; d < r; ++d) {
+    if (inverse && first + d == logN - 1) continue;  // the scaled last stage
+    int64_t groups = int64_t(1) << (inverse ? r - d - 1 : d);
+    Value at = kb.mul(blk, kb.cidx(groups));
+    int64_t stageBase = inverse ? N >> (first + d + 1) : int64_t(1) << (first + d);
+    for (int64_t g = 0; g < groups; ++g) {
+      Value idx = kb.add(kb.cidx(stageBase + g), at);
+      out[d].push_back({kb.splat(kb.load(tw, {j, idx}), W), kb.splat(kb.load(twShoup, {j, idx}), W), Value(), Value()});
+    }
+  }
+  return out;
+}
+
 SmallVector<std::pair<int64_t, int64_t>> subLevels(int64_t s, int64_t k, int64_t radix, bool inverse, bool last) {
   SmallVector<std::pair<int64_t, int64_t>> out;
   for (int64_t t = s; t < s + k;) {
@@ -112,7 +128,7 @@ namespace {
 
 struct NttEmitter : NttButterflies {
   int64_t N;
-  Value tw, twShoup;  // (m, N) twiddle tables of the direction
+  const TransformPlan &plan;
   Value j, p;         // prime row and its modulus
 
   // A sub-level whose sub-transforms are at least the target's lanes apart
@@ -121,7 +137,6 @@ struct NttEmitter : NttButterflies {
     int64_t lanes = kb.options.target->lanes;
     return stride % lanes == 0 ? lanes : 1;
   }
-  Value twiddle(Value table, Value idx, int64_t W) { return kb.splat(kb.load(table, {j, idx}), W); }
 
   // For r in [0, stride): loads the R residues base + r + u stride of row j
   // from src, lets `butterflies` transform them in registers, stores them to dst.
@@ -212,12 +227,7 @@ struct NttEmitter : NttButterflies {
     Value p = kb.splat(this->p, Wd);
     kb.loop(blkCount, [&](Value sb) {
       Value blk = kb.add(blkBase, sb);
-      Twiddles W(k);
-      for (int64_t d = 0; d < k; ++d)
-        for (int64_t g = 0; g < (int64_t(1) << d); ++g) {
-          Value idx = kb.add(kb.cidx((int64_t(1) << (s + d)) + g), kb.mul(blk, kb.cidx(int64_t(1) << d)));
-          W[d].push_back({twiddle(tw, idx, Wd), twiddle(twShoup, idx, Wd), Value(), Value()});
-        }
+      Twiddles W = plan.twiddles(kb, j, s, k, blk, Wd);
       subTransforms(src, dst, kb.mul(blk, kb.cidx(N >> s)), stride, R, Wd, [&](SmallVectorImpl<Value> &x) {
         forwardButterflies(x, k, W, p);
         if (last)
@@ -258,15 +268,7 @@ struct NttEmitter : NttButterflies {
     for (int c = 0; c < 4; ++c) scale[c] = kb.splat(scaleS[c], Wd);
     kb.loop(blkCount, [&](Value sb) {
       Value blk = kb.add(blkBase, sb);
-      Twiddles W(k);
-      for (int64_t d = 0; d < k; ++d) {
-        if (s + d == logN - 1) continue;  // the scaled last stage
-        int64_t groups = int64_t(1) << (k - d - 1);
-        for (int64_t g = 0; g < groups; ++g) {
-          Value idx = kb.add(kb.cidx((N >> (s + d + 1)) + g), kb.mul(blk, kb.cidx(groups)));
-          W[d].push_back({twiddle(tw, idx, Wd), twiddle(twShoup, idx, Wd), Value(), Value()});
-        }
-      }
+      Twiddles W = plan.twiddles(kb, j, s, k, blk, Wd);
       subTransforms(src, dst, kb.mul(blk, kb.cidx(int64_t(1) << (s + k))), stride, R, Wd,
                     [&](SmallVectorImpl<Value> &x) {
         inverseButterflies(x, s, k, logN, W, p, scale);
@@ -301,7 +303,7 @@ void emitTransformRow(KernelBuilder &kb, Operation *op, Value in, Value out, Val
   Value tail = kb.options.target->lanes == 8 && logN >= 6
                    ? kb.table(abi::TableKind::NttTailTwiddles, t.basis, inverse ? 1 : 0, logN)
                    : Value();
-  NttEmitter e{{kb}, t.N, t.tw, t.twShoup, j, t.prime(kb, j), tail, next.first, next.second};
+  NttEmitter e{{kb}, t.N, t, j, t.prime(kb, j), tail, next.first, next.second};
   std::array<Value, 4> scale = t.scale(kb, j);
   // With the transposed tail, the evaluation order depends on it: the
   // forward transform's last level (the inverse's first) always keeps at

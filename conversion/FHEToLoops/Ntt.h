@@ -10,36 +10,6 @@
 
 namespace fhec {
 
-/// What the lowering of one fhe.ntt or fhe.intt reads from the op and its types.
-struct TransformPlan {
-  bool inverse = false;
-  int64_t logN = 0, N = 0;
-  /// Stages left out (incomplete NTT): the forward transform's last, the inverse's first.
-  int64_t skip = 0;
-  /// Stages per level in the order they run (fhe-merge-ntt-levels; one stage per level without it).
-  llvm::SmallVector<int64_t> levels;
-  fhe::BasisAttr basis;
-  /// (m, *) tables: prime constants, the direction's twiddles and their Shoup constants.
-  mlir::Value consts, tw, twShoup;
-  /// Inverse only: the InttConsts table and the first of its four scaling columns.
-  mlir::Value scaleTable;
-  int scaleBase = 0;
-
-  mlir::Value prime(KernelBuilder &kb, mlir::Value j) const { return kb.tableAt(consts, j, abi::kPrime); }
-  /// Inverse: the scaling constants (c, c Shoup, w c, w c Shoup) of prime j's last stage.
-  std::array<mlir::Value, 4> scale(KernelBuilder &kb, mlir::Value j) const;
-};
-
-TransformPlan planTransform(KernelBuilder &kb, mlir::Operation *op);
-
-/// The sub-levels (first stage, stages) of level (s, k): at most `radix`
-/// stages each, the shorter one last -- the first pass over memory then does
-/// a full radix of work per load --, except in the forward transform's last
-/// level, where it comes first so that the smallest strides form a
-/// full-radix sub-level (the transposed one on 8 lanes).
-llvm::SmallVector<std::pair<int64_t, int64_t>> subLevels(int64_t s, int64_t k, int64_t radix, bool inverse,
-                                                         bool lastForward);
-
 /// Harvey's butterflies on residues held in registers (lazy ranges: forward
 /// [0, 4p), inverse [0, 2p)), with Shoup products by the twiddles.
 struct NttButterflies {
@@ -64,6 +34,43 @@ struct NttButterflies {
   void inverseButterflies(llvm::SmallVectorImpl<mlir::Value> &x, int64_t s, int64_t k, int64_t logN,
                           const Twiddles &W, mlir::Value p, const std::array<mlir::Value, 4> &scale);
 };
+
+/// What the lowering of one fhe.ntt or fhe.intt reads from the op and its types.
+struct TransformPlan {
+  bool inverse = false;
+  int64_t logN = 0, N = 0;
+  /// Stages left out (incomplete NTT): the forward transform's last, the inverse's first.
+  int64_t skip = 0;
+  /// Stages per level in the order they run (fhe-merge-ntt-levels; one stage per level without it).
+  llvm::SmallVector<int64_t> levels;
+  fhe::BasisAttr basis;
+  /// (m, *) tables: prime constants, the direction's twiddles and their Shoup constants.
+  mlir::Value consts, tw, twShoup;
+  /// Inverse only: the InttConsts table and the first of its four scaling columns.
+  mlir::Value scaleTable;
+  int scaleBase = 0;
+
+  mlir::Value prime(KernelBuilder &kb, mlir::Value j) const { return kb.tableAt(consts, j, abi::kPrime); }
+  /// Inverse: the scaling constants (c, c Shoup, w c, w c Shoup) of prime j's last stage.
+  std::array<mlir::Value, 4> scale(KernelBuilder &kb, mlir::Value j) const;
+  /// Prime j's twiddles of the radix-2^r sub-transforms of block `blk` (of
+  /// size N / 2^first) at stages first..first+r-1, each repeated in W lanes:
+  /// forward, sub-stage d, group g: psi^bitrev(2^(first+d) + blk 2^d + g);
+  /// inverse: psi^-bitrev(N/2^(first+d+1) + blk 2^(r-d-1) + g), none for the
+  /// transform's scaled last stage.
+  NttButterflies::Twiddles twiddles(KernelBuilder &kb, mlir::Value j, int64_t first, int64_t r, mlir::Value blk,
+                                    int64_t W) const;
+};
+
+TransformPlan planTransform(KernelBuilder &kb, mlir::Operation *op);
+
+/// The sub-levels (first stage, stages) of level (s, k): at most `radix`
+/// stages each, the shorter one last -- the first pass over memory then does
+/// a full radix of work per load --, except in the forward transform's last
+/// level, where it comes first so that the smallest strides form a
+/// full-radix sub-level (the transposed one on 8 lanes).
+llvm::SmallVector<std::pair<int64_t, int64_t>> subLevels(int64_t s, int64_t k, int64_t radix, bool inverse,
+                                                         bool lastForward);
 
 /// Whether the kernels of these options use gpu.launch where they need a
 /// thread block's shared memory (GPU targets, unless lowered for the host).

@@ -104,22 +104,10 @@ void emitLevel(KernelBuilder &kb, const TransformPlan &t, Value m, Value src, Va
           x[i] = fromGlobal ? kb.load(src, {j, at[i]}) : kb.load(sh[0], {sat[i]});
         }
         Value blkT = kb.add(kb.shl(blk, kb.cidx(k - r - vLog)), sb);
-        auto twiddle = [&](Value idx) -> NttButterflies::Twiddle {
-          return {kb.load(t.tw, {j, idx}), kb.load(t.twShoup, {j, idx}), Value(), Value()};
-        };
-        NttButterflies::Twiddles W(r);
+        NttButterflies::Twiddles W = t.twiddles(kb, j, first, r, blkT, 1);
         if (t.inverse) {
-          for (int64_t d = 0; d < r; ++d) {
-            if (first + d == t.logN - 1) continue;  // the scaled last stage
-            int64_t groups = int64_t(1) << (r - d - 1);
-            for (int64_t g = 0; g < groups; ++g)
-              W[d].push_back(twiddle(kb.add(kb.cidx((t.N >> (first + d + 1)) + g), kb.mul(blkT, kb.cidx(groups)))));
-          }
           bf.inverseButterflies(x, first, r, t.logN, W, p, scale);
         } else {
-          for (int64_t d = 0; d < r; ++d)
-            for (int64_t g = 0; g < (int64_t(1) << d); ++g)
-              W[d].push_back(twiddle(kb.add(kb.cidx((int64_t(1) << (first + d)) + g), kb.shl(blkT, kb.cidx(d)))));
           bf.forwardButterflies(x, r, W, p);
           if (lastLevel && last)
             for (Value &e : x) e = kb.reduce(e, p, 4, 1);
