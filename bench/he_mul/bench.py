@@ -26,7 +26,7 @@ import jinja2
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "bench"))
-from machine import runnable_targets  # noqa: E402
+from machine import describe, runnable_targets  # noqa: E402
 
 HEAAN_1T_MS = 1863.0  # HEAAN 2.1 Scheme::mult, 1 thread, median on this machine kind
 BASELINE = "-O0 --target=cpu --threads=1"
@@ -34,7 +34,7 @@ BASELINE = "-O0 --target=cpu --threads=1"
 TABLE = jinja2.Template("""\
 HE Mul (+ rescale), {{ r.function }}: logN={{ r.logN }} logQ={{ r.logQ }} logp={{ r.logp }}, \
 {{ r.runs }} rounds, per-phase medians (ms)
-machine: {{ r.machine.cpu }} ({{ r.machine.cores }} cores, IFMA: {{ 'yes' if r.machine.avx512ifma else 'no' }})
+machine: {{ machine }}
 {{ '%-36s' % 'configuration' }}{% for p in phases %}{{ '%9s' % p }}{% endfor %}{{ '%9s %9s %9s' % ('total', 'min', 'speed-up') }}
 {% for c in configs %}{{ '%-36s' % c.flags }}{% for p in phases %}{{ '%9.1f' % c.phases_ms_median[p] }}{% endfor %}\
 {{ '%9.1f %9.1f %8.1fx' % (c.total_ms_median, c.total_ms_min, base.total_ms_median / c.total_ms_median) }}
@@ -90,7 +90,7 @@ def main():
         result["heaan_1thread_ms"] = HEAAN_1T_MS
     result["notes"] = notes
     pathlib.Path(args.json).write_text(json.dumps(result, indent=2) + "\n")
-    print(TABLE.render(r=result, configs=runs, base=base, phases=PHASES, heaan=HEAAN_1T_MS, paper=paper, notes=notes))
+    print(TABLE.render(r=result, machine=describe(result["machine"]), configs=runs, base=base, phases=PHASES, heaan=HEAAN_1T_MS, paper=paper, notes=notes))
     print(f"JSON: {args.json}")
     return 0 if result["pass"] else 2
 

@@ -24,12 +24,12 @@ import jinja2
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "bench"))
-from machine import machine_info, runnable_targets  # noqa: E402
+from machine import describe, machine_info, runnable_targets  # noqa: E402
 
 REFERENCES_2_16_US = {"Intel HEXL 1.9 (IFMA)": (160, 190), "HEAAN 2.1 / OpenFHE 1.5.1": (800, 900)}
 
 TABLE = jinja2.Template("""\
-NTT of one prime, warm caches, 1 thread, median of {{ rounds }} rounds (µs); machine: {{ m.cpu }}
+NTT of one prime, warm caches, 1 thread, median of {{ rounds }} rounds (µs); machine: {{ machine }}
 {{ '%-6s' % 'N' }}{% for t in targets %}{{ '%15s %15s' % (t + ' fwd', t + ' inv') }}{% endfor %}\
 {% if targets|length > 1 %}{{ '%12s' % 'speed-up' }}{% endif %}
 {% for n in sizes %}{{ '%-6s' % ('2^%d' % n) }}{% for t in targets %}\
@@ -67,8 +67,8 @@ def main():
     report = {"machine": machine_info(), "rounds": args.rounds, "threads": 1, "results": results,
               "references_2_16_forward_us": REFERENCES_2_16_US, "notes": notes}
     pathlib.Path(args.json).write_text(json.dumps(report, indent=2) + "\n")
-    print(TABLE.render(targets=targets, sizes=sizes, res=res, rounds=args.rounds, m=report["machine"],
-                       refs=REFERENCES_2_16_US, notes=notes))
+    print(TABLE.render(targets=targets, sizes=sizes, res=res, rounds=args.rounds,
+                       machine=describe(report["machine"]), refs=REFERENCES_2_16_US, notes=notes))
     print(f"JSON: {args.json}")
     return 0
 

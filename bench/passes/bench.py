@@ -24,13 +24,16 @@ import tempfile
 import jinja2
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "bench"))
+from machine import describe  # noqa: E402
+
 PASSES = ["fhe-reorder-icrt", "fhe-merge-ntt-levels", "fhe-insert-transposes", "fhe-fuse", "fhec-plan-workspace"]
 PHASES = ["CRT", "NTT", "Hadamard", "iNTT", "iCRT", "other"]
 
 TABLE = jinja2.Template("""\
 HE Mul (+ rescale), {{ r.function }}: logN={{ r.logN }} logQ={{ r.logQ }} logp={{ r.logp }}, target {{ r.target }}, \
 {{ r.runs }} rounds, medians in ms
-machine: {{ r.machine.cpu }} ({{ r.machine.cores }} cores)
+machine: {{ machine }}
 {{ '%-34s' % 'configuration' }}{% for p in phases %}{{ '%9s' % p }}{% endfor %}{{ '%9s %9s %9s %9s %8s' % ('outside', 'total', '(min)', 'vs -O2', 'ref') }}
 {% for c in rows %}{{ '%-34s' % c.label }}{% for p in phases %}{{ '%9.1f' % c.phases_ms_median[p] }}{% endfor %}\
 {{ '%9.1f %9.1f %9.1f %8.2fx %8s' % (c.outside_kernels_ms_median, c.total_ms_median, c.total_ms_min, c.total_ms_median / base, c.reference[:8]) }}
@@ -92,7 +95,7 @@ def main():
     }
     pathlib.Path(args.json).write_text(json.dumps(result, indent=2) + "\n")
     s = result["summary"]
-    print(TABLE.render(r=result, rows=configs, phases=PHASES, base=base, speedup=s["O2_speedup_vs_O0"],
+    print(TABLE.render(r=result, machine=describe(result["machine"]), rows=configs, phases=PHASES, base=base, speedup=s["O2_speedup_vs_O0"],
                        icrt=s["icrt_speedup_vs_O0"], outside=configs[0]["outside_kernels_ms_median"],
                        threads=s["speedup_2_threads"], workspace=s["workspace_bytes_O2"]))
     print(f"JSON: {args.json}")

@@ -29,12 +29,12 @@ import numpy as np
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "bench"))
-from machine import machine_info  # noqa: E402
+from machine import describe, machine_info  # noqa: E402
 
 import fhec  # noqa: E402
 
 TABLE = jinja2.Template("""\
-Python frontend on {{ m.cpu }} ({{ m.cores }} cores), target {{ r.target }}
+Python frontend on {{ machine }}, target {{ r.target }}
 tracing + compiling (median of {{ r.rounds }} runs of each example script):
 {% for e in r.examples %}  {{ '%-24s' % e.name }} {{ '%6.2f s' % e.compile_s_median }}   (runs: {{ e.compile_s_runs | map('round', 2) | join(', ') }})
 {% endfor %}one call of a program like the README's (N = 2^{{ r.call.logN }}, {{ r.call.threads }} thread(s), {{ r.call.calls }} calls, medians):
@@ -113,7 +113,7 @@ def main():
     result = {"machine": machine_info(), "target": args.target, "rounds": args.rounds, "examples": examples,
               "call": call}
     pathlib.Path(args.json).write_text(json.dumps(result, indent=2) + "\n")
-    print(TABLE.render(r=result, m=result["machine"]))
+    print(TABLE.render(r=result, machine=describe(result["machine"])))
     print(f"JSON: {args.json}")
     return 0
 
