@@ -119,7 +119,8 @@ struct FHEFusePass : public fhec::impl::FHEFuseBase<FHEFusePass> {
   using FHEFuseBase::FHEFuseBase;
 
   void runOnOperation() override {
-    if (!requireTarget(getOperation(), "fhe-fuse", target)) return signalPassFailure();
+    const TargetSpec *spec = requireTarget(getOperation(), "fhe-fuse", target);
+    if (!spec) return signalPassFailure();
     for (auto f : getOperation().getOps<func::FuncOp>()) {
       if (f.isExternal() || !f.getBody().hasOneBlock()) continue;
       eraseDeadOps(f);
@@ -128,6 +129,7 @@ struct FHEFusePass : public fhec::impl::FHEFuseBase<FHEFusePass> {
       if (residue && failed(fuse(f, fhe::Space::residue))) return signalPassFailure();
       if (coefficient && failed(fuse(f, fhe::Space::coefficient))) return signalPassFailure();
       if (transform && failed(fuse(f, fhe::Space::transform))) return signalPassFailure();
+      if (rows && !spec->gpu && failed(fuseRows(f))) return signalPassFailure();
     }
   }
 
@@ -221,6 +223,51 @@ struct FHEFusePass : public fhec::impl::FHEFuseBase<FHEFusePass> {
       }
     }
     for (auto &members : g.multiOpGroups()) materialize(members, space);
+    if (!sortTopologically(&body)) return f.emitOpError() << "fhe-fuse: the fused body has a cycle";
+    return success();
+  }
+
+  // (g) Row pipelines: a residue kernel with the transform kernels that only
+  // feed it and those that only read its results, all prime-major on one
+  // basis, become one fhe.fused rows kernel that takes each prime row through
+  // the whole pipeline while it is in cache (CPU targets: a GPU kernel's
+  // grid covers every prime at once).
+  LogicalResult fuseRows(func::FuncOp f) {
+    Block &body = f.getBody().front();
+    Grouping g(body);
+    auto spaceOf = [](Operation *op) -> std::optional<fhe::Space> {
+      if (auto fused = dyn_cast<fhe::FusedOp>(op)) return fused.getSpace();
+      if (isa<fhe::NttOp, fhe::InttOp>(op)) return fhe::Space::transform;
+      if (isResidueOp(op)) return fhe::Space::residue;
+      return std::nullopt;
+    };
+    auto onlyUser = [](Operation *producer, Operation *user) {
+      return llvm::all_of(producer->getUsers(), [&](Operation *u) { return u == user; });
+    };
+    for (Operation &r : body.without_terminator()) {
+      if (spaceOf(&r) != fhe::Space::residue) continue;
+      auto t0 = cast<fhe::RnsType>(r.getResult(0).getType());
+      auto fits = [&](Operation *k) {
+        return llvm::all_of(llvm::concat<Type>(k->getOperandTypes(), k->getResultTypes()), [&](Type t) {
+          auto x = dyn_cast<fhe::RnsType>(t);
+          return x && x.getBasis() == t0.getBasis() && x.getLogN() == t0.getLogN() &&
+                 x.getLayout() == fhe::Layout::prime_major;
+        });
+      };
+      if (!fits(&r)) continue;
+      auto merge = [&](Operation *k) {
+        if (fits(k) && g.tryMerge(&r, k)) g.commit(&r, k);
+      };
+      for (Value v : r.getOperands())
+        if (Operation *def = v.getDefiningOp(); def && spaceOf(def) == fhe::Space::transform && onlyUser(def, &r))
+          merge(def);
+      llvm::SetVector<Operation *> users(r.getUsers().begin(), r.getUsers().end());
+      for (Operation *u : users)
+        if (spaceOf(u) == fhe::Space::transform &&
+            llvm::all_of(u->getOperands(), [&](Value v) { return v.getDefiningOp() == &r; }))
+          merge(u);
+    }
+    for (auto &members : g.multiOpGroups()) materialize(members, fhe::Space::rows);
     if (!sortTopologically(&body)) return f.emitOpError() << "fhe-fuse: the fused body has a cycle";
     return success();
   }

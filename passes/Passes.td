@@ -139,6 +139,11 @@ def FHEFuse : Pass<"fhe-fuse", "::mlir::ModuleOp"> {
     level grouping (HE Mul's four input NTTs, its three and two iNTTs)
     become one `fhe.fused transform` kernel that goes prime by prime through
     all of them, reading each prime's twiddles from memory once.
+    (g) Row pipelines (CPU targets): a residue kernel, the transform kernels
+    whose results only it reads and those that read only its results become
+    one `fhe.fused rows` kernel that takes each prime row through NTTs,
+    Hadamard chain and iNTTs in turn, so the rows pass from stage to stage
+    in cache, not through memory.
     Groups are grown greedily and kept only while the graph of kernels stays
     acyclic; the function body is then re-sorted topologically.
   }];
@@ -149,6 +154,8 @@ def FHEFuse : Pass<"fhe-fuse", "::mlir::ModuleOp"> {
     Option<"coefficient", "coefficient", "bool", /*default=*/"true", "(c, d) fuse iCRT/CRT/BigInt chains">,
     Option<"transform", "transform", "bool", /*default=*/"true", "(e) batch NTTs/iNTTs of one type">,
     Option<"shiftIcrt", "shift-icrt", "bool", /*default=*/"true", "(f) fold a right shift into the iCRT">,
+    Option<"rows", "rows", "bool", /*default=*/"true",
+           "(g) take NTTs, the residue chain and iNTTs of one basis row by row (CPU targets)">,
   ];
 }
 

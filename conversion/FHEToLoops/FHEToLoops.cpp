@@ -86,6 +86,7 @@ struct FHEToLoopsPass : public fhec::impl::FHEToLoopsBase<FHEToLoopsPass> {
     populateCrtPatterns(tc, patterns, options);
     populateNttPatterns(tc, patterns, options);
     populateResiduePatterns(tc, patterns, options);
+    populateRowsPatterns(tc, patterns, options);
     populateIcrtPatterns(tc, patterns, options);
     populateBigIntPatterns(tc, patterns, options);
     populateAutomorphismPatterns(tc, patterns, options);
@@ -95,7 +96,7 @@ struct FHEToLoopsPass : public fhec::impl::FHEToLoopsBase<FHEToLoopsPass> {
 
   static void declarePhaseHooks(ModuleOp module) {
     OpBuilder b(module.getBodyRegion());
-    for (const char *name : {abi::kPhaseBeginSymbol, abi::kPhaseEndSymbol}) {
+    for (const char *name : {abi::kPhaseBeginSymbol, abi::kPhaseEndSymbol, abi::kPhaseLapSymbol}) {
       if (module.lookupSymbol(name)) continue;
       b.setInsertionPointToStart(module.getBody());
       auto f = func::FuncOp::create(b, module.getLoc(), name, b.getFunctionType({b.getI32Type()}, {}));

@@ -342,6 +342,12 @@ void KernelBuilder::phaseEnd(abi::Phase phase) {
   func::CallOp::create(b, loc, abi::kPhaseEndSymbol, TypeRange{}, ValueRange{id});
 }
 
+void KernelBuilder::phaseLap(std::optional<abi::Phase> phase) {
+  if (!options.phaseTimers) return;
+  Value id = arith::ConstantIntOp::create(b, loc, b.getI32Type(), phase ? int64_t(*phase) : -1);
+  func::CallOp::create(b, loc, abi::kPhaseLapSymbol, TypeRange{}, ValueRange{id});
+}
+
 MemRefType memrefFor(Type t) {
   auto i64 = IntegerType::get(t.getContext(), 64);
   if (auto p = dyn_cast<fhe::PolyType>(t)) return MemRefType::get({p.getN(), int64_t(p.getLimbs())}, i64);

@@ -172,6 +172,9 @@ public:
   /// fhec_rt_phase_begin/end around a kernel (no-op without phase timers).
   void phaseBegin(abi::Phase phase);
   void phaseEnd(abi::Phase phase);
+  /// fhec_rt_phase_lap from a thread of a multi-phase kernel: the time since
+  /// its last lap counts for `phase` (none: starts the thread's clock).
+  void phaseLap(std::optional<abi::Phase> phase);
 
 private:
   mlir::Block *functionEntry;  ///< where tables go

@@ -290,6 +290,8 @@ struct NttEmitter : NttButterflies {
   }
 };
 
+} // namespace
+
 // One transform's rows for prime j (the body of the parallel prime loop):
 // its tables, levels and scaling constants. `next` is the input row the
 // kernel transforms after this one, prefetched during this one.
@@ -332,7 +334,7 @@ void emitTransformRow(KernelBuilder &kb, Operation *op, Value in, Value out, Val
 // kernel result that dies here (every sub-transform stores exactly the
 // elements it loaded, and the result then needs no second buffer, nor its
 // read-for-ownership traffic).
-Value resultBuffer(KernelBuilder &kb, Value input, Value in, Type resultT) {
+static Value resultBuffer(KernelBuilder &kb, Value input, Value in, Type resultT) {
   bool inPlace = diesHere(input) && in.getType() == memrefFor(resultT);
   return inPlace ? in : kb.alloc(memrefFor(resultT));
 }
@@ -340,7 +342,7 @@ Value resultBuffer(KernelBuilder &kb, Value input, Value in, Type resultT) {
 // A batch of transforms of one type (one transform, or an fhe.fused
 // transform kernel): one parallel loop over primes, each prime's rows of
 // every transform in turn while its twiddles are in cache.
-void emitTransforms(KernelBuilder &kb, ArrayRef<Operation *> ops, ArrayRef<Value> ins, ArrayRef<Value> outs) {
+static void emitTransforms(KernelBuilder &kb, ArrayRef<Operation *> ops, ArrayRef<Value> ins, ArrayRef<Value> outs) {
   if (usesGpuLaunches(kb.options)) return emitTransformsGpu(kb, ops, ins, outs);
   Value m = kb.primeCount(cast<fhe::RnsType>(ops.front()->getResult(0).getType()).getBasis());
   kb.phaseBegin(phaseOf(ops.front()));
@@ -358,6 +360,8 @@ void emitTransforms(KernelBuilder &kb, ArrayRef<Operation *> ops, ArrayRef<Value
   });
   kb.phaseEnd(phaseOf(ops.front()));
 }
+
+namespace {
 
 template <typename OpTy> struct NttLowering : KernelPattern<OpTy> {
   using KernelPattern<OpTy>::KernelPattern;

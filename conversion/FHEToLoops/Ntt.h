@@ -77,6 +77,12 @@ llvm::SmallVector<std::pair<int64_t, int64_t>> subLevels(int64_t s, int64_t k, i
 inline bool usesGpuLaunches(const LoweringOptions &o) { return o.target->gpu && o.gpuLaunches; }
 /// The GPU form's limit: every level fits a thread block's shared memory.
 mlir::LogicalResult checkGpuLevels(mlir::Operation *op, const LoweringOptions &o);
+/// The CPU form of one transform's row for prime j (the body of a parallel
+/// prime loop): reads row j of `in`, writes row j of `out` (possibly `in`).
+/// `next` is the (buffer, row) the loop transforms next, prefetched meanwhile.
+void emitTransformRow(KernelBuilder &kb, mlir::Operation *op, mlir::Value in, mlir::Value out, mlir::Value j,
+                      std::pair<mlir::Value, mlir::Value> next);
+
 /// The GPU form of a batch of transforms of one type (NttGpu.cpp).
 void emitTransformsGpu(KernelBuilder &kb, llvm::ArrayRef<mlir::Operation *> ops, llvm::ArrayRef<mlir::Value> ins,
                        llvm::ArrayRef<mlir::Value> outs);

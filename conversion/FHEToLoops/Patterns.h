@@ -16,6 +16,7 @@ using mlir::TypeConverter;
 void populateCrtPatterns(const TypeConverter &tc, RewritePatternSet &patterns, const LoweringOptions &o);
 void populateNttPatterns(const TypeConverter &tc, RewritePatternSet &patterns, const LoweringOptions &o);
 void populateResiduePatterns(const TypeConverter &tc, RewritePatternSet &patterns, const LoweringOptions &o);
+void populateRowsPatterns(const TypeConverter &tc, RewritePatternSet &patterns, const LoweringOptions &o);
 void populateIcrtPatterns(const TypeConverter &tc, RewritePatternSet &patterns, const LoweringOptions &o);
 void populateBigIntPatterns(const TypeConverter &tc, RewritePatternSet &patterns, const LoweringOptions &o);
 void populateAutomorphismPatterns(const TypeConverter &tc, RewritePatternSet &patterns, const LoweringOptions &o);
@@ -68,6 +69,16 @@ struct PrimeRow {
   mlir::Value p, mu, bits;
   mlir::Value zeta, zetaShoup;  ///< X^K = zeta of the element's block (incomplete NTT only)
 };
+
+/// A residue kernel's result buffers in `env`: each result takes over the
+/// buffer of a `donor` input that dies in the kernel, or gets a new one.
+void assignResidueBuffers(KernelBuilder &kb, llvm::ArrayRef<mlir::Value> results,
+                          llvm::DenseMap<mlir::Value, mlir::Value> &env, llvm::SmallVector<mlir::Value> donors);
+/// Row j of a residue kernel on prime-major matrices: `ops` on every element
+/// of the row, reading and writing the buffers of `env`.
+void emitResidueRow(KernelBuilder &kb, llvm::ArrayRef<mlir::Operation *> ops,
+                    const llvm::DenseMap<mlir::Value, mlir::Value> &env, llvm::ArrayRef<mlir::Value> results,
+                    mlir::Value j);
 
 /// hadamard, add or sub of one element.
 llvm::SmallVector<mlir::Value> emitResidueElement(KernelBuilder &kb, mlir::Operation *op,

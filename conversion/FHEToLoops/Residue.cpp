@@ -40,17 +40,8 @@ SmallVector<Value> emitResidueElement(KernelBuilder &kb, Operation *op, ArrayRef
   return z;
 }
 
-namespace {
-
-// A residue kernel: `ops` (pointwise, in order) over every element of one basis.
-// `env` maps the kernel's input values to their buffers. A result takes over
-// the buffer of a `donor` input that dies in this kernel (an element's inputs
-// are all loaded before its results are stored), others are allocated.
-void emitResidueKernel(KernelBuilder &kb, ArrayRef<Operation *> ops, llvm::DenseMap<Value, Value> &env,
-                       ArrayRef<Value> results, SmallVector<Value> donors) {
-  auto t0 = cast<fhe::RnsType>(results.front().getType());
-  auto basis = t0.getBasis();
-  int64_t m = int64_t(basis.size()), K = int64_t(1) << t0.getIncomplete(), N = t0.getN();
+void assignResidueBuffers(KernelBuilder &kb, ArrayRef<Value> results, llvm::DenseMap<Value, Value> &env,
+                          SmallVector<Value> donors) {
   for (Value r : results) {
     auto d = llvm::find_if(donors, [&](Value in) { return env.at(in).getType() == memrefFor(r.getType()); });
     if (d == donors.end()) {
@@ -60,10 +51,34 @@ void emitResidueKernel(KernelBuilder &kb, ArrayRef<Operation *> ops, llvm::Dense
     env[r] = env.at(*d);
     donors.erase(d);
   }
-  Value consts = kb.table(abi::TableKind::PrimeConsts, basis, 0, t0.getLogN());
-  Value zetas = K > 1 ? kb.table(abi::TableKind::IncompleteZeta, basis, t0.getIncomplete(), t0.getLogN()) : Value();
+}
+
+namespace {
+
+// The element emitter of a residue kernel over one basis: loads the kernel's
+// inputs (buffers in `env`), computes `ops`, stores `results`.
+struct ResidueEmitter {
+  KernelBuilder &kb;
+  ArrayRef<Operation *> ops;
+  const llvm::DenseMap<Value, Value> &env;
+  ArrayRef<Value> results;
+  fhe::BasisAttr basis;
+  int64_t K, N;
+  Value consts, zetas;
+
+  ResidueEmitter(KernelBuilder &kb, ArrayRef<Operation *> ops, const llvm::DenseMap<Value, Value> &env,
+                 ArrayRef<Value> results)
+      : kb(kb), ops(ops), env(env), results(results) {
+    auto t0 = cast<fhe::RnsType>(results.front().getType());
+    basis = t0.getBasis();
+    K = int64_t(1) << t0.getIncomplete();
+    N = t0.getN();
+    consts = kb.table(abi::TableKind::PrimeConsts, basis, 0, t0.getLogN());
+    zetas = K > 1 ? kb.table(abi::TableKind::IncompleteZeta, basis, t0.getIncomplete(), t0.getLogN()) : Value();
+  }
+
   // Loaded values of the kernel's inputs, computed values of its ops.
-  auto element = [&](Value j, Value blk, const PrimeRow &row, int64_t W) {
+  void element(Value j, Value blk, const PrimeRow &row, int64_t W) {
     llvm::DenseMap<Value, SmallVector<Value>> vals;
     auto idxOf = [&](Value v, int64_t u) -> SmallVector<Value> {
       Value i = K == 1 ? blk : kb.add(kb.mul(blk, kb.cidx(K)), kb.cidx(u));
@@ -86,8 +101,9 @@ void emitResidueKernel(KernelBuilder &kb, ArrayRef<Operation *> ops, llvm::Dense
       SmallVector<Value> e = get(r);
       for (int64_t u = 0; u < K; ++u) kb.storeW(e[u], env.at(r), idxOf(r, u));
     }
-  };
-  auto rowFor = [&](Value j, Value blk, int64_t W) {
+  }
+
+  PrimeRow rowFor(Value j, Value blk, int64_t W) {
     // Every prime of a basis has prime_bits bits: Barrett's shifts are constants.
     PrimeRow row{kb.splat(kb.tableAt(consts, j, abi::kPrime), W), kb.splat(kb.tableAt(consts, j, abi::kBarrettMu), W),
                  kb.constW(int64_t(basis.getPrimeBits()), W), Value(), Value()};
@@ -96,31 +112,54 @@ void emitResidueKernel(KernelBuilder &kb, ArrayRef<Operation *> ops, llvm::Dense
       row.zetaShoup = kb.load(zetas, {j, kb.add(blk, kb.cidx(N / K))});
     }
     return row;
-  };
-  int64_t lanes = kb.options.target->lanes;
-  bool allPrimeMajor = true;
-  for (auto &[v, mem] : env)
-    allPrimeMajor &= cast<fhe::RnsType>(v.getType()).getLayout() == fhe::Layout::prime_major;
-  if (t0.getLayout() == fhe::Layout::prime_major) {
-    // Primes in parallel, each row streamed; W consecutive residues per
-    // vector when every operand is prime-major (a complete NTT's elements).
+  }
+
+  // Row j of a kernel whose results are prime-major, each row streamed; W
+  // consecutive residues per vector when every operand is prime-major (a
+  // complete NTT's elements).
+  void row(Value j) {
+    int64_t lanes = kb.options.target->lanes;
+    bool allPrimeMajor = true;
+    for (Operation *op : ops)
+      for (Value v : llvm::concat<Value>(op->getOperands(), op->getResults()))
+        allPrimeMajor &= cast<fhe::RnsType>(v.getType()).getLayout() == fhe::Layout::prime_major;
     int64_t W = K == 1 && allPrimeMajor && N % lanes == 0 ? lanes : 1;
-    kb.parallel(ValueRange{kb.primeCount(basis)}, [&](ValueRange iv) {
-      Value j = iv[0];
-      PrimeRow base = rowFor(j, kb.cidx(0), W);
-      kb.loop(kb.cidx(0), kb.cidx(N / K), kb.cidx(W), {}, [&](Value blk, ValueRange) {
-        PrimeRow row = base;
-        if (zetas) row = rowFor(j, blk, W);
-        element(j, blk, row, W);
-        return SmallVector<Value>{};
-      });
+    PrimeRow base = rowFor(j, kb.cidx(0), W);
+    kb.loop(kb.cidx(0), kb.cidx(N / K), kb.cidx(W), {}, [&](Value blk, ValueRange) {
+      PrimeRow row = base;
+      if (zetas) row = rowFor(j, blk, W);
+      element(j, blk, row, W);
+      return SmallVector<Value>{};
     });
+  }
+};
+
+// A residue kernel: `ops` (pointwise, in order) over every element of one basis.
+// `env` maps the kernel's input values to their buffers. A result takes over
+// the buffer of a `donor` input that dies in this kernel (an element's inputs
+// are all loaded before its results are stored), others are allocated.
+void emitResidueKernel(KernelBuilder &kb, ArrayRef<Operation *> ops, llvm::DenseMap<Value, Value> &env,
+                       ArrayRef<Value> results, SmallVector<Value> donors) {
+  assignResidueBuffers(kb, results, env, std::move(donors));
+  ResidueEmitter e(kb, ops, env, results);
+  if (cast<fhe::RnsType>(results.front().getType()).getLayout() == fhe::Layout::prime_major) {
+    // Primes in parallel.
+    kb.parallel(ValueRange{kb.primeCount(e.basis)}, [&](ValueRange iv) { e.row(iv[0]); });
   } else {
-    kb.parallel({N / K}, [&](ValueRange iv) {
-      kb.loop(m, [&](Value j) { element(j, iv[0], rowFor(j, iv[0], 1), 1); });
+    kb.parallel({e.N / e.K}, [&](ValueRange iv) {
+      kb.loop(int64_t(e.basis.size()), [&](Value j) { e.element(j, iv[0], e.rowFor(j, iv[0], 1), 1); });
     });
   }
 }
+
+} // namespace
+
+void emitResidueRow(KernelBuilder &kb, ArrayRef<Operation *> ops, const llvm::DenseMap<Value, Value> &env,
+                    ArrayRef<Value> results, Value j) {
+  ResidueEmitter(kb, ops, env, results).row(j);
+}
+
+namespace {
 
 template <typename OpTy> struct PointwiseLowering : KernelPattern<OpTy> {
   using KernelPattern<OpTy>::KernelPattern;

@@ -259,6 +259,12 @@ LogicalResult FusedOp::verifyRegions() {
       ok = isa<IcrtOp, CrtOp, PolyAddOp, PolySubOp, PolyNegateOp, PolyShrOp, PolyReduceOp>(op);
       break;
     case Space::transform: ok = isa<NttOp, InttOp>(op); break;
+    case Space::rows: {
+      auto inner = dyn_cast<FusedOp>(op);
+      ok = isa<NttOp, InttOp, HadamardOp, AddOp, SubOp>(op) ||
+           (inner && (inner.getSpace() == Space::transform || inner.getSpace() == Space::residue));
+      break;
+    }
     }
     if (!ok)
       return op.emitOpError() << "cannot be fused in a " << stringifySpace(getSpace()) << " kernel";
@@ -272,6 +278,15 @@ LogicalResult FusedOp::verifyRegions() {
         return emitOpError() << "a transform kernel batches transforms of one direction, type and level grouping";
       if (!isa<BlockArgument>(op.getOperand(0)))
         return op.emitOpError() << "in a transform kernel must transform an operand of the kernel";
+    }
+  } else if (getSpace() == Space::rows) {
+    // Row by row: every value is a prime-major RNS matrix of one basis and ring.
+    auto first = dyn_cast<RnsType>(getResultTypes().front());
+    for (Type t : llvm::concat<const Type>(getInputs().getTypes(), getResultTypes())) {
+      auto r = dyn_cast<RnsType>(t);
+      if (!r || !first || r.getBasis() != first.getBasis() || r.getLogN() != first.getLogN() ||
+          r.getLayout() != Layout::prime_major)
+        return emitOpError() << "a rows kernel's operands and results must be prime-major RNS values of one basis";
     }
   } else if (residue) {
     // One iteration space: every value of the kernel has the same basis and ring.

@@ -69,13 +69,15 @@ def FHE_OrderAttr : EnumAttr<FHE_Dialect, FHE_Order, "order"> {
 }
 
 def FHE_Space : I32EnumAttr<"Space", "iteration space of a fused kernel", [
-    I32EnumAttrCase<"residue", 0>, I32EnumAttrCase<"coefficient", 1>, I32EnumAttrCase<"transform", 2>]> {
+    I32EnumAttrCase<"residue", 0>, I32EnumAttrCase<"coefficient", 1>, I32EnumAttrCase<"transform", 2>,
+    I32EnumAttrCase<"rows", 3>]> {
   let cppNamespace = "::fhec::fhe";
   let genSpecializedAttr = 0;
 }
 def FHE_SpaceAttr : EnumAttr<FHE_Dialect, FHE_Space, "space"> {
   let summary = "residue: one (prime, coefficient) at a time; coefficient: one coefficient block at a time; "
-                "transform: one prime at a time for a batch of NTTs or iNTTs";
+                "transform: one prime at a time for a batch of NTTs or iNTTs; "
+                "rows: one prime at a time through a pipeline of transform and residue kernels";
 }
 
 class FHE_Type<string name, string typeMnemonic, list<Trait> traits = []>

@@ -21,7 +21,7 @@ struct Case {
 };
 
 // A compilation configuration: a target, an -O level, optionally minus one
-// pass, and threads.
+// pass or with options of fhe-fuse, and threads.
 struct Config {
   std::string name;
   unsigned optLevel;
@@ -29,12 +29,14 @@ struct Config {
   int threads;           // 0: all cores
   const char *target = "cpu";
   bool cudaArithmeticOnHost = false;
+  const char *fuseOptions = nullptr;  // fhe-fuse's options
   CompileOptions options() const {
     CompileOptions o;
     o.target = target;
     o.cudaArithmeticOnHost = cudaArithmeticOnHost;
     o.optLevel = optLevel;
     if (disabled) o.disabledPasses.push_back(disabled);
+    if (fuseOptions) o.passOptions["fhe-fuse"] = fuseOptions;
     return o;
   }
 };
@@ -55,6 +57,8 @@ std::vector<Config> configs() {
       std::replace(name.begin(), name.end(), '-', '_');
       c.push_back({name, 2, pass.name, 0, target});
     }
+    // fhe-fuse without its row pipelines: the transform and residue kernels on their own.
+    c.push_back({p + "O2_no_rows", 2, nullptr, 0, target, false, "rows=false"});
   }
   // The cuda target's arithmetic (30-bit primes, i32 words, Shoup base 2^32,
   // 32-bit digit CRT/iCRT) through the host's loops, before its GPU mapping.

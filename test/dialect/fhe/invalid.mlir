@@ -339,6 +339,54 @@ func.func @transform_bad_op(%x: !e) {
 
 // -----
 
+!c = !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major>
+!e = !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = prime_major>
+func.func @rows_bad_op(%x: !c) {
+  %0 = fhe.fused rows (%x) : (!c) -> (!c) {
+  ^bb0(%a: !c):
+    // expected-error @+1 {{'fhe.fused' op cannot be fused in a rows kernel}}
+    %p = fhe.fused coefficient (%a) : (!c) -> !fhe.poly<logN = 4, logq = 10> {
+    ^bb1(%b: !c):
+      %i = fhe.icrt %b : !c -> !fhe.poly<logN = 4, logq = 10>
+      fhe.yield %i : !fhe.poly<logN = 4, logq = 10>
+    }
+    %q = fhe.crt %p : !fhe.poly<logN = 4, logq = 10> -> !c
+    fhe.yield %q : !c
+  }
+  return
+}
+
+// -----
+
+!e = !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = prime_major>
+!m = !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = coeff_major>
+func.func @rows_coeff_major(%x: !m) {
+  // expected-error @+1 {{a rows kernel's operands and results must be prime-major RNS values of one basis}}
+  %0 = fhe.fused rows (%x) : (!m) -> (!m) {
+  ^bb0(%a: !m):
+    %h = fhe.hadamard %a, %a : !m
+    fhe.yield %h : !m
+  }
+  return
+}
+
+// -----
+
+!e = !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = prime_major>
+!f = !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 60>, domain = eval, layout = prime_major>
+func.func @rows_two_bases(%x: !e, %y: !f) {
+  // expected-error @+1 {{a rows kernel's operands and results must be prime-major RNS values of one basis}}
+  %0:2 = fhe.fused rows (%x, %y) : (!e, !f) -> (!e, !f) {
+  ^bb0(%a: !e, %b: !f):
+    %h = fhe.hadamard %a, %a : !e
+    %g = fhe.hadamard %b, %b : !f
+    fhe.yield %h, %g : !e, !f
+  }
+  return
+}
+
+// -----
+
 !e = !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = prime_major>
 func.func @fused_yields_operand(%x: !e) {
   // expected-error @+1 {{yields an operand unchanged; a fused kernel computes its results}}

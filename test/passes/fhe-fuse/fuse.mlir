@@ -1,8 +1,11 @@
-// RUN: fhec-opt --fhe-fuse %s | FileCheck %s
-// RUN: fhec-opt --fhe-fuse %s | fhec-opt | FileCheck %s
-// RUN: fhec-opt --fhe-fuse="residue=false scale-icrt=false coefficient=false transform=false shift-icrt=false" %s | FileCheck %s --check-prefix=NONE
-// RUN: fhec-opt --fhe-fuse="transform=false" %s | FileCheck %s --check-prefix=NOBATCH
-// Kernel fusion on HE Mul's dataflow (ckks-to-fhe's output, Fig. 2).
+// RUN: fhec-opt --fhe-fuse="rows=false" %s | FileCheck %s
+// RUN: fhec-opt --fhe-fuse="rows=false" %s | fhec-opt | FileCheck %s
+// RUN: fhec-opt --fhe-fuse="target=cuda" %s | FileCheck %s
+// RUN: fhec-opt --fhe-fuse="residue=false scale-icrt=false coefficient=false transform=false shift-icrt=false rows=false" %s | FileCheck %s --check-prefix=NONE
+// RUN: fhec-opt --fhe-fuse="transform=false rows=false" %s | FileCheck %s --check-prefix=NOBATCH
+// Kernel fusion on HE Mul's dataflow (ckks-to-fhe's output, Fig. 2); rule
+// (g), the row pipelines built from these kernels, is tested in rows.mlir
+// (the cuda target, whose kernels cover every prime at once, builds none).
 
 #r1 = #fhe.basis<min_bits = 100>
 #r2 = #fhe.basis<min_bits = 200>

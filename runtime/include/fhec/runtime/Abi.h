@@ -199,6 +199,10 @@ inline const char *phaseName(Phase p) {
 /// Hooks a compiled module calls around each kernel (defined by the runtime).
 constexpr const char *kPhaseBeginSymbol = "fhec_rt_phase_begin";
 constexpr const char *kPhaseEndSymbol = "fhec_rt_phase_end";
+/// Called by the threads of a kernel that spans several phases (fhe.fused
+/// rows) after each stage of a row: the time since the thread's previous lap
+/// counts for that phase (a negative phase starts the clock).
+constexpr const char *kPhaseLapSymbol = "fhec_rt_phase_lap";
 
 // GPU targets: the host code of a module launches its kernels through these
 // hooks. Every kernel argument is passed in an 8-byte slot (pointers, i64;

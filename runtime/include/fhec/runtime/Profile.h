@@ -1,6 +1,8 @@
 // Per-phase timers (CRT, NTT, Hadamard, iNTT, iCRT, other): compiled modules
 // call fhec_rt_phase_begin/end around every kernel; the runtime sums wall time
-// (GPU targets: the kernels' time from events, see PhaseRecorder).
+// (GPU targets: the kernels' time from events, see PhaseRecorder). A kernel
+// that spans several phases also calls fhec_rt_phase_lap from its threads
+// after each stage; its wall time is then split in proportion to the laps.
 #pragma once
 #include "fhec/runtime/Abi.h"
 
@@ -9,6 +11,7 @@
 extern "C" {
 void fhec_rt_phase_begin(int32_t phase);
 void fhec_rt_phase_end(int32_t phase);
+void fhec_rt_phase_lap(int32_t phase);
 }
 
 namespace fhec::rt {

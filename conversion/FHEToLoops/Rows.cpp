@@ -1,0 +1,134 @@
+// fhe.fused rows (fhe-fuse (g)): a pipeline of transform and residue kernels
+// of one basis -- NTTs, the Hadamard chain, iNTTs -- taken one prime row at a
+// time through all of them. A row one stage writes is read by the next while
+// it is still in cache, instead of after the whole (m, N) matrix went through
+// memory. The buffers are those the separate kernels would use (in place where
+// a value dies), so only the loop order changes: every stage touches row j
+// alone, so running the stages row by row computes the same values.
+#include "conversion/FHEToLoops/Ntt.h"
+#include "conversion/FHEToLoops/Patterns.h"
+
+using namespace mlir;
+
+namespace fhec {
+
+namespace {
+
+// One stage of the pipeline: a batch of transforms, or a residue kernel.
+struct Stage {
+  bool transform = false;
+  abi::Phase phase = abi::Phase::Other;  ///< what the stage's time counts for
+  SmallVector<Operation *> ops;       ///< the transforms, or the residue ops in order
+  SmallVector<Value> ins, outs;       ///< transforms: input and result buffers
+  llvm::DenseMap<Value, Value> env;   ///< residue kernel: values -> buffers
+  SmallVector<Value> results;         ///< residue kernel: the values it stores
+};
+
+struct FusedRowsLowering : KernelPattern<fhe::FusedOp> {
+  using KernelPattern::KernelPattern;
+
+  LogicalResult matchAndRewrite(fhe::FusedOp op, OpAdaptor adaptor, ConversionPatternRewriter &rewriter) const override {
+    if (op.getSpace() != fhe::Space::rows) return failure();
+    if (usesGpuLaunches(options)) return rewriter.notifyMatchFailure(op, "rows kernels are lowered for CPU targets");
+    KernelBuilder kb(rewriter, op.getLoc(), options);
+    Block &body = *op.getBody();
+    llvm::DenseMap<Value, Value> buffer;  // values of the body -> their buffers
+    for (auto [a, mem] : llvm::zip(body.getArguments(), adaptor.getInputs())) buffer[a] = mem;
+    // A value of the body may lend its buffer to its only user: an operand
+    // of the kernel that dies here, or a value a stage computed.
+    auto dies = [&](Value v) {
+      if (!v.hasOneUse()) return false;
+      auto arg = dyn_cast<BlockArgument>(v);
+      return !arg || diesHere(op.getInputs()[arg.getArgNumber()]);
+    };
+    auto transformInto = [&](Stage &st, Operation *t, Value x, bool lend) {
+      MemRefType resT = memrefFor(t->getResult(0).getType());
+      st.ops.push_back(t);
+      st.ins.push_back(buffer.at(x));
+      st.outs.push_back(lend && dies(x) && buffer.at(x).getType() == resT ? buffer.at(x) : kb.alloc(resT));
+      return st.outs.back();
+    };
+    SmallVector<Stage, 3> stages;
+    for (Operation &inner : body.without_terminator()) {
+      Stage &st = stages.emplace_back();
+      auto fused = dyn_cast<fhe::FusedOp>(inner);
+      st.transform = fused ? fused.getSpace() == fhe::Space::transform : isa<fhe::NttOp, fhe::InttOp>(inner);
+      st.phase = phaseOf(&inner);
+      if (st.transform && !fused) {
+        buffer[inner.getResult(0)] = transformInto(st, &inner, inner.getOperand(0), true);
+      } else if (st.transform) {
+        llvm::DenseMap<Value, Value> out;
+        for (Operation &t : fused.getBody()->without_terminator()) {
+          auto arg = cast<BlockArgument>(t.getOperand(0));
+          out[t.getResult(0)] = transformInto(st, &t, fused.getInputs()[arg.getArgNumber()], arg.hasOneUse());
+        }
+        for (auto [r, y] : llvm::zip(fused.getResults(), fused.getYield().getValues())) buffer[r] = out.at(y);
+      } else {
+        SmallVector<Value> donors;
+        if (!fused) {
+          st.ops.push_back(&inner);
+          for (Value v : inner.getOperands()) {
+            st.env[v] = buffer.at(v);
+            if (dies(v)) donors.push_back(v);
+          }
+          st.results.push_back(inner.getResult(0));
+        } else {
+          for (auto [a, x] : llvm::zip(fused.getBody()->getArguments(), fused.getInputs())) {
+            st.env[a] = buffer.at(x);
+            if (dies(x)) donors.push_back(a);
+          }
+          for (Operation &o : fused.getBody()->without_terminator()) st.ops.push_back(&o);
+          for (Value y : fused.getYield().getValues())
+            if (!llvm::is_contained(st.results, y)) st.results.push_back(y);
+        }
+        assignResidueBuffers(kb, st.results, st.env, donors);
+        if (!fused)
+          buffer[inner.getResult(0)] = st.env.at(inner.getResult(0));
+        else
+          for (auto [r, y] : llvm::zip(fused.getResults(), fused.getYield().getValues())) buffer[r] = st.env.at(y);
+      }
+    }
+
+    auto basis = cast<fhe::RnsType>(op.getResult(0).getType()).getBasis();
+    Value m = kb.primeCount(basis);
+    kb.phaseBegin(phaseOf(op));
+    kb.parallel(ValueRange{m}, [&](ValueRange iv) {
+      Value j = iv[0];
+      // While a transform runs, the row transformed next is prefetched: the
+      // batch's next one, or the next prime's first one.
+      Value nextPrime = arith::MinUIOp::create(kb.b, kb.loc, kb.add(j, kb.cidx(1)), kb.sub(m, kb.cidx(1)));
+      // Each stage's time is lapped for its own phase (the kernel's wall time
+      // is split in proportion).
+      kb.phaseLap(std::nullopt);
+      for (Stage &st : stages) {
+        if (!st.transform) {
+          emitResidueRow(kb, st.ops, st.env, st.results, j);
+          kb.phaseLap(st.phase);
+          continue;
+        }
+        for (size_t b = 0; b < st.ops.size(); ++b) {
+          std::pair<Value, Value> next;
+          if (b + 1 < st.ops.size())
+            next = {st.ins[b + 1], j};
+          else if (stages.front().transform)
+            next = {stages.front().ins.front(), nextPrime};
+          emitTransformRow(kb, st.ops[b], st.ins[b], st.outs[b], j, next);
+        }
+        kb.phaseLap(st.phase);
+      }
+    });
+    kb.phaseEnd(phaseOf(op));
+    SmallVector<Value> repl;
+    for (Value y : op.getYield().getValues()) repl.push_back(buffer.at(y));
+    rewriter.replaceOp(op, repl);
+    return success();
+  }
+};
+
+} // namespace
+
+void populateRowsPatterns(const TypeConverter &tc, RewritePatternSet &patterns, const LoweringOptions &o) {
+  patterns.add<FusedRowsLowering>(tc, patterns.getContext(), o);
+}
+
+} // namespace fhec
