@@ -171,11 +171,17 @@ struct IcrtContext {
         for (int64_t v = 0; v < V; ++v) {
           // A block reads one short run from each of the m prime rows, more
           // streams than the hardware prefetchers follow: fetch four blocks
-          // ahead into L2 (L1 is busy with the column tables; measured).
+          // ahead into L2 and the next block into L1 (measured on Zen 4:
+          // -4% iCRT time for the L1 step; farther L2 distances gain nothing).
           if (in.base && in.wordMajor) {
             int64_t N = cast<MemRefType>(in.mem.getType()).getShape()[1];
-            Value ahead = kb.add(kb.coeffIndex(in, at[v]), kb.cidx(4 * B));
-            kb.prefetch(in.mem, {j, arith::MinUIOp::create(b, kb.loc, ahead, kb.cidx(N - 1))}, /*locality=*/2);
+            Value i = kb.coeffIndex(in, at[v]), last = kb.cidx(N - 1);
+            auto fetch = [&](int64_t blocks, unsigned locality) {
+              kb.prefetch(in.mem, {j, arith::MinUIOp::create(b, kb.loc, kb.add(i, kb.cidx(blocks * B)), last)},
+                          locality);
+            };
+            fetch(4, /*L2*/ 2);
+            fetch(1, /*L1*/ 3);
           }
           Value x = kb.loadW(in, at[v], j, W);
           Value t = scaled ? x : kb.mulShoup(x, row(abi::kIcrtInv), row(abi::kIcrtInvShoup), row(abi::kPrime));
