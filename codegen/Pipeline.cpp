@@ -246,7 +246,7 @@ LogicalResult buildLLVMPipeline(OpPassManager &pm, const CompileOptions &options
     pm.addPass(createModArithToAVX512());
   } else {
     ModArithToArithOptions arith;
-    arith.wordBits = target->shoupBits == 32 ? 32 : 64;
+    arith.wordBits = target->wordBits();
     pm.addPass(createModArithToArith(arith));
   }
   pm.addPass(createCanonicalizerPass());

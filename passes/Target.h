@@ -38,6 +38,9 @@ struct TargetSpec {
 
   /// cpuFeatures as a list.
   std::vector<std::string> requiredCpuFeatures() const;
+  /// Width of the residue words after the arithmetic lowering: 32 where the
+  /// Shoup base is 2^32 (the GPUs' native multiply), else 64.
+  unsigned wordBits() const { return shoupBits == 32 ? 32 : 64; }
 };
 
 /// The target named `name` (cpu, cpu-avx512, cuda, cuda-emu), or null.

@@ -40,6 +40,12 @@ void digitCrt(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, const CoeffR
     return SmallVector<Value>{};
   });
   Value mask = kb.constW(int64_t((uint64_t(1) << D) - 1), W), shift = kb.constW(D, W);
+  // With primes of at least D - 2 bits (the IFMA basis) and words of at
+  // least D + 2 bits, the low digit l < 2^D < 8p goes into the sum
+  // unreduced, one Shoup product fewer per residue; otherwise (narrower
+  // primes, or the cuda target's 32-bit words for 32-bit digits) a Shoup
+  // product reduces it.
+  bool lazySum = basis.getPrimeBits() + 2 >= D && D + 2 <= kb.options.target->wordBits();
   // Matrix order: P primes times V vectors of W coefficients per pass, 2 P V
   // independent accumulators hiding the multiply-accumulate latency. Algo. 1's
   // order: one prime of one vector at a time.
@@ -65,17 +71,27 @@ void digitCrt(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, const CoeffR
     });
     for (int64_t q = 0; q < n; ++q) {
       auto c = [&](int col) { return kb.splat(kb.tableAt(consts, row[q], col), W); };
-      Value p = c(abi::kPrime);
+      Value p = c(abi::kPrime), p2 = kb.add(p, p);
       for (int64_t v = 0; v < V; ++v) {
         Value lo = acc[2 * (q * V + v)], hi = acc[2 * (q * V + v) + 1];
-        // lo + hi 2^D = l + h0 2^D + h1 2^(2D), each part below 2^D, reduced with Shoup.
+        // lo + hi 2^D = l + h0 2^D + h1 2^(2D), each part below 2^D, the
+        // high ones reduced with Shoup.
         Value h = kb.add(hi, arith::ShRUIOp::create(kb.b, kb.loc, lo, shift));
         Value l = kb.bitAnd(lo, mask), h0 = kb.bitAnd(h, mask);
         Value h1 = arith::ShRUIOp::create(kb.b, kb.loc, h, shift);
-        Value r0 = kb.mulShoup(l, kb.constW(1, W), c(abi::kOneShoup), p);
-        Value r1 = kb.mulShoup(h0, c(abi::kBetaMod), c(abi::kBetaModShoup), p);
-        Value r2 = kb.mulShoup(h1, c(abi::kBeta2Mod), c(abi::kBeta2ModShoup), p);
-        Value r = kb.modAdd(kb.modAdd(r0, r1, p), r2, p);
+        Value r;
+        if (lazySum) {
+          // l < 2^D < 8p and r1, r2 in [0, 2p): l + r1 + r2 < 12p goes to
+          // [0, p) by conditional subtractions of 8p, 4p, 2p and p.
+          Value r1 = kb.mulShoup(h0, c(abi::kBetaMod), c(abi::kBetaModShoup), p, 2);
+          Value r2 = kb.mulShoup(h1, c(abi::kBeta2Mod), c(abi::kBeta2ModShoup), p, 2);
+          r = kb.reduce(kb.reduce(kb.add(kb.add(l, r1), r2), p2, 8, 1), p, 2, 1);
+        } else {
+          Value r0 = kb.mulShoup(l, kb.constW(1, W), c(abi::kOneShoup), p);
+          Value r1 = kb.mulShoup(h0, c(abi::kBetaMod), c(abi::kBetaModShoup), p);
+          Value r2 = kb.mulShoup(h1, c(abi::kBeta2Mod), c(abi::kBeta2ModShoup), p);
+          r = kb.modAdd(kb.modAdd(r0, r1, p), r2, p);
+        }
         kb.storeW(r, out, at[v], row[q]);
       }
     }
