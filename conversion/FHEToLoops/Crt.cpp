@@ -71,7 +71,7 @@ void digitCrt(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, const CoeffR
     });
     for (int64_t q = 0; q < n; ++q) {
       auto c = [&](int col) { return kb.splat(kb.tableAt(consts, row[q], col), W); };
-      Value p = c(abi::kPrime), p2 = kb.add(p, p);
+      Value p = c(abi::kPrime);
       for (int64_t v = 0; v < V; ++v) {
         Value lo = acc[2 * (q * V + v)], hi = acc[2 * (q * V + v) + 1];
         // lo + hi 2^D = l + h0 2^D + h1 2^(2D), each part below 2^D, the
@@ -79,17 +79,15 @@ void digitCrt(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, const CoeffR
         Value h = kb.add(hi, arith::ShRUIOp::create(kb.b, kb.loc, lo, shift));
         Value l = kb.bitAnd(lo, mask), h0 = kb.bitAnd(h, mask);
         Value h1 = arith::ShRUIOp::create(kb.b, kb.loc, h, shift);
+        Value r1 = kb.mulShoup(h0, c(abi::kBetaMod), c(abi::kBetaModShoup), p, lazySum ? 2 : 1);
+        Value r2 = kb.mulShoup(h1, c(abi::kBeta2Mod), c(abi::kBeta2ModShoup), p, lazySum ? 2 : 1);
         Value r;
         if (lazySum) {
           // l < 2^D < 8p and r1, r2 in [0, 2p): l + r1 + r2 < 12p goes to
           // [0, p) by conditional subtractions of 8p, 4p, 2p and p.
-          Value r1 = kb.mulShoup(h0, c(abi::kBetaMod), c(abi::kBetaModShoup), p, 2);
-          Value r2 = kb.mulShoup(h1, c(abi::kBeta2Mod), c(abi::kBeta2ModShoup), p, 2);
-          r = kb.reduce(kb.reduce(kb.add(kb.add(l, r1), r2), p2, 8, 1), p, 2, 1);
+          r = kb.reduce(kb.reduce(kb.add(kb.add(l, r1), r2), kb.add(p, p), 8, 1), p, 2, 1);
         } else {
           Value r0 = kb.mulShoup(l, kb.constW(1, W), c(abi::kOneShoup), p);
-          Value r1 = kb.mulShoup(h0, c(abi::kBetaMod), c(abi::kBetaModShoup), p);
-          Value r2 = kb.mulShoup(h1, c(abi::kBeta2Mod), c(abi::kBeta2ModShoup), p);
           r = kb.modAdd(kb.modAdd(r0, r1, p), r2, p);
         }
         kb.storeW(r, out, at[v], row[q]);

@@ -295,8 +295,8 @@ struct NttEmitter : NttButterflies {
 // One transform's rows for prime j (the body of the parallel prime loop):
 // its tables, levels and scaling constants. `next` is the input row the
 // kernel transforms after this one, prefetched during this one.
-void emitTransformRow(KernelBuilder &kb, Operation *op, Value in, Value out, Value j,
-                      std::pair<Value, Value> next) {
+static void emitTransformRow(KernelBuilder &kb, Operation *op, Value in, Value out, Value j,
+                             std::pair<Value, Value> next) {
   TransformPlan t = planTransform(kb, op);
   bool inverse = t.inverse;
   int64_t logN = t.logN, skip = t.skip;
@@ -330,6 +330,12 @@ void emitTransformRow(KernelBuilder &kb, Operation *op, Value in, Value out, Val
   }
 }
 
+void emitTransformBatchRow(KernelBuilder &kb, ArrayRef<Operation *> ops, ArrayRef<Value> ins, ArrayRef<Value> outs,
+                           Value j, std::pair<Value, Value> after) {
+  for (size_t b = 0; b < ops.size(); ++b)
+    emitTransformRow(kb, ops[b], ins[b], outs[b], j, b + 1 < ops.size() ? std::pair{ins[b + 1], j} : after);
+}
+
 // The result buffer of a transform of `in`: in place when the input is a
 // kernel result that dies here (every sub-transform stores exactly the
 // elements it loaded, and the result then needs no second buffer, nor its
@@ -348,15 +354,9 @@ static void emitTransforms(KernelBuilder &kb, ArrayRef<Operation *> ops, ArrayRe
   kb.phaseBegin(phaseOf(ops.front()));
   kb.parallel(ValueRange{m}, [&](ValueRange iv) {
     Value j = iv[0];
-    for (size_t b = 0; b < ops.size(); ++b) {
-      // The rows to prefetch: the next transform's, or the next prime's of the first.
-      std::pair<Value, Value> next;
-      if (b + 1 < ops.size())
-        next = {ins[b + 1], j};
-      else
-        next = {ins[0], arith::MinUIOp::create(kb.b, kb.loc, kb.add(j, kb.cidx(1)), kb.sub(m, kb.cidx(1)))};
-      emitTransformRow(kb, ops[b], ins[b], outs[b], j, next);
-    }
+    // After the batch: the next prime's row of the first transform.
+    Value nextPrime = arith::MinUIOp::create(kb.b, kb.loc, kb.add(j, kb.cidx(1)), kb.sub(m, kb.cidx(1)));
+    emitTransformBatchRow(kb, ops, ins, outs, j, {ins[0], nextPrime});
   });
   kb.phaseEnd(phaseOf(ops.front()));
 }

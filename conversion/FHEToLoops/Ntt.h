@@ -77,11 +77,13 @@ llvm::SmallVector<std::pair<int64_t, int64_t>> subLevels(int64_t s, int64_t k, i
 inline bool usesGpuLaunches(const LoweringOptions &o) { return o.target->gpu && o.gpuLaunches; }
 /// The GPU form's limit: every level fits a thread block's shared memory.
 mlir::LogicalResult checkGpuLevels(mlir::Operation *op, const LoweringOptions &o);
-/// The CPU form of one transform's row for prime j (the body of a parallel
-/// prime loop): reads row j of `in`, writes row j of `out` (possibly `in`).
-/// `next` is the (buffer, row) the loop transforms next, prefetched meanwhile.
-void emitTransformRow(KernelBuilder &kb, mlir::Operation *op, mlir::Value in, mlir::Value out, mlir::Value j,
-                      std::pair<mlir::Value, mlir::Value> next);
+/// The CPU form of a batch of transforms on row j (the body of a parallel
+/// prime loop): transform b reads row j of ins[b] and writes row j of
+/// outs[b] (possibly the same buffer). While one runs, the next one's input
+/// row is prefetched, and `after` (buffer, row) while the last one runs.
+void emitTransformBatchRow(KernelBuilder &kb, llvm::ArrayRef<mlir::Operation *> ops, llvm::ArrayRef<mlir::Value> ins,
+                           llvm::ArrayRef<mlir::Value> outs, mlir::Value j,
+                           std::pair<mlir::Value, mlir::Value> after);
 
 /// The GPU form of a batch of transforms of one type (NttGpu.cpp).
 void emitTransformsGpu(KernelBuilder &kb, llvm::ArrayRef<mlir::Operation *> ops, llvm::ArrayRef<mlir::Value> ins,

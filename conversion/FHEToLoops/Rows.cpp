@@ -94,9 +94,11 @@ struct FusedRowsLowering : KernelPattern<fhe::FusedOp> {
     kb.phaseBegin(phaseOf(op));
     kb.parallel(ValueRange{m}, [&](ValueRange iv) {
       Value j = iv[0];
-      // While a transform runs, the row transformed next is prefetched: the
-      // batch's next one, or the next prime's first one.
+      // After a stage's last transform, the next prime's first row is
+      // prefetched (when the pipeline starts with transforms).
       Value nextPrime = arith::MinUIOp::create(kb.b, kb.loc, kb.add(j, kb.cidx(1)), kb.sub(m, kb.cidx(1)));
+      std::pair<Value, Value> after;
+      if (stages.front().transform) after = {stages.front().ins.front(), nextPrime};
       // Each stage's time is lapped for its own phase (the kernel's wall time
       // is split in proportion).
       kb.phaseLap(std::nullopt);
@@ -106,14 +108,7 @@ struct FusedRowsLowering : KernelPattern<fhe::FusedOp> {
           kb.phaseLap(st.phase);
           continue;
         }
-        for (size_t b = 0; b < st.ops.size(); ++b) {
-          std::pair<Value, Value> next;
-          if (b + 1 < st.ops.size())
-            next = {st.ins[b + 1], j};
-          else if (stages.front().transform)
-            next = {stages.front().ins.front(), nextPrime};
-          emitTransformRow(kb, st.ops[b], st.ins[b], st.outs[b], j, next);
-        }
+        emitTransformBatchRow(kb, st.ops, st.ins, st.outs, j, after);
         kb.phaseLap(st.phase);
       }
     });
