@@ -21,7 +21,7 @@ const TargetSpec kTargets[] = {
     // 4p < 2^52, so p < 2^50. Radix-8 sub-levels: the last three stages then
     // form one sub-level of 8-residue blocks, transposed in registers (radix-16
     // measured twice as slow: spills). Every target pads prime-major rows by
-    // one cache line (abi::rnsRowWords).
+    // three cache lines (abi::rnsRowWords).
     {"cpu-avx512", "avx512f,avx512dq,avx512vl,avx512ifma", "x86-64-v4", "+avx512ifma,-prefer-256-bit", 50, 52, 8,
      false, 3, 12, 4, 16, 16, 1.1, 2.0},
     // CUDA: 32-bit integer arithmetic, 30-bit primes (lazy [0, 4p) < 2^32),

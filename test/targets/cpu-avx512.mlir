@@ -52,8 +52,8 @@ module attributes {ckks.params = #ckks.params<logN = 8, logQ = 120, logp = 20, s
 // ASM: vpmadd52luq {{.*}}%zmm{{[0-9]+}}, %zmm{{[0-9]+}}, %zmm{{[0-9]+}}
 // ASM: vpmadd52huq {{.*}}%zmm
 // The loop level: modarith on vector<8xi64>, lowered by modarith-to-avx512
-// after this point; prime-major rows padded by one cache line.
+// after this point; prime-major rows padded by three cache lines.
 // LOOPS: modarith.mac_split {{.*}} : vector<8xi64>
-// LOOPS: memref<{{[0-9]+}}x256xi64, strided<[264, 1]>>
+// LOOPS: memref<{{[0-9]+}}x256xi64, strided<[280, 1]>>
 // SCALAR-NOT: vpmadd52
 // SCALAR-NOT: <8 x i64>

@@ -10,16 +10,16 @@
 !e = !fhe.rns<logN = 4, basis = #b, domain = eval, layout = prime_major>
 !t = !fhe.rns<logN = 4, basis = #b, domain = coeff, layout = coeff_major>
 
-// fhe types become memrefs (prime-major rows padded by one cache line: a
-// (3, 16) view of a (3, 24) buffer); the result is a fresh buffer, tables are
+// fhe types become memrefs (prime-major rows padded by three cache lines: a
+// (3, 16) view of a (3, 40) buffer); the result is a fresh buffer, tables are
 // fhe.table ops.
 // CRT, Algo. 1 order: coefficients in parallel, then primes, then limbs (3-word MAC).
 // CHECK-LABEL: func.func @crt_operand_scan(
-// CHECK-SAME: %[[X:.*]]: memref<16x1xi64> {fhe.type = !fhe.poly<logN = 4, logq = 30>}) -> (memref<3x16xi64, strided<[24, 1]>> {fhe.type = !fhe.rns
+// CHECK-SAME: %[[X:.*]]: memref<16x1xi64> {fhe.type = !fhe.poly<logN = 4, logq = 30>}) -> (memref<3x16xi64, strided<[40, 1]>> {fhe.type = !fhe.rns
 // CHECK-DAG: fhe.table "prime_consts" #{{.*}} param 0 : memref<3x16xi64>
 // CHECK-DAG: fhe.table "crt_powers" #{{.*}} param 1 : memref<3x1xi64>
-// CHECK: %[[BUF:.*]] = memref.alloc() {alignment = 64 : i64} : memref<3x24xi64>
-// CHECK: %[[OUT:.*]] = memref.subview %[[BUF]][0, 0] [3, 16] [1, 1] : memref<3x24xi64> to memref<3x16xi64, strided<[24, 1]>>
+// CHECK: %[[BUF:.*]] = memref.alloc() {alignment = 64 : i64} : memref<3x40xi64>
+// CHECK: %[[OUT:.*]] = memref.subview %[[BUF]][0, 0] [3, 16] [1, 1] : memref<3x40xi64> to memref<3x16xi64, strided<[40, 1]>>
 // CHECK: call @fhec_rt_phase_begin
 // CHECK: scf.parallel (%[[I:.*]]) = (%{{.*}}) to (%{{.*}}) step (%c1)
 // CHECK-NEXT: scf.for %[[J:.*]] =
@@ -160,7 +160,7 @@ func.func @icrt_matrix_scaled(%x: !s) -> !p {
 // A fused coefficient kernel: iCRT into a block-local BigInt, then CRT from
 // it, in one parallel loop; the BigInt never has a global buffer.
 // CHECK-LABEL: func.func @fused_icrt_crt(
-// CHECK: memref.alloc() {{.*}} : memref<3x24xi64>
+// CHECK: memref.alloc() {{.*}} : memref<3x40xi64>
 // CHECK: %[[OUT:.*]] = memref.subview
 // CHECK-NOT: memref.alloc()
 // CHECK: scf.parallel (%{{.*}}) = (%{{.*}}) to (%{{.*}}) step (%c4)

@@ -11,14 +11,14 @@
 
 // The transform's levels are sub-kernels, called from its loop over primes.
 // CHECK: func.func private @[[LEVEL:f_kernel_kernel]](
-// CHECK: func.func private @[[NTT:f_kernel]](%{{.*}}: memref<4x16xi64>, {{.*}}: memref<4x16xi64, strided<[24, 1]>>, %{{.*}}: index) attributes {llvm.linkage = #llvm.linkage<internal>, passthrough = ["noinline"]}
+// CHECK: func.func private @[[NTT:f_kernel]](%{{.*}}: memref<4x16xi64>, {{.*}}: memref<4x16xi64, strided<[40, 1]>>, %{{.*}}: index) attributes {llvm.linkage = #llvm.linkage<internal>, passthrough = ["noinline"]}
 // CHECK: scf.parallel
 // CHECK: func.call @[[LEVEL]](
 // CHECK: func.func private @[[AUT:f_kernel_[0-9]+]](%{{.*}}: index, %{{.*}}: memref<16x1xi64>, %{{.*}}: memref<16x1xi64>)
 // CHECK-NOT: func.func private @f_kernel_
 // CHECK-LABEL: func.func @f(
 // The 3-prime buffers are seen as 4 rows (only 3 are touched).
-// CHECK: memref.reinterpret_cast %arg0 to offset: [0], sizes: [4, 16], strides: [24, 1] : memref<3x16xi64, strided<[24, 1]>> to memref<4x16xi64, strided<[24, 1]>>
+// CHECK: memref.reinterpret_cast %arg0 to offset: [0], sizes: [4, 16], strides: [40, 1] : memref<3x16xi64, strided<[40, 1]>> to memref<4x16xi64, strided<[40, 1]>>
 // CHECK: call @[[NTT]]({{.*}}, %c3)
 // CHECK: call @[[NTT]]({{.*}}, %arg1, {{.*}}, %c4{{.*}})
 // 5^-1 = 13 and 25^-1 = 9 mod 32.
