@@ -6,6 +6,7 @@
 // Prints JSON on stdout; bench/ntt/bench.py renders the table.
 //
 // Usage: fhec-bench-ntt [--targets=cpu,cpu-avx512] [--min-log=12] [--max-log=17] [--rounds=41]
+//                       [--keep-modules=DIR]  (DIR/<target>-<logN>.so, for profilers)
 #include "codegen/Driver.h"
 #include "codegen/Pipeline.h"
 
@@ -68,7 +69,7 @@ double median(std::vector<double> v) {
 } // namespace
 
 int main(int argc, char **argv) {
-  std::string targets = "cpu,cpu-avx512";
+  std::string targets = "cpu,cpu-avx512", keepDir;
   int lo = 12, hi = 17, rounds = 41;
   for (int a = 1; a < argc; ++a) {
     llvm::StringRef arg(argv[a]);
@@ -81,11 +82,13 @@ int main(int argc, char **argv) {
       ok = !arg.getAsInteger(10, hi);
     else if (arg.consume_front("--rounds="))
       ok = !arg.getAsInteger(10, rounds) && rounds > 0;
+    else if (arg.consume_front("--keep-modules="))
+      keepDir = arg.str();
     else
       ok = false;
     if (!ok || lo < 6 || hi > 17 || lo > hi) {
       llvm::errs() << "usage: fhec-bench-ntt [--targets=cpu,cpu-avx512] [--min-log=12] [--max-log=17] [--rounds=41]"
-                      " (6 <= min-log <= max-log <= 17)\n";
+                      " [--keep-modules=DIR] (6 <= min-log <= max-log <= 17)\n";
       return 1;
     }
   }
@@ -109,7 +112,8 @@ int main(int argc, char **argv) {
       }
       auto module = mlir::parseSourceString<mlir::ModuleOp>(program(logN), &ctx);
       llvm::SmallString<128> so;
-      if (!module || llvm::sys::fs::createTemporaryFile("fhec-bench-ntt", "so", so) ||
+      if (!keepDir.empty()) so = llvm::formatv("{0}/{1}-{2}.so", keepDir, c.target, logN).str();
+      if (!module || (keepDir.empty() && llvm::sys::fs::createTemporaryFile("fhec-bench-ntt", "so", so)) ||
           mlir::failed(compileToSharedLibrary(*module, o, std::string(so), error))) {
         llvm::errs() << "fhec-bench-ntt: compiling for " << c.target << " failed: " << error << "\n";
         return 1;
@@ -120,7 +124,7 @@ int main(int argc, char **argv) {
         llvm::errs() << "fhec-bench-ntt: " << e.what() << "\n";
         return 1;
       }
-      llvm::sys::fs::remove(so);
+      if (keepDir.empty()) llvm::sys::fs::remove(so);
       if (c.module->manifest().bases.size() != 1 || c.module->manifest().bases[0].size() != 1) {
         llvm::errs() << "fhec-bench-ntt: expected one prime for " << c.target << "\n";
         return 1;
