@@ -26,8 +26,9 @@ Value NttButterflies::twiddleMul(Value y, const Twiddle &tw, Value p) {
 // Harvey's forward (Cooley-Tukey) butterflies of a radix-2^k sub-transform:
 // at sub-stage d the pairs (u, u + 2^(k-1-d)) of group u >> (k-d) use
 // W[d][group]. Inputs and outputs in [0, 4p).
-void NttButterflies::forwardButterflies(SmallVectorImpl<Value> &x, int64_t k, const Twiddles &W, Value p) {
+void NttButterflies::forwardButterflies(SmallVectorImpl<Value> &x, int64_t k, ArrayRef<Twiddles> Ws, Value p) {
   int64_t R = int64_t(1) << k, sets = int64_t(x.size()) / R;
+  assert((Ws.size() == 1 || int64_t(Ws.size()) == sets) && "one Twiddles, or one per sub-transform");
   for (int64_t d = 0; d < k; ++d) {
     int64_t half = R >> (d + 1);
     for (int64_t u = 0; u < R; ++u) {
@@ -36,7 +37,7 @@ void NttButterflies::forwardButterflies(SmallVectorImpl<Value> &x, int64_t k, co
         Value &a = x[s * R + u], &c = x[s * R + u + half];
         // X in [0, 4p) -> [0, 2p); W Y in [0, 2p); outputs in [0, 4p).
         Value xr = kb.reduce(a, p, 4, 2);
-        Value t = twiddleMul(c, W[d][u >> (k - d)], p);
+        Value t = twiddleMul(c, Ws[Ws.size() == 1 ? 0 : s][d][u >> (k - d)], p);
         a = kb.modAdd(xr, t, p, 2, 4);
         c = kb.modSub(xr, t, p, 2, 4);
       }
@@ -49,8 +50,9 @@ void NttButterflies::forwardButterflies(SmallVectorImpl<Value> &x, int64_t k, co
 // u >> (d+1) use W[d][group]; inputs and outputs in [0, 2p). The
 // transform's very last stage applies the scaling constants instead.
 void NttButterflies::inverseButterflies(SmallVectorImpl<Value> &x, int64_t s, int64_t k, int64_t logN,
-                                        const Twiddles &W, Value p, const std::array<Value, 4> &scale) {
+                                        ArrayRef<Twiddles> Ws, Value p, const std::array<Value, 4> &scale) {
   int64_t R = int64_t(1) << k, sets = int64_t(x.size()) / R;
+  assert((Ws.size() == 1 || int64_t(Ws.size()) == sets) && "one Twiddles, or one per sub-transform");
   for (int64_t d = 0; d < k; ++d) {
     int64_t half = int64_t(1) << d;
     bool lastStage = s + d == logN - 1;
@@ -65,7 +67,7 @@ void NttButterflies::inverseButterflies(SmallVectorImpl<Value> &x, int64_t s, in
           continue;
         }
         x[q * R + u] = kb.modAdd(a, c, p, 2, 2);
-        x[q * R + u + half] = twiddleMul(kb.modSub(a, c, p, 2, 4), W[d][u >> (d + 1)], p);
+        x[q * R + u + half] = twiddleMul(kb.modSub(a, c, p, 2, 4), Ws[Ws.size() == 1 ? 0 : q][d][u >> (d + 1)], p);
       }
     }
   }
@@ -180,46 +182,59 @@ struct NttEmitter : NttButterflies {
   void transposedSubLevel(Value src, Value dst, Value tail, int64_t s, Value blkBase, int64_t blkCount, bool inverse,
                           bool last, int64_t logN, const std::array<Value, 4> &scale) {
     Value p = kb.splat(this->p, 8);
-    kb.loop(blkCount / 8, [&](Value v) {
-      Value V = kb.add(kb.shr(blkBase, kb.cidx(3)), v);
-      Value base = kb.mul(V, kb.cidx(64));
-      Value gbase = kb.add(kb.cidx(abi::kTailHeaderWords), kb.mul(V, kb.cidx(abi::kTailWordsPerGroup)));
-      SmallVector<Value> rows;
-      for (int64_t u = 0; u < 8; ++u) {
-        Value at = kb.add(base, kb.cidx(8 * u));
-        rows.push_back(kb.loadW(src, {j, at}, 8));
-        // This sub-level touches every element once, in L1: the same line of
-        // the next prime's input row is fetched into L2 meanwhile, so that
-        // its first level streams from cache, not DRAM.
-        if (nextRow) kb.prefetch(nextInput, {nextRow, at}, /*locality=*/2);
-      }
-      SmallVector<Value> x = inverse ? rows : kb.transpose8(rows);
-      // NttTailTwiddles: the lane factors G (header), then per group the
-      // one-group sub-stage's twiddles and the group factors H.
-      Twiddles W(3);
-      int64_t header = 0, factored = 0;
-      for (int64_t d = 0; d < 3; ++d) {
-        int64_t groups = inverse ? 4 >> d : 1 << d;
-        if (groups == 1) {
-          W[d].push_back({kb.loadW(tail, {j, gbase}, 8), kb.loadW(tail, {j, kb.add(gbase, kb.cidx(abi::kTailLanes))}, 8),
-                          Value(), Value()});
-          continue;
+    // Two units of 8 blocks per iteration where there are, their butterflies
+    // interleaved (measured on Zen 4: -4% forward NTT time, -1.5% inverse;
+    // one unit's chains of double Shoup products leave the IFMA units idle).
+    int64_t units = blkCount % 16 == 0 ? 2 : 1;
+    kb.loop(blkCount / (8 * units), [&](Value v) {
+      SmallVector<Value> x, bases;
+      SmallVector<Twiddles> Ws;
+      for (int64_t t = 0; t < units; ++t) {
+        Value V = kb.add(kb.shr(blkBase, kb.cidx(3)), kb.add(kb.mul(v, kb.cidx(units)), kb.cidx(t)));
+        Value base = kb.mul(V, kb.cidx(64));
+        bases.push_back(base);
+        Value gbase = kb.add(kb.cidx(abi::kTailHeaderWords), kb.mul(V, kb.cidx(abi::kTailWordsPerGroup)));
+        SmallVector<Value> rows;
+        for (int64_t u = 0; u < 8; ++u) {
+          Value at = kb.add(base, kb.cidx(8 * u));
+          rows.push_back(kb.loadW(src, {j, at}, 8));
+          // This sub-level touches every element once, in L1: the same line of
+          // the next prime's input row is fetched into L2 meanwhile, so that
+          // its first level streams from cache, not DRAM.
+          if (nextRow) kb.prefetch(nextInput, {nextRow, at}, /*locality=*/2);
         }
-        Value h = kb.add(gbase, kb.cidx(2 * abi::kTailLanes + 2 * factored++));
-        Value hv = kb.splat(kb.load(tail, {j, h}), 8), hs = kb.splat(kb.load(tail, {j, kb.add(h, kb.cidx(1))}), 8);
-        for (int64_t g = 0; g < groups; ++g, header += 2 * abi::kTailLanes)
-          W[d].push_back({kb.loadW(tail, {j, kb.cidx(header)}, 8), kb.loadW(tail, {j, kb.cidx(header + abi::kTailLanes)}, 8),
-                          hv, hs});
+        llvm::append_range(x, inverse ? rows : kb.transpose8(rows));
+        // NttTailTwiddles: the lane factors G (header), then per group the
+        // one-group sub-stage's twiddles and the group factors H.
+        Twiddles W(3);
+        int64_t header = 0, factored = 0;
+        for (int64_t d = 0; d < 3; ++d) {
+          int64_t groups = inverse ? 4 >> d : 1 << d;
+          if (groups == 1) {
+            W[d].push_back({kb.loadW(tail, {j, gbase}, 8), kb.loadW(tail, {j, kb.add(gbase, kb.cidx(abi::kTailLanes))}, 8),
+                            Value(), Value()});
+            continue;
+          }
+          Value h = kb.add(gbase, kb.cidx(2 * abi::kTailLanes + 2 * factored++));
+          Value hv = kb.splat(kb.load(tail, {j, h}), 8), hs = kb.splat(kb.load(tail, {j, kb.add(h, kb.cidx(1))}), 8);
+          for (int64_t g = 0; g < groups; ++g, header += 2 * abi::kTailLanes)
+            W[d].push_back({kb.loadW(tail, {j, kb.cidx(header)}, 8),
+                            kb.loadW(tail, {j, kb.cidx(header + abi::kTailLanes)}, 8), hv, hs});
+        }
+        Ws.push_back(std::move(W));
       }
       if (inverse) {
-        inverseButterflies(x, s, 3, logN, W, p, scale);
+        inverseButterflies(x, s, 3, logN, Ws, p, scale);
       } else {
-        forwardButterflies(x, 3, W, p);
+        forwardButterflies(x, 3, Ws, p);
         if (last)
           for (Value &e : x) e = kb.reduce(e, p, 4, 1);
       }
-      rows = inverse ? kb.transpose8(x) : x;
-      for (int64_t u = 0; u < 8; ++u) kb.storeW(rows[u], dst, {j, kb.add(base, kb.cidx(8 * u))});
+      for (int64_t t = 0; t < units; ++t) {
+        SmallVector<Value> rows(x.begin() + 8 * t, x.begin() + 8 * t + 8);
+        if (inverse) rows = kb.transpose8(rows);
+        for (int64_t u = 0; u < 8; ++u) kb.storeW(rows[u], dst, {j, kb.add(bases[t], kb.cidx(8 * u))});
+      }
     });
   }
 

@@ -27,15 +27,16 @@ struct NttButterflies {
   mlir::Value twiddleMul(mlir::Value y, const Twiddle &tw, mlir::Value p);
   /// Forward (Cooley-Tukey) radix-2^k sub-transform of x: at sub-stage d the
   /// pairs (u, u + 2^(k-1-d)) of group u >> (k-d) use W[d][group]. x may
-  /// hold several sub-transforms of 2^k residues with the same twiddles,
-  /// whose butterflies are then interleaved (independent latency chains).
-  void forwardButterflies(llvm::SmallVectorImpl<mlir::Value> &x, int64_t k, const Twiddles &W, mlir::Value p);
+  /// hold several sub-transforms of 2^k residues, whose butterflies are then
+  /// interleaved (independent latency chains): W has one Twiddles for all of
+  /// them or one per sub-transform.
+  void forwardButterflies(llvm::SmallVectorImpl<mlir::Value> &x, int64_t k, llvm::ArrayRef<Twiddles> W, mlir::Value p);
   /// Inverse (Gentleman-Sande) sub-transform at stages s..s+k-1: at sub-stage
   /// d the pairs (u, u + 2^d) of group u >> (d+1) use W[d][group]; the
   /// transform's very last stage multiplies by `scale` instead. Several
   /// sub-transforms in x as for forwardButterflies.
   void inverseButterflies(llvm::SmallVectorImpl<mlir::Value> &x, int64_t s, int64_t k, int64_t logN,
-                          const Twiddles &W, mlir::Value p, const std::array<mlir::Value, 4> &scale);
+                          llvm::ArrayRef<Twiddles> W, mlir::Value p, const std::array<mlir::Value, 4> &scale);
 };
 
 /// What the lowering of one fhe.ntt or fhe.intt reads from the op and its types.
