@@ -24,8 +24,11 @@ def test_logistic_regression():
     assert differ <= 1, out
     enc, plain = map(float, re.search(r"accuracy: encrypted ([\d.]+), plaintext model ([\d.]+)", out).groups())
     assert enc >= 0.9 and abs(enc - plain) <= 1 / 114 + 1e-9, out
-    # The encryption's own error is tiny; the approximation's is the polynomial's.
-    assert float(re.search(r"plaintext polynomial score\|: ([\d.e+-]+)", out).group(1)) < 1e-4, out
+    # The encryption's own error is tiny; the approximation's is the polynomial's
+    # (~0.3). The encryption error comes from fresh CSPRNG noise each run: seen
+    # between 2e-5 and 1.2e-4 over ten runs, so 1e-4 was a flaky bound; a broken
+    # encryption or evaluation gives errors of order 1.
+    assert float(re.search(r"plaintext polynomial score\|: ([\d.e+-]+)", out).group(1)) < 1e-3, out
 
 
 def test_polynomial():
