@@ -33,11 +33,11 @@ void NttButterflies::forwardButterflies(SmallVectorImpl<Value> &x, int64_t k, Ar
     int64_t half = R >> (d + 1);
     for (int64_t u = 0; u < R; ++u) {
       if (u & half) continue;
-      for (int64_t s = 0; s < sets; ++s) {
-        Value &a = x[s * R + u], &c = x[s * R + u + half];
+      for (int64_t q = 0; q < sets; ++q) {
+        Value &a = x[q * R + u], &c = x[q * R + u + half];
         // X in [0, 4p) -> [0, 2p); W Y in [0, 2p); outputs in [0, 4p).
         Value xr = kb.reduce(a, p, 4, 2);
-        Value t = twiddleMul(c, Ws[Ws.size() == 1 ? 0 : s][d][u >> (k - d)], p);
+        Value t = twiddleMul(c, Ws[Ws.size() == 1 ? 0 : q][d][u >> (k - d)], p);
         a = kb.modAdd(xr, t, p, 2, 4);
         c = kb.modSub(xr, t, p, 2, 4);
       }

@@ -18,10 +18,11 @@ constexpr uint32_t kAbiVersion = 5;
 /// N plus three cache lines. With rows exactly N words (a power of two)
 /// apart, the same coefficient of every prime falls into one cache set, and
 /// the kernels that read a block of coefficients across all primes (CRT,
-/// iCRT) would evict their own lines. Three lines rather than one: the
-/// iCRT's 16-coefficient blocks (two lines per row) then start three sets
-/// apart instead of overlapping their neighbours' (measured on Zen 4: -8%
-/// iCRT time; one or two lines are equally slow, 3 to 33 equally fast).
+/// iCRT) would evict their own lines. Three lines rather than one, measured
+/// on Zen 4 with the iCRT's prefetches in its multiply-accumulate loop: -8%
+/// iCRT time (pads of one or two lines equally slow, of 3, 5, 9, 17 or 33
+/// lines equally fast; the mechanism, without hardware counters in the VM,
+/// is not pinned down).
 constexpr int64_t rnsRowWords(int64_t N) { return N + 24; }
 
 /// Symbols every compiled module exports.
