@@ -126,6 +126,7 @@ struct FHEFusePass : public fhec::impl::FHEFuseBase<FHEFusePass> {
       eraseDeadOps(f);
       if (scaleIcrt) foldIcrtScaling(f);
       if (shiftIcrt) foldIcrtShift(f);
+      if (lazyCrt) markLazyCrt(f);
       if (residue && failed(fuse(f, fhe::Space::residue))) return signalPassFailure();
       if (coefficient && failed(fuse(f, fhe::Space::coefficient))) return signalPassFailure();
       if (transform && failed(fuse(f, fhe::Space::transform))) return signalPassFailure();
@@ -159,6 +160,24 @@ struct FHEFusePass : public fhec::impl::FHEFuseBase<FHEFusePass> {
           if (!isa<fhe::IcrtOp>(user)) return;
         }
       for (Value v : chain) v.setType(cast<fhe::RnsType>(v.getType()).withDomain(fhe::Domain::coeff_scaled));
+    });
+  }
+
+  // (h) CRT -> NTT: a CRT whose users are all forward NTTs (through
+  // transposes) may leave its residues in [0, 4p), the NTT's input range:
+  // the IFMA CRT then saves two of its four final conditional subtractions.
+  void markLazyCrt(func::FuncOp f) {
+    f.walk([&](fhe::CrtOp crt) {
+      SmallVector<Value> chain{crt.getResult()};
+      for (size_t i = 0; i < chain.size(); ++i)
+        for (Operation *user : chain[i].getUsers()) {
+          if (isa<fhe::TransposeOp>(user)) {
+            chain.push_back(user->getResult(0));
+            continue;
+          }
+          if (!isa<fhe::NttOp>(user)) return;
+        }
+      crt.setLazy(true);
     });
   }
 

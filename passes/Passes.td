@@ -144,6 +144,8 @@ def FHEFuse : Pass<"fhe-fuse", "::mlir::ModuleOp"> {
     one `fhe.fused rows` kernel that takes each prime row through NTTs,
     Hadamard chain and iNTTs in turn, so the rows pass from stage to stage
     in cache, not through memory.
+    (h) A CRT whose results only feed forward NTTs is marked `lazy`: its
+    residues may stay in [0, 4p), the range Harvey's butterflies take.
     Groups are grown greedily and kept only while the graph of kernels stays
     acyclic; the function body is then re-sorted topologically.
   }];
@@ -154,6 +156,7 @@ def FHEFuse : Pass<"fhe-fuse", "::mlir::ModuleOp"> {
     Option<"coefficient", "coefficient", "bool", /*default=*/"true", "(c, d) fuse iCRT/CRT/BigInt chains">,
     Option<"transform", "transform", "bool", /*default=*/"true", "(e) batch NTTs/iNTTs of one type">,
     Option<"shiftIcrt", "shift-icrt", "bool", /*default=*/"true", "(f) fold a right shift into the iCRT">,
+    Option<"lazyCrt", "lazy-crt", "bool", /*default=*/"true", "(h) let a CRT feeding only NTTs leave residues in [0, 4p)">,
     Option<"rows", "rows", "bool", /*default=*/"true",
            "(g) take NTTs, the residue chain and iNTTs of one basis row by row (CPU targets)">,
   ];

@@ -4,7 +4,7 @@
 // words and reduces them with Shoup. With IFMA (beta = 2^52) the coefficients
 // are cut into 52-bit digits and each residue accumulates the low and high
 // halves of its digit products lazily (modarith.mac_split), W coefficients
-// per vector, then reduces the 104+-bit sum with three Shoup products.
+// per vector, then reduces the 104+-bit sum with Shoup products.
 #include "conversion/FHEToLoops/Patterns.h"
 
 using namespace mlir;
@@ -84,8 +84,10 @@ void digitCrt(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, const CoeffR
         Value r;
         if (lazySum) {
           // l < 2^D < 8p and r1, r2 in [0, 2p): l + r1 + r2 < 12p goes to
-          // [0, p) by conditional subtractions of 8p, 4p, 2p and p.
-          r = kb.reduce(kb.reduce(kb.add(kb.add(l, r1), r2), kb.add(p, p), 8, 1), p, 2, 1);
+          // [0, p) by conditional subtractions of 8p, 4p, 2p and p, or to
+          // [0, 4p) by the first two for a lazy CRT (an NTT's input).
+          Value p2 = kb.add(p, p), sum = kb.add(kb.add(l, r1), r2);
+          r = op.getLazy() ? kb.reduce(sum, p2, 8, 2) : kb.reduce(kb.reduce(sum, p2, 8, 1), p, 2, 1);
         } else {
           Value r0 = kb.mulShoup(l, kb.constW(1, W), c(abi::kOneShoup), p);
           r = kb.modAdd(kb.modAdd(r0, r1, p), r2, p);

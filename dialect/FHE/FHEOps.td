@@ -27,14 +27,16 @@ def FHE_CrtOp : FHE_Op<"crt"> {
     the beta^k mod p_j table. `order` (set by fhe-reorder-icrt) selects the
     loop order: `operand_scan` (default; Algo. 1: per coefficient, per prime)
     or `matrix` (per block of `block` coefficients, one prime row at a time,
-    so each row is written contiguously).
+    so each row is written contiguously). `lazy` (fhe-fuse, when every user is
+    a forward NTT, whose Harvey butterflies take inputs in [0, 4p)): the
+    residues may be left in [0, 4p) instead of [0, p).
     ```mlir
     %r = fhe.crt %p : !fhe.poly<logN = 16, logq = 1200>
         -> !fhe.rns<logN = 16, basis = #fhe.basis<min_bits = 2419>, domain = coeff, layout = prime_major>
     ```
   }];
   let arguments = (ins FHE_PolyType:$input, OptionalAttr<FHE_OrderAttr>:$order,
-                       OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$block);
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$block, UnitAttr:$lazy);
   let results = (outs FHE_RnsType:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
 }

@@ -2,6 +2,7 @@
 // RUN: fhec %s --target=cpu-avx512 -O0 --emit=asm | FileCheck %s --check-prefix=ASM
 // RUN: fhec %s --target=cpu-avx512 -O0 --emit=mlir | FileCheck %s --check-prefix=LOOPS
 // RUN: fhec %s --target=cpu -O0 --emit=llvm | FileCheck %s --check-prefix=SCALAR
+// RUN: fhec %s --target=cpu-avx512 -O0 --emit=mlir | FileCheck %s --check-prefix=LAZY
 // Every kernel family of the cpu-avx512 target is vector code with IFMA:
 // generated LLVM IR calling the vpmadd52 intrinsics, no hand-written kernels.
 
@@ -11,6 +12,10 @@
 module attributes {ckks.params = #ckks.params<logN = 8, logQ = 120, logp = 20, security = "none">} {
   func.func @crt(%x: !p {fhe.role = "x"}) -> !c {
     %c = fhe.crt %x {order = #fhe<order matrix>, block = 16} : !p -> !c
+    return %c : !c
+  }
+  func.func @crt_lazy(%x: !p {fhe.role = "x"}) -> !c {
+    %c = fhe.crt %x {order = #fhe<order matrix>, block = 16, lazy} : !p -> !c
     return %c : !c
   }
   func.func @ntt(%x: !c {fhe.role = "x"}) -> !e {
@@ -57,3 +62,14 @@ module attributes {ckks.params = #ckks.params<logN = 8, logQ = 120, logp = 20, s
 // LOOPS: memref<{{[0-9]+}}x256xi64, strided<[280, 1]>>
 // SCALAR-NOT: vpmadd52
 // SCALAR-NOT: <8 x i64>
+// The final reduction of the IFMA CRT: l + r1 + r2 < 12p to [0, p) by
+// conditional subtractions of 8p, 4p, 2p (mod 2p, from 8 to 1) and p; a
+// lazy CRT (an NTT's input) stops after 8p and 4p, in [0, 4p).
+// LAZY-LABEL: func.func private @crt_kernel(
+// LAZY: modarith.reduce {{.*}} {in = 8 : i64} : vector<8xi64>
+// LAZY-NEXT: modarith.reduce {{.*}} : vector<8xi64>
+// LAZY-LABEL: func.func private @crt_lazy_kernel(
+// LAZY-NOT: modarith.reduce %{{[0-9]+}} mod %{{[0-9]+}} : vector<8xi64>
+// LAZY: modarith.reduce {{.*}} {in = 8 : i64, out = 2 : i64} : vector<8xi64>
+// LAZY-NOT: modarith.reduce %{{[0-9]+}} mod %{{[0-9]+}} : vector<8xi64>
+// LAZY-LABEL: func.func @crt_lazy(

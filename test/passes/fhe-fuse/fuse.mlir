@@ -1,7 +1,7 @@
 // RUN: fhec-opt --fhe-fuse="rows=false" %s | FileCheck %s
 // RUN: fhec-opt --fhe-fuse="rows=false" %s | fhec-opt | FileCheck %s
 // RUN: fhec-opt --fhe-fuse="target=cuda" %s | FileCheck %s
-// RUN: fhec-opt --fhe-fuse="residue=false scale-icrt=false coefficient=false transform=false shift-icrt=false rows=false" %s | FileCheck %s --check-prefix=NONE
+// RUN: fhec-opt --fhe-fuse="residue=false scale-icrt=false coefficient=false transform=false shift-icrt=false lazy-crt=false rows=false" %s | FileCheck %s --check-prefix=NONE
 // RUN: fhec-opt --fhe-fuse="transform=false rows=false" %s | FileCheck %s --check-prefix=NOBATCH
 // Kernel fusion on HE Mul's dataflow (ckks-to-fhe's output, Fig. 2); rule
 // (g), the row pipelines built from these kernels, is tested in rows.mlir
@@ -17,8 +17,10 @@
 !c2 = !fhe.rns<logN = 4, basis = #r2, domain = coeff, layout = prime_major>
 !e2 = !fhe.rns<logN = 4, basis = #r2, domain = eval, layout = prime_major>
 
+// (h) Every CRT feeds only NTTs: its residues may stay in [0, 4p).
 // (e) The four input NTTs: one transform kernel, prime by prime.
 // CHECK-LABEL: func.func @he_mul(
+// CHECK-COUNT-4: fhe.crt %arg{{[0-9]+}} {lazy}
 // CHECK: %[[N:.*]]:4 = fhe.fused {{ *}}transform(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) :
 // CHECK-NEXT: ^bb0
 // CHECK-COUNT-4: fhe.ntt %arg
@@ -37,7 +39,7 @@
 // CHECK: fhe.fused {{ *}}coefficient({{.*}}) : ({{.*}}coeff_scaled{{.*}}) -> !fhe.rns<{{.*}}min_bits = 200{{.*}}domain = coeff
 // CHECK-NEXT: ^bb0
 // CHECK-NEXT: fhe.icrt
-// CHECK-NEXT: fhe.crt
+// CHECK-NEXT: fhe.crt {{.*}}{lazy}
 // CHECK-NEXT: fhe.yield
 // The two evaluation-key products share one read of axax; their iNTTs are
 // one transform kernel.
@@ -58,6 +60,7 @@
 // NONE-NOT: fhe.fused
 // NONE-NOT: fhe.icrt {{.*}}shift
 // NONE-NOT: coeff_scaled
+// NONE-NOT: lazy
 func.func @he_mul(%a1: !p, %b1: !p, %a2: !p, %b2: !p, %ka: !e2, %kb: !e2) -> (!o, !o) {
   %0 = fhe.crt %a1 : !p -> !c1
   %1 = fhe.ntt %0 : !c1 -> !e1
@@ -121,4 +124,20 @@ func.func @no_cycle(%x: !e1, %y: !e1) -> !e1 {
   %n = fhe.ntt %i : !c1 -> !e1
   %g = fhe.hadamard %n, %x : !e1
   return %g : !e1
+}
+
+// (h) A CRT with any user other than an NTT keeps residues in [0, p); one
+// whose NTT reads it through a transpose may leave them in [0, 4p).
+// CHECK-LABEL: func.func @crt_users(
+// CHECK: fhe.crt %arg0 :
+// CHECK: fhe.crt %arg1 {lazy}
+// CHECK: return
+!cc = !fhe.rns<logN = 4, basis = #r1, domain = coeff, layout = coeff_major>
+func.func @crt_users(%a: !p, %b: !p) -> (!e1, !c1, !e1) {
+  %0 = fhe.crt %a : !p -> !c1
+  %1 = fhe.ntt %0 : !c1 -> !e1
+  %2 = fhe.crt %b : !p -> !cc
+  %3 = fhe.transpose %2 : !cc -> !c1
+  %4 = fhe.ntt %3 : !c1 -> !e1
+  return %1, %0, %4 : !e1, !c1, !e1
 }
