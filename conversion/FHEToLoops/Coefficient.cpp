@@ -50,10 +50,21 @@ static int64_t wordsOf(Type t) {
 // The L limbs of the block's W-coefficient groups between a (N, L)
 // coefficient-major BigInt in memory and a (L, B) limb-major scratch, 8 x 8
 // tiles through registers; the last L mod 8 limbs with masked accesses.
+//
+// Each access also prefetches its line two blocks ahead into L2 (for writing
+// in the store direction): a block's coefficients are B L contiguous words
+// read or written in one burst, thousands of cycles of IFMA work apart, and
+// the hardware prefetchers do not run that far ahead of such bursts
+// (measured on Zen 4, HE Mul: CRT 32.0 -> 29.5 ms, iCRT -0.7 ms).
 static void transposeBlock(KernelBuilder &kb, const CoeffRef &mem, Value scratch, int64_t L, int64_t B, int64_t W,
                            bool toScratch) {
   OpBuilder &b = kb.b;
   auto vt = cast<VectorType>(kb.wordType(W));
+  int64_t N = cast<MemRefType>(mem.mem.getType()).getShape()[0];
+  auto ahead = [&](ArrayRef<Value> idx) {
+    Value c = arith::MinUIOp::create(b, kb.loc, kb.add(idx[0], kb.cidx(2 * B)), kb.cidx(N - 1));
+    return SmallVector<Value>{c, idx[1]};
+  };
   auto tile = [&](Value w0, Value i0, int64_t n) {
     auto maskT = VectorType::get({W}, b.getI1Type());
     SmallVector<bool> bits(W, false);
@@ -67,6 +78,7 @@ static void transposeBlock(KernelBuilder &kb, const CoeffRef &mem, Value scratch
         SmallVector<Value> idx{kb.coeffIndex(mem, kb.add(i0, kb.cidx(r))), w0};
         rows.push_back(n == W ? kb.loadW(mem.mem, idx, W)
                               : Value(vector::MaskedLoadOp::create(b, kb.loc, vt, mem.mem, idx, mask, zero)));
+        kb.prefetch(mem.mem, ahead(idx), /*locality=*/2);
       }
       SmallVector<Value> cols = kb.transpose8(rows);
       for (int64_t l = 0; l < n; ++l) kb.storeW(cols[l], scratch, {kb.add(w0, kb.cidx(l)), i0});
@@ -75,6 +87,7 @@ static void transposeBlock(KernelBuilder &kb, const CoeffRef &mem, Value scratch
       SmallVector<Value> cols = kb.transpose8(rows);
       for (int64_t r = 0; r < W; ++r) {
         SmallVector<Value> idx{kb.coeffIndex(mem, kb.add(i0, kb.cidx(r))), w0};
+        kb.prefetch(mem.mem, ahead(idx), /*locality=*/2, /*write=*/true);
         if (n == W)
           kb.storeW(cols[r], mem.mem, idx);
         else

@@ -63,8 +63,8 @@ Value KernelBuilder::sub(Value x, Value y) { return arith::SubIOp::create(b, loc
 Value KernelBuilder::load(Value mem, ValueRange idx) { return memref::LoadOp::create(b, loc, mem, idx); }
 void KernelBuilder::store(Value v, Value mem, ValueRange idx) { memref::StoreOp::create(b, loc, v, mem, idx); }
 
-void KernelBuilder::prefetch(Value mem, ValueRange idx, unsigned locality) {
-  memref::PrefetchOp::create(b, loc, mem, idx, /*isWrite=*/false, locality, /*isDataCache=*/true);
+void KernelBuilder::prefetch(Value mem, ValueRange idx, unsigned locality, bool write) {
+  memref::PrefetchOp::create(b, loc, mem, idx, write, locality, /*isDataCache=*/true);
 }
 
 Value KernelBuilder::alloc(MemRefType t) {

@@ -83,8 +83,9 @@ public:
   mlir::Value load(mlir::Value mem, mlir::ValueRange idx);
   void store(mlir::Value v, mlir::Value mem, mlir::ValueRange idx);
   /// Software prefetch of element idx (locality 3: into L1; 2: into L2), for
-  /// access patterns the hardware prefetchers do not follow.
-  void prefetch(mlir::Value mem, mlir::ValueRange idx, unsigned locality = 3);
+  /// access patterns the hardware prefetchers do not follow; `write`: for a
+  /// store (the line is fetched for ownership).
+  void prefetch(mlir::Value mem, mlir::ValueRange idx, unsigned locality = 3, bool write = false);
   /// A 64-byte aligned buffer for a kernel result (fhec-plan-workspace places it).
   mlir::Value alloc(mlir::MemRefType t);
   /// Block-local scratch on the stack of the current loop body.
