@@ -163,23 +163,23 @@ struct IcrtContext {
     kb.loop(kb.cidx(0), kb.cidx(B), kb.cidx(W * V), {}, [&](Value i0, ValueRange) {
       SmallVector<Value> at;  // first coefficient of each vector
       for (int64_t v = 0; v < V; ++v) at.push_back(kb.add(i0, kb.cidx(v * W)));
-      // temp_j and the estimate k of the multiple of P.
-      auto f = kb.loop(0, m, SmallVector<Value>(V, fconst(0.0)), [&](Value j, ValueRange it) {
+      // Row j of the block: temp_j (stored for the later column groups, and
+      // the redo) and its contribution to the estimates f of the multiples k
+      // of P. The first column group does this inside its multiply-accumulate
+      // loop, so that the loads of the m prime rows overlap IFMA work
+      // (measured on Zen 4: -1.4 ms iCRT in HE Mul against a separate loop).
+      auto gatherRow = [&](Value j, ValueRange f, SmallVectorImpl<Value> &t, SmallVectorImpl<Value> &fNext) {
         auto row = [&](int col) { return kb.splat(kb.tableAt(consts, j, col), W); };
         Value invp = arith::BitcastOp::create(b, kb.loc, f64W, row(abi::kInvPrimeF64));
-        SmallVector<Value> next;
         for (int64_t v = 0; v < V; ++v) {
           Value x = kb.loadW(in, at[v], j, W);
-          Value t = scaled ? x : kb.mulShoup(x, row(abi::kIcrtInv), row(abi::kIcrtInvShoup), row(abi::kPrime));
-          kb.storeW(t, tempBuf, {j, at[v]});
-          Value tf = arith::UIToFPOp::create(b, kb.loc, f64W, t);
-          next.push_back(arith::AddFOp::create(b, kb.loc, it[v], arith::MulFOp::create(b, kb.loc, tf, invp)));
+          t.push_back(scaled ? x : kb.mulShoup(x, row(abi::kIcrtInv), row(abi::kIcrtInvShoup), row(abi::kPrime)));
+          kb.storeW(t.back(), tempBuf, {j, at[v]});
+          Value tf = arith::UIToFPOp::create(b, kb.loc, f64W, t.back());
+          fNext.push_back(arith::AddFOp::create(b, kb.loc, f[v], arith::MulFOp::create(b, kb.loc, tf, invp)));
         }
-        return next;
-      });
-      SmallVector<Value> kv;
-      for (int64_t v = 0; v < V; ++v)
-        kv.push_back(arith::FPToUIOp::create(b, kb.loc, i64W, arith::AddFOp::create(b, kb.loc, f[v], fconst(0.5))));
+      };
+      SmallVector<Value> kv;  // k of each vector, set by the first column group
       // A block reads one short run from each of the m prime rows, more
       // streams than the hardware prefetchers follow: row j of the block
       // four ahead is fetched into L2 while the first group of columns
@@ -196,14 +196,23 @@ struct IcrtContext {
         }
       };
       // Columns c0 .. c0 + n - 1; state: each vector's carry and previous
-      // column's high halves. `fetch`: prefetch the block four ahead.
-      auto columns = [&](Value c0, int64_t n, ValueRange state, bool fetch) {
+      // column's high halves. `first`: the block's first group, which reads
+      // the rows, sets kv and prefetches the block four ahead.
+      auto columns = [&](Value c0, int64_t n, ValueRange state, bool first) {
         SmallVector<Value> col;
         for (int64_t c = 0; c < n; ++c) col.push_back(kb.add(c0, kb.cidx(c)));
-        auto acc = kb.loop(0, m, SmallVector<Value>(2 * n * V, zero), [&](Value j, ValueRange a) {
-          if (fetch) prefetchRow(j);
+        SmallVector<Value> init(2 * n * V, zero);
+        if (first) init.append(V, fconst(0.0));
+        auto acc = kb.loop(0, m, init, [&](Value j, ValueRange a) {
           SmallVector<Value> t, next(a);
-          for (int64_t v = 0; v < V; ++v) t.push_back(kb.loadW(tempBuf, {j, at[v]}, W));
+          if (first) {
+            prefetchRow(j);
+            SmallVector<Value> fNext;
+            gatherRow(j, a.take_back(V), t, fNext);
+            for (int64_t v = 0; v < V; ++v) next[2 * n * V + v] = fNext[v];
+          } else {
+            for (int64_t v = 0; v < V; ++v) t.push_back(kb.loadW(tempBuf, {j, at[v]}, W));
+          }
           for (int64_t c = 0; c < n; ++c) {
             Value s = kb.splat(kb.load(T, {col[c], j}), W);
             for (int64_t v = 0; v < V; ++v) {
@@ -213,6 +222,11 @@ struct IcrtContext {
           }
           return next;
         });
+        if (first) {
+          kv.clear();
+          for (Value f : ValueRange(acc).take_back(V))
+            kv.push_back(arith::FPToUIOp::create(b, kb.loc, i64W, arith::AddFOp::create(b, kb.loc, f, fconst(0.5))));
+        }
         SmallVector<Value> st(state);
         for (int64_t c = 0; c < n; ++c) {
           Value s = kb.splat(kb.load(negP, {kb.cidx(0), col[c]}), W);
@@ -228,17 +242,17 @@ struct IcrtContext {
         }
         return st;
       };
-      // Columns from..Dq-1, C at a time, from a zero carry state; with
-      // `fetch`, the first group prefetches.
-      auto columnsFrom = [&](int64_t from, bool fetch) {
-        int64_t first = std::min(C, Dq - from), full = from + first + (Dq - from - first) / C * C;
-        SmallVector<Value> st = columns(kb.cidx(from), first, SmallVector<Value>(2 * V, zero), fetch);
-        if (full > from + first)
-          st = kb.loop(kb.cidx(from + first), kb.cidx(full), kb.cidx(C), st,
+      // Columns from..Dq-1, C at a time, from a zero carry state; `first`:
+      // the block's first pass (its first group reads the rows).
+      auto columnsFrom = [&](int64_t from, bool first) {
+        int64_t n0 = std::min(C, Dq - from), full = from + n0 + (Dq - from - n0) / C * C;
+        SmallVector<Value> st = columns(kb.cidx(from), n0, SmallVector<Value>(2 * V, zero), first);
+        if (full > from + n0)
+          st = kb.loop(kb.cidx(from + n0), kb.cidx(full), kb.cidx(C), st,
                        [&](Value c0, ValueRange s) { return columns(c0, C, s, false); });
         if (Dq > full) columns(kb.cidx(full), Dq - full, st, false);
       };
-      columnsFrom(cLo, /*fetch=*/true);
+      columnsFrom(cLo, /*first=*/true);
       if (cLo > 0) {
         // The guard digit d1 = digit cLo + 1 of any lane at or above 2^D - (m + 1): redo all columns.
         Value redo = arith::ConstantIntOp::create(b, kb.loc, b.getI1Type(), exactAlways ? 1 : 0);
@@ -249,7 +263,7 @@ struct IcrtContext {
           if (W > 1) hit = vector::ReductionOp::create(b, kb.loc, vector::CombiningKind::OR, hit);
           redo = arith::OrIOp::create(b, kb.loc, redo, hit);
         }
-        kb.ifThen(redo, [&] { columnsFrom(0, /*fetch=*/false); });
+        kb.ifThen(redo, [&] { columnsFrom(0, /*first=*/false); });
       }
       return SmallVector<Value>{};
     });
