@@ -259,7 +259,7 @@ int runProgram(ModuleOp module, const RunOptions &opts) {
         c.module->setThreads(int(c.threads));
         rt::resetPhaseTimes();
         t0 = Clock::now();
-        c.outputs = c.exec->run(func.getName().str(), inputs);
+        c.exec->run(func.getName().str(), inputs, c.outputs);  // outputs allocated in the first round only
         c.totals.push_back(secondsSince(t0));
         c.phases.push_back(rt::phaseTimes());
         c.rssMiB.push_back(residentMiB());

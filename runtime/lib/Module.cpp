@@ -338,6 +338,14 @@ void Executor::setRotationKey(const RotationKey &rk) {
 }
 
 std::vector<Ciphertext> Executor::run(const std::string &name, const std::vector<Ciphertext> &inputs) {
+  std::vector<Ciphertext> outputs;
+  run(name, inputs, outputs);
+  return outputs;
+}
+
+void Executor::run(const std::string &name, const std::vector<Ciphertext> &inputs,
+                   std::vector<Ciphertext> &outputs) {
+  if (&inputs == &outputs) throw Error("'" + name + "': the outputs must not be the inputs");
   const ManifestFunction *f = module_.manifest().find(name);
   if (!f) throw Error("module has no function '" + name + "'");
   if (inputs.size() != f->inputs.size())
@@ -364,11 +372,12 @@ std::vector<Ciphertext> Executor::run(const std::string &name, const std::vector
     else
       keySet = inputs[i].keySet, keySetOwner = "'" + name + "' input " + std::to_string(i);
   }
-  std::vector<Ciphertext> outputs(f->outputs.size());
+  outputs.resize(f->outputs.size());
   for (size_t i = 0; i < outputs.size(); ++i) {
     outputs[i].keySet = keySet;
-    outputs[i].ax = BigPoly(params_.logN, f->outputs[i].logq);
-    outputs[i].bx = BigPoly(params_.logN, f->outputs[i].logq);
+    for (BigPoly *p : {&outputs[i].ax, &outputs[i].bx})
+      if (p->logN != params_.logN || p->logq != f->outputs[i].logq || p->words.size() != p->N() * size_t(p->limbs()))
+        *p = BigPoly(params_.logN, f->outputs[i].logq);
     outputs[i].logp = f->outputs[i].logp;
     outputs[i].slots = f->outputs[i].slots;
   }
@@ -397,7 +406,6 @@ std::vector<Ciphertext> Executor::run(const std::string &name, const std::vector
     if (p.logq != a.logq) throw Error("'" + name + "': argument " + a.role + " has the wrong modulus");
     return {p.words.data(), p.words.size(), false};
   });
-  return outputs;
 }
 
 void Executor::call(const ManifestFunction &f, const std::function<CallData(const ManifestArg &)> &data) {

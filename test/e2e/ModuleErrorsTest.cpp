@@ -131,3 +131,38 @@ TEST(ModuleErrors, ModulesNeedTheirCpuFeatures) {
   }
   llvm::sys::fs::remove(so);
 }
+
+// run() into caller-held outputs: the same results as a fresh run, the
+// polynomials' storage kept across calls, wrong shapes replaced, and the
+// inputs refused as outputs.
+TEST(ModuleErrors, RunIntoOutputsReusesTheirStorage) {
+  Program prog = compileProgram(kProgram);
+  ASSERT_TRUE(prog.module);
+  rt::SecureRandom rng;
+  rt::Params p = params();
+  rt::KeySet keys = rt::generateKeys(p, rng);
+  rt::Executor exec(*prog.module, p);
+  exec.setEvalKey(keys.evk);
+  auto randomCt = [&] {
+    rt::Ciphertext c{rt::BigPoly(10, 120), rt::BigPoly(10, 120), 30, 64};
+    for (rt::BigPoly *q : {&c.ax, &c.bx}) {
+      for (uint64_t &w : q->words) w = rng.next64();
+      q->maskTop();
+    }
+    return c;
+  };
+  std::vector<rt::Ciphertext> in1{randomCt()}, in2{randomCt()}, outs;
+  exec.run("sq", in1, outs);
+  EXPECT_EQ(outs[0].ax, exec.run("sq", in1)[0].ax);
+  const uint64_t *storage = outs[0].ax.words.data();
+  exec.run("sq", in2, outs);
+  std::vector<rt::Ciphertext> fresh = exec.run("sq", in2);
+  EXPECT_EQ(outs[0].ax, fresh[0].ax);
+  EXPECT_EQ(outs[0].bx, fresh[0].bx);
+  EXPECT_EQ(outs[0].logp, fresh[0].logp);
+  EXPECT_EQ(outs[0].ax.words.data(), storage);
+  outs[0].bx = rt::BigPoly(10, 60);
+  exec.run("sq", in2, outs);
+  EXPECT_EQ(outs[0].bx, fresh[0].bx);
+  EXPECT_NE(errorOf([&] { exec.run("sq", in1, in1); }).find("must not be the inputs"), std::string::npos);
+}

@@ -119,6 +119,11 @@ public:
   /// inputs from another key set than each other or the evaluation key. The
   /// outputs carry the inputs' key set.
   std::vector<Ciphertext> run(const std::string &function, const std::vector<Ciphertext> &inputs);
+  /// The same, writing the results into `outputs` (not `inputs`), whose
+  /// polynomials keep their storage where their shapes match: repeated calls
+  /// then allocate nothing (fresh output buffers cost page faults and
+  /// zeroing, ~6 ms for HE Mul's 20 MiB at logN = 16).
+  void run(const std::string &function, const std::vector<Ciphertext> &inputs, std::vector<Ciphertext> &outputs);
   /// Calls a kernel-level function whose inputs and outputs are BigInt
   /// polynomials (in manifest order), e.g. an fhe-dialect test program.
   /// Throws Error on mismatched inputs or a function with RNS arguments.
