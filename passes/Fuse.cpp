@@ -127,6 +127,7 @@ struct FHEFusePass : public fhec::impl::FHEFuseBase<FHEFusePass> {
       if (scaleIcrt) foldIcrtScaling(f);
       if (shiftIcrt) foldIcrtShift(f);
       if (lazyCrt) markLazyCrt(f);
+      if (lazyProducts) markLazyProducts(f);
       if (residue && failed(fuse(f, fhe::Space::residue))) return signalPassFailure();
       if (coefficient && failed(fuse(f, fhe::Space::coefficient))) return signalPassFailure();
       if (transform && failed(fuse(f, fhe::Space::transform))) return signalPassFailure();
@@ -178,6 +179,29 @@ struct FHEFusePass : public fhec::impl::FHEFuseBase<FHEFusePass> {
           if (!isa<fhe::NttOp>(user)) return;
         }
       crt.setLazy(true);
+    });
+  }
+
+  // (i) Products for the iNTT: a Hadamard product or difference whose users
+  // are all iNTTs (through transposes) or such differences may leave its
+  // residues in [0, 2p), the iNTT's input range: Barrett's second
+  // conditional subtraction goes (HE Mul: the Karatsuba terms, axbx, and
+  // the evaluation-key products).
+  void markLazyProducts(func::FuncOp f) {
+    llvm::DenseMap<Value, bool> memo;
+    std::function<bool(Value)> lazyOk = [&](Value v) -> bool {
+      if (auto it = memo.find(v); it != memo.end()) return it->second;
+      memo[v] = false;  // no cycles in a function body; a guard all the same
+      bool ok = llvm::all_of(v.getUsers(), [&](Operation *u) {
+        if (isa<fhe::InttOp>(u)) return true;
+        if (isa<fhe::TransposeOp, fhe::SubOp>(u)) return lazyOk(u->getResult(0));
+        return false;
+      });
+      return memo[v] = ok;
+    };
+    f.walk([&](Operation *op) {
+      if (isa<fhe::HadamardOp, fhe::SubOp>(op) && lazyOk(op->getResult(0)))
+        op->setAttr("lazy", UnitAttr::get(op->getContext()));
     });
   }
 

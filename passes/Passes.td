@@ -146,6 +146,9 @@ def FHEFuse : Pass<"fhe-fuse", "::mlir::ModuleOp"> {
     in cache, not through memory.
     (h) A CRT whose results only feed forward NTTs is marked `lazy`: its
     residues may stay in [0, 4p), the range Harvey's butterflies take.
+    (i) Hadamard products and differences whose results only feed iNTTs or
+    such differences are marked `lazy`: their residues may stay in [0, 2p),
+    the iNTT's input range.
     Groups are grown greedily and kept only while the graph of kernels stays
     acyclic; the function body is then re-sorted topologically.
   }];
@@ -157,6 +160,8 @@ def FHEFuse : Pass<"fhe-fuse", "::mlir::ModuleOp"> {
     Option<"transform", "transform", "bool", /*default=*/"true", "(e) batch NTTs/iNTTs of one type">,
     Option<"shiftIcrt", "shift-icrt", "bool", /*default=*/"true", "(f) fold a right shift into the iCRT">,
     Option<"lazyCrt", "lazy-crt", "bool", /*default=*/"true", "(h) let a CRT feeding only NTTs leave residues in [0, 4p)">,
+    Option<"lazyProducts", "lazy-products", "bool", /*default=*/"true",
+           "(i) let products and differences feeding only iNTTs leave residues in [0, 2p)">,
     Option<"rows", "rows", "bool", /*default=*/"true",
            "(g) take NTTs, the residue chain and iNTTs of one basis row by row (CPU targets)">,
   ];

@@ -240,8 +240,8 @@ Value KernelBuilder::reduce(Value x, Value p, int64_t in, int64_t out) {
 Value KernelBuilder::mulShoup(Value x, Value w, Value wShoup, Value p, int64_t out) {
   return modarith::MulShoupOp::create(b, loc, x.getType(), x, w, wShoup, p, b.getI64IntegerAttr(out));
 }
-Value KernelBuilder::mulBarrett(Value x, Value y, Value p, Value mu, Value bits) {
-  return modarith::MulBarrettOp::create(b, loc, x.getType(), x, y, p, mu, bits);
+Value KernelBuilder::mulBarrett(Value x, Value y, Value p, Value mu, Value bits, int64_t out) {
+  return modarith::MulBarrettOp::create(b, loc, x.getType(), x, y, p, mu, bits, b.getI64IntegerAttr(out));
 }
 std::pair<Value, Value> KernelBuilder::macSplit(Value lo, Value hi, Value x, Value y, unsigned digit) {
   auto m = modarith::MacSplitOp::create(b, loc, lo.getType(), lo.getType(), lo, hi, x, y,

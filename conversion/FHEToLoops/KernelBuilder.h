@@ -137,7 +137,8 @@ public:
   mlir::Value modSub(mlir::Value x, mlir::Value y, mlir::Value p, int64_t in = 1, int64_t out = 1);
   mlir::Value reduce(mlir::Value x, mlir::Value p, int64_t in, int64_t out);
   mlir::Value mulShoup(mlir::Value x, mlir::Value w, mlir::Value wShoup, mlir::Value p, int64_t out = 1);
-  mlir::Value mulBarrett(mlir::Value x, mlir::Value y, mlir::Value p, mlir::Value mu, mlir::Value bits);
+  mlir::Value mulBarrett(mlir::Value x, mlir::Value y, mlir::Value p, mlir::Value mu, mlir::Value bits,
+                         int64_t out = 1);
   /// (lo, hi) + (x y split at `digit` bits), lazily (modarith.mac_split).
   std::pair<mlir::Value, mlir::Value> macSplit(mlir::Value lo, mlir::Value hi, mlir::Value x, mlir::Value y,
                                                unsigned digit);

@@ -19,12 +19,15 @@ SmallVector<Value> emitResidueElement(KernelBuilder &kb, Operation *op, ArrayRef
   SmallVector<Value> z(K);
   if (isa<fhe::AddOp>(op)) {
     for (size_t u = 0; u < K; ++u) z[u] = kb.modAdd(x[u], y[u], row.p);
-  } else if (isa<fhe::SubOp>(op)) {
-    for (size_t u = 0; u < K; ++u) z[u] = kb.modSub(x[u], y[u], row.p);
+  } else if (auto sub = dyn_cast<fhe::SubOp>(op)) {
+    // Lazy: operands and result in [0, 2p) (an iNTT's input).
+    int64_t range = sub.getLazy() ? 2 : 1;
+    for (size_t u = 0; u < K; ++u) z[u] = kb.modSub(x[u], y[u], row.p, range, range);
   } else {
-    assert(isa<fhe::HadamardOp>(op) && "not a residue op");
+    auto had = cast<fhe::HadamardOp>(op);
     auto prod = [&](size_t a, size_t b) { return kb.mulBarrett(x[a], y[b], row.p, row.mu, row.bits); };
-    if (K == 1) return {prod(0, 0)};
+    // Lazy: the product stays in [0, 2p), one conditional subtraction fewer.
+    if (K == 1) return {kb.mulBarrett(x[0], y[0], row.p, row.mu, row.bits, had.getLazy() ? 2 : 1)};
     // c_l = sum_{a+b=l} x_a y_b + zeta sum_{a+b=l+K} x_a y_b.
     for (size_t l = 0; l < K; ++l) {
       Value lo, hi;

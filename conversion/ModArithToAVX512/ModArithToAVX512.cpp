@@ -88,7 +88,7 @@ struct MulBarrett : OpConversionPattern<modarith::MulBarrettOp> {
       Value q = mulHi52(e, c1, a.getMu());
       r = e.sub(prod.getLow(), e.mul(q, a.getP()));
     }
-    rw.replaceOp(op, e.condSub(e.condSub(r, e.times(a.getP(), 2)), a.getP()));
+    rw.replaceOp(op, e.reduceBarrett(r, a.getP(), op.getOut()));
     return success();
   }
 };

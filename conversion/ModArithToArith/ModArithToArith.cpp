@@ -30,6 +30,10 @@ Value Emit::mulHi(Value x, Value y) { return arith::MulUIExtendedOp::create(b, l
 Value Emit::minu(Value x, Value y) { return arith::MinUIOp::create(b, loc, x, y); }
 Value Emit::times(Value p, int64_t k) { return k == 1 ? p : shl(p, llvm::Log2_64(k)); }
 Value Emit::condSub(Value x, Value bound) { return minu(x, sub(x, bound)); }
+Value Emit::reduceBarrett(Value r, Value p, int64_t out) {
+  if (out <= 2) r = condSub(r, times(p, 2));
+  return out == 1 ? condSub(r, p) : r;
+}
 Value Emit::zext(Value bit) { return arith::ExtUIOp::create(b, loc, type, bit); }
 Value Emit::shr(Value x, int64_t s) { return arith::ShRUIOp::create(b, loc, x, constant(s)); }
 Value Emit::shl(Value x, int64_t s) { return arith::ShLIOp::create(b, loc, x, constant(s)); }
@@ -93,7 +97,7 @@ template <> SmallVector<Value> Lowering<modarith::MulShoupOp>::lower(modarith::M
 
 // Barrett: z = x y < 2^(2b); q = ((z >> (b - 1)) mu) >> (b + 1); r = z - q p in [0, 3p).
 template <>
-SmallVector<Value> Lowering<modarith::MulBarrettOp>::lower(modarith::MulBarrettOp, modarith::MulBarrettOp::Adaptor a, Emit &e) const {
+SmallVector<Value> Lowering<modarith::MulBarrettOp>::lower(modarith::MulBarrettOp op, modarith::MulBarrettOp::Adaptor a, Emit &e) const {
   auto z = arith::MulUIExtendedOp::create(e.b, e.loc, a.getX(), a.getY());
   unsigned width = getElementTypeOrSelf(e.type).getIntOrFloatBitWidth();
   Value w = e.constant(width), one = e.constant(1);
@@ -106,8 +110,7 @@ SmallVector<Value> Lowering<modarith::MulBarrettOp>::lower(modarith::MulBarrettO
   auto q2 = arith::MulUIExtendedOp::create(e.b, e.loc, q1, a.getMu());
   Value q3 = shr2(q2.getLow(), q2.getHigh(), e.add(a.getBits(), one));
   Value r = e.sub(z.getLow(), e.mul(q3, a.getP()));
-  Value twoP = e.add(a.getP(), a.getP());
-  return {e.condSub(e.condSub(r, twoP), a.getP())};
+  return {e.reduceBarrett(r, a.getP(), op.getOut())};
 }
 
 template <> SmallVector<Value> Lowering<modarith::MacOp>::lower(modarith::MacOp, modarith::MacOp::Adaptor a, Emit &e) const {

@@ -22,6 +22,8 @@ struct Emit {
   mlir::Value times(mlir::Value p, int64_t k);
   /// x in [0, 2 bound) -> [0, bound): min(x, x - bound).
   mlir::Value condSub(mlir::Value x, mlir::Value bound);
+  /// A Barrett remainder r in [0, 3p) to [0, out p): out = 1 or 2 (else as is).
+  mlir::Value reduceBarrett(mlir::Value r, mlir::Value p, int64_t out);
   mlir::Value zext(mlir::Value bit);
   mlir::Value shr(mlir::Value x, int64_t s);
   mlir::Value shl(mlir::Value x, int64_t s);

@@ -104,7 +104,11 @@ def FHE_InttOp : FHE_Op<"intt"> {
 
 def FHE_HadamardOp : FHE_Op<"hadamard", [SameOperandsAndResultType, Commutative]> {
   let summary = "Pointwise modular product of two evaluation-domain RNS polynomials";
-  let arguments = (ins FHE_RnsType:$lhs, FHE_RnsType:$rhs);
+  let description = [{
+    `lazy` (fhe-fuse, when every user is an iNTT or a lazy fhe.sub): the
+    residues may be left in [0, 2p), the iNTT's input range.
+  }];
+  let arguments = (ins FHE_RnsType:$lhs, FHE_RnsType:$rhs, UnitAttr:$lazy);
   let results = (outs FHE_RnsType:$result);
   let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($result)";
 }
@@ -119,8 +123,12 @@ def FHE_AddOp : FHE_Op<"add", [SameOperandsAndResultType, Commutative]> {
 
 def FHE_SubOp : FHE_Op<"sub", [SameOperandsAndResultType]> {
   let summary = "Residue-wise difference mod p_j";
+  let description = [{
+    `lazy` (fhe-fuse, when every user is an iNTT or a lazy fhe.sub): the
+    operands may be lazy results in [0, 2p), and so may the result.
+  }];
   let hasVerifier = 0;  // ODS traits and constraints say it all
-  let arguments = (ins FHE_RnsType:$lhs, FHE_RnsType:$rhs);
+  let arguments = (ins FHE_RnsType:$lhs, FHE_RnsType:$rhs, UnitAttr:$lazy);
   let results = (outs FHE_RnsType:$result);
   let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($result)";
 }

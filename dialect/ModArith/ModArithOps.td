@@ -65,11 +65,13 @@ def ModArith_MulShoupOp : ModArith_Op<"mul_shoup", [AllTypesMatch<["x", "w", "w_
 def ModArith_MulBarrettOp : ModArith_Op<"mul_barrett", [AllTypesMatch<["x", "y", "mu", "bits", "result"]>]> {
   let summary = "x * y mod p for x, y < p by Barrett reduction of the double-word product";
   let description = [{
-    p has `bits` bits (b) and mu = floor(2^(2b) / p). The result is in [0, p).
+    p has `bits` bits (b) and mu = floor(2^(2b) / p). The result is in [0, p)
+    when out = 1, [0, 2p) when out = 2 (one conditional subtraction fewer),
+    [0, 3p) when out >= 4.
     `%z = modarith.mul_barrett %x, %y mod %p, %mu, %bits : i64`
   }];
   let arguments = (ins SignlessIntegerLike:$x, SignlessIntegerLike:$y, SignlessIntegerLike:$p,
-                       SignlessIntegerLike:$mu, SignlessIntegerLike:$bits);
+                       SignlessIntegerLike:$mu, SignlessIntegerLike:$bits, DefaultValuedAttr<ModArith_Bound, "1">:$out);
   let results = (outs SignlessIntegerLike:$result);
   let assemblyFormat = "$x `,` $y `mod` $p `,` $mu `,` $bits attr-dict `:` type($result)";
   let hasVerifier = 0;  // ODS constraints say it all

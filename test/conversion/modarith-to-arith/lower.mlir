@@ -58,8 +58,20 @@ func.func @shoup(%x: i64, %w: i64, %ws: i64, %p: i64) -> i64 {
 // CHECK-LABEL: func.func @barrett
 // CHECK-COUNT-2: arith.mului_extended
 // CHECK-COUNT-2: arith.minui
+// CHECK-NEXT: return
 func.func @barrett(%x: i64, %y: i64, %p: i64, %mu: i64, %b: i64) -> i64 {
   %0 = modarith.mul_barrett %x, %y mod %p, %mu, %b : i64
+  return %0 : i64
+}
+
+// A lazy product in [0, 2p): one correction (of 2p) fewer.
+// CHECK-LABEL: func.func @barrett_lazy
+// CHECK-COUNT-2: arith.mului_extended
+// CHECK: arith.minui
+// CHECK-NOT: arith.minui
+// CHECK: return
+func.func @barrett_lazy(%x: i64, %y: i64, %p: i64, %mu: i64, %b: i64) -> i64 {
+  %0 = modarith.mul_barrett %x, %y mod %p, %mu, %b {out = 2} : i64
   return %0 : i64
 }
 

@@ -31,9 +31,19 @@ func.func @shoup_reduced(%x: vector<8xi64>, %w: vector<8xi64>, %ws: vector<8xi64
 // CHECK: llvm.call_intrinsic "llvm.x86.avx512.vpmadd52l.uq.512"(%{{.*}}, %arg0, %arg1)
 // CHECK: llvm.call_intrinsic "llvm.x86.avx512.vpmadd52h.uq.512"(%{{.*}}, %arg0, %arg1)
 // CHECK: llvm.call_intrinsic "llvm.x86.avx512.vpmadd52h.uq.512"
-// CHECK: arith.minui
+// CHECK-COUNT-2: arith.minui
+// CHECK-NEXT: return
 func.func @barrett_vector(%x: vector<8xi64>, %y: vector<8xi64>, %p: vector<8xi64>, %mu: vector<8xi64>, %b: vector<8xi64>) -> vector<8xi64> {
   %0 = modarith.mul_barrett %x, %y mod %p, %mu, %b : vector<8xi64>
+  return %0 : vector<8xi64>
+}
+
+// A lazy product in [0, 2p) (the iNTT's input): one correction.
+// CHECK-LABEL: func.func @barrett_vector_lazy
+// CHECK: arith.minui
+// CHECK-NEXT: return
+func.func @barrett_vector_lazy(%x: vector<8xi64>, %y: vector<8xi64>, %p: vector<8xi64>, %mu: vector<8xi64>, %b: vector<8xi64>) -> vector<8xi64> {
+  %0 = modarith.mul_barrett %x, %y mod %p, %mu, %b {out = 2} : vector<8xi64>
   return %0 : vector<8xi64>
 }
 

@@ -1,7 +1,7 @@
 // RUN: fhec-opt --fhe-fuse="rows=false" %s | FileCheck %s
 // RUN: fhec-opt --fhe-fuse="rows=false" %s | fhec-opt | FileCheck %s
 // RUN: fhec-opt --fhe-fuse="target=cuda" %s | FileCheck %s
-// RUN: fhec-opt --fhe-fuse="residue=false scale-icrt=false coefficient=false transform=false shift-icrt=false lazy-crt=false rows=false" %s | FileCheck %s --check-prefix=NONE
+// RUN: fhec-opt --fhe-fuse="residue=false scale-icrt=false coefficient=false transform=false shift-icrt=false lazy-crt=false lazy-products=false rows=false" %s | FileCheck %s --check-prefix=NONE
 // RUN: fhec-opt --fhe-fuse="transform=false rows=false" %s | FileCheck %s --check-prefix=NOBATCH
 // Kernel fusion on HE Mul's dataflow (ckks-to-fhe's output, Fig. 2); rule
 // (g), the row pipelines built from these kernels, is tested in rows.mlir
@@ -27,9 +27,13 @@
 // CHECK-NEXT: fhe.yield
 // (a) The three region-1 products and the Karatsuba sums and differences:
 // one residue kernel reading the four NTT'd operands once.
+// (i) The products and the differences of them feed only iNTTs: their
+// residues may stay in [0, 2p).
 // CHECK: %[[R1:.*]]:3 = fhe.fused {{ *}}residue(%[[N]]#0, %[[N]]#2, %[[N]]#1, %[[N]]#3) : ({{.*}}) -> ({{.*}}) {
-// CHECK-COUNT-3: fhe.hadamard
-// CHECK-COUNT-2: fhe.sub
+// CHECK-COUNT-2: fhe.hadamard {{.*}} {lazy}
+// CHECK-COUNT-2: fhe.add %arg{{[0-9]+}}, %arg{{[0-9]+}} :
+// CHECK: fhe.hadamard {{.*}} {lazy}
+// CHECK-COUNT-2: fhe.sub {{.*}} {lazy}
 // CHECK: fhe.yield
 // (b, e) every iNTT feeds only iCRTs: its result holds iCRT's temp_j; the
 // three region-1 iNTTs are one transform kernel.
@@ -44,7 +48,7 @@
 // The two evaluation-key products share one read of axax; their iNTTs are
 // one transform kernel.
 // CHECK: fhe.fused {{ *}}residue({{.*}}) : ({{.*}}) -> ({{.*}}, {{.*}}) {
-// CHECK-COUNT-2: fhe.hadamard
+// CHECK-COUNT-2: fhe.hadamard {{.*}} {lazy}
 // CHECK: fhe.fused {{ *}}transform
 // CHECK-COUNT-2: fhe.intt
 // (d, f) the closing chain: both iCRTs, region 2's computing its value
@@ -140,4 +144,19 @@ func.func @crt_users(%a: !p, %b: !p) -> (!e1, !c1, !e1) {
   %3 = fhe.transpose %2 : !cc -> !c1
   %4 = fhe.ntt %3 : !c1 -> !e1
   return %1, %0, %4 : !e1, !c1, !e1
+}
+
+// (i) A product with a user other than an iNTT or a lazy difference keeps
+// residues in [0, p), and so does a difference that is returned.
+// CHECK-LABEL: func.func @product_users(
+// CHECK: fhe.hadamard %[[X:arg[0-9]+]], %[[Y:arg[0-9]+]] {lazy}
+// CHECK: fhe.hadamard %[[X]], %[[X]] :
+// CHECK: fhe.sub {{.*}}, %[[Y]] :
+// CHECK: return
+func.func @product_users(%x: !e1, %y: !e1) -> (!c1, !e1, !e1) {
+  %h = fhe.hadamard %x, %y : !e1
+  %i = fhe.intt %h : !e1 -> !c1
+  %g = fhe.hadamard %x, %x : !e1
+  %d = fhe.sub %g, %y : !e1
+  return %i, %g, %d : !c1, !e1, !e1
 }
