@@ -1,14 +1,16 @@
 // iCRT (Jung et al. 2021, Algo. 5 and 6): residues back to BigInt coefficients
 // mod 2^logq. temp_j = x_j (P/p_j)^-1 mod p_j (skipped for a coeff_scaled
-// input, whose iNTT applied the factor), X = sum_j temp_j (P/p_j) - k P with
-// k = round(sum_j temp_j / p_j) computed in double precision.
+// input, whose iNTT applied the factor and left temp_j in [0, 2 p_j)),
+// X = sum_j temp_j (P/p_j) - k P with k = round(sum_j temp_j / p_j) computed
+// in double precision; any representative temp_j < 2 p_j gives the same X.
 //
 // Exactness of k: sum_j temp_j (P/p_j) = P f with f = sum_j temp_j / p_j, and
 // the centered value X = P (f - k) satisfies |X| < P/16 by the basis bound
-// (passes/Bounds.h), so f lies within 1/16 of the integer k. Each term
-// temp_j / p_j < 1 is computed as double(temp_j) * double(1/p_j) with relative
-// error below 3 * 2^-53, and the m-term sum adds at most m * 2^-53 per term,
-// so |f~ - f| < m (m + 3) 2^-53 < 7/16 for any m below 2^24: round(f~) = k.
+// (passes/Bounds.h), so f lies within 1/16 of the integer k (k <= 2m). Each
+// term temp_j / p_j < 2 is computed as double(temp_j) * double(1/p_j) with
+// relative error below 3 * 2^-53, and the m-term sum adds at most 2m 2^-53
+// per term, so |f~ - f| < 2m (m + 3) 2^-53 < 7/16 for any m below 2^23:
+// round(f~) = k.
 #include "conversion/FHEToLoops/Patterns.h"
 
 #include "fhec/runtime/BigPoly.h"
@@ -106,8 +108,8 @@ struct IcrtContext {
     kb.loop(Lq, [&](Value c) {
       Value pc = kb.load(Pm, {r0, c});
       kb.loop(B, [&](Value i) {
-        // temp_j < p_j < 2^primeBits times a 64-bit limb of P/p_j.
-        auto a = kb.dot(m, basis.getPrimeBits(), {kb.load(state, {r0, i}), kb.load(state, {r1, i}), zero},
+        // temp_j < 2 p_j < 2^(primeBits + 1) times a 64-bit limb of P/p_j.
+        auto a = kb.dot(m, basis.getPrimeBits() + 1, {kb.load(state, {r0, i}), kb.load(state, {r1, i}), zero},
                         [&](Value j) { return kb.load(tempBuf, {i, j}); }, [&](Value j) { return kb.load(T, {c, j}); });
         kb.store(a[1], state, {r0, i});
         kb.store(a[2], state, {r1, i});
@@ -125,14 +127,15 @@ struct IcrtContext {
   // column c of X mod 2^(D Dq) is sum_j temp_j T_j[c] + k negP[c], with
   // T_j = P/p_j and negP = -P mod 2^(D Dq) in base 2^D (adding k negP
   // subtracts k P, no borrows). The low and high halves of the digit products
-  // accumulate lazily in 64-bit lanes (m + 1 terms below 2^52 each), and one
+  // accumulate lazily in 64-bit lanes (m + 1 terms below 2^52 each: temp_j <
+  // 2 p_j < 2^51 and k <= 2m), and one
   // carry pass per group normalizes the columns; the digits are then repacked
   // into the 64-bit limbs of the result, from bit `shift` on.
   //
   // With a shift, the columns start two guard digits below the first one the
   // result needs, at cLo, ignoring the carry C from the columns below. Those
-  // sum to less than (m + 1) 2^D 2^(D cLo) (m products t_j T_j of digits
-  // below 2^D 2^(D c) each, and k <= m times negP), so C < (m + 1) 2^D and it
+  // sum to less than (m + 1) 2^D 2^(D cLo) (m products t_j T_j below
+  // 2^D 2^(D cLo) each, and k <= 2m times negP), so C < (m + 1) 2^D and it
   // changes a digit at cLo + 2 or above only if the two guard digits d0 + d1
   // 2^D reach 2^(2D) - (m + 1) 2^D, which needs d1 >= 2^D - (m + 1): then
   // (with probability about m 2^-D per coefficient) the vector's columns are

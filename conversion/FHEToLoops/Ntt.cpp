@@ -61,9 +61,9 @@ void NttButterflies::inverseButterflies(SmallVectorImpl<Value> &x, int64_t s, in
       for (int64_t q = 0; q < sets; ++q) {
         Value a = x[q * R + u], c = x[q * R + u + half];
         if (lastStage) {
-          // (u + v) c and (u - v) w c, fully reduced.
-          x[q * R + u] = kb.mulShoup(kb.modAdd(a, c, p, 2, 4), scale[0], scale[1], p, 1);
-          x[q * R + u + half] = kb.mulShoup(kb.modSub(a, c, p, 2, 4), scale[2], scale[3], p, 1);
+          // (u + v) c and (u - v) w c, reduced to [0, scaledRange p).
+          x[q * R + u] = kb.mulShoup(kb.modAdd(a, c, p, 2, 4), scale[0], scale[1], p, scaledRange);
+          x[q * R + u + half] = kb.mulShoup(kb.modSub(a, c, p, 2, 4), scale[2], scale[3], p, scaledRange);
           continue;
         }
         x[q * R + u] = kb.modAdd(a, c, p, 2, 2);
@@ -93,7 +93,9 @@ TransformPlan planTransform(KernelBuilder &kb, Operation *op) {
   t.twShoup = kb.table(twsKind, t.basis, 0, t.logN);
   if (t.inverse) {
     t.scaleTable = kb.table(abi::TableKind::InttConsts, t.basis, t.skip, t.logN);
-    t.scaleBase = outT.getDomain() == fhe::Domain::coeff_scaled ? abi::kScaleIcrt : abi::kScale;
+    bool scaled = outT.getDomain() == fhe::Domain::coeff_scaled;
+    t.scaleBase = scaled ? abi::kScaleIcrt : abi::kScale;
+    t.scaledRange = scaled ? 2 : 1;
   }
   return t;
 }
@@ -334,7 +336,7 @@ static void emitTransformRow(KernelBuilder &kb, Operation *op, Value in, Value o
   Value tail = kb.options.target->lanes == 8 && logN >= 6
                    ? kb.table(abi::TableKind::NttTailTwiddles, t.basis, inverse ? 1 : 0, logN)
                    : Value();
-  NttEmitter e{{kb}, t.N, t, j, t.prime(kb, j), tail, next.first, next.second};
+  NttEmitter e{{kb, t.scaledRange}, t.N, t, j, t.prime(kb, j), tail, next.first, next.second};
   std::array<Value, 4> scale = t.scale(kb, j);
   // With the transposed tail, the evaluation order depends on it: the
   // forward transform's last level (the inverse's first) always keeps at

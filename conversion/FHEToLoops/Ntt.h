@@ -14,6 +14,10 @@ namespace fhec {
 /// [0, 4p), inverse [0, 2p)), with Shoup products by the twiddles.
 struct NttButterflies {
   KernelBuilder &kb;
+  /// The inverse's scaled last stage leaves its results in [0, scaledRange p):
+  /// 1, or 2 for a coeff_scaled result (only iCRTs read it, and they take
+  /// temp_j in [0, 2p)).
+  int64_t scaledRange = 1;
 
   /// A twiddle w with its Shoup constant, or the product of two factors
   /// (w, ws) (h, hs), applied one after the other (the tail's factored twiddles).
@@ -53,6 +57,8 @@ struct TransformPlan {
   /// Inverse only: the InttConsts table and the first of its four scaling columns.
   mlir::Value scaleTable;
   int scaleBase = 0;
+  /// Inverse only: NttButterflies::scaledRange for the result's domain.
+  int64_t scaledRange = 1;
 
   mlir::Value prime(KernelBuilder &kb, mlir::Value j) const { return kb.tableAt(consts, j, abi::kPrime); }
   /// Inverse: the scaling constants (c, c Shoup, w c, w c Shoup) of prime j's last stage.

@@ -63,7 +63,7 @@ void emitLevel(KernelBuilder &kb, const TransformPlan &t, Value m, Value src, Va
 
   Value tiles = kb.cidx(int64_t(1) << (t.logN - tileLog));
   kb.gpuLaunch(tiles, m, int64_t(1) << threadsLog, shared, [&](Value tile, Value j, Value tid, ValueRange sh) {
-    NttButterflies bf{kb};
+    NttButterflies bf{kb, t.scaledRange};
     Value p = t.prime(kb, j);
     std::array<Value, 4> scale = t.scale(kb, j);
     auto mask = [&](int64_t bits) { return kb.cidx((int64_t(1) << bits) - 1); };
