@@ -147,20 +147,26 @@ struct FHEFusePass : public fhec::impl::FHEFuseBase<FHEFusePass> {
 
   // (b) iNTT -> iCRT: the iNTT's result becomes coeff_scaled when every user
   // is an iCRT (through transposes, which keep the domain).
+  // v and its transposes (transitively), if every other user of them is an
+  // OpTy; none otherwise.
+  template <typename OpTy> static std::optional<SmallVector<Value>> onlyUsedBy(Value v) {
+    SmallVector<Value> chain{v};
+    for (size_t i = 0; i < chain.size(); ++i)
+      for (Operation *user : chain[i].getUsers()) {
+        if (isa<fhe::TransposeOp>(user))
+          chain.push_back(user->getResult(0));
+        else if (!isa<OpTy>(user))
+          return std::nullopt;
+      }
+    return chain;
+  }
+
   void foldIcrtScaling(func::FuncOp f) {
     f.walk([&](fhe::InttOp intt) {
       auto t = cast<fhe::RnsType>(intt.getResult().getType());
       if (t.getDomain() != fhe::Domain::coeff) return;
-      SmallVector<Value> chain{intt.getResult()};
-      for (size_t i = 0; i < chain.size(); ++i)
-        for (Operation *user : chain[i].getUsers()) {
-          if (isa<fhe::TransposeOp>(user)) {
-            chain.push_back(user->getResult(0));
-            continue;
-          }
-          if (!isa<fhe::IcrtOp>(user)) return;
-        }
-      for (Value v : chain) v.setType(cast<fhe::RnsType>(v.getType()).withDomain(fhe::Domain::coeff_scaled));
+      if (auto chain = onlyUsedBy<fhe::IcrtOp>(intt.getResult()))
+        for (Value v : *chain) v.setType(cast<fhe::RnsType>(v.getType()).withDomain(fhe::Domain::coeff_scaled));
     });
   }
 
@@ -169,16 +175,7 @@ struct FHEFusePass : public fhec::impl::FHEFuseBase<FHEFusePass> {
   // the IFMA CRT then saves two of its four final conditional subtractions.
   void markLazyCrt(func::FuncOp f) {
     f.walk([&](fhe::CrtOp crt) {
-      SmallVector<Value> chain{crt.getResult()};
-      for (size_t i = 0; i < chain.size(); ++i)
-        for (Operation *user : chain[i].getUsers()) {
-          if (isa<fhe::TransposeOp>(user)) {
-            chain.push_back(user->getResult(0));
-            continue;
-          }
-          if (!isa<fhe::NttOp>(user)) return;
-        }
-      crt.setLazy(true);
+      if (onlyUsedBy<fhe::NttOp>(crt.getResult())) crt.setLazy(true);
     });
   }
 
