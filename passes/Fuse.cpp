@@ -197,8 +197,8 @@ struct FHEFusePass : public fhec::impl::FHEFuseBase<FHEFusePass> {
       return memo[v] = ok;
     };
     f.walk([&](Operation *op) {
-      if (isa<fhe::HadamardOp, fhe::SubOp>(op) && lazyOk(op->getResult(0)))
-        op->setAttr("lazy", UnitAttr::get(op->getContext()));
+      if (auto had = dyn_cast<fhe::HadamardOp>(op); had && lazyOk(had.getResult())) had.setLazy(true);
+      if (auto sub = dyn_cast<fhe::SubOp>(op); sub && lazyOk(sub.getResult())) sub.setLazy(true);
     });
   }
 

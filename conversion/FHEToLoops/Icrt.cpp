@@ -188,8 +188,9 @@ struct IcrtContext {
       // four ahead is fetched into L2 while the first group of columns
       // reads row j of this one, spread over its multiply-accumulates
       // (measured on Zen 4 with rows padded by three cache lines: -8% iCRT
-      // time against the same prefetches in the gather loop; fetching the
-      // next block into L1 as well, or farther ahead, gains nothing).
+      // time against the same prefetches in a separate loop over the rows;
+      // fetching the next block into L1 as well, or farther ahead, gains
+      // nothing).
       auto prefetchRow = [&](Value j) {
         if (!in.base || !in.wordMajor) return;
         int64_t N = cast<MemRefType>(in.mem.getType()).getShape()[1];
