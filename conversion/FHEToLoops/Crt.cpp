@@ -45,7 +45,17 @@ void digitCrt(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, const CoeffR
   // unreduced, one Shoup product fewer per residue; otherwise (narrower
   // primes, or the cuda target's 32-bit words for 32-bit digits) a Shoup
   // product reduces it.
-  bool lazySum = basis.getPrimeBits() + 2 >= D && D + 2 <= kb.options.target->wordBits();
+  int64_t pb = basis.getPrimeBits(), wordBits = kb.options.target->wordBits();
+  bool lazySum = pb + 2 >= D && D + 2 <= wordBits;
+  // The sum's high part h below (the high halves of nd digit products, each
+  // below p, and the nd - 1 carries of the low ones) is below nd p, so its top
+  // part h1 = h >> D is at most h1Max (5 for 24 digits of 52 bits and 50-bit
+  // primes; 0, no term at all, for at most 4). Its product with beta^2 mod p
+  // is then a plain word multiply, not a Shoup product (3 IFMA), and adds
+  // h1Max p to the lazy sum's bound.
+  int64_t h1Max = pb <= int64_t(D) ? (nd + (int64_t(1) << (D - pb)) - 1) / (int64_t(1) << (D - pb)) - 1 : -1;
+  int64_t sumRange = int64_t(llvm::PowerOf2Ceil(uint64_t((int64_t(1) << (D - pb + 1)) + 2 + h1Max)));
+  bool wordH1 = lazySum && h1Max >= 0 && sumRange <= 16;
   // Matrix order: P primes times V vectors of W coefficients per pass, 2 P V
   // independent accumulators hiding the multiply-accumulate latency. Algo. 1's
   // order: one prime of one vector at a time.
@@ -74,19 +84,24 @@ void digitCrt(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, const CoeffR
       Value p = c(abi::kPrime);
       for (int64_t v = 0; v < V; ++v) {
         Value lo = acc[2 * (q * V + v)], hi = acc[2 * (q * V + v) + 1];
-        // lo + hi 2^D = l + h0 2^D + h1 2^(2D), each part below 2^D, the
-        // high ones reduced with Shoup.
+        // lo + hi 2^D = l + h0 2^D + h1 2^(2D), each part below 2^D, h0
+        // reduced with Shoup, h1 (small) with Shoup or a word multiply.
         Value h = kb.add(hi, arith::ShRUIOp::create(kb.b, kb.loc, lo, shift));
-        Value l = kb.bitAnd(lo, mask), h0 = kb.bitAnd(h, mask);
-        Value h1 = arith::ShRUIOp::create(kb.b, kb.loc, h, shift);
-        Value r1 = kb.mulShoup(h0, c(abi::kBetaMod), c(abi::kBetaModShoup), p, lazySum ? 2 : 1);
-        Value r2 = kb.mulShoup(h1, c(abi::kBeta2Mod), c(abi::kBeta2ModShoup), p, lazySum ? 2 : 1);
+        bool noH1 = wordH1 && h1Max == 0;
+        Value l = kb.bitAnd(lo, mask), h0 = noH1 ? h : kb.bitAnd(h, mask);
+        Value r1 = kb.mulShoup(h0, c(abi::kBetaMod), c(abi::kBetaModShoup), p, lazySum ? 2 : 1), r2;
+        if (!noH1) {
+          Value h1 = arith::ShRUIOp::create(kb.b, kb.loc, h, shift);
+          r2 = wordH1 ? kb.mul(h1, c(abi::kBeta2Mod))
+                      : kb.mulShoup(h1, c(abi::kBeta2Mod), c(abi::kBeta2ModShoup), p, lazySum ? 2 : 1);
+        }
         Value r;
         if (lazySum) {
-          // l < 2^D < 8p and r1, r2 in [0, 2p): l + r1 + r2 < 12p goes to
-          // [0, p) by conditional subtractions of 8p, 4p, 2p and p, or to
-          // [0, 4p) by the first two for a lazy CRT (an NTT's input).
-          Value p2 = kb.add(p, p), sum = kb.add(kb.add(l, r1), r2);
+          // l < 2^D <= 2^(D - pb + 1) p (8p), r1 in [0, 2p) and r2 below
+          // h1Max p (or 2p): the sum, below 16p, goes to [0, p) by
+          // conditional subtractions of 8p, 4p, 2p and p, or to [0, 4p) by
+          // the first two for a lazy CRT (an NTT's input).
+          Value p2 = kb.add(p, p), sum = r2 ? kb.add(kb.add(l, r1), r2) : kb.add(l, r1);
           r = op.getLazy() ? kb.reduce(sum, p2, 8, 2) : kb.reduce(kb.reduce(sum, p2, 8, 1), p, 2, 1);
         } else {
           Value r0 = kb.mulShoup(l, kb.constW(1, W), c(abi::kOneShoup), p);

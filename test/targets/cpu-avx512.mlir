@@ -3,6 +3,7 @@
 // RUN: fhec %s --target=cpu-avx512 -O0 --emit=mlir | FileCheck %s --check-prefix=LOOPS
 // RUN: fhec %s --target=cpu -O0 --emit=llvm | FileCheck %s --check-prefix=SCALAR
 // RUN: fhec %s --target=cpu-avx512 -O0 --emit=mlir | FileCheck %s --check-prefix=LAZY
+// RUN: fhec %s --target=cpu-avx512 -O0 --emit=mlir | FileCheck %s --check-prefix=H1
 // Every kernel family of the cpu-avx512 target is vector code with IFMA:
 // generated LLVM IR calling the vpmadd52 intrinsics, no hand-written kernels.
 
@@ -17,6 +18,10 @@ module attributes {ckks.params = #ckks.params<logN = 8, logQ = 120, logp = 20, s
   func.func @crt_lazy(%x: !p {fhe.role = "x"}) -> !c {
     %c = fhe.crt %x {order = #fhe<order matrix>, block = 16, lazy} : !p -> !c
     return %c : !c
+  }
+  func.func @crt_wide(%x: !fhe.poly<logN = 8, logq = 1200> {fhe.role = "x"}) -> !fhe.rns<logN = 8, basis = <min_bits = 1300>, domain = coeff, layout = prime_major> {
+    %c = fhe.crt %x {order = #fhe<order matrix>, block = 16} : !fhe.poly<logN = 8, logq = 1200> -> !fhe.rns<logN = 8, basis = <min_bits = 1300>, domain = coeff, layout = prime_major>
+    return %c : !fhe.rns<logN = 8, basis = <min_bits = 1300>, domain = coeff, layout = prime_major>
   }
   func.func @ntt(%x: !c {fhe.role = "x"}) -> !e {
     %e = fhe.ntt %x {levels = array<i64: 2, 6>} : !c -> !e
@@ -73,3 +78,18 @@ module attributes {ckks.params = #ckks.params<logN = 8, logQ = 120, logp = 20, s
 // LAZY: modarith.reduce {{.*}} {in = 8 : i64, out = 2 : i64} : vector<8xi64>
 // LAZY-NOT: modarith.reduce %{{[0-9]+}} mod %{{[0-9]+}} : vector<8xi64>
 // LAZY-LABEL: func.func @crt_lazy(
+// The top part h1 of the IFMA CRT's high sum is below nd 2^(pb - 52): none
+// for 3 digits (logq 120), at most 5 for 24 (logq 1200), reduced by a word
+// multiply with beta^2 mod p instead of a Shoup product.
+// H1-LABEL: func.func private @crt_kernel(
+// H1-NOT: arith.muli {{.*}} : vector<8xi64>
+// H1: modarith.mul_shoup
+// H1-NOT: modarith.mul_shoup
+// H1: modarith.reduce {{.*}} {in = 8 : i64} : vector<8xi64>
+// H1-LABEL: func.func private @crt_wide_kernel(
+// H1: modarith.mul_shoup
+// H1-NOT: modarith.mul_shoup
+// H1: arith.muli {{.*}} : vector<8xi64>
+// H1-NOT: modarith.mul_shoup
+// H1: modarith.reduce {{.*}} {in = 8 : i64} : vector<8xi64>
+// H1-LABEL: func.func @crt_wide(
