@@ -25,18 +25,48 @@ Value digitOf(KernelBuilder &kb, const CoeffRef &in, Value i, int64_t k, int64_t
 }
 
 // The digit form (D < 64): digits of the block's coefficients in a (digits,
-// B) scratch, then per prime and group of W coefficients a lazy dot product.
+// B) scratch, then per prime and group of W coefficients a lazy dot product
+// whose products split at D bits (IFMA's 52).
+//
+// On IFMA the dot products use Winograd's inner-product form (Winograd 1968;
+// the matrix form's product (N, digits) x (digits, m) needs each pair of
+// digits once per prime): with digits of D - 1 = 51 bits and powers
+// s_k < p < 2^50, a digit plus a power stays below 2^52, and
+//   sum_k d_k s_k = sum_{k even} (d_k + s_k+1) (d_k+1 + s_k) - A - B_j
+// with A = sum_{k even} d_k d_k+1 per coefficient (once for all primes) and
+// B_j = sum_{k even} s_k s_k+1 per prime (CrtWinograd table): one IFMA
+// product pair per two digits instead of two, for two vector additions.
 void digitCrt(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, const CoeffRef &out, int64_t B, unsigned D) {
   auto outT = op.getResult().getType();
   auto basis = outT.getBasis();
   int64_t L = op.getInput().getType().getLimbs(), m = int64_t(basis.size());
-  int64_t nd = (int64_t(op.getInput().getType().getLogq()) + D - 1) / D;
+  int64_t pb = basis.getPrimeBits(), wordBits = kb.options.target->wordBits();
+  bool matrix = op.getOrder() == fhe::Order::matrix;
+  bool winograd = matrix && D == 52 && wordBits == 64 && pb <= 50;
+  unsigned Dd = winograd ? D - 1 : D;  // bits per input digit
+  int64_t nd = (int64_t(op.getInput().getType().getLogq()) + Dd - 1) / Dd;
+  if (winograd) nd += nd % 2;  // pairs of digits (a zero one on top)
+  winograd &= nd <= 1024;      // the signed accumulators' bounds below
   int64_t W = kb.lanesFor(B, {in, out});
   Value consts = kb.table(abi::TableKind::PrimeConsts, basis, 0, outT.getLogN());
-  Value pow = kb.table(abi::TableKind::CrtPowers, basis, nd, outT.getLogN());
+  Value pow = kb.table(winograd ? abi::TableKind::CrtWinograd : abi::TableKind::CrtPowers, basis, nd, outT.getLogN());
   Value digits = kb.scratch({nd, B});
+  // Winograd: A of each coefficient (low and high words) in a (2, B) scratch.
+  Value corr = winograd ? kb.scratch({2, B}) : Value();
+  Value zero = kb.constW(0, W);
   kb.loop(kb.cidx(0), kb.cidx(B), kb.cidx(W), {}, [&](Value i, ValueRange) {
-    for (int64_t k = 0; k < nd; ++k) kb.storeW(digitOf(kb, in, i, k, L, D, W), digits, {kb.cidx(k), i});
+    int64_t real = (int64_t(op.getInput().getType().getLogq()) + Dd - 1) / Dd;
+    SmallVector<Value> d;
+    for (int64_t k = 0; k < nd; ++k) {
+      d.push_back(k < real ? digitOf(kb, in, i, k, L, Dd, W) : zero);
+      kb.storeW(d.back(), digits, {kb.cidx(k), i});
+    }
+    if (winograd) {
+      Value lo = zero, hi = zero;
+      for (int64_t k = 0; k < nd; k += 2) std::tie(lo, hi) = kb.macSplit(lo, hi, d[k], d[k + 1], D);
+      kb.storeW(lo, corr, {kb.cidx(0), i});
+      kb.storeW(hi, corr, {kb.cidx(1), i});
+    }
     return SmallVector<Value>{};
   });
   Value mask = kb.constW(int64_t((uint64_t(1) << D) - 1), W), shift = kb.constW(D, W);
@@ -45,40 +75,72 @@ void digitCrt(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, const CoeffR
   // unreduced, one Shoup product fewer per residue; otherwise (narrower
   // primes, or the cuda target's 32-bit words for 32-bit digits) a Shoup
   // product reduces it.
-  int64_t pb = basis.getPrimeBits(), wordBits = kb.options.target->wordBits();
   bool lazySum = pb + 2 >= D && D + 2 <= wordBits;
-  // The sum's high part h below (the high halves of nd digit products, each
-  // below p, and the nd - 1 carries of the low ones) is below nd p, so its top
-  // part h1 = h >> D is at most h1Max (5 for 24 digits of 52 bits and 50-bit
-  // primes; 0, no term at all, for at most 4). Its product with beta^2 mod p
+  // The dot product is below nd 2^(Dd + pb), so its high part h (from bit D
+  // on) is below nd 2^(Dd + pb - D) and h1 = h >> D is at most h1Max (2 for
+  // 24 Winograd digits of 51 bits and 50-bit primes, 5 for 24 digits of 52
+  // bits; 0, no term at all, for few digits). Its product with beta^2 mod p
   // is then a plain word multiply, not a Shoup product (3 IFMA), and adds
   // h1Max p to the lazy sum's bound.
-  int64_t h1Max = pb <= int64_t(D) ? (nd + (int64_t(1) << (D - pb)) - 1) / (int64_t(1) << (D - pb)) - 1 : -1;
+  int64_t h1Shift = 2 * int64_t(D) - Dd - pb;
+  int64_t h1Max = h1Shift >= 0 && h1Shift < 62 ? (nd + (int64_t(1) << h1Shift) - 1) / (int64_t(1) << h1Shift) - 1 : -1;
   int64_t sumRange = int64_t(llvm::PowerOf2Ceil(uint64_t((int64_t(1) << (D - pb + 1)) + 2 + h1Max)));
   bool wordH1 = lazySum && h1Max >= 0 && sumRange <= 16;
   // Matrix order: P primes times V vectors of W coefficients per pass, 2 P V
   // independent accumulators hiding the multiply-accumulate latency. Algo. 1's
   // order: one prime of one vector at a time.
-  bool matrix = op.getOrder() == fhe::Order::matrix;
   int64_t V = matrix ? std::max<int64_t>(1, std::min<int64_t>(B / W, 2)) : 1;
   int64_t P = matrix ? std::max<int64_t>(1, 8 / V) : 1;
   auto residues = [&](Value j0, int64_t n, Value i0) {
     SmallVector<Value> at, row;
     for (int64_t v = 0; v < V; ++v) at.push_back(kb.add(i0, kb.cidx(v * W)));
     for (int64_t q = 0; q < n; ++q) row.push_back(kb.add(j0, kb.cidx(q)));
-    Value zero = kb.constW(0, W);
-    auto acc = kb.loop(0, nd, SmallVector<Value>(2 * n * V, zero), [&](Value k, ValueRange a) {
-      SmallVector<Value> d, next(a);
-      for (int64_t v = 0; v < V; ++v) d.push_back(kb.loadW(digits, {k, at[v]}, W));
-      for (int64_t q = 0; q < n; ++q) {
-        Value s = kb.splat(kb.load(pow, {row[q], k}), W);
-        for (int64_t v = 0; v < V; ++v) {
+    SmallVector<Value> init(2 * n * V, zero);
+    if (winograd) {
+      // Accumulators start at -A - B_j (low and high words): the sums below
+      // are then the dot products, their words signed.
+      for (int64_t v = 0; v < V; ++v) {
+        Value aLo = kb.sub(zero, kb.loadW(corr, {kb.cidx(0), at[v]}, W));
+        Value aHi = kb.sub(zero, kb.loadW(corr, {kb.cidx(1), at[v]}, W));
+        for (int64_t q = 0; q < n; ++q) {
           int64_t x = 2 * (q * V + v);
-          std::tie(next[x], next[x + 1]) = kb.macSplit(a[x], a[x + 1], d[v], s, D);
+          init[x] = kb.sub(aLo, kb.splat(kb.load(pow, {row[q], kb.cidx(nd)}), W));
+          init[x + 1] = kb.sub(aHi, kb.splat(kb.load(pow, {row[q], kb.cidx(nd + 1)}), W));
         }
       }
-      return next;
-    });
+    }
+    SmallVector<Value> acc;
+    if (winograd) {
+      acc = kb.loop(0, nd / 2, init, [&](Value kk, ValueRange a) {
+        Value k0 = kb.mul(kk, kb.cidx(2)), k1 = kb.add(k0, kb.cidx(1));
+        SmallVector<Value> d0, d1, next(a);
+        for (int64_t v = 0; v < V; ++v) {
+          d0.push_back(kb.loadW(digits, {k0, at[v]}, W));
+          d1.push_back(kb.loadW(digits, {k1, at[v]}, W));
+        }
+        for (int64_t q = 0; q < n; ++q) {
+          Value s0 = kb.splat(kb.load(pow, {row[q], k0}), W), s1 = kb.splat(kb.load(pow, {row[q], k1}), W);
+          for (int64_t v = 0; v < V; ++v) {
+            int64_t x = 2 * (q * V + v);
+            std::tie(next[x], next[x + 1]) = kb.macSplit(a[x], a[x + 1], kb.add(d0[v], s1), kb.add(d1[v], s0), D);
+          }
+        }
+        return next;
+      });
+    } else {
+      acc = kb.loop(0, nd, init, [&](Value k, ValueRange a) {
+        SmallVector<Value> d, next(a);
+        for (int64_t v = 0; v < V; ++v) d.push_back(kb.loadW(digits, {k, at[v]}, W));
+        for (int64_t q = 0; q < n; ++q) {
+          Value s = kb.splat(kb.load(pow, {row[q], k}), W);
+          for (int64_t v = 0; v < V; ++v) {
+            int64_t x = 2 * (q * V + v);
+            std::tie(next[x], next[x + 1]) = kb.macSplit(a[x], a[x + 1], d[v], s, D);
+          }
+        }
+        return next;
+      });
+    }
     for (int64_t q = 0; q < n; ++q) {
       auto c = [&](int col) { return kb.splat(kb.tableAt(consts, row[q], col), W); };
       Value p = c(abi::kPrime);
@@ -86,7 +148,11 @@ void digitCrt(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, const CoeffR
         Value lo = acc[2 * (q * V + v)], hi = acc[2 * (q * V + v) + 1];
         // lo + hi 2^D = l + h0 2^D + h1 2^(2D), each part below 2^D, h0
         // reduced with Shoup, h1 (small) with Shoup or a word multiply.
-        Value h = kb.add(hi, arith::ShRUIOp::create(kb.b, kb.loc, lo, shift));
+        // (Winograd: lo and hi are signed, their sum lo + hi 2^D is not: an
+        // arithmetic shift carries lo's sign, and h >= 0.)
+        Value carry = winograd ? Value(arith::ShRSIOp::create(kb.b, kb.loc, lo, shift))
+                               : Value(arith::ShRUIOp::create(kb.b, kb.loc, lo, shift));
+        Value h = kb.add(hi, carry);
         bool noH1 = wordH1 && h1Max == 0;
         Value l = kb.bitAnd(lo, mask), h0 = noH1 ? h : kb.bitAnd(h, mask);
         Value r1 = kb.mulShoup(h0, c(abi::kBetaMod), c(abi::kBetaModShoup), p, lazySum ? 2 : 1), r2;

@@ -80,6 +80,7 @@ std::vector<uint64_t> buildTable(TableKind kind, const std::vector<uint64_t> &pr
   bool paramOk = true;
   switch (kind) {
   case TableKind::CrtPowers: paramOk = param >= 1 && param <= 4096; break;
+  case TableKind::CrtWinograd: paramOk = shoupBits == 52 && param >= 2 && param <= 4096 && param % 2 == 0; break;
   case TableKind::IcrtPDivP:
   case TableKind::IcrtP: paramOk = param >= 0 && param <= pLimbs; break;
   case TableKind::IcrtColumns:
@@ -145,6 +146,19 @@ std::vector<uint64_t> buildTable(TableKind kind, const std::vector<uint64_t> &pr
         row[k] = x;
         x = mulMod(x, beta, p);
       }
+      break;
+    }
+    case TableKind::CrtWinograd: {
+      // 51-bit digits: every s_k < p < 2^50, so a digit plus a power stays below 2^52.
+      uint64_t base = uint64_t(((u128)1 << (shoupBits - 1)) % p), x = 1 % p;
+      u128 b = 0;
+      for (int64_t k = 0; k < param; ++k) {
+        row[k] = x;
+        x = mulMod(x, base, p);
+        if (k % 2) b += (u128)row[k - 1] * row[k];
+      }
+      row[param] = uint64_t(b) & ((uint64_t(1) << 52) - 1);
+      row[param + 1] = uint64_t(b >> 52);
       break;
     }
     case TableKind::IcrtPDivP:

@@ -265,6 +265,39 @@ TEST(Tables, DigitTablesBase52) {
   mpz_clears(P, x, y, nullptr);
 }
 
+// The IFMA CRT's Winograd form: powers of 2^51 (51-bit digits), then the
+// per-prime correction B_j = sum_k s_2k s_2k+1 in words of 52 and the rest.
+TEST(Tables, CrtWinogradBase52) {
+  const int logN = 10, nd = 6;
+  auto primes = nttPrimes(logN, 50, 5);
+  auto t = buildTable(TableKind::CrtWinograd, primes, logN, nd, 52);
+  ASSERT_EQ(t.size(), primes.size() * (nd + 2));
+  mpz_t x, b;
+  mpz_inits(x, b, nullptr);
+  for (size_t j = 0; j < primes.size(); ++j) {
+    const uint64_t p = primes[j], *row = t.data() + j * (nd + 2);
+    mpz_set_ui(b, 0);
+    for (int k = 0; k < nd; ++k) {
+      mpz_set_ui(x, 1);
+      mpz_mul_2exp(x, x, 51 * k);
+      EXPECT_EQ(row[k], mpz_fdiv_ui(x, p)) << "prime " << j << ", power " << k;
+      if (k % 2) {
+        mpz_set_ui(x, row[k - 1]);
+        mpz_mul_ui(x, x, row[k]);
+        mpz_add(b, b, x);
+      }
+    }
+    EXPECT_LT(row[nd], uint64_t(1) << 52);
+    mpz_set_ui(x, row[nd + 1]);
+    mpz_mul_2exp(x, x, 52);
+    mpz_add_ui(x, x, row[nd]);
+    EXPECT_EQ(mpz_cmp(x, b), 0) << "prime " << j;
+  }
+  mpz_clears(x, b, nullptr);
+  EXPECT_THROW(buildTable(TableKind::CrtWinograd, primes, logN, 5, 52), Error);   // odd digit count
+  EXPECT_THROW(buildTable(TableKind::CrtWinograd, primes, logN, nd, 64), Error);  // base 2^52 only
+}
+
 // The 8-lane radix-8 tail's twiddles: per group of 64 residues (8 blocks of
 // 8), the twiddle of sub-stage d, twiddle group e and lane l (block 8 V + l)
 // is the table's whole value (the one-group sub-stage) or the product of a

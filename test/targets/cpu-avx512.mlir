@@ -4,6 +4,7 @@
 // RUN: fhec %s --target=cpu -O0 --emit=llvm | FileCheck %s --check-prefix=SCALAR
 // RUN: fhec %s --target=cpu-avx512 -O0 --emit=mlir | FileCheck %s --check-prefix=LAZY
 // RUN: fhec %s --target=cpu-avx512 -O0 --emit=mlir | FileCheck %s --check-prefix=H1
+// RUN: fhec %s --target=cpu-avx512 -O0 --emit=mlir | FileCheck %s --check-prefix=WINO
 // Every kernel family of the cpu-avx512 target is vector code with IFMA:
 // generated LLVM IR calling the vpmadd52 intrinsics, no hand-written kernels.
 
@@ -93,3 +94,17 @@ module attributes {ckks.params = #ckks.params<logN = 8, logQ = 120, logp = 20, s
 // H1-NOT: modarith.mul_shoup
 // H1: modarith.reduce {{.*}} {in = 8 : i64} : vector<8xi64>
 // H1-LABEL: func.func @crt_wide(
+// The IFMA CRT in Winograd's inner-product form: 24 digits of 51 bits (logq
+// 1200), their 12 pair products A per coefficient, then per prime one product
+// of two sums per pair of digits, and an arithmetic shift for the signed
+// accumulators.
+// WINO-LABEL: func.func private @crt_wide_kernel(
+// WINO-COUNT-12: modarith.mac_split
+// WINO-NOT: modarith.mac_split
+// WINO: scf.for
+// WINO: arith.addi {{.*}} : vector<8xi64>
+// WINO-NEXT: arith.addi {{.*}} : vector<8xi64>
+// WINO-NEXT: modarith.mac_split
+// WINO: arith.shrsi {{.*}} : vector<8xi64>
+// WINO-LABEL: func.func @crt_wide(
+// WINO-SAME: fhe.param = 24 : i64, fhe.table = "crt_winograd"

@@ -12,7 +12,7 @@
 namespace fhec::abi {
 
 /// Bumped whenever the manifest format, an entry point's calling convention or a table layout changes.
-constexpr uint32_t kAbiVersion = 5;
+constexpr uint32_t kAbiVersion = 6;
 
 /// Words between consecutive prime rows of a prime-major (m, N) RNS buffer:
 /// N plus three cache lines. With rows exactly N words (a power of two)
@@ -85,8 +85,11 @@ enum class TableKind : int {
   NttTailTwiddles = 12,  ///< (m, kTailHeaderWords + N / 64 * kTailWordsPerGroup): the twiddles of the
                          ///< radix-8 sub-level of 8-residue blocks (forward: the last 3 stages, param 0;
                          ///< inverse: the first 3, param 1), 8 consecutive blocks side by side; see kTail*.
+  CrtWinograd = 13,      ///< (m, param + 2), base 2^52 only: the IFMA CRT's Winograd form. s_k = 2^(51 k) mod p_j
+                         ///< for k < param (even; 51-bit input digits), then B_j = sum_k s_2k s_2k+1 in two words
+                         ///< (bits 0..51, bits 52..).
 };
-constexpr int kNumTableKinds = 13;
+constexpr int kNumTableKinds = 14;
 
 /// Layout of NttTailTwiddles. The tail's twiddle for group V of 8 blocks (64
 /// residues), sub-stage d, twiddle group e and lane l (block 8 V + l) has an
@@ -119,6 +122,7 @@ inline const char *tableKindName(TableKind k) {
   case TableKind::IcrtColumns: return "icrt_columns";
   case TableKind::IcrtNegP: return "icrt_neg_p";
   case TableKind::NttTailTwiddles: return "ntt_tail_twiddles";
+  case TableKind::CrtWinograd: return "crt_winograd";
   }
   return "?";
 }
@@ -173,6 +177,7 @@ inline TableShape tableShape(TableKind k, int64_t m, int logN, int64_t param, in
   case TableKind::InttTwiddles:
   case TableKind::InttTwiddlesShoup: return {m, N};
   case TableKind::CrtPowers: return {m, param};
+  case TableKind::CrtWinograd: return {m, param + 2};
   case TableKind::IcrtPDivP: return {m, param ? param : pLimbs};
   case TableKind::IcrtP: return {1, param ? param : pLimbs};
   case TableKind::InttConsts: return {m, kInttConstCols};
