@@ -139,19 +139,47 @@ struct IcrtContext {
   // changes a digit at cLo + 2 or above only if the two guard digits d0 + d1
   // 2^D reach 2^(2D) - (m + 1) 2^D, which needs d1 >= 2^D - (m + 1): then
   // (with probability about m 2^-D per coefficient) the vector's columns are
-  // redone from column 0, exactly.
+  // redone from column 0, exactly. (D is the columns' width here: 51 in
+  // Winograd's form below, where temp_j < 2^51 keeps every bound.)
+  //
+  // On IFMA the columns use Winograd's inner-product form (as the CRT does,
+  // Crt.cpp): with columns of Dc = D - 1 = 51 bits and temp_j < 2^51, a temp
+  // plus a column digit stays below 2^52, and for each column c
+  //   sum_j temp_j T_j[c] = sum_{j even} (temp_j + T_j+1[c]) (temp_j+1 + T_j[c])
+  //                         - A - B_c
+  // with A = sum_{j even} temp_j temp_j+1 per coefficient (once for all
+  // columns) and B_c = sum_{j even} T_j[c] T_j+1[c] per column (IcrtWinograd
+  // table); an odd m's last prime is a plain term. One IFMA product pair per
+  // two primes instead of two. The accumulators' words are then signed (their
+  // column sums are not), and a product's high half, in units of 2^52, counts
+  // twice in the next column of 2^51.
   void digitMatrix(const CoeffRef &in, const CoeffRef &out, int64_t B, unsigned D, int64_t shiftBits,
                    bool exactAlways) {
-    int64_t Dq = (shiftBits + Lq * 64 + D - 1) / D;
-    int64_t cLo = shiftBits ? std::max<int64_t>(0, shiftBits / D - 2) : 0;
+    bool winograd = D == 52 && kb.options.target->wordBits() == 64 && basis.getPrimeBits() <= 50 && m <= 512;
+    unsigned Dc = winograd ? D - 1 : D;  // bits per column
+    int64_t Dq = (shiftBits + Lq * 64 + Dc - 1) / Dc;
+    int64_t cLo = shiftBits ? std::max<int64_t>(0, shiftBits / Dc - 2) : 0;
     int64_t W = kb.lanesFor(B, {in, out});
-    Value T = kb.table(abi::TableKind::IcrtColumns, basis, Dq, logN);
-    Value negP = kb.table(abi::TableKind::IcrtNegP, basis, Dq, logN);
+    // Column c's digit of P/p_j, of -P, and (Winograd) the words of B_c.
+    Value T, negP, wino;
+    if (winograd) {
+      wino = kb.table(abi::TableKind::IcrtWinograd, basis, Dq, logN);
+    } else {
+      T = kb.table(abi::TableKind::IcrtColumns, basis, Dq, logN);
+      negP = kb.table(abi::TableKind::IcrtNegP, basis, Dq, logN);
+    }
+    auto columnDigit = [&](Value c, Value j) { return winograd ? kb.load(wino, {c, j}) : kb.load(T, {c, j}); };
+    auto negPDigit = [&](Value c) {
+      return winograd ? kb.load(wino, {c, kb.cidx(m + 2)}) : kb.load(negP, {kb.cidx(0), c});
+    };
+    int64_t pairs = winograd ? m / 2 : 0;
     Value tempBuf = kb.scratch({m, B}), digits = kb.scratch({Dq, B});
+    // Winograd: A of each coefficient (low and high words).
+    Value corr = winograd ? kb.scratch({2, B}) : Value();
     OpBuilder &b = kb.b;
     auto f64W = W == 1 ? Type(b.getF64Type()) : Type(VectorType::get({W}, b.getF64Type()));
     auto i64W = kb.wordType(W);
-    Value mask = kb.constW(int64_t((uint64_t(1) << D) - 1), W), shift = kb.constW(D, W);
+    Value mask = kb.constW(int64_t((uint64_t(1) << Dc) - 1), W), shift = kb.constW(Dc, W);
     auto fconst = [&](double v) -> Value {
       if (W == 1) return arith::ConstantOp::create(b, kb.loc, b.getF64FloatAttr(v));
       return arith::ConstantOp::create(b, kb.loc, DenseElementsAttr::get(cast<VectorType>(f64W), b.getF64FloatAttr(v)));
@@ -206,41 +234,104 @@ struct IcrtContext {
         SmallVector<Value> col;
         for (int64_t c = 0; c < n; ++c) col.push_back(kb.add(c0, kb.cidx(c)));
         SmallVector<Value> init(2 * n * V, zero);
-        if (first) init.append(V, fconst(0.0));
-        auto acc = kb.loop(0, m, init, [&](Value j, ValueRange a) {
-          SmallVector<Value> t, next(a);
+        if (winograd) {
+          // -B_c, and -A where it is known (the first group accumulates it).
+          for (int64_t c = 0; c < n; ++c) {
+            Value bLo = kb.splat(kb.load(wino, {col[c], kb.cidx(m)}), W);
+            Value bHi = kb.splat(kb.load(wino, {col[c], kb.cidx(m + 1)}), W);
+            for (int64_t v = 0; v < V; ++v) {
+              int64_t x = 2 * (c * V + v);
+              init[x] = kb.sub(zero, bLo);
+              init[x + 1] = kb.sub(zero, bHi);
+              if (first) continue;
+              init[x] = kb.sub(init[x], kb.loadW(corr, {kb.cidx(0), at[v]}, W));
+              init[x + 1] = kb.sub(init[x + 1], kb.loadW(corr, {kb.cidx(1), at[v]}, W));
+            }
+          }
+        }
+        int64_t extra = first ? V * (winograd ? 3 : 1) : 0;  // f, and A's words
+        for (int64_t e = 0; e < extra; ++e) init.push_back(e < V ? fconst(0.0) : zero);
+        // temp_j of each vector: gathered (first group) or from tempBuf.
+        auto temps = [&](Value j, ValueRange a, SmallVectorImpl<Value> &next) {
+          SmallVector<Value> t;
           if (first) {
             prefetchRow(j);
             SmallVector<Value> fNext;
-            gatherRow(j, a.take_back(V), t, fNext);
+            gatherRow(j, a.slice(2 * n * V, V), t, fNext);
             for (int64_t v = 0; v < V; ++v) next[2 * n * V + v] = fNext[v];
           } else {
             for (int64_t v = 0; v < V; ++v) t.push_back(kb.loadW(tempBuf, {j, at[v]}, W));
           }
+          return t;
+        };
+        // Plain terms temp_j T_j[c] of primes j..
+        auto plainTerms = [&](Value j, ValueRange a) {
+          SmallVector<Value> next(a);
+          SmallVector<Value> t = temps(j, a, next);
           for (int64_t c = 0; c < n; ++c) {
-            Value s = kb.splat(kb.load(T, {col[c], j}), W);
+            Value s = kb.splat(columnDigit(col[c], j), W);
             for (int64_t v = 0; v < V; ++v) {
               int64_t x = 2 * (c * V + v);
               std::tie(next[x], next[x + 1]) = kb.macSplit(a[x], a[x + 1], t[v], s, D);
             }
           }
           return next;
-        });
+        };
+        SmallVector<Value> acc;
+        if (winograd) {
+          acc = kb.loop(0, pairs, init, [&](Value jj, ValueRange a) {
+            Value j0 = kb.mul(jj, kb.cidx(2)), j1 = kb.add(j0, kb.cidx(1));
+            SmallVector<Value> next(a);
+            SmallVector<Value> t0 = temps(j0, a, next);
+            SmallVector<Value> t1 = temps(j1, ValueRange(next), next);
+            if (first)
+              for (int64_t v = 0; v < V; ++v) {
+                int64_t x = 2 * n * V + V + 2 * v;
+                std::tie(next[x], next[x + 1]) = kb.macSplit(a[x], a[x + 1], t0[v], t1[v], D);
+              }
+            for (int64_t c = 0; c < n; ++c) {
+              Value s0 = kb.splat(columnDigit(col[c], j0), W), s1 = kb.splat(columnDigit(col[c], j1), W);
+              for (int64_t v = 0; v < V; ++v) {
+                int64_t x = 2 * (c * V + v);
+                std::tie(next[x], next[x + 1]) =
+                    kb.macSplit(a[x], a[x + 1], kb.add(t0[v], s1), kb.add(t1[v], s0), D);
+              }
+            }
+            return next;
+          });
+          if (m % 2) acc = plainTerms(kb.cidx(m - 1), acc);
+        } else {
+          acc = kb.loop(0, m, init, [&](Value j, ValueRange a) { return plainTerms(j, a); });
+        }
         if (first) {
           kv.clear();
-          for (Value f : ValueRange(acc).take_back(V))
+          for (Value f : ValueRange(acc).slice(2 * n * V, V))
             kv.push_back(arith::FPToUIOp::create(b, kb.loc, i64W, arith::AddFOp::create(b, kb.loc, f, fconst(0.5))));
+          if (winograd)
+            for (int64_t v = 0; v < V; ++v) {
+              Value aLo = acc[2 * n * V + V + 2 * v], aHi = acc[2 * n * V + V + 2 * v + 1];
+              kb.storeW(aLo, corr, {kb.cidx(0), at[v]});
+              kb.storeW(aHi, corr, {kb.cidx(1), at[v]});
+              for (int64_t c = 0; c < n; ++c) {
+                int64_t x = 2 * (c * V + v);
+                acc[x] = kb.sub(acc[x], aLo);
+                acc[x + 1] = kb.sub(acc[x + 1], aHi);
+              }
+            }
         }
         SmallVector<Value> st(state);
         for (int64_t c = 0; c < n; ++c) {
-          Value s = kb.splat(kb.load(negP, {kb.cidx(0), col[c]}), W);
+          Value s = kb.splat(negPDigit(col[c]), W);
           for (int64_t v = 0; v < V; ++v) {
             int64_t x = 2 * (c * V + v);
             auto [lo, hi] = kb.macSplit(acc[x], acc[x + 1], kv[v], s, D);
-            // This column's low halves, the last one's high halves, the carry.
-            Value sum = kb.add(kb.add(lo, st[2 * v + 1]), st[2 * v]);
+            // This column's low halves, the last one's high halves (twice
+            // over in Winograd's columns of 2^51), the carry (signed there).
+            Value prevHi = winograd ? kb.add(st[2 * v + 1], st[2 * v + 1]) : st[2 * v + 1];
+            Value sum = kb.add(kb.add(lo, prevHi), st[2 * v]);
             kb.storeW(kb.bitAnd(sum, mask), digits, {col[c], at[v]});
-            st[2 * v] = arith::ShRUIOp::create(b, kb.loc, sum, shift);
+            st[2 * v] = winograd ? Value(arith::ShRSIOp::create(b, kb.loc, sum, shift))
+                                 : Value(arith::ShRUIOp::create(b, kb.loc, sum, shift));
             st[2 * v + 1] = hi;
           }
         }
@@ -258,9 +349,9 @@ struct IcrtContext {
       };
       columnsFrom(cLo, /*first=*/true);
       if (cLo > 0) {
-        // The guard digit d1 = digit cLo + 1 of any lane at or above 2^D - (m + 1): redo all columns.
+        // The guard digit d1 = digit cLo + 1 of any lane at or above 2^Dc - (m + 1): redo all columns.
         Value redo = arith::ConstantIntOp::create(b, kb.loc, b.getI1Type(), exactAlways ? 1 : 0);
-        Value limit = kb.constW(int64_t((uint64_t(1) << D) - uint64_t(m + 1)), W);
+        Value limit = kb.constW(int64_t((uint64_t(1) << Dc) - uint64_t(m + 1)), W);
         for (int64_t v = 0; v < V; ++v) {
           Value d1 = kb.loadW(digits, {kb.cidx(cLo + 1), at[v]}, W);
           Value hit = arith::CmpIOp::create(b, kb.loc, arith::CmpIPredicate::uge, d1, limit);
@@ -275,10 +366,10 @@ struct IcrtContext {
     // from digit (shift + 64 w) / D onwards (static shifts).
     kb.loop(kb.cidx(0), kb.cidx(B), kb.cidx(W), {}, [&](Value i, ValueRange) {
       for (int64_t w = 0; w < Lq; ++w) {
-        int64_t bit = shiftBits + 64 * w, d0 = bit / D, off = bit - d0 * D;
+        int64_t bit = shiftBits + 64 * w, d0 = bit / Dc, off = bit - d0 * Dc;
         Value limb = kb.shr(kb.loadW(digits, {kb.cidx(d0), i}, W), kb.constW(off, W));
-        for (int64_t d = d0 + 1; d < Dq && d * D < bit + 64; ++d)
-          limb = kb.bitOr(limb, kb.shl(kb.loadW(digits, {kb.cidx(d), i}, W), kb.constW(d * D - bit, W)));
+        for (int64_t d = d0 + 1; d < Dq && d * Dc < bit + 64; ++d)
+          limb = kb.bitOr(limb, kb.shl(kb.loadW(digits, {kb.cidx(d), i}, W), kb.constW(d * Dc - bit, W)));
         kb.storeW(limb, out, i, kb.cidx(w));
       }
       return SmallVector<Value>{};

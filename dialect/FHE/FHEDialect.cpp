@@ -329,6 +329,13 @@ LogicalResult TableOp::verify() {
     return success();
   }
   if (*kind == TableKind::IcrtNegP) return success();
+  if (*kind == TableKind::IcrtWinograd) {
+    if (t.getShape()[1] != int64_t(basis.size()) + 3)
+      return emitOpError() << "table has " << t.getShape()[1] << " columns for a basis of " << basis.size()
+                           << " primes (expected the primes and three more)";
+    if (param < 1) return emitOpError() << "needs at least one digit";
+    return success();
+  }
   bool perPrime = *kind != TableKind::IcrtP;
   if (t.getShape()[0] != (perPrime ? int64_t(basis.size()) : 1))
     return emitOpError() << "table has " << t.getShape()[0] << " rows for a basis of " << basis.size() << " primes";

@@ -85,6 +85,7 @@ std::vector<uint64_t> buildTable(TableKind kind, const std::vector<uint64_t> &pr
   case TableKind::IcrtP: paramOk = param >= 0 && param <= pLimbs; break;
   case TableKind::IcrtColumns:
   case TableKind::IcrtNegP: paramOk = param >= 1 && param <= 64 * pLimbs / shoupBits + 1; break;
+  case TableKind::IcrtWinograd: paramOk = shoupBits == 52 && param >= 1 && param <= 64 * pLimbs / 51 + 2; break;
   case TableKind::InttConsts:
   case TableKind::IncompleteZeta: paramOk = param >= 0 && param < logN; break;
   case TableKind::NttTailTwiddles: paramOk = (param == 0 || param == 1) && logN >= 6; break;
@@ -104,7 +105,8 @@ std::vector<uint64_t> buildTable(TableKind kind, const std::vector<uint64_t> &pr
     if (p >= (uint64_t(1) << (shoupBits - 2)) || (p - 1) % (2 * N) != 0)
       throw Error("table construction: " + std::to_string(p) + " is not an NTT prime below 2^" +
                   std::to_string(shoupBits - 2) + " for N = " + std::to_string(N));
-    uint64_t *row = t.data() + (kind == TableKind::IcrtColumns || kind == TableKind::IcrtNegP ? 0 : j * size_t(shape.cols));
+    bool columnMajor = kind == TableKind::IcrtColumns || kind == TableKind::IcrtNegP || kind == TableKind::IcrtWinograd;
+    uint64_t *row = t.data() + (columnMajor ? 0 : j * size_t(shape.cols));
     switch (kind) {
     case TableKind::PrimeConsts: {
       int b = 64 - __builtin_clzll(p);
@@ -184,6 +186,27 @@ std::vector<uint64_t> buildTable(TableKind kind, const std::vector<uint64_t> &pr
         std::copy(digits.begin(), digits.end(), t.begin());
       }
       break;
+    case TableKind::IcrtWinograd: {
+      // Digits of 51 bits: with temp_j < 2 p_j < 2^51, a temp plus a digit stays below 2^52.
+      const size_t cols = m + 3;
+      mpz_divexact_ui(tmp, prod.P, p);
+      std::vector<uint64_t> digits = exportDigits(tmp, 51, param);
+      for (int64_t c = 0; c < param; ++c) t[size_t(c) * cols + j] = digits[size_t(c)];
+      if (j + 1 < m) break;
+      mpz_ui_pow_ui(tmp, 2, unsigned(51 * param));
+      mpz_sub(tmp, tmp, prod.P);
+      mpz_fdiv_r_2exp(tmp, tmp, unsigned(51 * param));
+      std::vector<uint64_t> negP = exportDigits(tmp, 51, param);
+      for (int64_t c = 0; c < param; ++c) {
+        uint64_t *r = t.data() + size_t(c) * cols;
+        u128 b = 0;
+        for (size_t i = 0; i + 1 < m; i += 2) b += (u128)r[i] * r[i + 1];
+        r[m] = uint64_t(b) & ((uint64_t(1) << 52) - 1);
+        r[m + 1] = uint64_t(b >> 52);
+        r[m + 2] = negP[size_t(c)];
+      }
+      break;
+    }
     case TableKind::InttConsts: {
       // n = 2^(logN - param) points; last GS stage twiddle w = psi^-bitrev(1).
       uint64_t c = invMod((uint64_t(1) << (logN - param)) % p, p);

@@ -265,6 +265,24 @@ TEST(Tables, DigitTablesBase52) {
   mpz_clears(P, x, y, nullptr);
 }
 
+// Winograd's correction: the words lo (bits 0..51) and hi (bits 52..) of
+// sum_i v[2i] v[2i+1] over the first n values (n even).
+static bool holdsPairProductSum(const uint64_t *v, size_t n, uint64_t lo, uint64_t hi) {
+  mpz_t sum, x;
+  mpz_inits(sum, x, nullptr);
+  for (size_t i = 0; i + 1 < n; i += 2) {
+    mpz_set_ui(x, v[i]);
+    mpz_mul_ui(x, x, v[i + 1]);
+    mpz_add(sum, sum, x);
+  }
+  mpz_set_ui(x, hi);
+  mpz_mul_2exp(x, x, 52);
+  mpz_add_ui(x, x, lo);
+  bool ok = lo < (uint64_t(1) << 52) && mpz_cmp(x, sum) == 0;
+  mpz_clears(sum, x, nullptr);
+  return ok;
+}
+
 // The IFMA CRT's Winograd form: powers of 2^51 (51-bit digits), then the
 // per-prime correction B_j = sum_k s_2k s_2k+1 in words of 52 and the rest.
 TEST(Tables, CrtWinogradBase52) {
@@ -272,30 +290,61 @@ TEST(Tables, CrtWinogradBase52) {
   auto primes = nttPrimes(logN, 50, 5);
   auto t = buildTable(TableKind::CrtWinograd, primes, logN, nd, 52);
   ASSERT_EQ(t.size(), primes.size() * (nd + 2));
-  mpz_t x, b;
-  mpz_inits(x, b, nullptr);
+  mpz_t x;
+  mpz_init(x);
   for (size_t j = 0; j < primes.size(); ++j) {
     const uint64_t p = primes[j], *row = t.data() + j * (nd + 2);
-    mpz_set_ui(b, 0);
     for (int k = 0; k < nd; ++k) {
       mpz_set_ui(x, 1);
       mpz_mul_2exp(x, x, 51 * k);
       EXPECT_EQ(row[k], mpz_fdiv_ui(x, p)) << "prime " << j << ", power " << k;
-      if (k % 2) {
-        mpz_set_ui(x, row[k - 1]);
-        mpz_mul_ui(x, x, row[k]);
-        mpz_add(b, b, x);
-      }
     }
-    EXPECT_LT(row[nd], uint64_t(1) << 52);
-    mpz_set_ui(x, row[nd + 1]);
-    mpz_mul_2exp(x, x, 52);
-    mpz_add_ui(x, x, row[nd]);
-    EXPECT_EQ(mpz_cmp(x, b), 0) << "prime " << j;
+    EXPECT_TRUE(holdsPairProductSum(row, nd, row[nd], row[nd + 1])) << "prime " << j;
   }
-  mpz_clears(x, b, nullptr);
+  mpz_clear(x);
   EXPECT_THROW(buildTable(TableKind::CrtWinograd, primes, logN, 5, 52), Error);   // odd digit count
   EXPECT_THROW(buildTable(TableKind::CrtWinograd, primes, logN, nd, 64), Error);  // base 2^52 only
+}
+
+// The IFMA iCRT's Winograd form: per column c (base 2^51), the digits of
+// P/p_j, the correction B_c = sum over full pairs of primes T_j[c] T_j+1[c]
+// in words of 52 and the rest, and digit c of -P.
+TEST(Tables, IcrtWinogradBase52) {
+  const int logN = 10, Dq = 6;  // 306 bits: P whole (at most 250), and -P's wrap-around
+  for (size_t count : {4, 5}) {  // an even and an odd basis
+    auto primes = nttPrimes(logN, 50, count);
+    const size_t m = primes.size(), cols = m + 3;
+    auto t = buildTable(TableKind::IcrtWinograd, primes, logN, Dq, 52);
+    ASSERT_EQ(t.size(), Dq * cols);
+    mpz_t P, x, y;
+    mpz_init_set_ui(P, 1);
+    mpz_inits(x, y, nullptr);
+    for (uint64_t p : primes) mpz_mul_ui(P, P, p);
+    auto column = [&](mpz_t out, size_t j) {  // sum_c t[c][j] 2^(51 c)
+      mpz_set_ui(out, 0);
+      for (int c = Dq; c-- > 0;) {
+        EXPECT_LT(t[c * cols + j], uint64_t(1) << 51);
+        mpz_mul_2exp(out, out, 51);
+        mpz_add_ui(out, out, t[c * cols + j]);
+      }
+    };
+    for (size_t j = 0; j < m; ++j) {
+      column(x, j);
+      mpz_divexact_ui(y, P, primes[j]);
+      mpz_fdiv_r_2exp(y, y, 51 * Dq);
+      EXPECT_EQ(mpz_cmp(x, y), 0) << "prime " << j;
+    }
+    column(x, m + 2);  // -P mod 2^(51 Dq)
+    mpz_add(x, x, P);
+    mpz_fdiv_r_2exp(x, x, 51 * Dq);
+    EXPECT_EQ(mpz_sgn(x), 0);
+    for (int c = 0; c < Dq; ++c) {
+      const uint64_t *r = t.data() + c * cols;
+      EXPECT_TRUE(holdsPairProductSum(r, m - m % 2, r[m], r[m + 1])) << "column " << c;
+    }
+    mpz_clears(P, x, y, nullptr);
+  }
+  EXPECT_THROW(buildTable(TableKind::IcrtWinograd, nttPrimes(logN, 50, 4), logN, Dq, 64), Error);  // base 2^52 only
 }
 
 // The 8-lane radix-8 tail's twiddles: per group of 64 residues (8 blocks of

@@ -108,3 +108,15 @@ module attributes {ckks.params = #ckks.params<logN = 8, logQ = 120, logp = 20, s
 // WINO: arith.shrsi {{.*}} : vector<8xi64>
 // WINO-LABEL: func.func @crt_wide(
 // WINO-SAME: fhe.param = 24 : i64, fhe.table = "crt_winograd"
+// The IFMA iCRT in the same form over pairs of primes: A's product of the two
+// temps, then per column one product of two sums; the columns (51 bits) carry
+// signed, with an arithmetic shift.
+// WINO-LABEL: func.func private @icrt_kernel(
+// WINO: scf.for
+// WINO: modarith.mac_split
+// WINO: arith.addi {{.*}} : vector<8xi64>
+// WINO-NEXT: arith.addi {{.*}} : vector<8xi64>
+// WINO-NEXT: modarith.mac_split
+// WINO: arith.shrsi {{.*}} : vector<8xi64>
+// WINO-LABEL: func.func @icrt(
+// WINO-SAME: fhe.param = 3 : i64, fhe.table = "icrt_winograd"

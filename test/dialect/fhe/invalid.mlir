@@ -619,6 +619,14 @@ func.func @table_icrt_no_digit() {
 
 // -----
 
+func.func @table_icrt_winograd_columns() {
+  // expected-error @+1 {{table has 3 columns for a basis of 1 primes (expected the primes and three more)}}
+  %t = fhe.table "icrt_winograd" #fhe.basis<min_bits = 15, prime_bits = 20, primes = [1048193]> param 2 : memref<2x3xi64>
+  return
+}
+
+// -----
+
 // logq + shift used to overflow int64 and pass the basis-bound check.
 #b = #fhe.basis<min_bits = 30, prime_bits = 20, primes = [1048193, 1048129]>
 func.func @huge_shift(%x: !fhe.rns<logN = 4, basis = #b, domain = coeff, layout = prime_major>) -> !fhe.poly<logN = 4, logq = 10> {

@@ -88,8 +88,11 @@ enum class TableKind : int {
   CrtWinograd = 13,      ///< (m, param + 2), base 2^52 only: the IFMA CRT's Winograd form. s_k = 2^(51 k) mod p_j
                          ///< for k < param (even; 51-bit input digits), then B_j = sum_k s_2k s_2k+1 in two words
                          ///< (bits 0..51, bits 52..).
+  IcrtWinograd = 14,     ///< (param, m + 3), base 2^52 only: the IFMA iCRT's Winograd form. Row c: digit c (base
+                         ///< 2^51) of P/p_j for each j, then B_c = sum_{j < m - m % 2, j even} T_j[c] T_j+1[c]
+                         ///< in two words (bits 0..51, bits 52..), then digit c of (-P) mod 2^(51 param).
 };
-constexpr int kNumTableKinds = 14;
+constexpr int kNumTableKinds = 15;
 
 /// Layout of NttTailTwiddles. The tail's twiddle for group V of 8 blocks (64
 /// residues), sub-stage d, twiddle group e and lane l (block 8 V + l) has an
@@ -123,6 +126,7 @@ inline const char *tableKindName(TableKind k) {
   case TableKind::IcrtNegP: return "icrt_neg_p";
   case TableKind::NttTailTwiddles: return "ntt_tail_twiddles";
   case TableKind::CrtWinograd: return "crt_winograd";
+  case TableKind::IcrtWinograd: return "icrt_winograd";
   }
   return "?";
 }
@@ -178,6 +182,7 @@ inline TableShape tableShape(TableKind k, int64_t m, int logN, int64_t param, in
   case TableKind::InttTwiddlesShoup: return {m, N};
   case TableKind::CrtPowers: return {m, param};
   case TableKind::CrtWinograd: return {m, param + 2};
+  case TableKind::IcrtWinograd: return {param, m + 3};
   case TableKind::IcrtPDivP: return {m, param ? param : pLimbs};
   case TableKind::IcrtP: return {1, param ? param : pLimbs};
   case TableKind::InttConsts: return {m, kInttConstCols};
