@@ -20,9 +20,10 @@ struct Variant {
   int incomplete;      // skipped NTT stages
   bool scaled;         // iNTT produces coeff_scaled (fhe-fuse's folding)
   bool exactAlways = false;  // shifted digit iCRTs always take their exact path
+  int logq = 300;            // coefficient bits
 };
 
-constexpr int kLogN = 10, kLogq = 300;
+constexpr int kLogN = 10;
 
 std::string poly(int logq) { return llvm::formatv("!fhe.poly<logN = {0}, logq = {1}>", kLogN, logq).str(); }
 std::string rns(int minBits, const char *domain, int incomplete = 0) {
@@ -52,8 +53,8 @@ std::string attrs(const Variant &v, bool ntt) {
 // with a shift (fhe-fuse's folding of a poly_shr), floor(X / 2^s) of both.
 // product: icrt(intt(ntt(crt(a)) * ntt(crt(b)))) = a * b mod (X^N + 1, q).
 std::string program(const Variant &v) {
-  int rtBits = kLogq + 4, prodBits = kLogN + 2 * kLogq + 4;
-  std::string p = poly(kLogq), c = rns(rtBits, "coeff"), pc = rns(prodBits, "coeff"),
+  int rtBits = v.logq + 4, prodBits = kLogN + 2 * v.logq + 4;
+  std::string p = poly(v.logq), c = rns(rtBits, "coeff"), pc = rns(prodBits, "coeff"),
               pe = rns(prodBits, "eval", v.incomplete), ps = rns(prodBits, v.scaled ? "coeff_scaled" : "coeff");
   return llvm::formatv(R"(
 module attributes {{ckks.params = #ckks.params<logN = {0}, logQ = {1}, logp = 30>} {{
@@ -78,7 +79,7 @@ module attributes {{ckks.params = #ckks.params<logN = {0}, logQ = {1}, logp = 30
     return %r : {2}
   }
 })",
-                       kLogN, kLogq, p, attrs(v, false), c, pc, pe, attrs(v, true), ps, poly(kLogq - kShift),
+                       kLogN, v.logq, p, attrs(v, false), c, pc, pe, attrs(v, true), ps, poly(v.logq - kShift),
                        shifted(v))
       .str();
 }
@@ -94,11 +95,11 @@ TEST_P(KernelBitExact, RoundTripAndProduct) {
   if (v.exactAlways) o.passOptions["fhe-to-loops"] = "icrt-exact-always=true";
   Program prog = compileProgram(program(v), o);
   ASSERT_TRUE(prog.module);
-  rt::Executor exec(*prog.module, rt::test::makeParams(kLogN, kLogq, 30));
+  rt::Executor exec(*prog.module, rt::test::makeParams(kLogN, v.logq, 30));
   rt::SecureRandom rng;
 
   // Extremes: 0, 1, q - 1 (the largest |X| the basis bound allows), random.
-  rt::BigPoly x = rt::test::randomPoly(kLogN, kLogq, rng);
+  rt::BigPoly x = rt::test::randomPoly(kLogN, v.logq, rng);
   std::fill(x.coeff(0), x.coeff(0) + x.limbs(), ~uint64_t(0));
   std::fill(x.coeff(1), x.coeff(1) + x.limbs(), 0);
   x.coeff(2)[0] = 1;
@@ -111,14 +112,14 @@ TEST_P(KernelBitExact, RoundTripAndProduct) {
   EXPECT_TRUE(rt[2] == rt::shiftRight(x, kShift)) << "icrt{shift}(crt(x)) != x >> shift";
   EXPECT_TRUE(rt[3] == rt::shiftRight(rt::negate(x), kShift)) << "icrt{shift}(-crt(x)) != floor(-x / 2^shift)";
 
-  rt::BigPoly a = rt::test::randomPoly(kLogN, kLogq, rng), b = rt::test::randomPoly(kLogN, kLogq, rng);
+  rt::BigPoly a = rt::test::randomPoly(kLogN, v.logq, rng), b = rt::test::randomPoly(kLogN, v.logq, rng);
   std::fill(a.coeff(0), a.coeff(0) + a.limbs(), ~uint64_t(0));
   a.maskTop();
   b = a;  // a * a with all-ones coefficients pushes |X| towards the product bound
   std::fill(b.coeff(5), b.coeff(5) + b.limbs(), 0);
   auto prod = exec.runPolys("product", {a, b});
   ASSERT_EQ(prod.size(), 1u);
-  EXPECT_TRUE(prod[0] == rt::negacyclicProduct(a, b, kLogq)) << "product differs from the GMP reference";
+  EXPECT_TRUE(prod[0] == rt::negacyclicProduct(a, b, v.logq)) << "product differs from the GMP reference";
 }
 
 // On cpu-avx512, block 16 runs two vectors per pass, block 8 one, block 4
@@ -134,6 +135,9 @@ INSTANTIATE_TEST_SUITE_P(
                           Variant{"radix16_scaled", "order = #fhe<order matrix>, block = 8", "4, 4, 2", 0, true},
                           Variant{"radix64_scaled", "order = #fhe<order matrix>, block = 64", "4, 6", 0, true},
                           Variant{"matrix_exact_icrt", "order = #fhe<order matrix>, block = 16", "", 0, false, true},
+                          // 24 input digits (the CRT's high sum reaches past 2^104 on all-ones
+                          // coefficients), odd bases of 25 and 49 primes on cpu-avx512.
+                          Variant{"matrix_logq1200", "order = #fhe<order matrix>, block = 16", "", 0, true, false, 1200},
                           Variant{"radix1024", "", "10", 0, false},
                           Variant{"incomplete1", "", "3, 3, 3", 1, false},
                           Variant{"incomplete2_scaled", "order = #fhe<order matrix>, block = 4", "4, 4", 2, true}),
