@@ -42,11 +42,12 @@ void digitCrt(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, const CoeffR
   int64_t L = op.getInput().getType().getLimbs(), m = int64_t(basis.size());
   int64_t pb = basis.getPrimeBits(), wordBits = kb.options.target->wordBits();
   bool matrix = op.getOrder() == fhe::Order::matrix;
-  bool winograd = matrix && D == 52 && wordBits == 64 && pb <= 50;
+  int64_t logq = op.getInput().getType().getLogq();
+  // (At most 1024 digits: the signed accumulators' bounds below.)
+  bool winograd = matrix && D == 52 && wordBits == 64 && pb <= 50 && logq <= 51 * 1023;
   unsigned Dd = winograd ? D - 1 : D;  // bits per input digit
-  int64_t nd = (int64_t(op.getInput().getType().getLogq()) + Dd - 1) / Dd;
-  if (winograd) nd += nd % 2;  // pairs of digits (a zero one on top)
-  winograd &= nd <= 1024;      // the signed accumulators' bounds below
+  int64_t real = (logq + Dd - 1) / Dd;                 // the input's digits
+  int64_t nd = winograd ? real + real % 2 : real;      // pairs of digits (a zero one on top)
   int64_t W = kb.lanesFor(B, {in, out});
   Value consts = kb.table(abi::TableKind::PrimeConsts, basis, 0, outT.getLogN());
   Value pow = kb.table(winograd ? abi::TableKind::CrtWinograd : abi::TableKind::CrtPowers, basis, nd, outT.getLogN());
@@ -55,7 +56,6 @@ void digitCrt(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, const CoeffR
   Value corr = winograd ? kb.scratch({2, B}) : Value();
   Value zero = kb.constW(0, W);
   kb.loop(kb.cidx(0), kb.cidx(B), kb.cidx(W), {}, [&](Value i, ValueRange) {
-    int64_t real = (int64_t(op.getInput().getType().getLogq()) + Dd - 1) / Dd;
     SmallVector<Value> d;
     for (int64_t k = 0; k < nd; ++k) {
       d.push_back(k < real ? digitOf(kb, in, i, k, L, Dd, W) : zero);
