@@ -23,7 +23,8 @@ if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv
 fi
 if ! .venv/bin/python -c 'import lit, jinja2, numpy, pybind11, pytest, sklearn' 2>/dev/null ||
-   ! ls .venv/lib/python3*/site-packages/nvidia/cuda_nvcc/bin/ptxas >/dev/null 2>&1; then
+   ! ls .venv/lib/python3*/site-packages/nvidia/cuda_nvcc/bin/ptxas >/dev/null 2>&1 ||
+   ! ls .venv/lib/python3*/site-packages/nvidia/cuda_runtime/include/cuda.h >/dev/null 2>&1; then
   .venv/bin/python -m pip install -q --upgrade pip
   .venv/bin/python -m pip install -q -r python/requirements.txt
 fi

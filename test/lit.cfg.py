@@ -59,6 +59,13 @@ try:
 except OSError:
     pass
 
+# The mock CUDA driver (test/runtime/mock-cuda, built where cuda.h is): tests
+# of the cuda target's runtime put its directory on LD_LIBRARY_PATH
+# (REQUIRES: mock-cuda).
+if getattr(config, "mock_cuda_dir", "") and os.path.exists(os.path.join(config.mock_cuda_dir, "libcuda.so.1")):
+    config.available_features.add("mock-cuda")
+    config.substitutions.append(("%mock_cuda_dir", config.mock_cuda_dir))
+
 # fhec-exec built with ThreadSanitizer (scripts/sanitize.sh builds
 # build-tsan/ and passes --param tsan-exec=...): runs cuda-emu modules
 # compiled with --sanitize=thread (REQUIRES: tsan-exec).

@@ -1,5 +1,12 @@
-// The CUDA driver API through dlopen: the few entry points the cuda target's
-// runtime needs, declared here (no cuda.h at build time).
+// The CUDA driver API through dlopen (CudaApi.h: no cuda.h at build time).
+// A call of a cuda module's function is a sequence of kernel launches and
+// phase markers, recorded while the module's host code runs and issued on the
+// device's stream at synchronize(): the first time one launch at a time, then
+// as one CUDA graph (instantiated from that sequence) while the function's
+// calls launch the same kernels with the same arguments, which they do, since
+// the executor's workspace, tables, keys and staging buffers stay put.
+#include "CudaApi.h"
+
 #include "fhec/runtime/Cuda.h"
 #include "fhec/runtime/Device.h"
 #include "fhec/runtime/Error.h"
@@ -7,46 +14,21 @@
 
 #include <dlfcn.h>
 
-#include <type_traits>
-
+#include <array>
+#include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <mutex>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
+using namespace fhec::rt::cu;
+
 namespace {
 
-using CUresult = int;
-using CUdevice = int;
-using CUcontext = void *;
-using CUmodule = void *;
-using CUfunction = void *;
-using CUstream = void *;
-using CUdeviceptr = unsigned long long;
-using CUevent = void *;
-constexpr CUresult CUDA_SUCCESS = 0;
-
-struct Driver {
+struct Driver : Api {
   std::string unavailable;  // why the driver cannot be used; empty if it can
-  CUresult (*cuInit)(unsigned) = nullptr;
-  CUresult (*cuDeviceGetCount)(int *) = nullptr;
-  CUresult (*cuDeviceGet)(CUdevice *, int) = nullptr;
-  CUresult (*cuDevicePrimaryCtxRetain)(CUcontext *, CUdevice) = nullptr;
-  CUresult (*cuCtxSetCurrent)(CUcontext) = nullptr;
-  CUresult (*cuModuleLoadData)(CUmodule *, const void *) = nullptr;
-  CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *) = nullptr;
-  CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
-                             CUstream, void **, void **) = nullptr;
-  CUresult (*cuGetErrorString)(CUresult, const char **) = nullptr;
-  CUresult (*cuMemAlloc)(CUdeviceptr *, size_t) = nullptr;
-  CUresult (*cuMemFree)(CUdeviceptr) = nullptr;
-  CUresult (*cuMemcpyHtoD)(CUdeviceptr, const void *, size_t) = nullptr;
-  CUresult (*cuMemcpyDtoH)(void *, CUdeviceptr, size_t) = nullptr;
-  CUresult (*cuCtxSynchronize)() = nullptr;
-  CUresult (*cuEventCreate)(CUevent *, unsigned) = nullptr;
-  CUresult (*cuEventRecord)(CUevent, CUstream) = nullptr;
-  CUresult (*cuEventElapsedTime)(float *, CUevent, CUevent) = nullptr;
-  CUresult (*cuEventDestroy)(CUevent) = nullptr;
   CUcontext context = nullptr;
 
   std::string describe(CUresult r) const {
@@ -61,28 +43,10 @@ struct Driver {
       unavailable = "no NVIDIA driver: libcuda.so.1 not found";
       return;
     }
-    auto sym = [&](auto &fn, const char *name) {
+    forEach([&](auto &fn, const char *name) {
       fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(dlsym(lib, name));
       if (!fn && unavailable.empty()) unavailable = std::string("the NVIDIA driver lacks ") + name;
-    };
-    sym(cuInit, "cuInit");
-    sym(cuDeviceGetCount, "cuDeviceGetCount");
-    sym(cuDeviceGet, "cuDeviceGet");
-    sym(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain");
-    sym(cuCtxSetCurrent, "cuCtxSetCurrent");
-    sym(cuModuleLoadData, "cuModuleLoadData");
-    sym(cuModuleGetFunction, "cuModuleGetFunction");
-    sym(cuLaunchKernel, "cuLaunchKernel");
-    sym(cuGetErrorString, "cuGetErrorString");
-    sym(cuMemAlloc, "cuMemAlloc_v2");
-    sym(cuMemFree, "cuMemFree_v2");
-    sym(cuMemcpyHtoD, "cuMemcpyHtoD_v2");
-    sym(cuMemcpyDtoH, "cuMemcpyDtoH_v2");
-    sym(cuCtxSynchronize, "cuCtxSynchronize");
-    sym(cuEventCreate, "cuEventCreate");
-    sym(cuEventRecord, "cuEventRecord");
-    sym(cuEventElapsedTime, "cuEventElapsedTime");
-    sym(cuEventDestroy, "cuEventDestroy_v2");
+    });
     if (!unavailable.empty()) return;
     int count = 0;
     CUdevice dev = 0;
@@ -103,11 +67,28 @@ const Driver &driver() {
   return d;
 }
 
+// Loaded modules and their kernels, shared by the executors of a process.
 std::mutex gMutex;
-std::string gLaunchError;                                    // first error since the last take
-std::string gLastKernel;                                     // the kernel launched last (for execution errors)
-std::map<const char *, CUmodule> gModules;                   // PTX text -> loaded module
+std::map<const char *, CUmodule> gModules;  // PTX text -> loaded module
 std::map<std::pair<CUmodule, std::string>, CUfunction> gFunctions;
+
+/// One step of a call: a kernel launch, or a phase marker (an event).
+struct Step {
+  enum class Kind : uint8_t { Kernel, Begin, End } kind = Kind::Kernel;
+  fhec::abi::Phase phase = fhec::abi::Phase::Other;
+  CUfunction function = nullptr;
+  const char *kernel = "";  // its name, in the module's constant data
+  std::array<unsigned, 7> dims = {};  // grid x y z, block x y z, dynamic shared bytes
+  std::vector<int64_t> slots;         // the kernel's 8-byte argument values
+  bool operator==(const Step &o) const {
+    return kind == o.kind && phase == o.phase && function == o.function && dims == o.dims && slots == o.slots;
+  }
+  std::vector<void *> params() {
+    std::vector<void *> p;
+    for (int64_t &s : slots) p.push_back(&s);
+    return p;
+  }
+};
 
 } // namespace
 
@@ -115,29 +96,45 @@ namespace fhec::rt {
 
 std::string cudaUnavailableReason() { return driver().unavailable; }
 
-std::string takeCudaLaunchError() {
-  std::lock_guard<std::mutex> lock(gMutex);
-  return std::exchange(gLaunchError, std::string());
-}
-
 namespace {
 
-// Device 0's memory through the driver API (the primary context, current on
-// the calling thread for every call: the executor may run on any thread).
-// Phases are timed by events recorded in the launch stream around their
-// kernels, read once the kernels are done.
+class CudaDevice;
+/// The device whose call the calling thread's module is running (launch hook).
+thread_local CudaDevice *tCalling = nullptr;
+
+// Device 0's memory and a stream of its own, through the driver API (the
+// primary context, made current on the calling thread for every call: the
+// executor may run on any thread).
 class CudaDevice final : public Device, public PhaseRecorder {
 public:
-  ~CudaDevice() override {
-    if (current() == CUDA_SUCCESS)
-      for (CUevent e : events_) d().cuEventDestroy(e);
+  CudaDevice() {
+    check(current(), "selecting the GPU's context");
+    check(d().cuStreamCreate(&stream_, CU_STREAM_NON_BLOCKING), "creating a stream");
   }
+  ~CudaDevice() override {
+    if (tCalling == this) tCalling = nullptr;
+    if (current() != CUDA_SUCCESS) return;
+    d().cuStreamSynchronize(stream_);
+    for (auto &[key, g] : graphs_) destroy(g);
+    for (CUevent e : events_) d().cuEventDestroy(e);
+    d().cuStreamDestroy(stream_);
+  }
+
   PhaseRecorder *phaseRecorder() override { return this; }
-  void begin(abi::Phase phase) override { open_[size_t(phase)] = record(); }
-  void end(abi::Phase phase) override {
-    CUevent start = std::exchange(open_[size_t(phase)], nullptr);
-    if (!start) return;
-    if (CUevent stop = record()) timed_.push_back({phase, start, stop});
+  void begin(abi::Phase phase) override { marker(Step::Kind::Begin, phase); }
+  void end(abi::Phase phase) override { marker(Step::Kind::End, phase); }
+
+  void beginCall(const void *function) override {
+    call_ = function;
+    steps_.clear();
+    error_.clear();
+    tCalling = this;
+  }
+  /// A launch of the running call (the module's launch hook); `error`, if
+  /// not empty, says why the kernel cannot be launched.
+  void launch(Step step, std::string error) {
+    if (!error.empty() && error_.empty()) error_ = std::move(error);
+    steps_.push_back(std::move(step));
   }
 
   uint64_t allocate(size_t bytes) override {
@@ -149,53 +146,165 @@ public:
   void release(uint64_t address) noexcept override {
     if (d().cuCtxSetCurrent(d().context) == CUDA_SUCCESS) d().cuMemFree(address);
   }
+  // Copies in the stream's order, done when they return (the host side may
+  // be freed after).
   void copyToDevice(uint64_t dst, const void *src, size_t bytes) override {
+    std::string what = "copying " + std::to_string(bytes) + " bytes to the GPU";
     check(current(), "selecting the GPU's context");
-    check(d().cuMemcpyHtoD(dst, src, bytes), "copying " + std::to_string(bytes) + " bytes to the GPU");
+    check(d().cuMemcpyHtoDAsync(dst, src, bytes, stream_), what);
+    check(d().cuStreamSynchronize(stream_), what);
   }
   void copyToHost(void *dst, uint64_t src, size_t bytes) override {
+    std::string what = "copying " + std::to_string(bytes) + " bytes from the GPU";
     check(current(), "selecting the GPU's context");
-    check(d().cuMemcpyDtoH(dst, src, bytes), "copying " + std::to_string(bytes) + " bytes from the GPU");
+    check(d().cuMemcpyDtoHAsync(dst, src, bytes, stream_), what);
+    check(d().cuStreamSynchronize(stream_), what);
   }
+
   void synchronize() override {
-    // Wait first: the kernels queued before a failed launch still use the
-    // buffers the caller frees once this throws.
-    CUresult r = current();
-    if (r == CUDA_SUCCESS) r = d().cuCtxSynchronize();
-    std::vector<Timed> timed = std::exchange(timed_, {});
-    next_ = 0;
-    for (CUevent &e : open_) e = nullptr;
-    if (std::string e = takeCudaLaunchError(); !e.empty()) throw Error("cuda: " + e);
-    if (r != CUDA_SUCCESS) {
-      std::lock_guard<std::mutex> lock(gMutex);
-      throw Error("cuda: a kernel failed (the last one launched: " + gLastKernel + "): " + d().describe(r));
+    if (tCalling == this) tCalling = nullptr;
+    std::vector<Step> steps = std::exchange(steps_, {});
+    const void *call = std::exchange(call_, nullptr);
+    if (!error_.empty()) throw Error("cuda: " + std::exchange(error_, {}));  // nothing was issued
+    if (steps.empty()) return;
+    check(current(), "selecting the GPU's context");
+    auto it = graphs_.find(call);
+    if (it != graphs_.end() && it->second.exec && it->second.steps == steps) {
+      Graph &g = it->second;
+      size_t kernels = 0;
+      for (const Step &step : g.steps) kernels += step.kind == Step::Kind::Kernel;
+      check(d().cuGraphLaunch(g.exec, stream_), "launching the graph of " + std::to_string(kernels) + " kernels");
+      wait(g.steps, g.events);
+      return;
     }
-    for (const Timed &t : timed) {
-      float ms = 0;
-      if (d().cuEventElapsedTime(&ms, t.start, t.stop) == CUDA_SUCCESS) addPhaseSeconds(t.phase, ms * 1e-3);
+    // Issued one at a time; the markers take events of the pool (created
+    // before anything is issued).
+    std::vector<CUevent> events;
+    for (const Step &s : steps)
+      if (s.kind != Step::Kind::Kernel) {
+        if (events.size() == events_.size()) events_.push_back(createEvent());
+        events.push_back(events_[events.size()]);
+      }
+    CUresult launched = CUDA_SUCCESS;
+    const Step *failed = nullptr;
+    size_t nextEvent = 0;
+    for (Step &s : steps) {
+      if (s.kind != Step::Kind::Kernel) {
+        launched = d().cuEventRecord(events[nextEvent++], stream_);
+      } else {
+        std::vector<void *> params = s.params();
+        launched = d().cuLaunchKernel(s.function, s.dims[0], s.dims[1], s.dims[2], s.dims[3], s.dims[4], s.dims[5],
+                                      s.dims[6], stream_, params.data(), nullptr);
+      }
+      if (launched != CUDA_SUCCESS) {
+        failed = &s;
+        break;
+      }
+    }
+    if (failed) {
+      // Wait first: the kernels issued before it still use the buffers the
+      // caller frees once this throws. An error of one of them (sticky, as
+      // a GPU's faults are) is what made the issue fail.
+      std::vector<Step> issued(steps.begin(), steps.begin() + (failed - steps.data()));
+      if (CUresult r = d().cuStreamSynchronize(stream_); r != CUDA_SUCCESS) fault(issued, r);
+      throw Error("cuda: " +
+                  (failed->kind == Step::Kind::Kernel ? "kernel " + std::string(failed->kernel) + ": launch"
+                                                      : std::string("recording an event")) +
+                  " failed: " + d().describe(launched));
+    }
+    wait(steps, events);
+    if (call) {
+      if (it != graphs_.end()) destroy(it->second), graphs_.erase(it);
+      graphs_[call] = instantiate(std::move(steps));
     }
   }
 
 private:
-  struct Timed {
-    abi::Phase phase;
-    CUevent start, stop;
+  // A function's call as a CUDA graph: its steps in a chain, the markers as
+  // event record nodes (events of the graph's own). exec is null when the
+  // graph could not be built: the calls are then issued one at a time.
+  struct Graph {
+    std::vector<Step> steps;
+    std::vector<CUevent> events;
+    CUgraph graph = nullptr;
+    CUgraphExec exec = nullptr;
   };
-  // The next event of the pool (events are reused after each synchronize).
-  CUevent record() {
-    if (current() != CUDA_SUCCESS) return nullptr;
-    if (next_ == events_.size()) {
-      CUevent e = nullptr;
-      if (d().cuEventCreate(&e, 0) != CUDA_SUCCESS) return nullptr;  // the phase goes untimed
-      events_.push_back(e);
+
+  Graph instantiate(std::vector<Step> steps) {
+    Graph g;
+    g.steps = std::move(steps);
+    bool ok = d().cuGraphCreate(&g.graph, 0) == CUDA_SUCCESS;
+    CUgraphNode previous = nullptr;
+    for (Step &s : g.steps) {
+      if (!ok) break;
+      CUgraphNode node = nullptr;
+      size_t deps = previous ? 1 : 0;
+      if (s.kind == Step::Kind::Kernel) {
+        std::vector<void *> params = s.params();  // the node keeps copies of the values
+        KernelNodeParams p{s.function, s.dims[0], s.dims[1], s.dims[2], s.dims[3], s.dims[4], s.dims[5], s.dims[6],
+                           params.data(), nullptr, nullptr, nullptr};
+        ok = d().cuGraphAddKernelNode(&node, g.graph, &previous, deps, &p) == CUDA_SUCCESS;
+      } else {
+        CUevent e = nullptr;
+        ok = d().cuEventCreate(&e, 0) == CUDA_SUCCESS;
+        if (ok) g.events.push_back(e);
+        ok = ok && d().cuGraphAddEventRecordNode(&node, g.graph, &previous, deps, e) == CUDA_SUCCESS;
+      }
+      previous = node;
     }
-    CUevent e = events_[next_++];
-    return d().cuEventRecord(e, nullptr) == CUDA_SUCCESS ? e : nullptr;
+    if (!ok || d().cuGraphInstantiate(&g.exec, g.graph, 0) != CUDA_SUCCESS) g.exec = nullptr;
+    return g;
   }
-  std::vector<CUevent> events_;
-  size_t next_ = 0;
-  std::vector<Timed> timed_;
-  CUevent open_[size_t(abi::Phase::Count)] = {};
+  void destroy(Graph &g) {
+    if (g.exec) d().cuGraphExecDestroy(g.exec);
+    if (g.graph) d().cuGraphDestroy(g.graph);
+    for (CUevent e : g.events) d().cuEventDestroy(e);
+    g = Graph();
+  }
+
+  // Waits for the issued steps; adds the phase times their markers' events took.
+  void wait(const std::vector<Step> &steps, const std::vector<CUevent> &events) {
+    if (CUresult r = d().cuStreamSynchronize(stream_); r != CUDA_SUCCESS) fault(steps, r);
+    CUevent open[size_t(abi::Phase::Count)] = {};
+    size_t e = 0;
+    for (const Step &s : steps) {
+      if (s.kind == Step::Kind::Kernel) continue;
+      CUevent event = events[e++];
+      if (s.kind == Step::Kind::Begin) {
+        open[size_t(s.phase)] = event;
+      } else if (CUevent start = std::exchange(open[size_t(s.phase)], nullptr)) {
+        float ms = 0;
+        if (d().cuEventElapsedTime(&ms, start, event) == CUDA_SUCCESS) addPhaseSeconds(s.phase, ms * 1e-3);
+      }
+    }
+  }
+
+  // A kernel of `issued` failed as it ran (the GPU does not say which).
+  [[noreturn]] static void fault(const std::vector<Step> &issued, CUresult r) {
+    const char *last = "none";
+    for (const Step &s : issued)
+      if (s.kind == Step::Kind::Kernel) last = s.kernel;
+    throw Error("cuda: a kernel failed (the last one issued: " + std::string(last) + "): " + d().describe(r));
+  }
+
+  void marker(Step::Kind kind, abi::Phase phase) {
+    Step s;
+    s.kind = kind;
+    s.phase = phase;
+    steps_.push_back(std::move(s));
+  }
+  CUevent createEvent() {
+    CUevent e = nullptr;
+    check(d().cuEventCreate(&e, 0), "creating an event");
+    return e;
+  }
+
+  CUstream stream_ = nullptr;
+  const void *call_ = nullptr;     // the function of the running call (null: none)
+  std::vector<Step> steps_;        // its steps so far
+  std::string error_;              // the first reason one of them cannot be launched
+  std::vector<CUevent> events_;    // the pool of the markers issued one at a time
+  std::map<const void *, Graph> graphs_;
 
   static const Driver &d() { return driver(); }
   static CUresult current() { return d().cuCtxSetCurrent(d().context); }
@@ -217,29 +326,35 @@ std::unique_ptr<Device> cudaDevice() {
 extern "C" void fhec_rt_gpu_cuda_launch(const char *ptx, const char *kernel, int64_t gx, int64_t gy, int64_t gz,
                                         int64_t bx, int64_t by, int64_t bz, int64_t sharedBytes, int64_t *slots,
                                         int32_t numSlots) {
-  std::lock_guard<std::mutex> lock(gMutex);
-  if (!gLaunchError.empty()) return;  // the computation already failed
-  const Driver &d = driver();
-  auto fail = [&](const std::string &what) { gLaunchError = "kernel " + std::string(kernel) + ": " + what; };
-  if (!d.unavailable.empty()) return fail(d.unavailable);
-  if (CUresult r = d.cuCtxSetCurrent(d.context); r != CUDA_SUCCESS) return fail("cuCtxSetCurrent: " + d.describe(r));
-  CUmodule &module = gModules[ptx];
-  if (!module)
-    if (CUresult r = d.cuModuleLoadData(&module, ptx); r != CUDA_SUCCESS) {
+  fhec::rt::CudaDevice *device = fhec::rt::tCalling;
+  if (!device) {
+    // Compiled code cannot unwind: a module run without an executor's call.
+    std::fprintf(stderr, "fhec runtime: kernel %s launched outside a call of the cuda device\n", kernel);
+    std::abort();
+  }
+  Step step;
+  step.kernel = kernel;
+  step.dims = {unsigned(gx), unsigned(gy), unsigned(gz), unsigned(bx), unsigned(by), unsigned(bz), unsigned(sharedBytes)};
+  step.slots.assign(slots, slots + numSlots);
+  std::string error;
+  {
+    std::lock_guard<std::mutex> lock(gMutex);
+    const Driver &d = driver();
+    auto fail = [&](const std::string &what) { error = "kernel " + std::string(kernel) + ": " + what; };
+    CUmodule &module = gModules[ptx];
+    if (CUresult r = d.cuCtxSetCurrent(d.context); r != CUDA_SUCCESS) {
+      fail("cuCtxSetCurrent: " + d.describe(r));
+    } else if (!module && (r = d.cuModuleLoadData(&module, ptx)) != CUDA_SUCCESS) {
       module = nullptr;
-      return fail("loading the module's PTX failed: " + d.describe(r));
+      fail("loading the module's PTX failed: " + d.describe(r));
+    } else {
+      CUfunction &fn = gFunctions[{module, kernel}];
+      if (!fn && (r = d.cuModuleGetFunction(&fn, module, kernel)) != CUDA_SUCCESS) {
+        fn = nullptr;
+        fail("not in the module's PTX: " + d.describe(r));
+      }
+      step.function = fn;
     }
-  CUfunction &fn = gFunctions[{module, kernel}];
-  if (!fn)
-    if (CUresult r = d.cuModuleGetFunction(&fn, module, kernel); r != CUDA_SUCCESS) {
-      fn = nullptr;
-      return fail("not in the module's PTX: " + d.describe(r));
-    }
-  gLastKernel = kernel;
-  std::vector<void *> params(static_cast<size_t>(numSlots));
-  for (int32_t i = 0; i < numSlots; ++i) params[i] = &slots[i];
-  if (CUresult r = d.cuLaunchKernel(fn, unsigned(gx), unsigned(gy), unsigned(gz), unsigned(bx), unsigned(by),
-                                    unsigned(bz), unsigned(sharedBytes), nullptr, params.data(), nullptr);
-      r != CUDA_SUCCESS)
-    return fail("launch failed: " + d.describe(r));
+  }
+  device->launch(std::move(step), std::move(error));
 }

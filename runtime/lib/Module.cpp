@@ -440,6 +440,7 @@ void Executor::call(const ManifestFunction &f, const std::function<CallData(cons
     PhaseRecorder *previous;
     ~RecorderScope() { setPhaseRecorder(previous); }
   } scope{setPhaseRecorder(device_->phaseRecorder())};
+  device_->beginCall(&f);
   module_.entry(f)(ptrs.data());
   device_->synchronize();
   for (auto [staged, host] : copyBack) device_->copyToHost(host, staged->address(), staged->bytes());

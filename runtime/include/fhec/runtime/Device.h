@@ -25,6 +25,11 @@ public:
   /// Copies (synchronous); Error on failure.
   virtual void copyToDevice(uint64_t dst, const void *src, size_t bytes) = 0;
   virtual void copyToHost(void *dst, uint64_t src, size_t bytes) = 0;
+  /// The launches until synchronize() are a call of `function` (a key the
+  /// caller keeps): a device may issue them at synchronize(), and replay a
+  /// function's calls that launch the same kernels on the same arguments as
+  /// one graph.
+  virtual void beginCall(const void *function) { (void)function; }
   /// Waits for the kernels launched so far (and adds the phase times a
   /// phaseRecorder took); Error naming the kernel whose launch or execution failed.
   virtual void synchronize() = 0;
