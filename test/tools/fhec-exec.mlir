@@ -5,6 +5,8 @@
 // keys staged through the emulated device) matches the cpu run's outputs.
 // RUN: fhec %s --target=cuda-emu -o %t/emu.so
 // RUN: fhec-exec %t/emu.so %t --repeat=2 | FileCheck %s
+// (Every run's outputs are compared with the first run's too.)
+// CHECK-NOT: DIFFERS
 // CHECK: output 0: bit-identical
 // CHECK: @he_mul on cuda-emu (logN=9 logQ=120): median {{[0-9.]+}} ms over 2 run(s)
 // A module of other parameters, a missing file and a wrong output are reported.

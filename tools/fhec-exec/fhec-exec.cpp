@@ -12,9 +12,9 @@
 //     [--function=NAME] [--repeat=N] [--json=FILE]
 //
 // Prints each output's check and the per-phase medians over N runs (for GPU
-// modules: CUDA event times of each phase's kernels). Exit status: 0 when
-// every checked output is bit-identical, 1 when one differs, 2 on a usage,
-// file or module error.
+// modules: CUDA event times of each phase's kernels); every run's outputs
+// must equal the first run's. Exit status: 0 when every checked output is
+// bit-identical, 1 when one differs, 2 on a usage, file or module error.
 #include "fhec/runtime/Encoding.h"
 #include "fhec/runtime/Error.h"
 #include "fhec/runtime/Keys.h"
@@ -147,6 +147,8 @@ int run(int argc, char **argv) {
   std::vector<double> totals;
   std::vector<std::vector<double>> phases(static_cast<size_t>(abi::Phase::Count));
   std::vector<rt::Ciphertext> outputs;
+  std::vector<std::string> firstRun;  // the first run's outputs: every later run must give them
+  int status = 0;
   for (int r = 0; r < repeat; ++r) {
     rt::resetPhaseTimes();
     auto t0 = std::chrono::steady_clock::now();
@@ -154,6 +156,16 @@ int run(int argc, char **argv) {
     totals.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
     rt::PhaseTimes t = rt::phaseTimes();
     for (size_t p = 0; p < t.size(); ++p) phases[p].push_back(t[p] * 1e3);
+    // (A GPU module's later calls replay its first call's kernels as a CUDA graph.)
+    for (size_t i = 0; i < outputs.size(); ++i) {
+      std::string bytes = rt::serialize(w.params, outputs[i]);
+      if (r == 0) {
+        firstRun.push_back(std::move(bytes));
+      } else if (bytes != firstRun[i]) {
+        std::printf("output %zu of run %d DIFFERS from the first run's\n", i, r + 1);
+        status = 1;
+      }
+    }
   }
 
   // The expected outputs: saved, or the reference module's on the same inputs.
@@ -166,7 +178,6 @@ int run(int argc, char **argv) {
     for (size_t i = 0; i < outputs.size(); ++i)
       expected.push_back(rt::readFile(positional[1] + "/out" + std::to_string(i) + ".ct"));
   }
-  int status = 0;
   std::string checks;
   for (size_t i = 0; i < outputs.size(); ++i) {
     const char *verdict = "not checked (no --expect-from)";
