@@ -1,9 +1,10 @@
 // The part of the CUDA driver API (cuda.h, CUDA 12+) that the cuda target's
 // runtime calls, declared here because nothing from CUDA is present at build
 // time: the library is opened with dlopen when a module first needs it. The
-// mock driver of the tests (test/runtime/MockCudaDriver.cpp), built against
-// the real cuda.h where the set-up script installed it, checks these
-// declarations' constants and struct layouts against it.
+// mock driver of the tests (test/runtime/mock-cuda/MockCudaDriver.cpp), built
+// against the real cuda.h where the set-up script installed it, checks these
+// declarations (the entry points' parameter and result sizes, the constants,
+// the struct layout) against it.
 #pragma once
 
 #include <cstddef>
@@ -48,6 +49,7 @@ struct Api {
   CUresult (*cuGetErrorString)(CUresult, const char **) = nullptr;
   CUresult (*cuModuleLoadData)(CUmodule *, const void *) = nullptr;
   CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *) = nullptr;
+  CUresult (*cuModuleUnload)(CUmodule) = nullptr;
   CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
                              CUstream, void **, void **) = nullptr;
   CUresult (*cuMemAlloc)(CUdeviceptr *, size_t) = nullptr;
@@ -80,6 +82,7 @@ struct Api {
     fn(cuGetErrorString, "cuGetErrorString");
     fn(cuModuleLoadData, "cuModuleLoadData");
     fn(cuModuleGetFunction, "cuModuleGetFunction");
+    fn(cuModuleUnload, "cuModuleUnload");
     fn(cuLaunchKernel, "cuLaunchKernel");
     fn(cuMemAlloc, "cuMemAlloc_v2");
     fn(cuMemFree, "cuMemFree_v2");

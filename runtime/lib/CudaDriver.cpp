@@ -1,10 +1,11 @@
 // The CUDA driver API through dlopen (CudaApi.h: no cuda.h at build time).
 // A call of a cuda module's function is a sequence of kernel launches and
 // phase markers, recorded while the module's host code runs and issued on the
-// device's stream at synchronize(): the first time one launch at a time, then
-// as one CUDA graph (instantiated from that sequence) while the function's
-// calls launch the same kernels with the same arguments, which they do, since
-// the executor's workspace, tables, keys and staging buffers stay put.
+// device's stream at synchronize(): one launch at a time, or, once a call has
+// repeated the function's previous call exactly (same kernels, same argument
+// values: the executor's workspace, tables, keys and staging buffers stay
+// put), as one CUDA graph instantiated from it, which the later identical
+// calls replay.
 #include "CudaApi.h"
 
 #include "fhec/runtime/Cuda.h"
@@ -18,7 +19,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
-#include <mutex>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -67,11 +67,6 @@ const Driver &driver() {
   return d;
 }
 
-// Loaded modules and their kernels, shared by the executors of a process.
-std::mutex gMutex;
-std::map<const char *, CUmodule> gModules;  // PTX text -> loaded module
-std::map<std::pair<CUmodule, std::string>, CUfunction> gFunctions;
-
 /// One step of a call: a kernel launch, or a phase marker (an event).
 struct Step {
   enum class Kind : uint8_t { Kernel, Begin, End } kind = Kind::Kernel;
@@ -117,6 +112,7 @@ public:
     d().cuStreamSynchronize(stream_);
     for (auto &[key, g] : graphs_) destroy(g);
     for (CUevent e : events_) d().cuEventDestroy(e);
+    for (auto &[ptx, module] : modules_) d().cuModuleUnload(module);
     d().cuStreamDestroy(stream_);
   }
 
@@ -130,10 +126,29 @@ public:
     error_.clear();
     tCalling = this;
   }
-  /// A launch of the running call (the module's launch hook); `error`, if
-  /// not empty, says why the kernel cannot be launched.
-  void launch(Step step, std::string error) {
-    if (!error.empty() && error_.empty()) error_ = std::move(error);
+  /// Adds a launch of `kernel` (in the module of `ptx`) to the running call
+  /// (the module's launch hook). The module is loaded once per device, while
+  /// the executor that owns the device keeps the compiled module, and so its
+  /// PTX text, loaded.
+  void launch(const char *ptx, const char *kernel, Step step) {
+    auto fail = [&](const std::string &what) {
+      if (error_.empty()) error_ = "kernel " + std::string(kernel) + ": " + what;
+    };
+    CUmodule &module = modules_[ptx];
+    if (CUresult r = current(); r != CUDA_SUCCESS) {
+      fail("cuCtxSetCurrent: " + d().describe(r));
+    } else if (!module && (r = d().cuModuleLoadData(&module, ptx)) != CUDA_SUCCESS) {
+      module = nullptr;
+      fail("loading the module's PTX failed: " + d().describe(r));
+    } else {
+      CUfunction &fn = functions_[{module, kernel}];
+      if (!fn && (r = d().cuModuleGetFunction(&fn, module, kernel)) != CUDA_SUCCESS) {
+        fn = nullptr;
+        fail("not in the module's PTX: " + d().describe(r));
+      }
+      step.function = fn;
+    }
+    step.kernel = kernel;
     steps_.push_back(std::move(step));
   }
 
@@ -168,13 +183,17 @@ public:
     if (!error_.empty()) throw Error("cuda: " + std::exchange(error_, {}));  // nothing was issued
     if (steps.empty()) return;
     check(current(), "selecting the GPU's context");
-    auto it = graphs_.find(call);
-    if (it != graphs_.end() && it->second.exec && it->second.steps == steps) {
-      Graph &g = it->second;
+    Graph *graph = nullptr;  // the function's previous call, if this one repeats it
+    if (auto it = graphs_.find(call); it != graphs_.end() && it->second.steps == steps) graph = &it->second;
+    if (graph && graph->exec) {
       size_t kernels = 0;
-      for (const Step &step : g.steps) kernels += step.kind == Step::Kind::Kernel;
-      check(d().cuGraphLaunch(g.exec, stream_), "launching the graph of " + std::to_string(kernels) + " kernels");
-      wait(g.steps, g.events);
+      for (const Step &step : steps) kernels += step.kind == Step::Kind::Kernel;
+      if (CUresult r = d().cuGraphLaunch(graph->exec, stream_); r != CUDA_SUCCESS) {
+        destroy(*graph);  // issued one at a time again, from the next call
+        graphs_.erase(call);
+        throw Error("cuda: launching the graph of " + std::to_string(kernels) + " kernels failed: " + d().describe(r));
+      }
+      wait(graph->steps, graph->events);
       return;
     }
     // Issued one at a time; the markers take events of the pool (created
@@ -213,26 +232,30 @@ public:
                   " failed: " + d().describe(launched));
     }
     wait(steps, events);
-    if (call) {
-      if (it != graphs_.end()) destroy(it->second), graphs_.erase(it);
-      graphs_[call] = instantiate(std::move(steps));
+    if (!call) return;
+    if (!graph) {
+      // Kept to compare with the next call (one-off calls are never instantiated).
+      if (auto it = graphs_.find(call); it != graphs_.end()) destroy(it->second);
+      graphs_[call].steps = std::move(steps);
+    } else if (!graph->tried) {
+      instantiate(*graph);  // a failure leaves exec null: one launch at a time
     }
   }
 
 private:
-  // A function's call as a CUDA graph: its steps in a chain, the markers as
-  // event record nodes (events of the graph's own). exec is null when the
-  // graph could not be built: the calls are then issued one at a time.
+  // A function's last call, and once it repeated, that call as a CUDA
+  // graph: its steps in a chain, the markers as event record nodes (events
+  // of the graph's own). exec stays null when the graph cannot be built.
   struct Graph {
     std::vector<Step> steps;
     std::vector<CUevent> events;
     CUgraph graph = nullptr;
     CUgraphExec exec = nullptr;
+    bool tried = false;  // instantiate() ran
   };
 
-  Graph instantiate(std::vector<Step> steps) {
-    Graph g;
-    g.steps = std::move(steps);
+  void instantiate(Graph &g) {
+    g.tried = true;
     bool ok = d().cuGraphCreate(&g.graph, 0) == CUDA_SUCCESS;
     CUgraphNode previous = nullptr;
     for (Step &s : g.steps) {
@@ -253,13 +276,12 @@ private:
       previous = node;
     }
     if (!ok || d().cuGraphInstantiate(&g.exec, g.graph, 0) != CUDA_SUCCESS) g.exec = nullptr;
-    return g;
   }
   void destroy(Graph &g) {
     if (g.exec) d().cuGraphExecDestroy(g.exec);
     if (g.graph) d().cuGraphDestroy(g.graph);
     for (CUevent e : g.events) d().cuEventDestroy(e);
-    g = Graph();
+    g.exec = nullptr, g.graph = nullptr, g.events.clear();
   }
 
   // Waits for the issued steps; adds the phase times their markers' events took.
@@ -304,7 +326,9 @@ private:
   std::vector<Step> steps_;        // its steps so far
   std::string error_;              // the first reason one of them cannot be launched
   std::vector<CUevent> events_;    // the pool of the markers issued one at a time
-  std::map<const void *, Graph> graphs_;
+  std::map<const void *, Graph> graphs_;  // by function
+  std::map<const char *, CUmodule> modules_;  // by PTX text
+  std::map<std::pair<CUmodule, std::string>, CUfunction> functions_;
 
   static const Driver &d() { return driver(); }
   static CUresult current() { return d().cuCtxSetCurrent(d().context); }
@@ -333,28 +357,7 @@ extern "C" void fhec_rt_gpu_cuda_launch(const char *ptx, const char *kernel, int
     std::abort();
   }
   Step step;
-  step.kernel = kernel;
   step.dims = {unsigned(gx), unsigned(gy), unsigned(gz), unsigned(bx), unsigned(by), unsigned(bz), unsigned(sharedBytes)};
   step.slots.assign(slots, slots + numSlots);
-  std::string error;
-  {
-    std::lock_guard<std::mutex> lock(gMutex);
-    const Driver &d = driver();
-    auto fail = [&](const std::string &what) { error = "kernel " + std::string(kernel) + ": " + what; };
-    CUmodule &module = gModules[ptx];
-    if (CUresult r = d.cuCtxSetCurrent(d.context); r != CUDA_SUCCESS) {
-      fail("cuCtxSetCurrent: " + d.describe(r));
-    } else if (!module && (r = d.cuModuleLoadData(&module, ptx)) != CUDA_SUCCESS) {
-      module = nullptr;
-      fail("loading the module's PTX failed: " + d.describe(r));
-    } else {
-      CUfunction &fn = gFunctions[{module, kernel}];
-      if (!fn && (r = d.cuModuleGetFunction(&fn, module, kernel)) != CUDA_SUCCESS) {
-        fn = nullptr;
-        fail("not in the module's PTX: " + d.describe(r));
-      }
-      step.function = fn;
-    }
-  }
-  device->launch(std::move(step), std::move(error));
+  device->launch(ptx, kernel, std::move(step));
 }

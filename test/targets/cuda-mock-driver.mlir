@@ -4,34 +4,55 @@
 // so that its driver-API code runs on machines without a GPU. The results are
 // not HE Mul's (FAIL: the mock runs no kernel); the driver calls are checked.
 // RUN: rm -f %t.log
-// RUN: env LD_LIBRARY_PATH=%mock_cuda_dir FHEC_MOCK_CUDA_LOG=%t.log not fhec run %S/cuda.mlir --target=cuda --no-reference --repeat=3 2>&1 | FileCheck %s --check-prefix=OUT
+// RUN: env LD_LIBRARY_PATH=%mock_cuda_dir FHEC_MOCK_CUDA_LOG=%t.log not fhec run %S/cuda.mlir --target=cuda --no-reference --repeat=4 2>&1 | FileCheck %s --check-prefix=OUT
 // RUN: FileCheck %s --check-prefix=LOG < %t.log
 // RUN: not grep misuse %t.log
-// RUN: grep -c "cuLaunchKernel he_mul_kernel " %t.log | FileCheck %s --check-prefix=DIRECT1
+// RUN: grep -c "^run he_mul_kernel " %t.log | FileCheck %s --check-prefix=TWICE
+// RUN: grep -c "^run __fhec_evk_prepare_kernel " %t.log | FileCheck %s --check-prefix=TWICE
+// RUN: grep -c "cuGraphInstantiate" %t.log | FileCheck %s --check-prefix=ONCE
 //
-// A stream of its own; HE Mul's first call issues its kernels one at a time,
-// then it is instantiated as a graph that the later calls launch. The phase
-// times come from events in both (1 ms per mock kernel).
+// A stream of its own. HE Mul's first two calls issue their kernels one at
+// a time; the second repeats the first exactly, so it is instantiated as a
+// graph that the later calls launch, on the same argument values. The
+// evaluation key's two preparations (other arguments) are never replayed.
+// The phase times come from events either way (1 ms per mock kernel).
 // LOG: cuStreamCreate flags=1
 // LOG: cuModuleLoadData
 // LOG: cuLaunchKernel he_mul_kernel grid=
+// LOG-NEXT: run he_mul_kernel args=[[ARGS:[0-9a-f]+]]
+// LOG: cuLaunchKernel he_mul_kernel grid=
+// LOG-NEXT: run he_mul_kernel args=[[ARGS]]
 // LOG: cuGraphInstantiate kernels=[[K:[0-9]+]] events=[[E:[0-9]+]]
 // LOG-NEXT: cuGraphLaunch kernels=[[K]] events=[[E]]
-// LOG-NEXT: cuGraphLaunch kernels=[[K]] events=[[E]]
+// LOG-NEXT: node he_mul_kernel args=[[ARGS]]
+// LOG: cuGraphLaunch kernels=[[K]] events=[[E]]
+// LOG-NEXT: node he_mul_kernel args=[[ARGS]]
 // LOG-NOT: cuLaunchKernel he_mul
-// DIRECT1: {{^}}1{{$}}
+// TWICE: {{^}}2{{$}}
 // OUT-NOT: error
 // OUT: NTT {{[1-9][0-9]*\.[0-9]}}
 // OUT: iCRT {{[1-9][0-9]*\.[0-9]}}
 // OUT: GMP reference [0]: skipped
 // OUT: FAIL
 //
-// Without a graph (instantiation refused), every call issues its kernels.
+// Without a graph (instantiation refused, and not tried again), every call
+// issues its kernels.
 // RUN: rm -f %t.nograph.log
-// RUN: env LD_LIBRARY_PATH=%mock_cuda_dir FHEC_MOCK_CUDA_LOG=%t.nograph.log FHEC_MOCK_CUDA_FAIL=cuGraphInstantiateWithFlags:0 not fhec run %S/cuda.mlir --target=cuda --no-reference --repeat=3 2>&1 | FileCheck %s --check-prefix=OUT
-// RUN: grep -c "cuLaunchKernel he_mul_kernel " %t.nograph.log | FileCheck %s --check-prefix=DIRECT3
+// RUN: env LD_LIBRARY_PATH=%mock_cuda_dir FHEC_MOCK_CUDA_LOG=%t.nograph.log FHEC_MOCK_CUDA_FAIL=cuGraphInstantiateWithFlags:0 not fhec run %S/cuda.mlir --target=cuda --no-reference --repeat=4 2>&1 | FileCheck %s --check-prefix=OUT
+// RUN: grep -c "^run he_mul_kernel " %t.nograph.log | FileCheck %s --check-prefix=FOUR
+// RUN: grep -c "cuGraphInstantiate" %t.nograph.log | FileCheck %s --check-prefix=ONCE
 // RUN: not grep -e misuse -e cuGraphLaunch %t.nograph.log
-// DIRECT3: {{^}}3{{$}}
+// FOUR: {{^}}4{{$}}
+// ONCE: {{^}}1{{$}}
+//
+// fhec-exec, on fresh keys and inputs, exits 0 (every run's outputs the
+// first run's: here the staging buffers' poison, the same each time), and
+// leaves no sanitizer report at exit.
+// RUN: fhec %S/cuda.mlir --target=cuda -o %t.so
+// RUN: env LD_LIBRARY_PATH=%mock_cuda_dir FHEC_MOCK_CUDA_LOG=%t.exec.log fhec-exec %t.so --random --repeat=3 | FileCheck %s --check-prefix=EXEC
+// RUN: not grep misuse %t.exec.log
+// EXEC: output 0: not checked
+// EXEC: @he_mul on cuda
 //
 // Errors: a message that says what failed (the kernel's name where there is
 // one), exit 1, no crash.
@@ -47,7 +68,7 @@
 // LAUNCH: fhec run: error: cuda: kernel he_mul_kernel{{[_0-9]*}}: launch failed: too many resources requested for launch
 // RUN: env LD_LIBRARY_PATH=%mock_cuda_dir FHEC_MOCK_CUDA_FAULT=12 not fhec run %S/cuda.mlir --target=cuda 2>&1 | FileCheck %s --check-prefix=FAULT
 // FAULT: fhec run: error: cuda: a kernel failed (the last one issued: he_mul_kernel{{[_0-9]*}}): unspecified launch failure
-// RUN: env LD_LIBRARY_PATH=%mock_cuda_dir FHEC_MOCK_CUDA_FAULT=40 not fhec run %S/cuda.mlir --target=cuda --repeat=2 2>&1 | FileCheck %s --check-prefix=GRAPHFAULT
+// RUN: env LD_LIBRARY_PATH=%mock_cuda_dir FHEC_MOCK_CUDA_FAULT=70 not fhec run %S/cuda.mlir --target=cuda --repeat=3 2>&1 | FileCheck %s --check-prefix=GRAPHFAULT
 // GRAPHFAULT: fhec run: error: cuda: a kernel failed (the last one issued: he_mul_kernel{{[_0-9]*}}): unspecified launch failure
-// RUN: env LD_LIBRARY_PATH=%mock_cuda_dir FHEC_MOCK_CUDA_FAIL=cuGraphLaunch:1 not fhec run %S/cuda.mlir --target=cuda --repeat=2 2>&1 | FileCheck %s --check-prefix=GRAPH
+// RUN: env LD_LIBRARY_PATH=%mock_cuda_dir FHEC_MOCK_CUDA_FAIL=cuGraphLaunch:1 not fhec run %S/cuda.mlir --target=cuda --repeat=3 2>&1 | FileCheck %s --check-prefix=GRAPH
 // GRAPH: fhec run: error: cuda: launching the graph of {{[0-9]+}} kernels failed: too many resources requested for launch

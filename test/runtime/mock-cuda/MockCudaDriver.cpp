@@ -6,11 +6,14 @@
 //
 // Device memory is host memory (copies work, kernels do not run: outputs
 // stay as allocated). What it checks and reports, as "misuse: ..." lines in
-// the log: unknown or destroyed handles, copies outside an allocation,
-// kernels missing from the loaded PTX, launch sizes beyond a GPU's limits,
-// graph nodes chained to nodes of another graph, elapsed times of events not
-// recorded (again) since their times were last read: the runtime reads each
-// event pair once, after the call that recorded it.
+// the log: unknown or destroyed handles, work on the legacy default stream,
+// copies outside an allocation, kernels missing from the loaded PTX, launch
+// sizes beyond a GPU's limits, graph nodes chained to nodes of another graph,
+// elapsed times of events not recorded, not synchronized since, or not
+// recorded again since their times were last read (the runtime reads each
+// event pair once, after the call that recorded it). Each kernel run is
+// logged with a hash of its argument values, read as the driver does (the
+// entry's parameter count from the PTX), and copied into graph nodes.
 //
 // Environment:
 //   FHEC_MOCK_CUDA_LOG=FILE     appends a line per call (and per misuse)
@@ -37,10 +40,55 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <type_traits>
 #include <vector>
 
-// The runtime's declarations are cuda.h's.
+// The runtime's declarations are cuda.h's: its entry points take and return
+// what cuda.h's do (sizes, pointers or not: the handle types differ in name
+// only), its constants and struct layout are the same.
 namespace cu = fhec::rt::cu;
+template <typename A, typename B> struct SameShape : std::false_type {};
+template <typename RA, typename... A, typename RB, typename... B> struct SameShape<RA (*)(A...), RB (*)(B...)> {
+  static constexpr bool value = [] {
+    if constexpr (sizeof...(A) != sizeof...(B)) {
+      return false;
+    } else {
+      return sizeof(RA) == sizeof(RB) &&
+             ((sizeof(A) == sizeof(B) && std::is_pointer_v<A> == std::is_pointer_v<B>) && ... && true);
+    }
+  }();
+};
+#define FHEC_SAME_ENTRY(name)                                                                                          \
+  static_assert(SameShape<decltype(&::name), decltype(cu::Api::name)>::value, #name " differs from cuda.h's")
+FHEC_SAME_ENTRY(cuInit);
+FHEC_SAME_ENTRY(cuDeviceGetCount);
+FHEC_SAME_ENTRY(cuDeviceGet);
+FHEC_SAME_ENTRY(cuDevicePrimaryCtxRetain);
+FHEC_SAME_ENTRY(cuCtxSetCurrent);
+FHEC_SAME_ENTRY(cuGetErrorString);
+FHEC_SAME_ENTRY(cuModuleLoadData);
+FHEC_SAME_ENTRY(cuModuleGetFunction);
+FHEC_SAME_ENTRY(cuModuleUnload);
+FHEC_SAME_ENTRY(cuLaunchKernel);
+FHEC_SAME_ENTRY(cuMemAlloc);
+FHEC_SAME_ENTRY(cuMemFree);
+FHEC_SAME_ENTRY(cuMemcpyHtoDAsync);
+FHEC_SAME_ENTRY(cuMemcpyDtoHAsync);
+FHEC_SAME_ENTRY(cuStreamCreate);
+FHEC_SAME_ENTRY(cuStreamDestroy);
+FHEC_SAME_ENTRY(cuStreamSynchronize);
+FHEC_SAME_ENTRY(cuEventCreate);
+FHEC_SAME_ENTRY(cuEventRecord);
+FHEC_SAME_ENTRY(cuEventElapsedTime);
+FHEC_SAME_ENTRY(cuEventDestroy);
+FHEC_SAME_ENTRY(cuGraphCreate);
+FHEC_SAME_ENTRY(cuGraphAddKernelNode);
+FHEC_SAME_ENTRY(cuGraphAddEventRecordNode);
+FHEC_SAME_ENTRY(cuGraphInstantiate);
+FHEC_SAME_ENTRY(cuGraphLaunch);
+FHEC_SAME_ENTRY(cuGraphExecDestroy);
+FHEC_SAME_ENTRY(cuGraphDestroy);
+#undef FHEC_SAME_ENTRY
 static_assert(cu::CUDA_SUCCESS == CUDA_SUCCESS);
 static_assert(cu::CU_STREAM_NON_BLOCKING == CU_STREAM_NON_BLOCKING);
 static_assert(sizeof(cu::CUdeviceptr) == sizeof(CUdeviceptr));
@@ -60,23 +108,29 @@ FHEC_SAME_OFFSET(ctx);
 #undef FHEC_SAME_OFFSET
 
 struct CUctx_st {};
-struct CUmod_st {
-  std::string ptx;
-};
 struct CUfunc_st {
   std::string name;
   int params = 0;
 };
-struct CUstream_st {};
+struct CUmod_st {
+  std::string ptx;
+  std::vector<std::unique_ptr<CUfunc_st>> functions;  // handed out by cuModuleGetFunction
+};
+struct CUstream_st {
+  long syncs = 0;  // cuStreamSynchronize calls that returned
+};
 struct CUevent_st {
   bool recorded = false;
-  bool fresh = false;  // recorded since its time was last read
+  bool fresh = false;   // recorded since its time was last read
+  CUstream stream = nullptr;
+  long syncsAtRecord = 0;  // its stream's syncs when recorded
   double ms = 0;
 };
 struct CUgraphNode_st {
   CUgraph graph;
   CUfunction function;  // null: an event record node
   CUevent event;
+  uint64_t args;  // hash of the kernel's argument values, copied at the node's creation
 };
 struct CUgraph_st {
   std::vector<std::unique_ptr<CUgraphNode_st>> nodes;
@@ -127,22 +181,29 @@ struct State {
     return failName == name && (failAt == 0 || n == failAt);
   }
   bool live(void *h) const { return h && handles.count(h); }
-  // The allocation holding [p, p + bytes), or false.
+  // Whether [p, p + bytes) lies in one allocation.
   bool inside(CUdeviceptr p, size_t bytes) const {
-    char *c = reinterpret_cast<char *>(p);
-    auto it = allocations.upper_bound(c);
+    auto it = allocations.upper_bound(reinterpret_cast<char *>(p));
     if (it == allocations.begin()) return false;
     --it;
-    return c >= it->first && c + bytes <= it->first + it->second;
+    uintptr_t base = reinterpret_cast<uintptr_t>(it->first);
+    return p >= base && bytes <= it->second && p - base <= it->second - bytes;
   }
-  void runKernel() {
+  void runKernel(CUfunction f, uint64_t args, const char *how) {
+    say("%s %s args=%016llx", how, f->name.c_str(), (unsigned long long)args);
     clockMs += 1;
     if (++kernelsRun == faultAt) faulted = true;
+  }
+  void record(CUevent e, CUstream stream) {
+    e->recorded = e->fresh = true;
+    e->stream = stream;
+    e->syncsAtRecord = stream->syncs;
+    e->ms = clockMs;
   }
 };
 
 State &state() {
-  static State s;
+  static State &s = *new State;  // never destroyed: executors may outlive static destruction
   return s;
 }
 
@@ -158,6 +219,17 @@ State &state() {
     s.say("misuse: " __VA_ARGS__);                                                                                     \
     return code;                                                                                                       \
   } while (0)
+
+// A hash (FNV-1a) of a launch's `count` 8-byte argument values.
+uint64_t argsHash(void **params, int count) {
+  uint64_t h = 1469598103934665603ull;
+  for (int i = 0; i < count; ++i) {
+    uint64_t v;
+    std::memcpy(&v, params[i], sizeof v);
+    for (int b = 0; b < 8; ++b) h = (h ^ ((v >> (8 * b)) & 0xff)) * 1099511628211ull;
+  }
+  return h;
+}
 
 // The parameter count of `.entry name(` in a PTX text; -1 if not there.
 int entryParams(const std::string &ptx, const std::string &name) {
@@ -246,10 +318,16 @@ CUresult cuModuleGetFunction(CUfunction *function, CUmodule module, const char *
   if (!s.live(module)) MISUSE(CUDA_ERROR_INVALID_HANDLE, "cuModuleGetFunction on an unknown module");
   int params = entryParams(module->ptx, name);
   if (fail || params < 0) return CUDA_ERROR_NOT_FOUND;
-  auto *f = new CUfunc_st{name, params};
-  s.handles.insert(f);
-  *function = f;
+  module->functions.push_back(std::make_unique<CUfunc_st>(CUfunc_st{name, params}));
+  s.handles.insert(*function = module->functions.back().get());
   return CUDA_SUCCESS;
+}
+
+CUresult cuModuleUnload(CUmodule module) {
+  ENTER("cuModuleUnload");
+  if (s.live(module))
+    for (auto &f : module->functions) s.handles.erase(f.get());  // its functions die with it
+  return destroy(s, module, "cuModuleUnload");
 }
 
 CUresult cuMemAlloc(CUdeviceptr *pointer, size_t bytes) {
@@ -277,7 +355,7 @@ CUresult cuMemFree(CUdeviceptr pointer) {
 CUresult cuMemcpyHtoDAsync(CUdeviceptr dst, const void *src, size_t bytes, CUstream stream) {
   ENTER("cuMemcpyHtoDAsync_v2");
   if (fail) return CUDA_ERROR_INVALID_VALUE;
-  if (stream && !s.live(stream)) MISUSE(CUDA_ERROR_INVALID_HANDLE, "cuMemcpyHtoDAsync on an unknown stream");
+  if (!s.live(stream)) MISUSE(CUDA_ERROR_INVALID_HANDLE, "cuMemcpyHtoDAsync on an unknown or the default stream");
   if (!s.inside(dst, bytes)) MISUSE(CUDA_ERROR_INVALID_VALUE, "cuMemcpyHtoDAsync of %zu bytes outside an allocation", bytes);
   std::memcpy(reinterpret_cast<void *>(dst), src, bytes);
   return CUDA_SUCCESS;
@@ -286,7 +364,7 @@ CUresult cuMemcpyHtoDAsync(CUdeviceptr dst, const void *src, size_t bytes, CUstr
 CUresult cuMemcpyDtoHAsync(void *dst, CUdeviceptr src, size_t bytes, CUstream stream) {
   ENTER("cuMemcpyDtoHAsync_v2");
   if (fail) return CUDA_ERROR_INVALID_VALUE;
-  if (stream && !s.live(stream)) MISUSE(CUDA_ERROR_INVALID_HANDLE, "cuMemcpyDtoHAsync on an unknown stream");
+  if (!s.live(stream)) MISUSE(CUDA_ERROR_INVALID_HANDLE, "cuMemcpyDtoHAsync on an unknown or the default stream");
   if (!s.inside(src, bytes)) MISUSE(CUDA_ERROR_INVALID_VALUE, "cuMemcpyDtoHAsync of %zu bytes outside an allocation", bytes);
   std::memcpy(dst, reinterpret_cast<void *>(src), bytes);
   return CUDA_SUCCESS;
@@ -309,8 +387,10 @@ CUresult cuStreamDestroy(CUstream stream) {
 
 CUresult cuStreamSynchronize(CUstream stream) {
   ENTER("cuStreamSynchronize");
-  if (stream && !s.live(stream)) MISUSE(CUDA_ERROR_INVALID_HANDLE, "cuStreamSynchronize of an unknown stream");
-  return fail ? CUDA_ERROR_LAUNCH_FAILED : CUDA_SUCCESS;
+  if (!s.live(stream)) MISUSE(CUDA_ERROR_INVALID_HANDLE, "cuStreamSynchronize of an unknown or the default stream");
+  if (fail) return CUDA_ERROR_LAUNCH_FAILED;
+  ++stream->syncs;
+  return CUDA_SUCCESS;
 }
 
 CUresult cuEventCreate(CUevent *event, unsigned int) {
@@ -325,16 +405,18 @@ CUresult cuEventCreate(CUevent *event, unsigned int) {
 CUresult cuEventRecord(CUevent event, CUstream stream) {
   ENTER("cuEventRecord");
   if (!s.live(event)) MISUSE(CUDA_ERROR_INVALID_HANDLE, "cuEventRecord of an unknown event");
-  if (stream && !s.live(stream)) MISUSE(CUDA_ERROR_INVALID_HANDLE, "cuEventRecord on an unknown stream");
-  event->recorded = event->fresh = true;
-  event->ms = s.clockMs;
+  if (!s.live(stream)) MISUSE(CUDA_ERROR_INVALID_HANDLE, "cuEventRecord on an unknown or the default stream");
+  s.record(event, stream);
   return CUDA_SUCCESS;
 }
 
 CUresult cuEventElapsedTime(float *ms, CUevent start, CUevent end) {
   ENTER("cuEventElapsedTime");
   if (!s.live(start) || !s.live(end)) MISUSE(CUDA_ERROR_INVALID_HANDLE, "cuEventElapsedTime of an unknown event");
-  if (!start->recorded || !end->recorded) MISUSE(CUDA_ERROR_NOT_READY, "cuEventElapsedTime of an unrecorded event");
+  if (!start->recorded || !end->recorded) MISUSE(CUDA_ERROR_INVALID_HANDLE, "cuEventElapsedTime of an unrecorded event");
+  for (CUevent e : {start, end})
+    if (!s.live(e->stream) || e->stream->syncs <= e->syncsAtRecord)
+      MISUSE(CUDA_ERROR_NOT_READY, "cuEventElapsedTime of an event its stream was not synchronized after");
   if (!start->fresh || !end->fresh) s.say("misuse: cuEventElapsedTime of an event not recorded since its last read");
   start->fresh = end->fresh = false;
   *ms = float(end->ms - start->ms);
@@ -365,12 +447,12 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, unsigned
                         unsigned int by, unsigned int bz, unsigned int shared, CUstream stream, void **params,
                         void **extra) {
   ENTER("cuLaunchKernel");
-  if (stream && !s.live(stream)) MISUSE(CUDA_ERROR_INVALID_HANDLE, "cuLaunchKernel on an unknown stream");
+  if (!s.live(stream)) MISUSE(CUDA_ERROR_INVALID_HANDLE, "cuLaunchKernel on an unknown or the default stream");
   if (!validLaunch(s, f, gx, gy, gz, bx, by, bz, shared, params, "cuLaunchKernel") || extra)
     return CUDA_ERROR_INVALID_VALUE;
   s.say("cuLaunchKernel %s grid=(%u,%u,%u) block=(%u,%u,%u)", f->name.c_str(), gx, gy, gz, bx, by, bz);
   if (fail) return CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
-  s.runKernel();
+  s.runKernel(f, argsHash(params, f->params), "run");
   return CUDA_SUCCESS;
 }
 
@@ -386,11 +468,11 @@ CUresult cuGraphCreate(CUgraph *graph, unsigned int flags) {
 
 // Adds a node after `deps` (which must be nodes of the same graph).
 static CUresult addNode(State &s, CUgraphNode *node, CUgraph graph, const CUgraphNode *deps, size_t n,
-                        CUfunction function, CUevent event, const char *where) {
+                        CUfunction function, CUevent event, uint64_t args, const char *where) {
   if (!s.live(graph)) MISUSE(CUDA_ERROR_INVALID_HANDLE, "%s to an unknown graph", where);
   for (size_t i = 0; i < n; ++i)
     if (!deps || !deps[i] || deps[i]->graph != graph) MISUSE(CUDA_ERROR_INVALID_VALUE, "%s after a node of another graph", where);
-  graph->nodes.push_back(std::make_unique<CUgraphNode_st>(CUgraphNode_st{graph, function, event}));
+  graph->nodes.push_back(std::make_unique<CUgraphNode_st>(CUgraphNode_st{graph, function, event, args}));
   *node = graph->nodes.back().get();
   return CUDA_SUCCESS;
 }
@@ -403,7 +485,8 @@ CUresult cuGraphAddKernelNode(CUgraphNode *node, CUgraph graph, const CUgraphNod
                    p->sharedMemBytes, p->kernelParams, "cuGraphAddKernelNode") ||
       p->extra)
     return CUDA_ERROR_INVALID_VALUE;
-  return addNode(s, node, graph, deps, n, p->func, nullptr, "cuGraphAddKernelNode");
+  return addNode(s, node, graph, deps, n, p->func, nullptr, argsHash(p->kernelParams, p->func->params),
+                 "cuGraphAddKernelNode");
 }
 
 CUresult cuGraphAddEventRecordNode(CUgraphNode *node, CUgraph graph, const CUgraphNode *deps, size_t n,
@@ -411,7 +494,7 @@ CUresult cuGraphAddEventRecordNode(CUgraphNode *node, CUgraph graph, const CUgra
   ENTER("cuGraphAddEventRecordNode");
   if (fail) return CUDA_ERROR_OUT_OF_MEMORY;
   if (!s.live(event)) MISUSE(CUDA_ERROR_INVALID_HANDLE, "cuGraphAddEventRecordNode of an unknown event");
-  return addNode(s, node, graph, deps, n, nullptr, event, "cuGraphAddEventRecordNode");
+  return addNode(s, node, graph, deps, n, nullptr, event, 0, "cuGraphAddEventRecordNode");
 }
 
 CUresult cuGraphInstantiateWithFlags(CUgraphExec *exec, CUgraph graph, unsigned long long) {
@@ -431,7 +514,7 @@ CUresult cuGraphInstantiateWithFlags(CUgraphExec *exec, CUgraph graph, unsigned 
 CUresult cuGraphLaunch(CUgraphExec exec, CUstream stream) {
   ENTER("cuGraphLaunch");
   if (!s.live(exec)) MISUSE(CUDA_ERROR_INVALID_HANDLE, "cuGraphLaunch of an unknown graph");
-  if (stream && !s.live(stream)) MISUSE(CUDA_ERROR_INVALID_HANDLE, "cuGraphLaunch on an unknown stream");
+  if (!s.live(stream)) MISUSE(CUDA_ERROR_INVALID_HANDLE, "cuGraphLaunch on an unknown or the default stream");
   size_t kernels = 0;
   for (auto &n : exec->nodes) kernels += n.function != nullptr;
   s.say("cuGraphLaunch kernels=%zu events=%zu", kernels, exec->nodes.size() - kernels);
@@ -439,12 +522,12 @@ CUresult cuGraphLaunch(CUgraphExec exec, CUstream stream) {
   // The nodes run in the order they were added (the runtime chains them).
   for (auto &n : exec->nodes) {
     if (n.function) {
-      s.runKernel();
+      if (!s.live(n.function)) MISUSE(CUDA_ERROR_INVALID_HANDLE, "cuGraphLaunch of a graph whose module was unloaded");
+      s.runKernel(n.function, n.args, "node");
     } else if (!s.live(n.event)) {
       MISUSE(CUDA_ERROR_INVALID_HANDLE, "cuGraphLaunch of a graph whose event was destroyed");
     } else {
-      n.event->recorded = n.event->fresh = true;
-      n.event->ms = s.clockMs;
+      s.record(n.event, stream);
     }
   }
   return CUDA_SUCCESS;

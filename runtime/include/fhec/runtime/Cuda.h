@@ -15,10 +15,10 @@ std::string cudaUnavailableReason();
 
 extern "C" {
 /// Launch hook of cuda modules (fhec/runtime/Abi.h, kGpuCudaLaunchSymbol):
-/// loads `ptx` once per process (cuModuleLoadData) and adds the launch of
-/// `kernel` with the 8-byte argument slots to the running call of the cuda
-/// device (Device::beginCall), which issues it on its stream. Errors are
-/// reported by the device's synchronize() (compiled code cannot unwind).
+/// adds the launch of `kernel` with the 8-byte argument slots to the running
+/// call of the cuda device (Device::beginCall), which loads `ptx` once
+/// (cuModuleLoadData) and issues the call's launches on its stream. Errors
+/// are reported by the device's synchronize() (compiled code cannot unwind).
 void fhec_rt_gpu_cuda_launch(const char *ptx, const char *kernel, int64_t gx, int64_t gy, int64_t gz, int64_t bx,
                              int64_t by, int64_t bz, int64_t sharedBytes, int64_t *slots, int32_t numSlots);
 }
