@@ -68,4 +68,19 @@ inline std::string ct(int logN, int logq, int logp, int slots) {
   return llvm::formatv("!ckks.ct<logN = {0}, logq = {1}, logp = {2}, slots = {3}>", logN, logq, logp, slots).str();
 }
 
+/// A program of one function, @sq: the product of a ciphertext (logq, logp,
+/// 64 slots, at logQ = logq) with itself. `paramsExtra`: more #ckks.params
+/// fields (", security = \"none\"").
+inline std::string squareProgram(int logN, int logq, int logp, const std::string &paramsExtra = "") {
+  std::string in = ct(logN, logq, logp, 64), out = ct(logN, logq, 2 * logp, 64);
+  return llvm::formatv("module attributes {{ckks.params = #ckks.params<logN = {0}, logQ = {1}, logp = {2}{3}>} {{\n"
+                       "  func.func @sq(%a: {4}) -> {5} {{\n"
+                       "    %m = ckks.mul %a, %a : ({4}, {4}) -> {5}\n"
+                       "    return %m : {5}\n"
+                       "  }\n"
+                       "}",
+                       logN, logq, logp, paramsExtra, in, out)
+      .str();
+}
+
 } // namespace fhec::test

@@ -19,16 +19,7 @@ std::string errorOf(const std::function<void()> &f) {
   return "";
 }
 
-const char *kProgram = R"(
-module attributes {ckks.params = #ckks.params<logN = 10, logQ = 120, logp = 30>} {
-  func.func @sq(%a: !ckks.ct<logN = 10, logq = 120, logp = 30, slots = 64>)
-      -> !ckks.ct<logN = 10, logq = 120, logp = 60, slots = 64> {
-    %m = ckks.mul %a, %a : (!ckks.ct<logN = 10, logq = 120, logp = 30, slots = 64>,
-                            !ckks.ct<logN = 10, logq = 120, logp = 30, slots = 64>)
-                           -> !ckks.ct<logN = 10, logq = 120, logp = 60, slots = 64>
-    return %m : !ckks.ct<logN = 10, logq = 120, logp = 60, slots = 64>
-  }
-})";
+const std::string kProgram = squareProgram(10, 120, 30);
 
 rt::Params params() { return rt::test::makeParams(10, 120, 30); }
 } // namespace
