@@ -235,8 +235,9 @@ public:
     if (!call) return;
     if (!graph) {
       // Kept to compare with the next call (one-off calls are never instantiated).
-      if (auto it = graphs_.find(call); it != graphs_.end()) destroy(it->second);
-      graphs_[call].steps = std::move(steps);
+      Graph &g = graphs_[call];
+      destroy(g);
+      g = Graph{std::move(steps)};
     } else if (!graph->tried) {
       instantiate(*graph);  // a failure leaves exec null: one launch at a time
     }

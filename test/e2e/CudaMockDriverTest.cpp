@@ -66,10 +66,14 @@ TEST(CudaMockDriver, ExecutorRecoversFromAFailedLaunch) {
   // The next calls run: one at a time twice (the second repeating the
   // first), then as a graph.
   for (int i = 0; i < 3; ++i) EXPECT_NO_THROW(exec.run("sq", {c}));
+  // The evaluation key again, in new device buffers: the calls' arguments
+  // change, and the same sequence starts over with a new graph.
+  exec.setEvalKey(keys.evk);
+  for (int i = 0; i < 3; ++i) EXPECT_NO_THROW(exec.run("sq", {c}));
   std::stringstream text;
   text << std::ifstream(log).rdbuf();
-  EXPECT_EQ(count(text.str(), "cuGraphInstantiate"), 1) << text.str();
-  EXPECT_EQ(count(text.str(), "cuGraphLaunch"), 1) << text.str();
+  EXPECT_EQ(count(text.str(), "cuGraphInstantiate"), 2) << text.str();
+  EXPECT_EQ(count(text.str(), "cuGraphLaunch"), 2) << text.str();
   EXPECT_EQ(count(text.str(), "misuse"), 0) << text.str();
 #endif
 }
