@@ -202,15 +202,18 @@ struct FHEFusePass : public fhec::impl::FHEFuseBase<FHEFusePass> {
     });
   }
 
-  // (f) poly_shr(icrt(x)) -> icrt(x) {shift}: floor(X / 2^a) / 2^b = floor(X / 2^(a + b)).
+  // (f) poly_shr(icrt(x)) -> icrt(x) {shift}: floor(X / 2^a) / 2^b = floor(X / 2^(a + b))
+  // (an addend e included: X + e throughout).
   void foldIcrtShift(func::FuncOp f) {
     f.walk([&](fhe::PolyShrOp shr) {
       auto icrt = shr.getInput().getDefiningOp<fhe::IcrtOp>();
-      if (!icrt || !icrt->hasOneUse()) return;
+      // (A rounded shift followed by a floor is not one shift.)
+      if (!icrt || !icrt->hasOneUse() || icrt.getRound()) return;
       OpBuilder b(shr);
       auto folded = fhe::IcrtOp::create(b, b.getFusedLoc({icrt.getLoc(), shr.getLoc()}), shr.getResult().getType(),
-                                        icrt.getInput(), icrt.getOrderAttr(), icrt.getBlockAttr(),
-                                        b.getI64IntegerAttr(icrt.getShiftBits() + int64_t(shr.getShift())));
+                                        icrt.getInput(), icrt.getAddend(), icrt.getOrderAttr(), icrt.getBlockAttr(),
+                                        b.getI64IntegerAttr(icrt.getShiftBits() + int64_t(shr.getShift())),
+                                        /*round=*/false);
       shr.getResult().replaceAllUsesWith(folded.getResult());
       shr.erase();
       icrt.erase();

@@ -32,7 +32,7 @@ void forEachCoefficientBlock(KernelBuilder &kb, int64_t N, int64_t B, function_r
 void emitCoefficientBlock(KernelBuilder &kb, Operation *op, ArrayRef<CoeffRef> ins, const CoeffRef &out, int64_t B) {
   llvm::TypeSwitch<Operation *>(op)
       .Case<fhe::CrtOp>([&](fhe::CrtOp o) { emitCrtBlock(kb, o, ins[0], out, B); })
-      .Case<fhe::IcrtOp>([&](fhe::IcrtOp o) { emitIcrtBlock(kb, o, ins[0], out, B); })
+      .Case<fhe::IcrtOp>([&](fhe::IcrtOp o) { emitIcrtBlock(kb, o, ins[0], ins.size() > 1 ? &ins[1] : nullptr, out, B); })
       .Default([&](Operation *o) { emitBigIntBlock(kb, o, ins, out, B); });
 }
 

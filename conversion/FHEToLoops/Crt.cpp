@@ -4,7 +4,8 @@
 // words and reduces them with Shoup. With IFMA (beta = 2^52) the coefficients
 // are cut into 52-bit digits and each residue accumulates the low and high
 // halves of its digit products lazily (modarith.mac_split), W coefficients
-// per vector, then reduces the 104+-bit sum with Shoup products.
+// per vector, then reduces the 104+-bit sum with Shoup products. A `centered`
+// CRT adds (-2^logq) mod p_j where the input's top bit is set.
 #include "conversion/FHEToLoops/Patterns.h"
 
 using namespace mlir;
@@ -22,6 +23,16 @@ Value digitOf(KernelBuilder &kb, const CoeffRef &in, Value i, int64_t k, int64_t
   if (off) v = kb.shr(v, kb.constW(off, W));
   if (off + int64_t(D) > 64 && w + 1 < L) v = kb.bitOr(v, kb.shl(kb.loadW(in, i, kb.cidx(w + 1), W), kb.constW(64 - off, W)));
   return kb.bitAnd(v, kb.constW(int64_t((uint64_t(1) << D) - 1), W));
+}
+
+// A `centered` CRT reads x >= 2^(logq-1) as x - 2^logq: the residue of x plus,
+// when the top bit of x is set, (-2^logq) mod p_j (CrtCenter table), in [0, p).
+// Returns that term for W coefficients i .. (zero where the bit is clear).
+Value centerTerm(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, Value i, Value center, Value j, int64_t W) {
+  int64_t logq = op.getInput().getType().getLogq();
+  Value top = kb.loadW(in, i, kb.cidx((logq - 1) / 64), W);
+  Value bit = kb.bitAnd(kb.shr(top, kb.constW((logq - 1) % 64, W)), kb.constW(1, W));
+  return kb.bitAnd(kb.sub(kb.constW(0, W), bit), kb.splat(kb.tableAt(center, j, 0), W));
 }
 
 // The digit form (D < 64): digits of the block's coefficients in a (digits,
@@ -51,6 +62,7 @@ void digitCrt(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, const CoeffR
   int64_t W = kb.lanesFor(B, {in, out});
   Value consts = kb.table(abi::TableKind::PrimeConsts, basis, 0, outT.getLogN());
   Value pow = kb.table(winograd ? abi::TableKind::CrtWinograd : abi::TableKind::CrtPowers, basis, nd, outT.getLogN());
+  Value center = op.getCentered() ? kb.table(abi::TableKind::CrtCenter, basis, logq, outT.getLogN()) : Value();
   Value digits = kb.scratch({nd, B});
   // Winograd: A of each coefficient (low and high words) in a (2, B) scratch.
   Value corr = winograd ? kb.scratch({2, B}) : Value();
@@ -84,7 +96,9 @@ void digitCrt(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, const CoeffR
   // h1Max p to the lazy sum's bound.
   int64_t h1Shift = 2 * int64_t(D) - Dd - pb;
   int64_t h1Max = h1Shift >= 0 && h1Shift < 62 ? (nd + (int64_t(1) << h1Shift) - 1) / (int64_t(1) << h1Shift) - 1 : -1;
-  int64_t sumRange = int64_t(llvm::PowerOf2Ceil(uint64_t((int64_t(1) << (D - pb + 1)) + 2 + h1Max)));
+  // (A centered CRT's term adds below p more.)
+  int64_t sumRange =
+      int64_t(llvm::PowerOf2Ceil(uint64_t((int64_t(1) << (D - pb + 1)) + 2 + h1Max + (center ? 1 : 0))));
   bool wordH1 = lazySum && h1Max >= 0 && sumRange <= 16;
   // Matrix order: P primes times V vectors of W coefficients per pass, 2 P V
   // independent accumulators hiding the multiply-accumulate latency (8 pairs;
@@ -163,17 +177,19 @@ void digitCrt(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, const CoeffR
           r2 = wordH1 ? kb.mul(h1, c(abi::kBeta2Mod))
                       : kb.mulShoup(h1, c(abi::kBeta2Mod), c(abi::kBeta2ModShoup), p, lazySum ? 2 : 1);
         }
-        Value r;
+        Value r, cTerm = center ? centerTerm(kb, op, in, at[v], center, row[q], W) : Value();
         if (lazySum) {
-          // l < 2^D <= 2^(D - pb + 1) p (8p), r1 in [0, 2p) and r2 below
-          // h1Max p (or 2p): the sum, below 16p, goes to [0, p) by
-          // conditional subtractions of 8p, 4p, 2p and p, or to [0, 4p) by
-          // the first two for a lazy CRT (an NTT's input).
+          // l < 2^D <= 2^(D - pb + 1) p (8p), r1 in [0, 2p), r2 below
+          // h1Max p (or 2p) and a centered term below p: the sum, below 16p,
+          // goes to [0, p) by conditional subtractions of 8p, 4p, 2p and p,
+          // or to [0, 4p) by the first two for a lazy CRT (an NTT's input).
           Value p2 = kb.add(p, p), sum = r2 ? kb.add(kb.add(l, r1), r2) : kb.add(l, r1);
+          if (cTerm) sum = kb.add(sum, cTerm);
           r = op.getLazy() ? kb.reduce(sum, p2, 8, 2) : kb.reduce(kb.reduce(sum, p2, 8, 1), p, 2, 1);
         } else {
           Value r0 = kb.mulShoup(l, kb.constW(1, W), c(abi::kOneShoup), p);
           r = kb.modAdd(kb.modAdd(r0, r1, p), r2, p);
+          if (cTerm) r = kb.modAdd(r, cTerm, p);
         }
         kb.storeW(r, out, at[v], row[q]);
       }
@@ -202,6 +218,9 @@ void emitCrtBlock(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, const Co
   int64_t L = op.getInput().getType().getLimbs(), m = int64_t(basis.size());
   Value consts = kb.table(abi::TableKind::PrimeConsts, basis, 0, outT.getLogN());
   Value pow = kb.table(abi::TableKind::CrtPowers, basis, L, outT.getLogN());
+  Value center = op.getCentered()
+                     ? kb.table(abi::TableKind::CrtCenter, basis, op.getInput().getType().getLogq(), outT.getLogN())
+                     : Value();
   auto residue = [&](Value j, Value i) {
     Value zero = kb.c64(0);
     // Products of a limb and beta^k mod p_j < 2^primeBits.
@@ -212,7 +231,9 @@ void emitCrtBlock(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, const Co
     Value r0 = kb.mulShoup(acc[0], kb.c64(1), kb.tableAt(consts, j, abi::kOneShoup), p);
     Value r1 = kb.mulShoup(acc[1], kb.tableAt(consts, j, abi::kBetaMod), kb.tableAt(consts, j, abi::kBetaModShoup), p);
     Value r2 = kb.mulShoup(acc[2], kb.tableAt(consts, j, abi::kBeta2Mod), kb.tableAt(consts, j, abi::kBeta2ModShoup), p);
-    kb.store(kb.modAdd(kb.modAdd(r0, r1, p), r2, p), out, i, j);
+    Value r = kb.modAdd(kb.modAdd(r0, r1, p), r2, p);
+    if (center) r = kb.modAdd(r, centerTerm(kb, op, in, i, center, j, 1), p);
+    kb.store(r, out, i, j);
   };
   if (op.getOrder() == fhe::Order::matrix) {
     // One prime row at a time over the block: the block's limbs stay in L1 and

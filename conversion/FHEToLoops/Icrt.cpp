@@ -30,13 +30,35 @@ struct IcrtContext {
   int64_t m, Lq;
   unsigned logN;
   Value consts;
+  CoeffRef addend;  ///< the `addend` operand's block (mem null without one)
+
+  // e mod p_j of the addend's coefficients i .. i + W - 1: its limb read as
+  // a signed integer of its logq bits (|e| < 2^29 < p_j), plus p_j if negative.
+  Value addendResidue(Value i, Value p, int64_t W) {
+    OpBuilder &b = kb.b;
+    int64_t bits = cast<fhe::PolyType>(op.getAddend().getType()).getLogq();
+    Value up = kb.constW(64 - bits, W);
+    Value e = arith::ShRSIOp::create(b, kb.loc, kb.shl(kb.loadW(addend, i, kb.cidx(0), W), up), up);
+    Value negative = arith::ShRSIOp::create(b, kb.loc, e, kb.constW(63, W));
+    return kb.add(e, kb.bitAnd(negative, p));
+  }
+
+  // temp_j of residues x of coefficients i .. i + W - 1: x (P/p_j)^-1 mod
+  // p_j, or x itself for a coeff_scaled input (in [0, 2p) then); with an
+  // addend e, that of x + e mod p_j.
+  Value tempOf(Value x, Value i, Value inv, Value invShoup, Value p, int64_t W) {
+    if (!addend.mem) return scaled ? x : kb.mulShoup(x, inv, invShoup, p);
+    Value ej = addendResidue(i, p, W);
+    if (!scaled) return kb.mulShoup(kb.modAdd(x, ej, p), inv, invShoup, p);
+    // temp in [0, 2p) plus e_j (P/p_j)^-1 in [0, p): back to [0, 2p).
+    return kb.reduce(kb.add(x, kb.mulShoup(ej, inv, invShoup, p)), p, 4, 2);
+  }
 
   // temp_j of coefficient i and its contribution to f.
   std::pair<Value, Value> temp(const CoeffRef &in, Value i, Value j) {
     Value x = kb.load(in, i, j);
-    Value t = scaled ? x
-                     : kb.mulShoup(x, kb.tableAt(consts, j, abi::kIcrtInv), kb.tableAt(consts, j, abi::kIcrtInvShoup),
-                                   kb.tableAt(consts, j, abi::kPrime));
+    Value t = tempOf(x, i, kb.tableAt(consts, j, abi::kIcrtInv), kb.tableAt(consts, j, abi::kIcrtInvShoup),
+                     kb.tableAt(consts, j, abi::kPrime), 1);
     OpBuilder &b = kb.b;
     Value invp = arith::BitcastOp::create(b, kb.loc, b.getF64Type(), kb.tableAt(consts, j, abi::kInvPrimeF64));
     Value tf = arith::UIToFPOp::create(b, kb.loc, b.getF64Type(), t);
@@ -204,7 +226,7 @@ struct IcrtContext {
         Value invp = arith::BitcastOp::create(b, kb.loc, f64W, row(abi::kInvPrimeF64));
         for (int64_t v = 0; v < V; ++v) {
           Value x = kb.loadW(in, at[v], j, W);
-          t.push_back(scaled ? x : kb.mulShoup(x, row(abi::kIcrtInv), row(abi::kIcrtInvShoup), row(abi::kPrime)));
+          t.push_back(tempOf(x, at[v], row(abi::kIcrtInv), row(abi::kIcrtInvShoup), row(abi::kPrime), W));
           kb.storeW(t.back(), tempBuf, {j, at[v]});
           Value tf = arith::UIToFPOp::create(b, kb.loc, f64W, t.back());
           fNext.push_back(arith::AddFOp::create(b, kb.loc, f[v], arith::MulFOp::create(b, kb.loc, tf, invp)));
@@ -247,6 +269,17 @@ struct IcrtContext {
               init[x] = kb.sub(init[x], kb.loadW(corr, {kb.cidx(0), at[v]}, W));
               init[x + 1] = kb.sub(init[x + 1], kb.loadW(corr, {kb.cidx(1), at[v]}, W));
             }
+          }
+        }
+        if (op.getRound()) {
+          // round: 2^(shift - 1) joins the column holding that bit (at or
+          // above cLo + 1, so the guard digits' argument is unchanged).
+          int64_t bit = shiftBits - 1;
+          Value one = kb.c64(int64_t(1) << (bit % Dc));
+          for (int64_t c = 0; c < n; ++c) {
+            Value here = arith::CmpIOp::create(b, kb.loc, arith::CmpIPredicate::eq, col[c], kb.cidx(bit / Dc));
+            Value r = kb.splat(arith::SelectOp::create(b, kb.loc, here, one, kb.c64(0)), W);
+            for (int64_t v = 0; v < V; ++v) init[2 * (c * V + v)] = kb.add(init[2 * (c * V + v)], r);
           }
         }
         int64_t extra = first ? V * (winograd ? 3 : 1) : 0;  // f, and A's words
@@ -377,9 +410,23 @@ struct IcrtContext {
   }
 };
 
+// x += 2^bit mod 2^(64 L) for each coefficient of a block (the 64-bit
+// forms' rounding before their shift): one carry chain over the limbs.
+void addPowerOfTwo(KernelBuilder &kb, const CoeffRef &x, int64_t B, int64_t bit, int64_t L) {
+  kb.loop(B, [&](Value i) {
+    Value zero = kb.c64(0);
+    kb.loop(bit / 64, L, {kb.c64(int64_t(uint64_t(1) << (bit % 64)))}, [&](Value k, ValueRange carry) {
+      auto [sum, out] = kb.addCarry(kb.load(x, i, k), carry[0], zero);
+      kb.store(sum, x, i, k);
+      return SmallVector<Value>{out};
+    });
+  });
+}
+
 } // namespace
 
-void emitIcrtBlock(KernelBuilder &kb, fhe::IcrtOp op, const CoeffRef &in, const CoeffRef &out, int64_t B) {
+void emitIcrtBlock(KernelBuilder &kb, fhe::IcrtOp op, const CoeffRef &in, const CoeffRef *addend, const CoeffRef &out,
+                   int64_t B) {
   auto inT = cast<fhe::RnsType>(op.getInput().getType());
   auto outT = op.getResult().getType();
   IcrtContext ctx{kb,
@@ -389,7 +436,8 @@ void emitIcrtBlock(KernelBuilder &kb, fhe::IcrtOp op, const CoeffRef &in, const 
                   int64_t(inT.getBasis().size()),
                   int64_t(outT.getLimbs()),
                   inT.getLogN(),
-                  kb.table(abi::TableKind::PrimeConsts, inT.getBasis(), 0, inT.getLogN())};
+                  kb.table(abi::TableKind::PrimeConsts, inT.getBasis(), 0, inT.getLogN()),
+                  addend ? *addend : CoeffRef{}};
   unsigned D = kb.options.target->shoupBits;
   int64_t shift = op.getShiftBits();
   if (op.getOrder() == fhe::Order::matrix && D < 64) {
@@ -406,6 +454,7 @@ void emitIcrtBlock(KernelBuilder &kb, fhe::IcrtOp op, const CoeffRef &in, const 
       ctx.matrix(in, full, B);
     else
       kb.loop(B, [&](Value i) { ctx.operandScan(in, full, i); });
+    if (op.getRound()) addPowerOfTwo(kb, full, B, shift - 1, ctx.Lq);
     if (shift) emitShiftRight(kb, full, out, B, shift, ctx.Lq, outT.getLimbs());
   }
   // X mod 2^logq: clear the bits above logq in the top limb.

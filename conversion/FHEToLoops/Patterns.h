@@ -28,8 +28,10 @@ void populateCoefficientKernelPatterns(const TypeConverter &tc, RewritePatternSe
 
 /// CRT (Algo. 1) of one block; `order` fixes the loop nest.
 void emitCrtBlock(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, const CoeffRef &out, int64_t B);
-/// iCRT (Algo. 5, or Algo. 6 in matrix form) of one block.
-void emitIcrtBlock(KernelBuilder &kb, fhe::IcrtOp op, const CoeffRef &in, const CoeffRef &out, int64_t B);
+/// iCRT (Algo. 5, or Algo. 6 in matrix form) of one block; `addend`: the
+/// block of the op's addend operand (null without one).
+void emitIcrtBlock(KernelBuilder &kb, fhe::IcrtOp op, const CoeffRef &in, const CoeffRef *addend, const CoeffRef &out,
+                   int64_t B);
 /// The BigInt pointwise ops that fuse (poly_add, poly_sub, poly_negate, poly_shr, poly_reduce).
 void emitBigIntBlock(KernelBuilder &kb, mlir::Operation *op, llvm::ArrayRef<CoeffRef> ins, const CoeffRef &out,
                      int64_t B);

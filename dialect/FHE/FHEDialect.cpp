@@ -185,6 +185,14 @@ LogicalResult IcrtOp::verify() {
                          << " exceeds the basis bound 2^" << in.getBasis().getMinBits();
   if (!in.isCoeff())
     return emitOpError() << "input must be in the coeff or coeff_scaled domain, got " << stringifyDomain(in.getDomain());
+  if (getRound() && getShiftBits() == 0) return emitOpError() << "'round' needs a shift of at least one bit";
+  if (Value e = getAddend()) {
+    auto et = cast<PolyType>(e.getType());
+    if (failed(sameRing(*this, in.getLogN(), et.getLogN()))) return failure();
+    if (et.getLogq() > fhec::limits::kMaxAddendBits)
+      return emitOpError() << "addend of " << et.getLogq() << " bits: at most " << fhec::limits::kMaxAddendBits
+                           << " (a small signed polynomial, below every prime)";
+  }
   return success();
 }
 

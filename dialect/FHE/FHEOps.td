@@ -29,14 +29,19 @@ def FHE_CrtOp : FHE_Op<"crt"> {
     or `matrix` (per block of `block` coefficients, one prime row at a time,
     so each row is written contiguously). `lazy` (fhe-fuse, when every user is
     a forward NTT, whose Harvey butterflies take inputs in [0, 4p)): the
-    residues may be left in [0, 4p) instead of [0, p).
+    residues may be left in [0, 4p) instead of [0, p). `centered`: the input
+    is read as a signed integer in [-2^(logq-1), 2^(logq-1)) (two's complement
+    mod 2^logq: a coefficient x >= 2^(logq-1) stands for x - 2^logq), for small
+    signed polynomials (a secret key, an encryption's ternary v) and the
+    centered lift of a polynomial mod q.
     ```mlir
     %r = fhe.crt %p : !fhe.poly<logN = 16, logq = 1200>
         -> !fhe.rns<logN = 16, basis = #fhe.basis<min_bits = 2419>, domain = coeff, layout = prime_major>
     ```
   }];
   let arguments = (ins FHE_PolyType:$input, OptionalAttr<FHE_OrderAttr>:$order,
-                       OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$block, UnitAttr:$lazy);
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$block, UnitAttr:$lazy,
+                       UnitAttr:$centered);
   let results = (outs FHE_RnsType:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
 }
@@ -55,16 +60,35 @@ def FHE_IcrtOp : FHE_Op<"icrt"> {
     columns the result keeps; the multiple k of P is subtracted as k * (P mod 2^(64 L))).
     `shift` s (fhe-fuse, from a poly_shr of the result): the result is
     floor(X / 2^s) mod 2^logq; kernels may then skip most of the low columns.
+    `round` (with a shift): round(X / 2^s) = floor((X + 2^(s-1)) / 2^s)
+    instead (HEAAN's encryption divides by Q with rounding).
+    `addend` e: a small signed polynomial (at most 30 bits, read centered as
+    by a `centered` CRT) added to X before the shift: the result is that of
+    the residues of X + e, which the kernel forms while it reads the input
+    (an encryption's error, added to v * pk without a pass over the residues).
+    ```mlir
+    %ax = fhe.icrt %x plus %e {shift = 1200 : i64, round}
+        : !fhe.rns<logN = 16, basis = #b, domain = coeff, layout = prime_major>, !fhe.poly<logN = 16, logq = 8>
+        -> !fhe.poly<logN = 16, logq = 1200>
+    ```
   }];
-  let arguments = (ins FHE_RnsType:$input, OptionalAttr<FHE_OrderAttr>:$order,
+  let arguments = (ins FHE_RnsType:$input, Optional<FHE_PolyType>:$addend, OptionalAttr<FHE_OrderAttr>:$order,
                        OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$block,
-                       OptionalAttr<ConfinedAttr<I64Attr, [IntNonNegative]>>:$shift);
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntNonNegative]>>:$shift, UnitAttr:$round);
   let extraClassDeclaration = [{
     /// The `shift` attribute, 0 if absent.
     int64_t getShiftBits() { return getShift().value_or(0); }
   }];
   let results = (outs FHE_PolyType:$result);
-  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let builders = [
+    // The plain iCRT: no addend, default order, no shift.
+    OpBuilder<(ins "::mlir::Type":$result, "::mlir::Value":$input), [{
+      build($_builder, $_state, result, input, ::mlir::Value(), nullptr, nullptr, nullptr, false);
+    }]>
+  ];
+  let assemblyFormat = [{
+    $input (`plus` $addend^)? attr-dict `:` type($input) (`,` type($addend)^)? `->` type($result)
+  }];
 }
 
 //===----------------------------------------------------------------------===//

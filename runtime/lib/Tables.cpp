@@ -1,5 +1,6 @@
 #include "fhec/runtime/Tables.h"
 #include "fhec/runtime/Error.h"
+#include "fhec/runtime/Limits.h"
 #include "fhec/runtime/Modular.h"
 #include "fhec/runtime/Primes.h"
 
@@ -80,6 +81,7 @@ std::vector<uint64_t> buildTable(TableKind kind, const std::vector<uint64_t> &pr
   bool paramOk = true;
   switch (kind) {
   case TableKind::CrtPowers: paramOk = param >= 1 && param <= 4096; break;
+  case TableKind::CrtCenter: paramOk = param >= 1 && param <= int64_t(limits::kMaxPolyLogq); break;
   case TableKind::CrtWinograd: paramOk = shoupBits == 52 && param >= 2 && param <= 4096 && param % 2 == 0; break;
   case TableKind::IcrtPDivP:
   case TableKind::IcrtP: paramOk = param >= 0 && param <= pLimbs; break;
@@ -161,6 +163,10 @@ std::vector<uint64_t> buildTable(TableKind kind, const std::vector<uint64_t> &pr
       }
       row[param] = uint64_t(b) & ((uint64_t(1) << 52) - 1);
       row[param + 1] = uint64_t(b >> 52);
+      break;
+    }
+    case TableKind::CrtCenter: {
+      row[0] = (p - powMod(2 % p, uint64_t(param), p)) % p;
       break;
     }
     case TableKind::IcrtPDivP:

@@ -122,6 +122,99 @@ TEST_P(KernelBitExact, RoundTripAndProduct) {
   EXPECT_TRUE(prod[0] == rt::negacyclicProduct(a, b, v.logq)) << "product differs from the GMP reference";
 }
 
+// The client side's forms (encryption: round((v pk + e) / 2^s) with a
+// ternary v): a centered CRT of a small signed polynomial and of a full-width
+// one, and a rounded, shifted iCRT with and without an addend e.
+std::string clientProgram(const Variant &v) {
+  int prodBits = kLogN + 2 * v.logq + 4;
+  std::string pc = rns(prodBits, "coeff"), pe = rns(prodBits, "eval", v.incomplete),
+              ps = rns(prodBits, v.scaled ? "coeff_scaled" : "coeff");
+  std::string sep = *v.order ? ", " : "";
+  std::string crt = "{" + std::string(v.order) + sep + "centered}";
+  std::string icrt = "{" + std::string(v.order) + sep + "shift = " + std::to_string(kShift) + ", round}";
+  return llvm::formatv(R"(
+module attributes {{ckks.params = #ckks.params<logN = {0}, logQ = {1}, logp = 30>} {{
+  func.func @client(%v: {2} {{fhe.role = "v"}, %a: {3} {{fhe.role = "a"}, %e: {4} {{fhe.role = "e"})
+      -> ({5}, {5}, {6}) {{
+    %cv = fhe.crt %v {7} : {2} -> {8}
+    %ev = fhe.ntt %cv {11} : {8} -> {9}
+    %ca = fhe.crt %a {12} : {3} -> {8}
+    %ea = fhe.ntt %ca {11} : {8} -> {9}
+    %h = fhe.hadamard %ev, %ea : {9}
+    %i = fhe.intt %h {11} : {9} -> {10}
+    %r = fhe.icrt %i plus %e {13} : {10}, {4} -> {5}
+    %rr = fhe.icrt %i {13} : {10} -> {5}
+    %cw = fhe.crt %a {7} : {3} -> {8}
+    %w = fhe.icrt %cw {12} : {8} -> {6}
+    return %r, %rr, %w : {5}, {5}, {6}
+  }
+})",
+                       kLogN, v.logq, poly(2), poly(v.logq), poly(30), poly(v.logq + kLogN + 2 - kShift),
+                       poly(v.logq + 8), crt, pc, pe, ps, attrs(v, true), attrs(v, false), icrt)
+      .str();
+}
+
+TEST_P(KernelBitExact, CenteredCrtAndRoundedIcrt) {
+  auto [v, target] = GetParam();
+  if (std::string why = cannotRun(target); !why.empty()) GTEST_SKIP() << why;
+  CompileOptions o;
+  o.target = target;
+  o.optLevel = 0;
+  if (v.exactAlways) o.passOptions["fhe-to-loops"] = "icrt-exact-always=true";
+  Program prog = compileProgram(clientProgram(v), o);
+  ASSERT_TRUE(prog.module);
+  rt::Executor exec(*prog.module, rt::test::makeParams(kLogN, v.logq, 30));
+  rt::SecureRandom rng;
+  const size_t N = size_t(1) << kLogN;
+  std::vector<int8_t> tern = rng.zeroOne(N, 0.5);
+  std::vector<int64_t> err(N);
+  for (auto &x : err) x = int64_t(rng.below(1 << 20)) - (1 << 19);
+  err[0] = -(int64_t(1) << 29);  // the addend's range: [-2^29, 2^29)
+  err[1] = (int64_t(1) << 29) - 1;
+  std::fill(tern.begin(), tern.begin() + 8, int8_t(-1));
+  rt::BigPoly a = rt::test::randomPoly(kLogN, v.logq, rng);
+  std::fill(a.coeff(0), a.coeff(0) + a.limbs(), ~uint64_t(0));  // top bit set: a negative centered value
+  a.maskTop();
+  std::fill(a.coeff(1), a.coeff(1) + a.limbs(), 0);
+  auto out = exec.runPolys("client", {rt::test::fromSmall(tern, kLogN, 2), a, rt::test::fromSigned(err, kLogN, 30)});
+  ASSERT_EQ(out.size(), 3u);
+
+  // The exact v a (|v a| < N 2^logq) mod 2^L, L = logq + logN + 2 bits, then
+  // round((X + e) / 2^s) and round(X / 2^s) mod 2^(L - s).
+  const int L = v.logq + kLogN + 2;
+  rt::BigPoly x = rt::negacyclicProductSmall(a, tern, L);
+  rt::BigPoly withE(kLogN, L - kShift), plain(kLogN, L - kShift), centered(kLogN, v.logq + 8);
+  mpz_t t, half;
+  mpz_inits(t, half, nullptr);
+  mpz_setbit(half, kShift - 1);
+  for (size_t i = 0; i < N; ++i) {
+    x.get(i, t);
+    mpz_add(t, t, half);
+    rt::BigPoly *dst[] = {&plain, &withE};
+    for (int k = 0; k < 2; ++k) {
+      mpz_t u;
+      mpz_init(u);
+      mpz_set(u, t);
+      if (k) {
+        mpz_t e;
+        mpz_init_set_si(e, long(err[i]));
+        mpz_add(u, u, e);
+        mpz_clear(e);
+      }
+      mpz_fdiv_r_2exp(u, u, L);  // (X + ...) mod 2^L, then the shift
+      mpz_fdiv_q_2exp(u, u, kShift);
+      dst[k]->set(i, u);
+      mpz_clear(u);
+    }
+    a.get(i, t, /*centered=*/true);
+    centered.set(i, t);
+  }
+  mpz_clears(t, half, nullptr);
+  EXPECT_TRUE(out[0] == withE) << "icrt{shift, round} plus e differs from round((v a + e) / 2^s)";
+  EXPECT_TRUE(out[1] == plain) << "icrt{shift, round} differs from round(v a / 2^s)";
+  EXPECT_TRUE(out[2] == centered) << "icrt(crt{centered}(a)) differs from a read in [-q/2, q/2)";
+}
+
 // On cpu-avx512, block 16 runs two vectors per pass, block 8 one, block 4
 // and block 1 the scalar fallback; level groupings whose last forward level
 // is shorter than six stages are regrouped for the in-register tail.

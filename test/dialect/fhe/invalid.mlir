@@ -123,6 +123,34 @@ func.func @icrt_bound(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, 
 
 // -----
 
+func.func @icrt_round_without_shift(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major>) {
+  // expected-error @+1 {{'round' needs a shift of at least one bit}}
+  %0 = fhe.icrt %x {round} : !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major> -> !fhe.poly<logN = 4, logq = 20>
+  return
+}
+
+// -----
+
+// The addend's bound (30 bits: below every target's primes), at the bound and one past it.
+func.func @icrt_addend_bits(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 60>, domain = coeff, layout = prime_major>,
+                            %e: !fhe.poly<logN = 4, logq = 30>, %f: !fhe.poly<logN = 4, logq = 31>) {
+  %0 = fhe.icrt %x plus %e : !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 60>, domain = coeff, layout = prime_major>, !fhe.poly<logN = 4, logq = 30> -> !fhe.poly<logN = 4, logq = 20>
+  // expected-error @+1 {{addend of 31 bits: at most 30}}
+  %1 = fhe.icrt %x plus %f : !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 60>, domain = coeff, layout = prime_major>, !fhe.poly<logN = 4, logq = 31> -> !fhe.poly<logN = 4, logq = 20>
+  return
+}
+
+// -----
+
+func.func @icrt_addend_ring(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 60>, domain = coeff, layout = prime_major>,
+                            %e: !fhe.poly<logN = 5, logq = 8>) {
+  // expected-error @+1 {{ring}}
+  %0 = fhe.icrt %x plus %e : !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 60>, domain = coeff, layout = prime_major>, !fhe.poly<logN = 5, logq = 8> -> !fhe.poly<logN = 4, logq = 20>
+  return
+}
+
+// -----
+
 func.func @icrt_shift_bound(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major>) {
   // expected-error @+1 {{result modulus 2^20 times the shift 2^20 exceeds the basis bound 2^30}}
   %0 = fhe.icrt %x {shift = 20} : !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major> -> !fhe.poly<logN = 4, logq = 20>

@@ -33,6 +33,17 @@ func.func @kernels(%x: !p, %y: !p) -> !p {
   return %10 : !p
 }
 
+// The client side's forms: a centered CRT of a small signed polynomial, a
+// rounded and shifted iCRT with an addend.
+// CHECK-LABEL: func.func @client
+func.func @client(%v: !fhe.poly<logN = 4, logq = 2>, %e: !fhe.poly<logN = 4, logq = 30>) -> !fhe.poly<logN = 4, logq = 20> {
+  // CHECK: fhe.crt %{{.*}} {centered} : <logN = 4, logq = 2>
+  %0 = fhe.crt %v {centered} : !fhe.poly<logN = 4, logq = 2> -> !c
+  // CHECK: fhe.icrt %{{.*}} plus %{{.*}} {round, shift = 20 : i64} : {{.*}}, !fhe.poly<logN = 4, logq = 30> -> <logN = 4, logq = 20>
+  %1 = fhe.icrt %0 plus %e {shift = 20, round} : !c, !fhe.poly<logN = 4, logq = 30> -> !fhe.poly<logN = 4, logq = 20>
+  return %1 : !fhe.poly<logN = 4, logq = 20>
+}
+
 // CHECK-LABEL: func.func @bigint
 func.func @bigint(%x: !p, %y: !p) -> !fhe.poly<logN = 4, logq = 20> {
   // CHECK: fhe.poly_add

@@ -160,3 +160,21 @@ func.func @product_users(%x: !e1, %y: !e1) -> (!c1, !e1, !e1) {
   %d = fhe.sub %g, %y : !e1
   return %i, %g, %d : !c1, !e1, !e1
 }
+
+// (f) with an addend: poly_shr(icrt(x) plus e) folds into one shift, the
+// addend kept (floor((X + e) / 2^a) / 2^b = floor((X + e) / 2^(a + b)));
+// a rounded iCRT's shift does not fold (a floor after a rounding is not one
+// rounding).
+// NONE-LABEL: func.func @shift_addend_round(
+// CHECK-LABEL: func.func @shift_addend_round(
+// CHECK: fhe.icrt %{{.*}} plus %{{.*}} {shift = 15 : i64}
+// CHECK: fhe.icrt %{{.*}} {round, shift = 10 : i64}
+// CHECK: fhe.poly_shr {{.*}} {shift = 5 : i64}
+func.func @shift_addend_round(%x: !c1, %e: !fhe.poly<logN = 4, logq = 8>)
+    -> (!fhe.poly<logN = 4, logq = 20>, !fhe.poly<logN = 4, logq = 20>) {
+  %a = fhe.icrt %x plus %e {shift = 10} : !c1, !fhe.poly<logN = 4, logq = 8> -> !fhe.poly<logN = 4, logq = 25>
+  %b = fhe.poly_shr %a {shift = 5 : i64} : !fhe.poly<logN = 4, logq = 25> -> !fhe.poly<logN = 4, logq = 20>
+  %c = fhe.icrt %x {shift = 10, round} : !c1 -> !fhe.poly<logN = 4, logq = 25>
+  %d = fhe.poly_shr %c {shift = 5 : i64} : !fhe.poly<logN = 4, logq = 25> -> !fhe.poly<logN = 4, logq = 20>
+  return %b, %d : !fhe.poly<logN = 4, logq = 20>, !fhe.poly<logN = 4, logq = 20>
+}

@@ -12,7 +12,7 @@
 namespace fhec::abi {
 
 /// Bumped whenever the manifest format, an entry point's calling convention or a table layout changes.
-constexpr uint32_t kAbiVersion = 6;
+constexpr uint32_t kAbiVersion = 7;
 
 /// Words between consecutive prime rows of a prime-major (m, N) RNS buffer:
 /// N plus three cache lines. With rows exactly N words (a power of two)
@@ -63,6 +63,30 @@ inline std::optional<uint64_t> rotationKeyGalois(std::string_view role) {
 /// (coefficients mod Q^2) into the RNS/NTT form region 2 of HE Mul reads.
 constexpr const char *kEvkPrepareFunc = "__fhec_evk_prepare";
 
+/// The client kernels (key generation, encryption and decryption through NTT
+/// products), a module of their own that codegen/ClientKernels.h builds for
+/// the parameters and rt::KernelArithmetic (Client.h) calls:
+/// - kClientPrepareSecret(s: poly<2> "s") -> rns "sk": the NTT form of the
+///   ternary secret (a centered CRT), in the client basis;
+/// - kClientPreparePublic(k: poly<2 logQ> "key") -> rns: the NTT form of a
+///   public-key polynomial (kept as "pk.ax" or "pk.bx");
+/// - kClientKeyB(a: poly<2 logQ> "a", E: poly<2 logQ> "E", "sk") -> poly<2 logQ> "b":
+///   E - a s mod Q^2 (a key's bx; E = e + Q t built by the caller);
+/// - kClientEncrypt(v: poly<2> "v", e0, e1: poly<kClientErrorBits> "e0", "e1",
+///   m: poly<logQ> "m", "pk.ax", "pk.bx") -> (poly<logQ> "ax", "bx"):
+///   round((v pk.ax + e0) / Q), round((v pk.bx + e1) / Q) + m mod Q;
+/// - clientDecryptFunc(logq)(ax, bx: poly<logq> "ax", "bx", "sk") -> poly<logq> "m":
+///   bx + ax s mod 2^logq.
+constexpr const char *kClientPrepareSecret = "__fhec_client_prepare_secret";
+constexpr const char *kClientPreparePublic = "__fhec_client_prepare_public";
+constexpr const char *kClientKeyB = "__fhec_client_key_b";
+constexpr const char *kClientEncrypt = "__fhec_client_encrypt";
+constexpr const char *kClientDecryptPrefix = "__fhec_client_decrypt_";
+inline std::string clientDecryptFunc(int logq) { return kClientDecryptPrefix + std::to_string(logq); }
+/// Bits of the error polynomials an encryption takes: signed values below
+/// 2^29 (the iCRT addend's range), beyond any Gaussian tail the runtime draws.
+constexpr int kClientErrorBits = 30;
+
 /// Precomputed tables, all built by the runtime for one RNS basis and an
 /// integer parameter `param` whose meaning depends on the kind.
 /// Shapes are in 64-bit words; m = primes in the basis, N = ring dimension.
@@ -91,8 +115,10 @@ enum class TableKind : int {
   IcrtWinograd = 14,     ///< (param, m + 3), base 2^52 only: the IFMA iCRT's Winograd form. Row c: digit c (base
                          ///< 2^51) of P/p_j for each j, then B_c = sum_{j < m - m % 2, j even} T_j[c] T_j+1[c]
                          ///< in two words (bits 0..51, bits 52..), then digit c of (-P) mod 2^(51 param).
+  CrtCenter = 15,        ///< (m, 1): (-2^param) mod p_j, param = the input's logq: what a `centered` CRT adds
+                         ///< for a coefficient whose top bit is set (x - 2^logq instead of x).
 };
-constexpr int kNumTableKinds = 15;
+constexpr int kNumTableKinds = 16;
 
 /// Layout of NttTailTwiddles. The tail's twiddle for group V of 8 blocks (64
 /// residues), sub-stage d, twiddle group e and lane l (block 8 V + l) has an
@@ -127,6 +153,7 @@ inline const char *tableKindName(TableKind k) {
   case TableKind::NttTailTwiddles: return "ntt_tail_twiddles";
   case TableKind::CrtWinograd: return "crt_winograd";
   case TableKind::IcrtWinograd: return "icrt_winograd";
+  case TableKind::CrtCenter: return "crt_center";
   }
   return "?";
 }
@@ -182,6 +209,7 @@ inline TableShape tableShape(TableKind k, int64_t m, int logN, int64_t param, in
   case TableKind::InttTwiddlesShoup: return {m, N};
   case TableKind::CrtPowers: return {m, param};
   case TableKind::CrtWinograd: return {m, param + 2};
+  case TableKind::CrtCenter: return {m, 1};
   case TableKind::IcrtWinograd: return {param, m + 3};
   case TableKind::IcrtPDivP: return {m, param ? param : pLimbs};
   case TableKind::IcrtP: return {1, param ? param : pLimbs};

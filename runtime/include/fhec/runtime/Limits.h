@@ -17,5 +17,9 @@ constexpr unsigned kMaxBasisBits = 16384;
 /// 16384 bits of primes of at least logN + 2 = 19 bits (large rings) or at
 /// least 4 bits: the basis product check rejects anything beyond this count.
 constexpr size_t kMaxBasisPrimes = 4096;
+/// An iCRT's `addend` (a small signed polynomial) has at most this many
+/// bits: |e| < 2^29 stays below every prime of every target (30-bit on cuda),
+/// so e mod p_j is e or e + p_j.
+constexpr unsigned kMaxAddendBits = 30;
 
 } // namespace fhec::limits
