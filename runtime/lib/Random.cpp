@@ -1,13 +1,14 @@
 #include "fhec/runtime/Random.h"
 #include "fhec/runtime/Error.h"
 
-#include <cerrno>
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <map>
 #include <mutex>
 #include <string.h>
-#include <sys/random.h>
+#include <openssl/err.h>
+#include <openssl/rand.h>
 
 namespace fhec::rt {
 
@@ -15,24 +16,27 @@ void secureWipe(void *p, size_t n) {
   if (p && n) explicit_bzero(p, n);
 }
 
-static void osRandom(void *dst, size_t bytes) {
-  auto *p = static_cast<unsigned char *>(dst);
+SecureRandom::~SecureRandom() { secureWipe(buf_, sizeof(buf_)); }
+
+void SecureRandom::generate(uint64_t *words, size_t count) {
+  auto *p = reinterpret_cast<unsigned char *>(words);
+  size_t bytes = count * sizeof(uint64_t);
+  // RAND_priv_bytes takes an int length: requests in chunks below 2^30 bytes.
   while (bytes) {
-    ssize_t got = getrandom(p, bytes, 0);
-    if (got < 0) {
-      if (errno == EINTR) continue;
-      throw Error(std::string("getrandom failed: ") + std::strerror(errno));
+    int n = int(std::min<size_t>(bytes, size_t(1) << 30));
+    if (RAND_priv_bytes(p, n) != 1) {
+      char why[256] = "unknown reason";
+      ERR_error_string_n(ERR_get_error(), why, sizeof(why));
+      throw Error(std::string("the CSPRNG (OpenSSL RAND_priv_bytes) failed: ") + why);
     }
-    p += got;
-    bytes -= size_t(got);
+    p += n;
+    bytes -= size_t(n);
   }
 }
 
-SecureRandom::~SecureRandom() { secureWipe(buf_, sizeof(buf_)); }
-
 uint64_t SecureRandom::next64() {
-  if (pos_ == 64) {
-    osRandom(buf_, sizeof(buf_));
+  if (pos_ == kBufferWords) {
+    generate(buf_, kBufferWords);
     pos_ = 0;
   }
   // A word handed out may become secret material: do not keep a copy.
@@ -41,7 +45,7 @@ uint64_t SecureRandom::next64() {
   return x;
 }
 
-void SecureRandom::fill(uint64_t *words, size_t count) { osRandom(words, count * sizeof(uint64_t)); }
+void SecureRandom::fill(uint64_t *words, size_t count) { generate(words, count); }
 
 uint64_t SecureRandom::below(uint64_t bound) {
   if (bound == 0) throw Error("SecureRandom::below: empty range");

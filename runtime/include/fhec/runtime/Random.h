@@ -1,5 +1,10 @@
 // Cryptographically secure sampling for keys and encryption. Every bit comes
-// from the kernel CSPRNG (getrandom(2)); there is no seedable generator here.
+// from OpenSSL's private DRBG (RAND_priv_bytes: NIST SP 800-90A CTR-DRBG with
+// AES-256, seeded and reseeded from the kernel's getrandom(2)), a userspace
+// CSPRNG: getrandom itself delivers ~100 MB/s on some virtual machines, and
+// a rotation key at N = 2^16 needs 20 MB of uniform words. There is no
+// seedable generator here; tests derive one (generate() is virtual) to feed
+// two implementations the same stream.
 //
 // The samplers of secret values (gaussian, hammingWeight, zeroOne) run in time
 // independent of the values they return: no branch and no memory index depends
@@ -31,7 +36,7 @@ public:
   SecureRandom(const SecureRandom &) = delete;
   SecureRandom &operator=(const SecureRandom &) = delete;
   /// Wipes the words still buffered (future randomness).
-  ~SecureRandom();
+  virtual ~SecureRandom();
 
   uint64_t next64();
   /// Uniform in [0, bound) by rejection; bound > 0. Not constant-time in the
@@ -51,9 +56,17 @@ public:
   /// Ternary vector with P(+1) = P(-1) = rho/2 (HEAAN's ZO(rho)); constant-time.
   std::vector<int8_t> zeroOne(size_t n, double rho);
 
+protected:
+  /// Fills `words` words with uniform bits: the CSPRNG. Every draw of the
+  /// samplers comes through here (next64 refills its buffer with it, fill
+  /// calls it directly), in an order that depends only on the calls made.
+  /// Throws Error if the generator fails.
+  virtual void generate(uint64_t *words, size_t count);
+
 private:
-  uint64_t buf_[64];
-  size_t pos_ = 64;
+  static constexpr size_t kBufferWords = 512;
+  uint64_t buf_[kBufferWords];
+  size_t pos_ = kBufferWords;
 };
 
 } // namespace fhec::rt
