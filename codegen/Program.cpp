@@ -138,21 +138,17 @@ std::string Program::lower(const CompileOptions &options, Stage stage) const {
   return s;
 }
 
-void Program::compile(const CompileOptions &options, bool allowInsecure) {
-  DiagnosticCollector diags(*ctx_);
-  if (failed(checkSecurity(*source_, allowInsecure))) diags.raise(ProgramError::Kind::Security);
-  CompileOptions resolved = options;
-  std::string error;
-  if (failed(resolveOptions(resolved, error))) throw ProgramError(ProgramError::Kind::Parameter, error);
+std::unique_ptr<rt::CompiledModule> compileAndLoad(ModuleOp module, const CompileOptions &resolved,
+                                                   const DiagnosticCollector &diags) {
   llvm::SmallString<128> dir;
   if (auto ec = llvm::sys::fs::createUniqueDirectory("fhec-program", dir))
     throw ProgramError(ProgramError::Kind::Compile, "cannot create a temporary directory: " + ec.message());
-  std::string so = std::string(dir) + "/module.so";
-  OwningOpRef<ModuleOp> copy = source_->clone();
-  bool ok = succeeded(compileToSharedLibrary(*copy, resolved, so, error));
+  std::string so = std::string(dir) + "/module.so", error;
+  std::unique_ptr<rt::CompiledModule> loaded;
+  bool ok = succeeded(compileToSharedLibrary(module, resolved, so, error));
   if (ok) {
     try {
-      module_ = rt::CompiledModule::load(so);
+      loaded = rt::CompiledModule::load(so);
     } catch (const rt::Error &e) {
       ok = false;
       error = e.what();
@@ -165,6 +161,17 @@ void Program::compile(const CompileOptions &options, bool allowInsecure) {
     if (error == "lowering failed") diags.raise(ProgramError::Kind::Compile);
     throw ProgramError(ProgramError::Kind::Compile, error);
   }
+  return loaded;
+}
+
+void Program::compile(const CompileOptions &options, bool allowInsecure) {
+  DiagnosticCollector diags(*ctx_);
+  if (failed(checkSecurity(*source_, allowInsecure))) diags.raise(ProgramError::Kind::Security);
+  CompileOptions resolved = options;
+  std::string error;
+  if (failed(resolveOptions(resolved, error))) throw ProgramError(ProgramError::Kind::Parameter, error);
+  OwningOpRef<ModuleOp> copy = source_->clone();
+  module_ = compileAndLoad(*copy, resolved, diags);
 }
 
 const rt::CompiledModule &Program::module() const {

@@ -63,6 +63,12 @@ private:
   std::string text_;
 };
 
+/// Lowers `module` (consumed) to a shared library in a temporary directory
+/// for `resolved` options (resolveOptions) and loads it; the file is removed.
+/// Throws ProgramError: `diags`' text when the lowering failed.
+std::unique_ptr<rt::CompiledModule> compileAndLoad(mlir::ModuleOp module, const CompileOptions &resolved,
+                                                   const DiagnosticCollector &diags);
+
 /// A ckks module with one public function, the program.
 class Program {
 public:

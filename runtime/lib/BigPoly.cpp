@@ -1,5 +1,6 @@
 #include "fhec/runtime/BigPoly.h"
 #include "fhec/runtime/Error.h"
+#include "fhec/runtime/Random.h"
 
 #include <string>
 
@@ -136,5 +137,21 @@ BigPoly addConstantTerm(const BigPoly &a, const mpz_t c) {
   mpz_clear(v);
   return r;
 }
+
+void addSmallShifted(BigPoly &a, const std::vector<int64_t> &x, int shift) {
+  const int L = a.limbs(), w = shift / 64, b = shift % 64;
+  std::vector<mp_limb_t> t(L);
+  for (size_t i = 0; i < a.N(); ++i) {
+    const uint64_t v = uint64_t(x[i]), sign = uint64_t(x[i] >> 63);
+    for (int k = 0; k < L; ++k) t[k] = k < w ? 0 : sign;
+    t[w] = v << b;
+    if (w + 1 < L) t[w + 1] = b ? (v >> (64 - b)) | (sign << b) : sign;
+    mp_limb_t *c = (mp_limb_t *)a.coeff(i);
+    mpn_add_n(c, c, t.data(), L);
+  }
+  a.maskTop();
+  secureWipe(t);
+}
+
 
 } // namespace fhec::rt

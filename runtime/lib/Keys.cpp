@@ -25,25 +25,6 @@ BigPoly uniformPoly(int logN, int logq, SecureRandom &rng) {
   return a;
 }
 
-// a += x * 2^shift mod 2^a.logq for small signed x (one per coefficient;
-// shift < a.logq): x * 2^shift as an L-limb two's-complement number (sign
-// extension by mask), added over all L limbs.
-void addSignedShifted(BigPoly &a, const std::vector<int64_t> &x, int shift) {
-  const int L = a.limbs(), w = shift / 64, b = shift % 64;
-  std::vector<mp_limb_t> t(L);
-  for (size_t i = 0; i < a.N(); ++i) {
-    const uint64_t v = uint64_t(x[i]), sign = uint64_t(x[i] >> 63);
-    for (int k = 0; k < L; ++k) t[k] = k < w ? 0 : sign;
-    t[w] = v << b;
-    if (w + 1 < L) t[w + 1] = b ? (v >> (64 - b)) | (sign << b) : sign;
-    mp_limb_t *c = (mp_limb_t *)a.coeff(i);
-    mpn_add_n(c, c, t.data(), L);
-  }
-  a.maskTop();
-  secureWipe(t);
-}
-
-void addSmall(BigPoly &a, const std::vector<int64_t> &e) { addSignedShifted(a, e, 0); }
 
 // a += m * 2^shift mod 2^a.logq, m read as integers in [0, 2^m.logq).
 void addShifted(BigPoly &a, const BigPoly &m, int shift) {
@@ -99,20 +80,58 @@ BigPoly roundedShiftRight(BigPoly &a, int bits) {
   return r;
 }
 
-// (-a*s + e) mod 2^logq.
-BigPoly rlweB(const BigPoly &a, const SecretKey &sk, const Params &p, SecureRandom &rng) {
-  BigPoly as = mulSparseTernary(a, sk.s);
-  BigPoly b = negate(as);
-  secureWipe(as.words);
+// The reference arithmetic (GMP): a*s by sparse additions, v*pk mod qQ by
+// Kronecker substitution.
+class GmpArithmetic final : public ClientArithmetic {
+public:
+  BigPoly keyB(const Params &params, const SecretKey &sk, const BigPoly &a, const std::vector<int64_t> &e,
+               const std::vector<int64_t> &t) override {
+    BigPoly as = mulSparseTernary(a, sk.s);
+    BigPoly b = negate(as);
+    secureWipe(as.words);
+    addSmallShifted(b, e, 0);
+    if (!t.empty()) addSmallShifted(b, t, params.logQ);
+    return b;
+  }
+
+  std::pair<BigPoly, BigPoly> encrypt(const Params &params, const PublicKey &pk, const std::vector<int8_t> &v,
+                                      const std::vector<int64_t> &e0, const std::vector<int64_t> &e1,
+                                      const BigPoly &m) override {
+    // Work mod qQ: the public key mod Q^2 is also one mod qQ, as qQ | Q^2.
+    const int logqQ = m.logq + params.logQ;
+    BigPoly ax = negacyclicProductSmall(reduce(pk.ax, logqQ), v, logqQ);
+    addSmallShifted(ax, e0, 0);
+    BigPoly bx = negacyclicProductSmall(reduce(pk.bx, logqQ), v, logqQ);
+    addSmallShifted(bx, e1, 0);
+    addShifted(bx, m, params.logQ);  // + Q * m
+    return {roundedShiftRight(ax, params.logQ), roundedShiftRight(bx, params.logQ)};
+  }
+
+  BigPoly decrypt(const SecretKey &sk, const Ciphertext &ct) override {
+    BigPoly as = mulSparseTernary(ct.ax, sk.s);
+    BigPoly m = add(ct.bx, as);
+    secureWipe(as.words);
+    return m;
+  }
+};
+
+// b of a key: e + Q t - a s mod Q^2 with a fresh Gaussian error e (drawn after a).
+BigPoly keyB(const Params &params, const SecretKey &sk, const BigPoly &a, const std::vector<int64_t> &t,
+             SecureRandom &rng, ClientArithmetic &arith) {
   std::vector<int64_t> e(a.N());
-  fillGaussian(e, p.sigma, rng);
-  addSmall(b, e);
+  fillGaussian(e, params.sigma, rng);
+  BigPoly b = arith.keyB(params, sk, a, e, t);
   secureWipe(e);
   return b;
 }
 } // namespace
 
-KeySet generateKeys(const Params &params, SecureRandom &rng) {
+ClientArithmetic &gmpArithmetic() {
+  static GmpArithmetic gmp;
+  return gmp;
+}
+
+KeySet generateKeys(const Params &params, SecureRandom &rng, ClientArithmetic &arith) {
   params.validate();
   KeySet k;
   k.params = params;
@@ -123,11 +142,10 @@ KeySet generateKeys(const Params &params, SecureRandom &rng) {
 
   const int logQQ = 2 * params.logQ;
   k.pk.ax = uniformPoly(params.logN, logQQ, rng);
-  k.pk.bx = rlweB(k.pk.ax, k.sk, params, rng);
+  k.pk.bx = keyB(params, k.sk, k.pk.ax, {}, rng, arith);
 
   // evk = (a', -a' s + e + Q s^2) mod Q^2.
   k.evk.ax = uniformPoly(params.logN, logQQ, rng);
-  k.evk.bx = rlweB(k.evk.ax, k.sk, params, rng);
   const size_t N = params.N();
   std::vector<int64_t> s2(N, 0);  // s^2 mod X^N + 1, coefficients bounded by h
   for (size_t i = 0; i < N; ++i) {
@@ -140,12 +158,13 @@ KeySet generateKeys(const Params &params, SecureRandom &rng) {
       s2[t] += v;
     }
   }
-  addSignedShifted(k.evk.bx, s2, params.logQ);
+  k.evk.bx = keyB(params, k.sk, k.evk.ax, s2, rng, arith);
   secureWipe(s2);
   return k;
 }
 
-RotationKey generateRotationKey(const Params &params, const SecretKey &sk, uint64_t galois, SecureRandom &rng) {
+RotationKey generateRotationKey(const Params &params, const SecretKey &sk, uint64_t galois, SecureRandom &rng,
+                                ClientArithmetic &arith) {
   params.validate();
   checkGalois(params.logN, galois);
   if (sk.logN != params.logN || sk.s.size() != params.N())
@@ -154,39 +173,32 @@ RotationKey generateRotationKey(const Params &params, const SecretKey &sk, uint6
   k.galois = galois;
   k.keySet = sk.keySet;
   k.ax = uniformPoly(params.logN, 2 * params.logQ, rng);
-  k.bx = rlweB(k.ax, sk, params, rng);
   std::vector<int8_t> sg = automorphism(sk.s, params.logN, galois);
   std::vector<int64_t> sg64(sg.begin(), sg.end());
-  addSignedShifted(k.bx, sg64, params.logQ);  // + Q s(X^g)
+  k.bx = keyB(params, sk, k.ax, sg64, rng, arith);  // + Q s(X^g)
   secureWipe(sg);
   secureWipe(sg64);
   return k;
 }
 
 Ciphertext encrypt(const Params &params, const PublicKey &pk, const BigPoly &m, int logp, int slots,
-                   SecureRandom &rng) {
+                   SecureRandom &rng, ClientArithmetic &arith) {
   params.validateCiphertext(m.logq, logp, slots);
   if (m.logN != params.logN || pk.ax.logN != params.logN || pk.ax.logq != 2 * params.logQ ||
       pk.bx.logq != 2 * params.logQ)
     throw Error("encrypt: message or public key does not match the parameters (" + params.str() + ")");
-  // Work mod qQ: the public key mod Q^2 is also one mod qQ, as qQ | Q^2.
-  const int logqQ = m.logq + params.logQ;
   const size_t N = params.N();
-  BigPoly pa = reduce(pk.ax, logqQ), pb = reduce(pk.bx, logqQ);
   std::vector<int8_t> v = rng.zeroOne(N, 0.5);
-  std::vector<int64_t> e(N);
-  BigPoly ax = negacyclicProductSmall(pa, v, logqQ);
-  fillGaussian(e, params.sigma, rng);
-  addSmall(ax, e);
-  BigPoly bx = negacyclicProductSmall(pb, v, logqQ);
-  fillGaussian(e, params.sigma, rng);
-  addSmall(bx, e);
-  secureWipe(e);
+  std::vector<int64_t> e0(N), e1(N);
+  fillGaussian(e0, params.sigma, rng);
+  fillGaussian(e1, params.sigma, rng);
+  auto [ax, bx] = arith.encrypt(params, pk, v, e0, e1, m);
+  secureWipe(e0);
+  secureWipe(e1);
   secureWipe(v);
-  addShifted(bx, m, params.logQ);  // + Q * m
   Ciphertext c;
-  c.ax = roundedShiftRight(ax, params.logQ);
-  c.bx = roundedShiftRight(bx, params.logQ);
+  c.ax = std::move(ax);
+  c.bx = std::move(bx);
   c.logp = logp;
   c.slots = slots;
   c.keySet = pk.keySet;
@@ -203,17 +215,16 @@ void checkSameKeySet(const KeySetId &expected, const std::string &expectedWhat, 
               ": they come from different key generations");
 }
 
-BigPoly decrypt(const SecretKey &sk, const Ciphertext &ct) {
+BigPoly decrypt(const SecretKey &sk, const Ciphertext &ct, ClientArithmetic &arith) {
   if (sk.logN != ct.logN() || sk.s.size() != ct.ax.N())
     throw Error("decrypt: secret key (logN " + std::to_string(sk.logN) +
                 ") does not match the ciphertext (logN " + std::to_string(ct.logN()) + ")");
   if (ct.keySet.known() && ct.keySet != sk.keySet)
     throw Error("decrypt: the ciphertext belongs to key set " + ct.keySet.str() + ", the secret key to key set " +
                 sk.keySet.str() + " (they come from different key generations)");
-  BigPoly as = mulSparseTernary(ct.ax, sk.s);
-  BigPoly m = add(ct.bx, as);
-  secureWipe(as.words);
-  return m;
+  if (ct.bx.logN != ct.ax.logN || ct.bx.logq != ct.ax.logq)
+    throw Error("decrypt: the ciphertext's polynomials differ in shape");
+  return arith.decrypt(sk, ct);
 }
 
 } // namespace fhec::rt

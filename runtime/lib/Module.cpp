@@ -297,30 +297,60 @@ void *Executor::argument(const ManifestArg &a) {
 }
 
 void Executor::prepareKey(const std::string &role, const BigPoly &key, const char *what) {
-  const Manifest &m = module_.manifest();
-  const ManifestFunction *prep = m.find(abi::kEvkPrepareFunc);
   if (key.logN != params_.logN || key.logq != 2 * params_.logQ)
     throw Error(std::string(what) + " does not match the module (expected logN " + std::to_string(params_.logN) +
                 " and modulus 2^" + std::to_string(2 * params_.logQ) + ")");
+  prepare(abi::kEvkPrepareFunc, role, key);
+}
+
+void Executor::prepare(const std::string &function, const std::string &role, const BigPoly &input, bool secret) {
+  const Manifest &m = module_.manifest();
+  const ManifestFunction *prep = m.find(function);
+  if (!prep) throw Error("module has no function '" + function + "'");
   Resident out;
+  int basis = -1;
   call(*prep, [&](const ManifestArg &a) -> CallData {
     if (a.kind == ManifestArg::Kind::Poly && !a.output) {
-      if (a.logq != key.logq) throw Error("key preparation expects modulus 2^" + std::to_string(a.logq));
-      return {const_cast<uint64_t *>(key.words.data()), key.words.size(), false};
+      if (a.logq != input.logq || input.logN != params_.logN)
+        throw Error("'" + function + "' expects logN " + std::to_string(params_.logN) + " and modulus 2^" +
+                    std::to_string(a.logq));
+      return {const_cast<uint64_t *>(input.words.data()), input.words.size(), false};
     }
     if (a.kind == ManifestArg::Kind::Rns && a.output) {
       out = allocate(m.bases.at(a.basis).size() * size_t(abi::rnsRowWords(params_.N())));
-      keyBasis_ = a.basis;
+      basis = a.basis;
       return {out.address(), 0, true};
     }
-    throw Error("unexpected argument in " + std::string(abi::kEvkPrepareFunc));
+    throw Error("unexpected argument in '" + function + "': it must take one polynomial and return one RNS value");
   });
+  if (keyBasis_ >= 0 && basis != keyBasis_ && !keys_.empty())
+    throw Error("'" + function + "' prepares values in another basis than the ones prepared before");
+  keyBasis_ = basis;
+  drop(role);
   keys_[role] = std::move(out);
+  secretKeys_[role] = secret;
+}
+
+void Executor::drop(const std::string &role) {
+  auto it = keys_.find(role);
+  if (it == keys_.end()) return;
+  if (secretKeys_[role] && it->second.host.data()) secureWipe(it->second.host.data(), it->second.host.size() * 8);
+  keys_.erase(it);
+  secretKeys_.erase(role);
+}
+
+void Executor::wipeWorkspace() {
+  if (workspace_.host.data()) secureWipe(workspace_.host.data(), workspace_.host.size() * sizeof(uint64_t));
+}
+
+Executor::~Executor() {
+  while (!keys_.empty()) drop(keys_.begin()->first);
 }
 
 void Executor::setEvalKey(const EvalKey &evk) {
   // Keys of another key generation replace all keys set before.
-  if (evk.keySet != keySet_) keys_.clear();
+  if (evk.keySet != keySet_)
+    while (!keys_.empty()) drop(keys_.begin()->first);
   keySet_ = evk.keySet;
   if (!module_.manifest().find(abi::kEvkPrepareFunc)) return;  // no key switching in the module
   prepareKey("evk.ax", evk.ax, "evaluation key");
@@ -447,31 +477,49 @@ void Executor::call(const ManifestFunction &f, const std::function<CallData(cons
 }
 
 std::vector<BigPoly> Executor::runPolys(const std::string &name, const std::vector<BigPoly> &inputs) {
+  std::vector<const BigPoly *> in;
+  for (const BigPoly &p : inputs) in.push_back(&p);
+  std::vector<BigPoly> outputs;
+  runPolys(name, in, outputs);
+  return outputs;
+}
+
+void Executor::runPolys(const std::string &name, const std::vector<const BigPoly *> &inputs,
+                        std::vector<BigPoly> &outputs) {
   const ManifestFunction *f = module_.manifest().find(name);
   if (!f) throw Error("module has no function '" + name + "'");
-  std::vector<BigPoly> outputs;
-  size_t ins = 0;
+  size_t ins = 0, outs = 0;
   for (const auto &a : f->args)
     if (a.kind == ManifestArg::Kind::Poly) {
-      if (a.output) outputs.emplace_back(params_.logN, a.logq);
-      else ++ins;
+      if (!a.output) {
+        ++ins;
+        continue;
+      }
+      if (outputs.size() <= outs) outputs.emplace_back();
+      BigPoly &p = outputs[outs++];
+      if (p.logN != params_.logN || p.logq != a.logq || p.words.size() != p.N() * size_t(p.limbs()))
+        p = BigPoly(params_.logN, a.logq);
     }
+  outputs.resize(outs);
   if (ins != inputs.size())
     throw Error("'" + name + "' takes " + std::to_string(ins) + " inputs, got " + std::to_string(inputs.size()));
   size_t in = 0, out = 0;
   call(*f, [&](const ManifestArg &a) -> CallData {
-    if (a.kind == ManifestArg::Kind::Rns)
-      throw Error("'" + name + "' takes RNS arguments; runPolys runs BigInt-only functions");
+    if (a.kind == ManifestArg::Kind::Rns) {
+      auto it = keys_.find(a.role);
+      if (it == keys_.end() || a.basis != keyBasis_)
+        throw Error("'" + name + "' reads the prepared value '" + a.role + "', which was not prepared");
+      return {it->second.address(), 0, true};
+    }
     if (a.output) {
       BigPoly &p = outputs[out++];
       return {p.words.data(), p.words.size(), false};
     }
-    const BigPoly &p = inputs[in++];
+    const BigPoly &p = *inputs[in++];
     if (p.logq != a.logq || p.logN != params_.logN)
       throw Error("'" + name + "' input " + std::to_string(in - 1) + " has the wrong ring or modulus");
     return {const_cast<uint64_t *>(p.words.data()), p.words.size(), false};
   });
-  return outputs;
 }
 
 } // namespace fhec::rt

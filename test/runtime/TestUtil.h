@@ -93,4 +93,38 @@ inline double chiSquareCritical(int df, double alpha) {
   return df * std::pow(1 - v + z * std::sqrt(v), 3);
 }
 
+/// A seeded stream in SecureRandom's place (xoshiro256** seeded by
+/// splitmix64): tests only, to feed two implementations of the client side
+/// the same randomness. Never a source of real keys.
+class DeterministicRandom : public SecureRandom {
+public:
+  explicit DeterministicRandom(uint64_t seed) {
+    for (auto &x : s_) {
+      seed += 0x9e3779b97f4a7c15ull;
+      uint64_t z = seed;
+      z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+      z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+      x = z ^ (z >> 31);
+    }
+  }
+
+protected:
+  void generate(uint64_t *words, size_t count) override {
+    for (size_t i = 0; i < count; ++i) {
+      const uint64_t r = rotl(s_[1] * 5, 7) * 9, t = s_[1] << 17;
+      s_[2] ^= s_[0];
+      s_[3] ^= s_[1];
+      s_[1] ^= s_[2];
+      s_[0] ^= s_[3];
+      s_[2] ^= t;
+      s_[3] = rotl(s_[3], 45);
+      words[i] = r;
+    }
+  }
+
+private:
+  static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+  uint64_t s_[4];
+};
+
 } // namespace fhec::rt::test

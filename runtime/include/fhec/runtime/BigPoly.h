@@ -48,5 +48,10 @@ BigPoly reduce(const BigPoly &a, int newLogq);
 BigPoly mulScalar(const BigPoly &a, const mpz_t c);
 /// a + c mod q where c is added to the constant coefficient only.
 BigPoly addConstantTerm(const BigPoly &a, const mpz_t c);
+/// a += x_i 2^shift to every coefficient i, mod q, for small signed x (one
+/// per coefficient, shift < logq): full-width additions of the
+/// two's-complement operand, so that neither the sign of x_i nor a carry
+/// chain's length steers a branch (x may be secret: an error, a key).
+void addSmallShifted(BigPoly &a, const std::vector<int64_t> &x, int shift);
 
 } // namespace fhec::rt

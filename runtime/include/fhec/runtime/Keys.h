@@ -73,15 +73,43 @@ struct KeySet {
   std::map<uint64_t, RotationKey> rotationKeys;  ///< by Galois element
 };
 
+/// The ring products of the client side, behind one interface so that the
+/// sampling around them (the order in which randomness is drawn) is written
+/// once: gmpArithmetic() (the reference: exact BigInt products,
+/// Reference.h) and KernelArithmetic (Client.h: a compiled module's CRT,
+/// NTT, Hadamard, iNTT and iCRT kernels) return the same polynomials bit for
+/// bit. Errors are thrown as Error.
+class ClientArithmetic {
+public:
+  virtual ~ClientArithmetic() = default;
+  /// e + Q t - a s mod Q^2 (Q = 2^logQ), for a mod Q^2 and small signed e and
+  /// t (t empty: 0): the bx of a public, evaluation or rotation key.
+  virtual BigPoly keyB(const Params &params, const SecretKey &sk, const BigPoly &a, const std::vector<int64_t> &e,
+                       const std::vector<int64_t> &t) = 0;
+  /// HEAAN's encMsg after sampling: (round((v pk.ax + e0) / Q),
+  /// round((v pk.bx + e1) / Q) + m) mod 2^m.logq, v ternary, e0 and e1 small.
+  virtual std::pair<BigPoly, BigPoly> encrypt(const Params &params, const PublicKey &pk, const std::vector<int8_t> &v,
+                                              const std::vector<int64_t> &e0, const std::vector<int64_t> &e1,
+                                              const BigPoly &m) = 0;
+  /// bx + ax s mod q of a ciphertext (checked against sk by decrypt()).
+  virtual BigPoly decrypt(const SecretKey &sk, const Ciphertext &ct) = 0;
+};
+
+/// The reference arithmetic: products by Kronecker substitution and sparse
+/// additions (GMP), no state.
+ClientArithmetic &gmpArithmetic();
+
 /// Generates sk ~ HWT(h), pk and evk with a discrete Gaussian error of width
 /// sigma, all three stamped with one fresh random KeySetId. Secret
 /// temporaries (the error polynomials, a*s, Q*s^2) are wiped before release.
-KeySet generateKeys(const Params &params, SecureRandom &rng);
+/// `arith` does the products a*s.
+KeySet generateKeys(const Params &params, SecureRandom &rng, ClientArithmetic &arith = gmpArithmetic());
 
 /// The rotation key of Galois element g for sk (stamped with sk's key set);
 /// s(X^g), the error and a*s are wiped before release. Throws Error for a g
 /// that is not an odd number in [3, 2N).
-RotationKey generateRotationKey(const Params &params, const SecretKey &sk, uint64_t galois, SecureRandom &rng);
+RotationKey generateRotationKey(const Params &params, const SecretKey &sk, uint64_t galois, SecureRandom &rng,
+                                ClientArithmetic &arith = gmpArithmetic());
 
 /// Public-key encryption of m (mod 2^logq) as in HEAAN's encMsg: with
 /// v ~ ZO(0.5) and e0, e1 ~ DG(sigma), (v*pk.ax + e0, v*pk.bx + e1 + Q*m) mod qQ,
@@ -89,12 +117,12 @@ RotationKey generateRotationKey(const Params &params, const SecretKey &sk, uint6
 /// v, the errors and the unrounded products are wiped before release. Throws
 /// Error on mismatched sizes.
 Ciphertext encrypt(const Params &params, const PublicKey &pk, const BigPoly &m, int logp, int slots,
-                   SecureRandom &rng);
+                   SecureRandom &rng, ClientArithmetic &arith = gmpArithmetic());
 
 /// m = bx + ax * s mod q. Throws Error if the ciphertext carries a KeySetId
 /// other than the secret key's ("ciphertext belongs to key set X, the secret
 /// key to key set Y") or its ring dimension differs.
-BigPoly decrypt(const SecretKey &sk, const Ciphertext &ct);
+BigPoly decrypt(const SecretKey &sk, const Ciphertext &ct, ClientArithmetic &arith = gmpArithmetic());
 
 /// Throws Error unless `got` equals `expected`, saying "<gotWhat> belongs to
 /// key set <got>, <expectedWhat> to key set <expected>" (the names say where

@@ -125,9 +125,24 @@ public:
   /// zeroing, ~6 ms for HE Mul's 20 MiB at logN = 16).
   void run(const std::string &function, const std::vector<Ciphertext> &inputs, std::vector<Ciphertext> &outputs);
   /// Calls a kernel-level function whose inputs and outputs are BigInt
-  /// polynomials (in manifest order), e.g. an fhe-dialect test program.
-  /// Throws Error on mismatched inputs or a function with RNS arguments.
+  /// polynomials (in manifest order), e.g. an fhe-dialect test program; its
+  /// RNS arguments are values prepare() made, found by role. Throws Error on
+  /// mismatched inputs or an RNS argument nothing was prepared for.
   std::vector<BigPoly> runPolys(const std::string &function, const std::vector<BigPoly> &inputs);
+  /// The same with the inputs by address, writing the results into
+  /// `outputs`, whose polynomials keep their storage where their shapes match.
+  void runPolys(const std::string &function, const std::vector<const BigPoly *> &inputs,
+                std::vector<BigPoly> &outputs);
+  /// Runs `function`, one polynomial in and one RNS value out (a key's CRT
+  /// and NTT), and keeps the result under `role` for the RNS arguments of
+  /// later calls (replacing what `role` held). `secret`: the value is wiped
+  /// when it is replaced or the executor goes (a secret key's NTT form).
+  void prepare(const std::string &function, const std::string &role, const BigPoly &input, bool secret = false);
+  /// Overwrites the shared workspace with zeros (after a call on secret data).
+  void wipeWorkspace();
+  Executor(Executor &&) = default;
+  /// Wipes the secret prepared values.
+  ~Executor();
 
 private:
   const Buffer &table(const ManifestArg &a);
@@ -162,9 +177,12 @@ private:
   /// Runs the module's key preparation (CRT + NTT) on one key polynomial mod
   /// Q^2 into keys_[role].
   void prepareKey(const std::string &role, const BigPoly &key, const char *what);
-  /// Key-switching keys in RNS/NTT form by role ("evk.ax", "rk5.bx", ...),
-  /// (m, N) prime-major words in the basis keyBasis_.
+  /// Prepared values (key-switching keys in RNS/NTT form: "evk.ax",
+  /// "rk5.bx", ...; a client module's "sk", "pk.ax", ...) by role, (m, N)
+  /// prime-major words in the basis keyBasis_.
   std::map<std::string, Resident> keys_;
+  std::map<std::string, bool> secretKeys_;  ///< roles whose values are wiped
+  void drop(const std::string &role);
   size_t workspaceBytes_ = 0;
   KeySetId keySet_;  // the key set of the keys set so far (inputs must share it)
   int keyBasis_ = -1;

@@ -1,0 +1,171 @@
+#include "codegen/ClientKernels.h"
+#include "codegen/Driver.h"
+#include "codegen/Program.h"
+#include "passes/Bounds.h"
+
+#include "dialect/CKKS/CKKSDialect.h"
+#include "dialect/FHE/FHEDialect.h"
+
+#include "fhec/runtime/Abi.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+
+#include <algorithm>
+#include <set>
+
+using namespace mlir;
+
+namespace fhec {
+
+namespace {
+
+// Builds the functions of the client module, one method each (Abi.h lists
+// their signatures and roles).
+class ClientKernelBuilder {
+public:
+  ClientKernelBuilder(ModuleOp module, const rt::Params &p)
+      : b(module.getContext()), loc(module.getLoc()), p(p), moduleBody(module.getBody()),
+        clientBasis(basis(clientEncryptBits(unsigned(p.logN), unsigned(p.logQ)))) {}
+
+  void prepareSecret() {
+    Block *body = function(abi::kClientPrepareSecret, {{poly(2), "s"}}, {{eval(clientBasis), "sk"}});
+    Value c = fhe::CrtOp::create(b, loc, coeff(clientBasis), body->getArgument(0));
+    cast<fhe::CrtOp>(c.getDefiningOp()).setCentered(true);
+    ret({fhe::NttOp::create(b, loc, eval(clientBasis), c)});
+  }
+
+  void preparePublic() {
+    Block *body = function(abi::kClientPreparePublic, {{poly(2 * p.logQ), "key"}}, {{eval(clientBasis), "pk"}});
+    Value c = fhe::CrtOp::create(b, loc, coeff(clientBasis), body->getArgument(0));
+    ret({fhe::NttOp::create(b, loc, eval(clientBasis), c)});
+  }
+
+  // b = E - a s mod Q^2.
+  void keyB() {
+    int wide = 2 * p.logQ;
+    Block *body = function(abi::kClientKeyB, {{poly(wide), "a"}, {poly(wide), "E"}, {eval(clientBasis), "sk"}},
+                           {{poly(wide), "b"}});
+    auto k = basis(clientKeyBits(unsigned(p.logN), unsigned(p.logQ)));
+    Value as = product(body->getArgument(0), prefix(body->getArgument(2), k), k, wide);
+    ret({fhe::PolySubOp::create(b, loc, body->getArgument(1), as)});
+  }
+
+  // (round((v pk.ax + e0) / Q), round((v pk.bx + e1) / Q) + m) mod Q, the
+  // errors added as the iCRT reads the residues, the rounding in its columns.
+  void encrypt() {
+    Type e = poly(abi::kClientErrorBits);
+    Block *body = function(abi::kClientEncrypt,
+                           {{poly(2), "v"}, {e, "e0"}, {e, "e1"}, {poly(p.logQ), "m"}, {eval(clientBasis), "pk.ax"},
+                            {eval(clientBasis), "pk.bx"}},
+                           {{poly(p.logQ), "ax"}, {poly(p.logQ), "bx"}});
+    auto cv = fhe::CrtOp::create(b, loc, coeff(clientBasis), body->getArgument(0));
+    cv.setCentered(true);
+    Value v = fhe::NttOp::create(b, loc, eval(clientBasis), cv.getResult());
+    auto half = [&](Value key, Value err) {
+      Value h = fhe::HadamardOp::create(b, loc, v, key);
+      Value x = fhe::InttOp::create(b, loc, coeff(clientBasis), h);
+      return fhe::IcrtOp::create(b, loc, poly(p.logQ), x, err, nullptr, nullptr, b.getI64IntegerAttr(p.logQ),
+                                 /*round=*/true)
+          .getResult();
+    };
+    Value ax = half(body->getArgument(4), body->getArgument(1));
+    Value bx = fhe::PolyAddOp::create(b, loc, half(body->getArgument(5), body->getArgument(2)), body->getArgument(3));
+    ret({ax, bx});
+  }
+
+  // m = bx + ax s mod 2^logq.
+  void decrypt(int logq) {
+    Block *body = function(abi::clientDecryptFunc(logq), {{poly(logq), "ax"}, {poly(logq), "bx"}, {eval(clientBasis), "sk"}},
+                           {{poly(logq), "m"}});
+    auto d = basis(clientDecryptBits(unsigned(p.logN), unsigned(logq)));
+    Value as = product(body->getArgument(0), prefix(body->getArgument(2), d), d, logq);
+    ret({fhe::PolyAddOp::create(b, loc, body->getArgument(1), as)});
+  }
+
+private:
+  OpBuilder b;
+  Location loc;
+  rt::Params p;
+  Block *moduleBody;
+  fhe::BasisAttr clientBasis;
+
+  fhe::BasisAttr basis(unsigned bits) { return fhe::BasisAttr::get(b.getContext(), bits); }
+  fhe::PolyType poly(int logq) { return fhe::PolyType::get(b.getContext(), unsigned(p.logN), unsigned(logq)); }
+  fhe::RnsType coeff(fhe::BasisAttr basis) {
+    return fhe::RnsType::get(b.getContext(), unsigned(p.logN), basis, fhe::Domain::coeff, fhe::Layout::prime_major);
+  }
+  fhe::RnsType eval(fhe::BasisAttr basis) { return coeff(basis).withDomain(fhe::Domain::eval); }
+
+  // The prepared secret (client basis) read in a smaller basis.
+  Value prefix(Value key, fhe::BasisAttr to) {
+    return to == clientBasis ? key : fhe::BasisPrefixOp::create(b, loc, eval(to), key).getResult();
+  }
+
+  // x * key mod 2^logq (key in NTT form): CRT, NTT, Hadamard, iNTT, iCRT.
+  Value product(Value x, Value key, fhe::BasisAttr basis, int logq) {
+    Value c = fhe::CrtOp::create(b, loc, coeff(basis), x);
+    Value h = fhe::HadamardOp::create(b, loc, fhe::NttOp::create(b, loc, eval(basis), c), key);
+    return fhe::IcrtOp::create(b, loc, poly(logq), fhe::InttOp::create(b, loc, coeff(basis), h));
+  }
+
+  // A public function with role-named arguments and results at the end of
+  // the module; the builder is left in its body.
+  Block *function(llvm::StringRef name, llvm::ArrayRef<std::pair<Type, const char *>> args,
+                  llvm::ArrayRef<std::pair<Type, const char *>> results) {
+    SmallVector<Type> in, out;
+    for (auto &[t, role] : args) in.push_back(t);
+    for (auto &[t, role] : results) out.push_back(t);
+    b.setInsertionPointToEnd(moduleBody);
+    auto f = func::FuncOp::create(b, loc, name, b.getFunctionType(in, out));
+    for (auto [i, a] : llvm::enumerate(args)) f.setArgAttr(i, fhe::FHEDialect::getRoleAttrName(), b.getStringAttr(a.second));
+    for (auto [i, r] : llvm::enumerate(results))
+      f.setResultAttr(i, fhe::FHEDialect::getRoleAttrName(), b.getStringAttr(r.second));
+    Block *body = f.addEntryBlock();
+    b.setInsertionPointToEnd(body);
+    return body;
+  }
+
+  void ret(ArrayRef<Value> values) { func::ReturnOp::create(b, loc, values); }
+};
+
+} // namespace
+
+OwningOpRef<ModuleOp> buildClientKernels(MLIRContext &ctx, const rt::Params &params,
+                                         const std::vector<int> &decryptLevels) {
+  params.validate();
+  OwningOpRef<ModuleOp> module = ModuleOp::create(UnknownLoc::get(&ctx));
+  (*module)->setAttr(ckks::CKKSDialect::getParamsAttrName(),
+                     ckks::ParamsAttr::get(&ctx, unsigned(params.logN), unsigned(params.logQ), unsigned(params.logp),
+                                           StringAttr::get(&ctx, "none")));
+  std::set<int> levels(decryptLevels.begin(), decryptLevels.end());
+  levels.insert(params.logQ);
+  for (int l : levels)
+    if (l < 1 || l > params.logQ)
+      throw ProgramError(ProgramError::Kind::Parameter, "a decrypt kernel's modulus 2^" + std::to_string(l) +
+                                                            " is outside [2, 2^logQ]");
+  ClientKernelBuilder kb(*module, params);
+  kb.prepareSecret();
+  kb.preparePublic();
+  kb.keyB();
+  kb.encrypt();
+  for (int l : levels) kb.decrypt(l);
+  return module;
+}
+
+std::unique_ptr<rt::CompiledModule> compileClientKernels(const rt::Params &params, CompileOptions options,
+                                                         const std::vector<int> &decryptLevels) {
+  // The client runs on the CPU whatever the server's target.
+  if (options.target != "cpu" && options.target != "cpu-avx512") options.target = "auto";
+  std::string error;
+  if (failed(resolveOptions(options, error))) throw ProgramError(ProgramError::Kind::Parameter, error);
+  DialectRegistry registry;
+  registerDialects(registry);
+  MLIRContext ctx(registry);
+  ctx.loadAllAvailableDialects();
+  DiagnosticCollector diags(ctx);
+  OwningOpRef<ModuleOp> module = buildClientKernels(ctx, params, decryptLevels);
+  return compileAndLoad(*module, options, diags);
+}
+
+} // namespace fhec

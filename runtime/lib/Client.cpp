@@ -1,0 +1,121 @@
+#include "fhec/runtime/Client.h"
+#include "fhec/runtime/Error.h"
+
+#include <algorithm>
+#include <cstring>
+
+// Secret hygiene: the secret key's NTT form is a secret prepared value of the
+// executor (wiped when replaced or released); the small polynomials built
+// here from secrets (s, v, the errors, E = e + Q t) are wiped after the call.
+// The workspace keeps the last call's intermediates until the next call
+// overwrites them, and is wiped when the arithmetic is released.
+
+namespace fhec::rt {
+
+namespace {
+// Small signed values as a polynomial mod 2^bits (one limb, bits <= 64),
+// which the kernels read centered.
+template <typename T> BigPoly smallPoly(const std::vector<T> &x, int logN, int bits) {
+  BigPoly p(logN, bits);
+  const uint64_t mask = bits == 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1;
+  for (size_t i = 0; i < p.N(); ++i) p.words[i] = uint64_t(int64_t(x[i])) & mask;
+  return p;
+}
+
+// a itself if a.logq = logq, else its coefficients (read as integers in
+// [0, 2^a.logq)) mod 2^logq in `storage` (logq >= a.logq).
+const BigPoly *widen(const BigPoly &a, int logq, BigPoly &storage) {
+  if (a.logq == logq) return &a;
+  storage = BigPoly(a.logN, logq);
+  const int la = a.limbs(), lw = storage.limbs();
+  for (size_t i = 0; i < a.N(); ++i) std::memcpy(storage.coeff(i), a.coeff(i), sizeof(uint64_t) * std::min(la, lw));
+  return &storage;
+}
+} // namespace
+
+KernelArithmetic::KernelArithmetic(const CompiledModule &module, const Params &params)
+    : module_(module), params_(params), exec_(module, params) {
+  const Manifest &m = module.manifest();
+  for (const char *f : {abi::kClientPrepareSecret, abi::kClientPreparePublic, abi::kClientKeyB, abi::kClientEncrypt})
+    if (!m.find(f))
+      throw Error(std::string("the module holds no client kernels (no '") + f +
+                  "'): compile them with `fhec --emit=client` or codegen's compileClientKernels");
+  const std::string prefix = abi::kClientDecryptPrefix;
+  for (const auto &f : m.functions)
+    if (f.name.rfind(prefix, 0) == 0) decryptLevels_.push_back(std::stoi(f.name.substr(prefix.size())));
+  std::sort(decryptLevels_.begin(), decryptLevels_.end());
+  if (decryptLevels_.empty() || decryptLevels_.back() < params.logQ)
+    throw Error("the client module has no decrypt kernel for logq = " + std::to_string(params.logQ));
+}
+
+KernelArithmetic::~KernelArithmetic() { exec_.wipeWorkspace(); }
+
+void KernelArithmetic::checkParams(const Params &params) const {
+  if (!(params == params_))
+    throw Error("the client kernels were compiled for " + params_.str() + ", not " + params.str());
+}
+
+void KernelArithmetic::useSecret(const SecretKey &sk) {
+  if (sk.s.size() != params_.N()) throw Error("the secret key does not match " + params_.str());
+  if (secretReady_ && sk.keySet.known() && sk.keySet == secretKeySet_) return;
+  BigPoly s = smallPoly(sk.s, params_.logN, 2);
+  exec_.prepare(abi::kClientPrepareSecret, "sk", s, /*secret=*/true);
+  secureWipe(s.words);
+  secretKeySet_ = sk.keySet;
+  secretReady_ = true;
+}
+
+void KernelArithmetic::usePublic(const PublicKey &pk) {
+  if (publicReady_ && pk.keySet.known() && pk.keySet == publicKeySet_) return;
+  exec_.prepare(abi::kClientPreparePublic, "pk.ax", pk.ax);
+  exec_.prepare(abi::kClientPreparePublic, "pk.bx", pk.bx);
+  publicKeySet_ = pk.keySet;
+  publicReady_ = true;
+}
+
+BigPoly KernelArithmetic::keyB(const Params &params, const SecretKey &sk, const BigPoly &a,
+                               const std::vector<int64_t> &e, const std::vector<int64_t> &t) {
+  checkParams(params);
+  std::lock_guard<std::mutex> lock(mu_);
+  useSecret(sk);
+  BigPoly E(params.logN, 2 * params.logQ);
+  addSmallShifted(E, e, 0);
+  if (!t.empty()) addSmallShifted(E, t, params.logQ);
+  std::vector<BigPoly> out;
+  exec_.runPolys(abi::kClientKeyB, {&a, &E}, out);
+  secureWipe(E.words);
+  return std::move(out.at(0));
+}
+
+std::pair<BigPoly, BigPoly> KernelArithmetic::encrypt(const Params &params, const PublicKey &pk,
+                                                      const std::vector<int8_t> &v, const std::vector<int64_t> &e0,
+                                                      const std::vector<int64_t> &e1, const BigPoly &m) {
+  checkParams(params);
+  std::lock_guard<std::mutex> lock(mu_);
+  usePublic(pk);
+  BigPoly vp = smallPoly(v, params.logN, 2), e0p = smallPoly(e0, params.logN, abi::kClientErrorBits),
+          e1p = smallPoly(e1, params.logN, abi::kClientErrorBits);
+  // The kernel works mod Q; results mod q are those reduced (q | Q).
+  BigPoly wide;
+  const BigPoly *mQ = widen(m, params.logQ, wide);
+  std::vector<BigPoly> out;
+  exec_.runPolys(abi::kClientEncrypt, {&vp, &e0p, &e1p, mQ}, out);
+  for (BigPoly *p : {&vp, &e0p, &e1p, &wide}) secureWipe(p->words);
+  if (m.logq == params.logQ) return {std::move(out.at(0)), std::move(out.at(1))};
+  return {reduce(out.at(0), m.logq), reduce(out.at(1), m.logq)};
+}
+
+BigPoly KernelArithmetic::decrypt(const SecretKey &sk, const Ciphertext &ct) {
+  auto level = std::lower_bound(decryptLevels_.begin(), decryptLevels_.end(), ct.logq());
+  if (level == decryptLevels_.end())
+    throw Error("decrypt: the ciphertext's modulus 2^" + std::to_string(ct.logq()) + " is above the parameters' Q");
+  std::lock_guard<std::mutex> lock(mu_);
+  useSecret(sk);
+  BigPoly wa, wb;
+  std::vector<BigPoly> out;
+  exec_.runPolys(abi::clientDecryptFunc(*level), {widen(ct.ax, *level, wa), widen(ct.bx, *level, wb)}, out);
+  if (*level == ct.logq()) return std::move(out.at(0));
+  return reduce(out.at(0), ct.logq());
+}
+
+} // namespace fhec::rt

@@ -1,0 +1,101 @@
+// The client side at NTT speed (fhec/runtime/Client.h): key generation,
+// encryption and decryption through the compiled client kernels give the
+// keys and ciphertexts of the GMP reference bit for bit, fed the same
+// (deterministic, test-only) random stream, on every CPU target.
+#include "E2EUtil.h"
+#include "../runtime/TestUtil.h"
+
+#include "codegen/ClientKernels.h"
+#include "codegen/Program.h"
+
+#include "fhec/runtime/Automorphism.h"
+#include "fhec/runtime/Client.h"
+#include "fhec/runtime/Encoding.h"
+#include "fhec/runtime/Error.h"
+
+using namespace fhec;
+using namespace fhec::test;
+
+namespace {
+
+struct Case {
+  const char *target;
+  int logN, logQ;
+};
+
+class ClientKernelsTest : public ::testing::TestWithParam<Case> {};
+
+void expectSameKeys(const rt::KeySet &a, const rt::KeySet &b) {
+  EXPECT_EQ(a.sk.s, b.sk.s);
+  EXPECT_TRUE(a.sk.keySet == b.sk.keySet);
+  EXPECT_TRUE(a.pk.ax == b.pk.ax);
+  EXPECT_TRUE(a.pk.bx == b.pk.bx) << "public key bx differs";
+  EXPECT_TRUE(a.evk.ax == b.evk.ax);
+  EXPECT_TRUE(a.evk.bx == b.evk.bx) << "evaluation key bx differs";
+}
+
+TEST_P(ClientKernelsTest, SameKeysAndCiphertextsAsTheReference) {
+  const Case c = GetParam();
+  if (std::string why = cannotRun(c.target); !why.empty()) GTEST_SKIP() << why;
+  rt::Params p = rt::test::makeParams(c.logN, c.logQ, 30);
+  const int mid = c.logQ / 2 + 7;  // a decrypt kernel below logQ
+  CompileOptions o;
+  o.target = c.target;
+  std::unique_ptr<rt::CompiledModule> module = compileClientKernels(p, o, {mid});
+  ASSERT_EQ(module->manifest().target, c.target);
+  rt::KernelArithmetic kernels(*module, p);
+  EXPECT_EQ(kernels.decryptLevels(), (std::vector<int>{mid, c.logQ}));
+
+  for (uint64_t seed : {1u, 2u}) {
+    rt::test::DeterministicRandom r1(seed), r2(seed);
+    rt::KeySet ref = rt::generateKeys(p, r1), got = rt::generateKeys(p, r2, kernels);
+    expectSameKeys(ref, got);
+    for (uint64_t g : {rt::galoisForRotation(c.logN, 1), rt::galoisForRotation(c.logN, 3),
+                       rt::galoisForConjugation(c.logN)}) {
+      rt::RotationKey a = rt::generateRotationKey(p, ref.sk, g, r1), b = rt::generateRotationKey(p, got.sk, g, r2, kernels);
+      EXPECT_TRUE(a.bx == b.bx) << "rotation key of Galois element " << g << " differs";
+    }
+    // Fresh encryptions at the top, at the decrypt kernel's level and below it.
+    for (int logq : {c.logQ, mid, mid - 40, 40}) {
+      std::vector<rt::Complex> z(8);
+      for (size_t i = 0; i < z.size(); ++i) z[i] = rt::Complex(0.25 * double(i) - 1, 0.5);
+      rt::BigPoly m = rt::encode(z, c.logN, 30, logq);
+      rt::Ciphertext a = rt::encrypt(p, ref.pk, m, 30, 8, r1), b = rt::encrypt(p, got.pk, m, 30, 8, r2, kernels);
+      EXPECT_TRUE(a == b) << "ciphertexts at logq " << logq << " differ";
+      rt::BigPoly da = rt::decrypt(ref.sk, a), db = rt::decrypt(got.sk, a, kernels);
+      EXPECT_TRUE(da == db) << "decryptions at logq " << logq << " differ";
+      auto back = rt::decode(db, 8, 30);
+      for (size_t i = 0; i < z.size(); ++i) EXPECT_LT(std::abs(back[i] - z[i]), 1e-3);
+    }
+  }
+}
+
+TEST_P(ClientKernelsTest, RefusesOtherParametersAndForeignKeys) {
+  const Case c = GetParam();
+  if (std::string why = cannotRun(c.target); !why.empty()) GTEST_SKIP() << why;
+  rt::Params p = rt::test::makeParams(c.logN, c.logQ, 30);
+  CompileOptions o;
+  o.target = c.target;
+  std::unique_ptr<rt::CompiledModule> module = compileClientKernels(p, o);
+  rt::KernelArithmetic kernels(*module, p);
+  rt::Params other = rt::test::makeParams(c.logN, c.logQ, 30, /*h=*/32);
+  rt::SecureRandom rng;
+  EXPECT_THROW(rt::generateKeys(other, rng, kernels), rt::Error);
+  EXPECT_THROW(rt::KernelArithmetic(*module, rt::test::makeParams(c.logN, c.logQ + 64, 30)), rt::Error);
+  // A ciphertext of another key set is refused before any product.
+  rt::KeySet a = rt::generateKeys(p, rng, kernels), b = rt::generateKeys(p, rng, kernels);
+  rt::Ciphertext ct = rt::encrypt(p, a.pk, rt::encode({1.0}, c.logN, 30, c.logQ), 30, 1, rng, kernels);
+  EXPECT_THROW(rt::decrypt(b.sk, ct, kernels), rt::Error);
+  EXPECT_NO_THROW(rt::decrypt(a.sk, ct, kernels));
+}
+
+INSTANTIATE_TEST_SUITE_P(Targets, ClientKernelsTest,
+                         ::testing::Values(Case{"cpu", 10, 300}, Case{"cpu-avx512", 10, 300},
+                                           Case{"cpu", 12, 600}, Case{"cpu-avx512", 12, 600}),
+                         [](const auto &info) {
+                           std::string t = info.param.target;
+                           std::replace(t.begin(), t.end(), '-', '_');
+                           return t + "_logN" + std::to_string(info.param.logN);
+                         });
+
+} // namespace
