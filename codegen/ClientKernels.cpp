@@ -26,57 +26,67 @@ class ClientKernelBuilder {
 public:
   ClientKernelBuilder(ModuleOp module, const rt::Params &p)
       : b(module.getContext()), loc(module.getLoc()), p(p), moduleBody(module.getBody()),
-        clientBasis(basis(clientEncryptBits(unsigned(p.logN), unsigned(p.logQ)))) {}
+        keyBasis(basis(clientKeyBits(unsigned(p.logN), unsigned(p.logQ)))),
+        encryptBasis(basis(clientEncryptBits(unsigned(p.logN), unsigned(p.logQ)))) {}
 
+  // The secret in the largest basis (key generation's; decryption reads a prefix).
   void prepareSecret() {
-    Block *body = function(abi::kClientPrepareSecret, {{poly(2), "s"}}, {{eval(clientBasis), "sk"}});
-    Value c = fhe::CrtOp::create(b, loc, coeff(clientBasis), body->getArgument(0));
-    cast<fhe::CrtOp>(c.getDefiningOp()).setCentered(true);
-    ret({fhe::NttOp::create(b, loc, eval(clientBasis), c)});
+    Block *body = function(abi::kClientPrepareSecret, {{poly(2), "s"}}, {{eval(keyBasis), "sk"}});
+    auto c = fhe::CrtOp::create(b, loc, coeff(keyBasis), body->getArgument(0));
+    c.setCentered(true);
+    ret({fhe::NttOp::create(b, loc, eval(keyBasis), c.getResult())});
   }
 
+  // A half of a public-key polynomial (below Q) in the encryption basis.
   void preparePublic() {
-    Block *body = function(abi::kClientPreparePublic, {{poly(2 * p.logQ), "key"}}, {{eval(clientBasis), "pk"}});
-    Value c = fhe::CrtOp::create(b, loc, coeff(clientBasis), body->getArgument(0));
-    ret({fhe::NttOp::create(b, loc, eval(clientBasis), c)});
+    Block *body = function(abi::kClientPreparePublic, {{poly(p.logQ), "half"}}, {{eval(encryptBasis), "pk"}});
+    Value c = fhe::CrtOp::create(b, loc, coeff(encryptBasis), body->getArgument(0));
+    ret({fhe::NttOp::create(b, loc, eval(encryptBasis), c)});
   }
 
   // b = E - a s mod Q^2.
   void keyB() {
     int wide = 2 * p.logQ;
-    Block *body = function(abi::kClientKeyB, {{poly(wide), "a"}, {poly(wide), "E"}, {eval(clientBasis), "sk"}},
+    Block *body = function(abi::kClientKeyB, {{poly(wide), "a"}, {poly(wide), "E"}, {eval(keyBasis), "sk"}},
                            {{poly(wide), "b"}});
-    auto k = basis(clientKeyBits(unsigned(p.logN), unsigned(p.logQ)));
-    Value as = product(body->getArgument(0), prefix(body->getArgument(2), k), k, wide);
+    Value as = product(body->getArgument(0), body->getArgument(2), keyBasis, wide);
     ret({fhe::PolySubOp::create(b, loc, body->getArgument(1), as)});
   }
 
-  // (round((v pk.ax + e0) / Q), round((v pk.bx + e1) / Q) + m) mod Q, the
-  // errors added as the iCRT reads the residues, the rounding in its columns.
+  // HEAAN's encMsg on the halves of pk = pk_hi Q + pk_lo: with X = v pk + e,
+  // round(X / Q) = v pk_hi + round((v pk_lo + e) / Q) exactly, so both
+  // products fit a basis of half the bits (25 primes instead of 49 at the
+  // paper's size: half the NTTs of v and of the iCRT's work). The error is
+  // added as the iCRT reads the residues, the rounding in its columns.
   void encrypt() {
     Type e = poly(abi::kClientErrorBits);
+    Type key = eval(encryptBasis);
     Block *body = function(abi::kClientEncrypt,
-                           {{poly(2), "v"}, {e, "e0"}, {e, "e1"}, {poly(p.logQ), "m"}, {eval(clientBasis), "pk.ax"},
-                            {eval(clientBasis), "pk.bx"}},
+                           {{poly(2), "v"}, {e, "e0"}, {e, "e1"}, {poly(p.logQ), "m"}, {key, "pk.ax.hi"},
+                            {key, "pk.ax.lo"}, {key, "pk.bx.hi"}, {key, "pk.bx.lo"}},
                            {{poly(p.logQ), "ax"}, {poly(p.logQ), "bx"}});
-    auto cv = fhe::CrtOp::create(b, loc, coeff(clientBasis), body->getArgument(0));
+    auto cv = fhe::CrtOp::create(b, loc, coeff(encryptBasis), body->getArgument(0));
     cv.setCentered(true);
-    Value v = fhe::NttOp::create(b, loc, eval(clientBasis), cv.getResult());
-    auto half = [&](Value key, Value err) {
-      Value h = fhe::HadamardOp::create(b, loc, v, key);
-      Value x = fhe::InttOp::create(b, loc, coeff(clientBasis), h);
-      return fhe::IcrtOp::create(b, loc, poly(p.logQ), x, err, nullptr, nullptr, b.getI64IntegerAttr(p.logQ),
-                                 /*round=*/true)
-          .getResult();
+    Value v = fhe::NttOp::create(b, loc, key, cv.getResult());
+    auto times = [&](Value k) {
+      return fhe::InttOp::create(b, loc, coeff(encryptBasis), fhe::HadamardOp::create(b, loc, v, k).getResult()).getResult();
     };
-    Value ax = half(body->getArgument(4), body->getArgument(1));
-    Value bx = fhe::PolyAddOp::create(b, loc, half(body->getArgument(5), body->getArgument(2)), body->getArgument(3));
+    // round((v pk_lo + e) / Q) is at most N + 1 in magnitude: logN + 3 bits
+    // hold it (two's complement), and it enters v pk_hi's iCRT as its addend.
+    auto half = [&](Value hi, Value lo, Value err) {
+      Value low = fhe::IcrtOp::create(b, loc, poly(p.logN + 3), times(lo), err, nullptr, nullptr,
+                                      b.getI64IntegerAttr(p.logQ), /*round=*/true);
+      return fhe::IcrtOp::create(b, loc, poly(p.logQ), times(hi), low, nullptr, nullptr, nullptr, false).getResult();
+    };
+    Value ax = half(body->getArgument(4), body->getArgument(5), body->getArgument(1));
+    Value bx = fhe::PolyAddOp::create(b, loc, half(body->getArgument(6), body->getArgument(7), body->getArgument(2)),
+                                      body->getArgument(3));
     ret({ax, bx});
   }
 
   // m = bx + ax s mod 2^logq.
   void decrypt(int logq) {
-    Block *body = function(abi::clientDecryptFunc(logq), {{poly(logq), "ax"}, {poly(logq), "bx"}, {eval(clientBasis), "sk"}},
+    Block *body = function(abi::clientDecryptFunc(logq), {{poly(logq), "ax"}, {poly(logq), "bx"}, {eval(keyBasis), "sk"}},
                            {{poly(logq), "m"}});
     auto d = basis(clientDecryptBits(unsigned(p.logN), unsigned(logq)));
     Value as = product(body->getArgument(0), prefix(body->getArgument(2), d), d, logq);
@@ -88,7 +98,7 @@ private:
   Location loc;
   rt::Params p;
   Block *moduleBody;
-  fhe::BasisAttr clientBasis;
+  fhe::BasisAttr keyBasis, encryptBasis;
 
   fhe::BasisAttr basis(unsigned bits) { return fhe::BasisAttr::get(b.getContext(), bits); }
   fhe::PolyType poly(int logq) { return fhe::PolyType::get(b.getContext(), unsigned(p.logN), unsigned(logq)); }
@@ -97,9 +107,9 @@ private:
   }
   fhe::RnsType eval(fhe::BasisAttr basis) { return coeff(basis).withDomain(fhe::Domain::eval); }
 
-  // The prepared secret (client basis) read in a smaller basis.
+  // The prepared secret (key basis) read in a smaller basis.
   Value prefix(Value key, fhe::BasisAttr to) {
-    return to == clientBasis ? key : fhe::BasisPrefixOp::create(b, loc, eval(to), key).getResult();
+    return to == keyBasis ? key : fhe::BasisPrefixOp::create(b, loc, eval(to), key).getResult();
   }
 
   // x * key mod 2^logq (key in NTT form): CRT, NTT, Hadamard, iNTT, iCRT.
@@ -151,6 +161,15 @@ OwningOpRef<ModuleOp> buildClientKernels(MLIRContext &ctx, const rt::Params &par
   kb.encrypt();
   for (int l : levels) kb.decrypt(l);
   return module;
+}
+
+std::vector<int> resultLevels(ModuleOp module) {
+  std::set<int> levels;
+  for (auto f : module.getOps<func::FuncOp>())
+    if (f.isPublic())
+      for (Type t : f.getResultTypes())
+        if (auto ct = dyn_cast<ckks::CiphertextType>(t)) levels.insert(int(ct.getLogq()));
+  return {levels.begin(), levels.end()};
 }
 
 std::unique_ptr<rt::CompiledModule> compileClientKernels(const rt::Params &params, CompileOptions options,

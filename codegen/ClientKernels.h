@@ -24,6 +24,10 @@ namespace fhec {
 mlir::OwningOpRef<mlir::ModuleOp> buildClientKernels(mlir::MLIRContext &ctx, const rt::Params &params,
                                                      const std::vector<int> &decryptLevels = {});
 
+/// The moduli (logq) of the ciphertexts the module's public functions return:
+/// the levels a client decrypts at.
+std::vector<int> resultLevels(mlir::ModuleOp module);
+
 /// Builds and compiles them for `options.target` (cpu, cpu-avx512 or auto;
 /// a GPU target's client runs on the CPU: auto then) and loads the library.
 /// Throws ProgramError.

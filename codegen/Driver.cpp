@@ -1,7 +1,10 @@
 #include "codegen/Driver.h"
+#include "codegen/ClientKernels.h"
+#include "codegen/Program.h"
 #include "codegen/Emit.h"
 #include "codegen/Runner.h"
 #include "passes/Passes.h"
+#include "passes/Target.h"
 
 #include "fhec/runtime/Params.h"
 #include "fhec/runtime/Security.h"
@@ -195,7 +198,7 @@ static int driverMainImpl(int argc, char **argv) {
   static cl::opt<std::string> outputFile("o", cl::desc("Output file (default: stdout)"), cl::value_desc("file"),
                                          cl::init("-"), cl::cat(cat));
   static cl::opt<std::string> targetOpt("target", cl::desc("Target: cpu (portable 64-bit), cpu-avx512 (AVX-512 IFMA), auto (the best CPU target this machine runs), cuda (NVIDIA GPUs: PTX, 30-bit primes, 32-bit words) or cuda-emu (the cuda kernels run on the CPU with the GPU's thread semantics; small sizes)"),
-                                        cl::init("cpu"), cl::cat(cat));
+                                        cl::init("auto"), cl::cat(cat));
   static cl::opt<std::string> gpuArchOpt("gpu-arch", cl::desc("cuda: PTX target, sm_80 or sm_90 (default)"),
                                          cl::init("sm_90"), cl::cat(cat));
   static cl::opt<std::string> sanitizeOpt("sanitize",
@@ -227,6 +230,12 @@ static int driverMainImpl(int argc, char **argv) {
       cl::desc("Run ckks-manage-scale first: rescale after every product and align the levels and scales of "
                "operands (for programs written without rescales)"),
       cl::cat(cat));
+  static cl::opt<bool> clientOpt(
+      "client",
+      cl::desc("Compile the client kernels of the module's #ckks.params instead of its functions: key generation, "
+               "encryption and decryption through NTT products (fhec/runtime/Client.h), with decrypt kernels for "
+               "logQ and the levels of the functions' results; any --emit stage, a CPU target"),
+      cl::cat(cat));
   static cl::opt<bool> noPhaseTimers("no-phase-timers", cl::desc("Do not instrument kernels with phase timers"),
                                      cl::cat(cat));
   // `fhec run` options.
@@ -239,6 +248,10 @@ static int driverMainImpl(int argc, char **argv) {
   static cl::opt<std::string> loadDir("load", cl::desc("fhec run: read params, keys and inputs from this directory"),
                                       cl::cat(cat));
   static cl::opt<bool> noReference("no-reference", cl::desc("fhec run: skip the GMP reference check"), cl::cat(cat));
+  static cl::opt<bool> gmpClient("gmp-client",
+                                 cl::desc("fhec run: generate keys, encrypt and decrypt with the GMP reference "
+                                          "instead of the client kernels"),
+                                 cl::cat(cat));
   static cl::opt<std::string> keepModule("keep-module",
                                          cl::desc("fhec run: keep the compiled module at this path (for profilers)"),
                                          cl::cat(cat));
@@ -328,6 +341,34 @@ static int driverMainImpl(int argc, char **argv) {
     llvm::errs() << "fhec: error: " << error << "\n";
     return 1;
   }
+  if (targetOpt == "auto") llvm::errs() << "fhec: target: " << describeAutoTarget(options.target) << "\n";
+  if (clientOpt) {
+    if (runMode) {
+      llvm::errs() << "fhec: error: --client compiles the client kernels; `fhec run` uses them already\n";
+      return 1;
+    }
+    if (lookupTarget(options.target)->gpu) {
+      llvm::errs() << "fhec: error: the client kernels run on the CPU: --client needs a CPU target (cpu, "
+                      "cpu-avx512 or auto), got --target="
+                   << options.target << "\n";
+      return 1;
+    }
+    auto p = ckks::getModuleParams(*module);
+    if (!p) {
+      llvm::errs() << "fhec: error: --client needs the module attribute 'ckks.params'\n";
+      return 1;
+    }
+    rt::Params params;
+    params.logN = int(p.getLogN());
+    params.logQ = int(p.getLogQ());
+    params.logp = int(p.getLogp());
+    try {
+      module = buildClientKernels(ctx, params, resultLevels(*module));
+    } catch (const ProgramError &e) {
+      llvm::errs() << "fhec: error: " << e.what() << "\n";
+      return 1;
+    }
+  }
 
   if (runMode) {
     RunOptions ro;
@@ -339,6 +380,7 @@ static int driverMainImpl(int argc, char **argv) {
     ro.checkReference = !noReference;
     ro.jsonPath = jsonOut;
     ro.keepModule = keepModule;
+    ro.gmpClient = gmpClient;
     ro.threads = threadsOpt;
     for (const std::string &flags : compareOpt) {
       // A comparison starts from the main target and threads; its flags override them.

@@ -56,6 +56,14 @@ ArrayRef<OptimizationPass> optimizationPasses() {
   return passes;
 }
 
+std::string describeAutoTarget(const std::string &resolved) {
+  std::vector<std::string> missing = rt::missingCpuFeatures(lookupTarget("cpu-avx512")->requiredCpuFeatures());
+  if (missing.empty()) return resolved + " (--target=auto: this CPU has AVX-512 IFMA)";
+  std::string list;
+  for (const std::string &f : missing) list += (list.empty() ? "" : ", ") + f;
+  return resolved + " (--target=auto: this CPU lacks " + list + " for cpu-avx512)";
+}
+
 LogicalResult resolveOptions(CompileOptions &options, std::string &error) {
   // auto: the fastest target this CPU runs.
   if (options.target == "auto")

@@ -49,6 +49,10 @@ llvm::ArrayRef<OptimizationPass> optimizationPasses();
 /// failure returns the reason.
 mlir::LogicalResult resolveOptions(CompileOptions &options, std::string &error);
 
+/// One line on the target `auto` resolved to and why ("cpu-avx512 (auto:
+/// this CPU has AVX-512 IFMA)", or the features it lacks).
+std::string describeAutoTarget(const std::string &resolved);
+
 /// ckks-to-fhe, cse, fhe-select-basis, then the optimization passes of the
 /// -O level: the annotated fhe level (`--emit=fhe`). Fails on bad pass options.
 mlir::LogicalResult buildFHEPipeline(mlir::OpPassManager &pm, const CompileOptions &options, std::string &error);

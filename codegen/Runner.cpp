@@ -1,7 +1,10 @@
 #include "codegen/Runner.h"
+#include "codegen/ClientKernels.h"
+#include "codegen/Program.h"
 #include "codegen/Driver.h"
 #include "codegen/Evaluate.h"
 
+#include "fhec/runtime/Client.h"
 #include "fhec/runtime/Cuda.h"
 #include "fhec/runtime/Error.h"
 #include "fhec/runtime/Module.h"
@@ -188,6 +191,29 @@ int runProgram(ModuleOp module, const RunOptions &opts) {
     }
     llvm::sys::fs::remove(tmpDir);
 
+    // The client side: the client kernels for the main configuration's CPU
+    // target (a GPU program's client runs on the CPU), with decrypt kernels
+    // for the function's results, or the GMP reference with --gmp-client.
+    std::unique_ptr<rt::CompiledModule> clientModule;
+    std::unique_ptr<rt::KernelArithmetic> clientKernels;
+    std::string clientLabel = "GMP reference";
+    double clientCompileSeconds = 0;
+    if (!opts.gmpClient) {
+      auto t0 = Clock::now();
+      std::vector<int> levels;
+      for (Type t : func.getResultTypes()) levels.push_back(int(cast<ckks::CiphertextType>(t).getLogq()));
+      try {
+        clientModule = compileClientKernels(params, opts.compile, levels);
+      } catch (const ProgramError &e) {
+        return fail(std::string("compiling the client kernels: ") + e.what());
+      }
+      clientKernels = std::make_unique<rt::KernelArithmetic>(*clientModule, params);
+      clientModule->setThreads(int(configs[0].threads));
+      clientCompileSeconds = secondsSince(t0);
+      clientLabel = clientModule->manifest().target + " kernels";
+    }
+    rt::ClientArithmetic &arith = clientKernels ? *clientKernels : rt::gmpArithmetic();
+
     // Keys and inputs: generated, or loaded from --load.
     rt::SecureRandom rng;
     rt::KeySet keys;
@@ -222,11 +248,13 @@ int runProgram(ModuleOp module, const RunOptions &opts) {
         const std::string ctPath = path(opts.loadDir, "in" + std::to_string(i) + ".ct");
         inputs.push_back(rt::deserializeCiphertext(rt::readFile(ctPath), params));
         sameKeySet(inputs.back().keySet, ctPath);
-        messages.push_back(rt::decode(rt::decrypt(keys.sk, inputs.back()), inputs.back().slots, inputs.back().logp));
+        messages.push_back(
+            rt::decode(rt::decrypt(keys.sk, inputs.back(), arith), inputs.back().slots, inputs.back().logp));
       }
     } else {
-      keys = rt::generateKeys(params, rng);
-      for (uint64_t g : galoisElements(func)) keys.rotationKeys[g] = rt::generateRotationKey(params, keys.sk, g, rng);
+      keys = rt::generateKeys(params, rng, arith);
+      for (uint64_t g : galoisElements(func))
+        keys.rotationKeys[g] = rt::generateRotationKey(params, keys.sk, g, rng, arith);
     }
     double keygenSeconds = secondsSince(t0);
     t0 = Clock::now();
@@ -236,7 +264,7 @@ int runProgram(ModuleOp module, const RunOptions &opts) {
         std::vector<rt::Complex> z(ct.getSlots());
         for (auto &x : z) x = rt::Complex(2 * rng.uniformReal() - 1, 2 * rng.uniformReal() - 1);
         rt::BigPoly m = rt::encode(z, params.logN, int(ct.getLogp()), int(ct.getLogq()));
-        inputs.push_back(rt::encrypt(params, keys.pk, m, int(ct.getLogp()), int(ct.getSlots()), rng));
+        inputs.push_back(rt::encrypt(params, keys.pk, m, int(ct.getLogp()), int(ct.getSlots()), rng, arith));
         messages.push_back(std::move(z));
       }
     }
@@ -286,8 +314,12 @@ int runProgram(ModuleOp module, const RunOptions &opts) {
     if (failed(plain)) return 1;
     double maxErr = 0, sumErr = 0;
     size_t count = 0;
+    t0 = Clock::now();
+    std::vector<std::vector<rt::Complex>> decrypted;
+    for (const rt::Ciphertext &c : outputs) decrypted.push_back(rt::decode(rt::decrypt(keys.sk, c, arith), c.slots, c.logp));
+    double decryptSeconds = secondsSince(t0);
     for (size_t i = 0; i < outputs.size(); ++i) {
-      auto got = rt::decode(rt::decrypt(keys.sk, outputs[i]), outputs[i].slots, outputs[i].logp);
+      const auto &got = decrypted[i];
       for (size_t s = 0; s < got.size(); ++s) {
         double e = std::abs(got[s] - (*plain)[i][s]);
         maxErr = std::max(maxErr, e);
@@ -321,8 +353,11 @@ int runProgram(ModuleOp module, const RunOptions &opts) {
     for (auto [i, c] : llvm::enumerate(configs))
       os << llvm::formatv("  [{0}] {1}: compile {2:F2} s, workspace {3:F1} MiB\n", i, c.label, c.compileSeconds,
                           double(c.exec->workspaceBytes()) / (1 << 20));
-    os << llvm::formatv("  keygen {0:F2} s ({1} rotation key(s)) | encrypt {2:F2} s | keys to RNS/NTT {3:F2} s\n",
-                        keygenSeconds, keys.rotationKeys.size(), encryptSeconds, evkSeconds);
+    os << llvm::formatv("  client: {0}{1}\n", clientLabel,
+                        clientModule ? llvm::formatv(", compiled in {0:F2} s", clientCompileSeconds).str() : "");
+    os << llvm::formatv("  keygen {0:F3} s ({1} rotation key(s)) | encrypt {2:F3} s | decrypt {3:F3} s | keys to "
+                        "RNS/NTT {4:F2} s\n",
+                        keygenSeconds, keys.rotationKeys.size(), encryptSeconds, decryptSeconds, evkSeconds);
     os << llvm::formatv("  {0,-10}", "phase (ms)");
     for (size_t i = 0; i < configs.size(); ++i) os << llvm::formatv(" {0,10}", "[" + std::to_string(i) + "]");
     os << "\n";
@@ -377,6 +412,11 @@ int runProgram(ModuleOp module, const RunOptions &opts) {
       j["logp"] = params.logp;
       j["runs"] = int64_t(opts.repeat);
       j["machine"] = machineInfo();
+      j["client"] = clientLabel;
+      j["client_seconds"] = llvm::json::Object{{"compile", clientCompileSeconds},
+                                               {"keygen", keygenSeconds},
+                                               {"encrypt", encryptSeconds},
+                                               {"decrypt", decryptSeconds}};
       j["max_error"] = maxErr;
       j["mean_error"] = meanErr;
       j["pass"] = ok;

@@ -30,6 +30,9 @@ struct RunOptions {
   bool checkReference = true;
   std::string jsonPath;      ///< also write the results as JSON
   std::string keepModule;    ///< keep the compiled module at this path (profilers need it)
+  /// Key generation, encryption and decryption with the GMP reference
+  /// instead of the client kernels (codegen/ClientKernels.h).
+  bool gmpClient = false;
 };
 
 /// Returns the process exit code: 0 when every check passed.

@@ -20,8 +20,9 @@ inline unsigned region2Bits(unsigned logN, unsigned logq, unsigned logQ) {
 
 // The client kernels (codegen/ClientKernels.h), for a secret of any Hamming
 // weight h <= N (|s|_1 <= N), and small errors below 2^29:
-/// Encryption: v pk + e with v ternary and pk below Q^2: |X| < N Q^2 + 2^29.
-inline unsigned clientEncryptBits(unsigned logN, unsigned logQ) { return productBasisBits(logN, 1, 2 * logQ); }
+/// Encryption, on the halves of pk = pk_hi Q + pk_lo (each below Q): v pk_hi
+/// and v pk_lo + e, v ternary: |X| < N Q + 2^29.
+inline unsigned clientEncryptBits(unsigned logN, unsigned logQ) { return productBasisBits(logN, 1, logQ); }
 /// A key's a s, a below Q^2: |X| < N Q^2.
 inline unsigned clientKeyBits(unsigned logN, unsigned logQ) { return productBasisBits(logN, 0, 2 * logQ); }
 /// Decryption's ax s, ax below 2^logq.

@@ -67,8 +67,13 @@ void KernelArithmetic::useSecret(const SecretKey &sk) {
 
 void KernelArithmetic::usePublic(const PublicKey &pk) {
   if (publicReady_ && pk.keySet.known() && pk.keySet == publicKeySet_) return;
-  exec_.prepare(abi::kClientPreparePublic, "pk.ax", pk.ax);
-  exec_.prepare(abi::kClientPreparePublic, "pk.bx", pk.bx);
+  if (pk.ax.logN != params_.logN || pk.ax.logq != 2 * params_.logQ || pk.bx.logq != 2 * params_.logQ)
+    throw Error("the public key does not match " + params_.str());
+  // The encryption kernel takes each polynomial as halves pk = hi Q + lo.
+  for (auto [poly, name] : {std::pair{&pk.ax, "pk.ax"}, std::pair{&pk.bx, "pk.bx"}}) {
+    exec_.prepare(abi::kClientPreparePublic, std::string(name) + ".hi", shiftRight(*poly, params_.logQ));
+    exec_.prepare(abi::kClientPreparePublic, std::string(name) + ".lo", reduce(*poly, params_.logQ));
+  }
   publicKeySet_ = pk.keySet;
   publicReady_ = true;
 }

@@ -3,6 +3,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <string>
 
 namespace fhec::rt {
@@ -12,19 +15,36 @@ namespace {
 // zeta^(5^j), j < slots, where slots | N/2. ksi holds zeta^k for k < 2N.
 struct SpecialFFT {
   size_t M;  // 2N
-  std::vector<Complex> ksi;
-  std::vector<size_t> rotGroup;
+  // The twiddles of each butterfly level (len = 2, 4, .., slots), stored
+  // one level after the other: zeta^(rotGroup[j] mod 4 len * M / (4 len))
+  // for j < len / 2, and their inverses' for the inverse transform.
+  std::vector<Complex> fwd, inv;
 
-  SpecialFFT(int logN, size_t slots) : M(size_t(2) << logN), ksi(M + 1), rotGroup(slots) {
+  SpecialFFT(int logN, size_t slots) : M(size_t(2) << logN) {
+    std::vector<Complex> ksi(M + 1);
     for (size_t k = 0; k <= M; ++k) {
       double angle = 2.0 * M_PI * double(k) / double(M);
       ksi[k] = Complex(std::cos(angle), std::sin(angle));
     }
+    std::vector<size_t> rotGroup(slots);
     size_t five = 1;
     for (size_t j = 0; j < slots; ++j) {
       rotGroup[j] = five;
       five = five * 5 % M;
     }
+    for (size_t len = 2; len <= slots; len <<= 1) {
+      size_t lenh = len >> 1, lenq = len << 2;
+      for (size_t j = 0; j < lenh; ++j) {
+        fwd.push_back(ksi[(rotGroup[j] % lenq) * (M / lenq)]);
+        inv.push_back(ksi[(lenq - (rotGroup[j] % lenq)) * (M / lenq)]);
+      }
+    }
+  }
+
+  // x y without the C library's inf/nan recovery (__muldc3, a call per
+  // product): the same value for finite operands.
+  static Complex mul(Complex x, Complex y) {
+    return Complex(x.real() * y.real() - x.imag() * y.imag(), x.real() * y.imag() + x.imag() * y.real());
   }
 
   static void bitReverse(std::vector<Complex> &v) {
@@ -40,12 +60,12 @@ struct SpecialFFT {
   void forward(std::vector<Complex> &v) const {
     size_t n = v.size();
     bitReverse(v);
-    for (size_t len = 2; len <= n; len <<= 1) {
-      size_t lenh = len >> 1, lenq = len << 2;
+    const Complex *tw = fwd.data();
+    for (size_t len = 2; len <= n; tw += len >> 1, len <<= 1) {
+      size_t lenh = len >> 1;
       for (size_t i = 0; i < n; i += len)
         for (size_t j = 0; j < lenh; ++j) {
-          size_t idx = (rotGroup[j] % lenq) * (M / lenq);
-          Complex u = v[i + j], w = v[i + j + lenh] * ksi[idx];
+          Complex u = v[i + j], w = mul(v[i + j + lenh], tw[j]);
           v[i + j] = u + w;
           v[i + j + lenh] = u - w;
         }
@@ -54,13 +74,14 @@ struct SpecialFFT {
 
   void inverse(std::vector<Complex> &v) const {
     size_t n = v.size();
+    // Levels from len = n down: their tables start after those of the smaller ones.
     for (size_t len = n; len >= 2; len >>= 1) {
-      size_t lenh = len >> 1, lenq = len << 2;
+      size_t lenh = len >> 1;
+      const Complex *tw = inv.data() + (lenh - 1);  // sum of the smaller levels' halves
       for (size_t i = 0; i < n; i += len)
         for (size_t j = 0; j < lenh; ++j) {
-          size_t idx = (lenq - (rotGroup[j] % lenq)) * (M / lenq);
           Complex u = v[i + j] + v[i + j + lenh];
-          Complex w = (v[i + j] - v[i + j + lenh]) * ksi[idx];
+          Complex w = mul(v[i + j] - v[i + j + lenh], tw[j]);
           v[i + j] = u;
           v[i + j + lenh] = w;
         }
@@ -69,6 +90,63 @@ struct SpecialFFT {
     for (auto &x : v) x /= double(n);
   }
 };
+
+// The tables of (logN, slots), built once per process (2N + 1 sines and
+// cosines: milliseconds at N = 2^16, more than the transform itself).
+const SpecialFFT &specialFFT(int logN, size_t slots) {
+  static std::mutex mu;
+  static std::map<std::pair<int, size_t>, std::unique_ptr<SpecialFFT>> cache;
+  std::lock_guard<std::mutex> lock(mu);
+  auto &f = cache[{logN, slots}];
+  if (!f) f = std::make_unique<SpecialFFT>(logN, slots);
+  return *f;
+}
+
+// Coefficient c (L limbs) = v mod 2^logq for a signed integer v = sign * mag
+// where mag = |m| 2^shift, m < 2^53 (limbs written directly: no GMP per
+// coefficient). v is below 2^(logq - 1) in magnitude (checked by the caller).
+void setScaled(uint64_t *c, int L, int logq, bool negative, uint64_t m, long shift) {
+  std::fill(c, c + L, 0);
+  const long w = shift / 64, b = shift % 64;
+  c[w] = m << b;
+  if (b && w + 1 < L) c[w + 1] = m >> (64 - b);
+  if (negative) {  // two's complement mod 2^logq
+    uint64_t carry = 1;
+    for (int k = 0; k < L; ++k) {
+      uint64_t x = ~c[k] + carry;
+      carry = carry && x == 0;
+      c[k] = x;
+    }
+  }
+  if (int r = logq % 64) c[L - 1] &= (uint64_t(1) << r) - 1;
+}
+
+// Coefficient c (L limbs, mod 2^logq) read centered in [-q/2, q/2) and
+// divided by 2^logScale: the magnitude truncated to its top 53 bits, as
+// mpz_get_d does.
+double centeredToDouble(const uint64_t *c, int L, int logq, int logScale, std::vector<uint64_t> &mag) {
+  const bool negative = (c[(logq - 1) / 64] >> ((logq - 1) % 64)) & 1;
+  mag.assign(c, c + L);
+  if (negative) {
+    uint64_t carry = 1;
+    for (int k = 0; k < L; ++k) {
+      uint64_t x = ~mag[k] + carry;
+      carry = carry && x == 0;
+      mag[k] = x;
+    }
+    if (int r = logq % 64) mag[L - 1] &= (uint64_t(1) << r) - 1;
+  }
+  int h = L - 1;
+  while (h >= 0 && mag[h] == 0) --h;
+  if (h < 0) return 0.0;
+  const int lz = __builtin_clzll(mag[h]);
+  const int bits = 64 * h + 64 - lz;
+  uint64_t top = mag[h] << lz;
+  if (lz && h > 0) top |= mag[h - 1] >> (64 - lz);
+  double d = bits > 53 ? std::ldexp(double(top >> 11), bits - 53 - logScale)
+                       : std::ldexp(double(top >> (64 - bits)), -logScale);
+  return negative ? -d : d;
+}
 
 void checkSlots(int logN, size_t slots) {
   size_t N = size_t(1) << logN;
@@ -85,10 +163,9 @@ BigPoly encode(const std::vector<Complex> &values, int logN, int logScale, int l
                 std::to_string(logq));
   size_t slots = values.size(), N = size_t(1) << logN, gap = (N / 2) / slots;
   std::vector<Complex> u = values;
-  SpecialFFT(logN, slots).inverse(u);
+  specialFFT(logN, slots).inverse(u);
   BigPoly m(logN, logq);
-  mpz_t v;
-  mpz_init(v);
+  const int L = m.limbs();
   // round(x * 2^logScale), exact for any scale: x = M * 2^(e - 53) with an
   // integer 53-bit M, so the product is M shifted left, or M * 2^-k rounded
   // (exact in double until it underflows, where it rounds to 0 anyway).
@@ -97,23 +174,23 @@ BigPoly encode(const std::vector<Complex> &values, int logN, int logScale, int l
     int e = 0;
     double M = std::ldexp(std::frexp(x, &e), 53);
     long shift = long(e) - 53 + logScale;
+    uint64_t mag = 0;
     if (shift >= 0) {
       if (x != 0 && shift + 53 + 1 >= long(logq))
         throw Error("encoding: scaled value exceeds q/2 = 2^" + std::to_string(logq - 1));
-      mpz_set_d(v, M);
-      mpz_mul_2exp(v, v, mp_bitcnt_t(shift));
+      mag = uint64_t(std::fabs(M));
     } else {
-      mpz_set_d(v, std::round(std::ldexp(M, int(std::max(shift, -2000L)))));
+      mag = uint64_t(std::fabs(std::round(std::ldexp(M, int(std::max(shift, -2000L))))));
+      shift = 0;
+      if (mag && 64 - __builtin_clzll(mag) + 1 >= logq)
+        throw Error("encoding: scaled value exceeds q/2 = 2^" + std::to_string(logq - 1));
     }
-    if (mpz_sizeinbase(v, 2) + 1 >= size_t(logq))
-      throw Error("encoding: scaled value exceeds q/2 = 2^" + std::to_string(logq - 1));
-    m.set(idx, v);
+    setScaled(m.coeff(idx), L, logq, x < 0 && mag != 0, mag, shift);
   };
   for (size_t i = 0; i < slots; ++i) {
     put(i * gap, u[i].real());
     put(i * gap + N / 2, u[i].imag());
   }
-  mpz_clear(v);
   return m;
 }
 
@@ -121,17 +198,11 @@ std::vector<Complex> decode(const BigPoly &m, int slots, int logScale) {
   checkSlots(m.logN, size_t(slots));
   size_t N = m.N(), gap = (N / 2) / size_t(slots);
   std::vector<Complex> u(slots);
-  mpz_t v;
-  mpz_init(v);
-  auto read = [&](size_t idx) {
-    m.get(idx, v, /*centered=*/true);
-    long exp = 0;
-    double d = mpz_get_d_2exp(&exp, v);  // v = d * 2^exp, 0.5 <= |d| < 1
-    return std::ldexp(d, int(exp) - logScale);
-  };
+  std::vector<uint64_t> mag;
+  const int L = m.limbs();
+  auto read = [&](size_t idx) { return centeredToDouble(m.coeff(idx), L, m.logq, logScale, mag); };
   for (int i = 0; i < slots; ++i) u[i] = Complex(read(i * gap), read(i * gap + N / 2));
-  mpz_clear(v);
-  SpecialFFT(m.logN, size_t(slots)).forward(u);
+  specialFFT(m.logN, size_t(slots)).forward(u);
   return u;
 }
 

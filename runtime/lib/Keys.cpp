@@ -47,9 +47,7 @@ void addShifted(BigPoly &a, const BigPoly &m, int shift) {
   secureWipe(t);
 }
 
-void fillGaussian(std::vector<int64_t> &e, double sigma, SecureRandom &rng) {
-  for (auto &x : e) x = rng.gaussian(sigma);
-}
+void fillGaussian(std::vector<int64_t> &e, double sigma, SecureRandom &rng) { rng.gaussian(sigma, e.data(), e.size()); }
 
 // round(a / 2^bits) = floor((a + 2^(bits-1)) / 2^bits) mod 2^(a.logq - bits):
 // the division by Q that ends encryption. Rounding instead of flooring
@@ -131,44 +129,67 @@ ClientArithmetic &gmpArithmetic() {
   return gmp;
 }
 
-KeySet generateKeys(const Params &params, SecureRandom &rng, ClientArithmetic &arith) {
+static void checkSecret(const Params &params, const SecretKey &sk, const char *what) {
   params.validate();
-  KeySet k;
-  k.params = params;
-  k.sk.logN = params.logN;
-  k.sk.s = rng.hammingWeight(params.N(), params.h);
-  while (!k.sk.keySet.known()) k.sk.keySet = KeySetId{rng.next64(), rng.next64()};
-  k.pk.keySet = k.evk.keySet = k.sk.keySet;
+  if (sk.logN != params.logN || sk.s.size() != params.N())
+    throw Error(std::string(what) + ": the secret key (logN " + std::to_string(sk.logN) + ") does not match " +
+                params.str());
+}
 
-  const int logQQ = 2 * params.logQ;
-  k.pk.ax = uniformPoly(params.logN, logQQ, rng);
-  k.pk.bx = keyB(params, k.sk, k.pk.ax, {}, rng, arith);
+SecretKey generateSecretKey(const Params &params, SecureRandom &rng) {
+  params.validate();
+  SecretKey sk;
+  sk.logN = params.logN;
+  sk.s = rng.hammingWeight(params.N(), params.h);
+  while (!sk.keySet.known()) sk.keySet = KeySetId{rng.next64(), rng.next64()};
+  return sk;
+}
 
+PublicKey generatePublicKey(const Params &params, const SecretKey &sk, SecureRandom &rng, ClientArithmetic &arith) {
+  checkSecret(params, sk, "public key");
+  PublicKey pk;
+  pk.keySet = sk.keySet;
+  pk.ax = uniformPoly(params.logN, 2 * params.logQ, rng);
+  pk.bx = keyB(params, sk, pk.ax, {}, rng, arith);
+  return pk;
+}
+
+EvalKey generateEvalKey(const Params &params, const SecretKey &sk, SecureRandom &rng, ClientArithmetic &arith) {
+  checkSecret(params, sk, "evaluation key");
   // evk = (a', -a' s + e + Q s^2) mod Q^2.
-  k.evk.ax = uniformPoly(params.logN, logQQ, rng);
+  EvalKey evk;
+  evk.keySet = sk.keySet;
+  evk.ax = uniformPoly(params.logN, 2 * params.logQ, rng);
   const size_t N = params.N();
   std::vector<int64_t> s2(N, 0);  // s^2 mod X^N + 1, coefficients bounded by h
   for (size_t i = 0; i < N; ++i) {
-    if (!k.sk.s[i]) continue;
+    if (!sk.s[i]) continue;
     for (size_t j = 0; j < N; ++j) {
-      if (!k.sk.s[j]) continue;
-      int64_t v = int64_t(k.sk.s[i]) * k.sk.s[j];
+      if (!sk.s[j]) continue;
+      int64_t v = int64_t(sk.s[i]) * sk.s[j];
       size_t t = i + j;
       if (t >= N) { t -= N; v = -v; }
       s2[t] += v;
     }
   }
-  k.evk.bx = keyB(params, k.sk, k.evk.ax, s2, rng, arith);
+  evk.bx = keyB(params, sk, evk.ax, s2, rng, arith);
   secureWipe(s2);
+  return evk;
+}
+
+KeySet generateKeys(const Params &params, SecureRandom &rng, ClientArithmetic &arith) {
+  KeySet k;
+  k.params = params;
+  k.sk = generateSecretKey(params, rng);
+  k.pk = generatePublicKey(params, k.sk, rng, arith);
+  k.evk = generateEvalKey(params, k.sk, rng, arith);
   return k;
 }
 
 RotationKey generateRotationKey(const Params &params, const SecretKey &sk, uint64_t galois, SecureRandom &rng,
                                 ClientArithmetic &arith) {
-  params.validate();
+  checkSecret(params, sk, "rotation key");
   checkGalois(params.logN, galois);
-  if (sk.logN != params.logN || sk.s.size() != params.N())
-    throw Error("rotation key: the secret key (logN " + std::to_string(sk.logN) + ") does not match " + params.str());
   RotationKey k;
   k.galois = galois;
   k.keySet = sk.keySet;

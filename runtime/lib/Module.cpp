@@ -323,20 +323,16 @@ void Executor::prepare(const std::string &function, const std::string &role, con
     }
     throw Error("unexpected argument in '" + function + "': it must take one polynomial and return one RNS value");
   });
-  if (keyBasis_ >= 0 && basis != keyBasis_ && !keys_.empty())
-    throw Error("'" + function + "' prepares values in another basis than the ones prepared before");
-  keyBasis_ = basis;
   drop(role);
-  keys_[role] = std::move(out);
-  secretKeys_[role] = secret;
+  keys_[role] = {std::move(out), basis, secret};
 }
 
 void Executor::drop(const std::string &role) {
   auto it = keys_.find(role);
   if (it == keys_.end()) return;
-  if (secretKeys_[role] && it->second.host.data()) secureWipe(it->second.host.data(), it->second.host.size() * 8);
+  Resident &r = it->second.value;
+  if (it->second.secret && r.host.data()) secureWipe(r.host.data(), r.host.size() * sizeof(uint64_t));
   keys_.erase(it);
-  secretKeys_.erase(role);
 }
 
 void Executor::wipeWorkspace() {
@@ -424,13 +420,13 @@ void Executor::run(const std::string &name, const std::vector<Ciphertext> &input
   call(*f, [&](const ManifestArg &a) -> CallData {
     if (a.kind == ManifestArg::Kind::Rns) {
       auto it = keys_.find(a.role);
-      if (it == keys_.end() || a.basis != keyBasis_) {
+      if (it == keys_.end() || a.basis != it->second.basis) {
         if (auto g = abi::rotationKeyGalois(a.role))
           throw Error("'" + name + "' needs the rotation key of Galois element " + std::to_string(*g) +
                       ": call setRotationKey first");
         throw Error("'" + name + "' needs the evaluation key: call setEvalKey first");
       }
-      return {it->second.address(), 0, true};
+      return {it->second.value.address(), 0, true};
     }
     BigPoly &p = ctPart(a.role, a.output);
     if (p.logq != a.logq) throw Error("'" + name + "': argument " + a.role + " has the wrong modulus");
@@ -507,9 +503,9 @@ void Executor::runPolys(const std::string &name, const std::vector<const BigPoly
   call(*f, [&](const ManifestArg &a) -> CallData {
     if (a.kind == ManifestArg::Kind::Rns) {
       auto it = keys_.find(a.role);
-      if (it == keys_.end() || a.basis != keyBasis_)
+      if (it == keys_.end() || a.basis != it->second.basis)
         throw Error("'" + name + "' reads the prepared value '" + a.role + "', which was not prepared");
-      return {it->second.address(), 0, true};
+      return {it->second.value.address(), 0, true};
     }
     if (a.output) {
       BigPoly &p = outputs[out++];

@@ -134,6 +134,36 @@ int64_t SecureRandom::gaussian(double sigma) {
   return (int64_t(k) ^ m) - m;  // k or -k
 }
 
+// k[i] = #{c < tail : u[i] >= cdf[c]} for i < n: every table entry for every
+// sample, vector compares (clones for AVX-512 and AVX2, picked at load).
+__attribute__((target_clones("avx512f", "avx2", "default"))) static void
+cdtScan(const uint64_t *u, size_t n, const uint64_t *cdf, int tail, uint64_t *k) {
+  for (size_t i = 0; i < n; ++i) k[i] = 0;
+  for (int c = 0; c < tail; ++c) {
+    const uint64_t t = cdf[c];
+    for (size_t i = 0; i < n; ++i) k[i] += uint64_t(u[i] >= t);
+  }
+}
+
+void SecureRandom::gaussian(double sigma, int64_t *out, size_t n) {
+  const GaussianTable &t = gaussianTable(sigma);
+  constexpr size_t kBatch = 1024;
+  uint64_t w[2 * kBatch], u[kBatch], k[kBatch];
+  for (size_t base = 0; base < n; base += kBatch) {
+    const size_t b = std::min(kBatch, n - base);
+    fill(w, 2 * b);  // per sample: u, then the sign's word
+    for (size_t i = 0; i < b; ++i) u[i] = w[2 * i];
+    cdtScan(u, b, t.cdf.data(), t.tail, k);
+    for (size_t i = 0; i < b; ++i) {
+      const int64_t m = -int64_t(w[2 * i + 1] & 1);
+      out[base + i] = (int64_t(k[i]) ^ m) - m;  // k or -k
+    }
+  }
+  secureWipe(w, sizeof(w));
+  secureWipe(u, sizeof(u));
+  secureWipe(k, sizeof(k));
+}
+
 // HWT(h) as NTRU Prime's Short_fromlist (Bernstein et al., "NTRU Prime",
 // round-3 specification): word i carries its value in its 2 low bits (0 -> -1,
 // 2 -> +1 for the first h words, 1 -> 0 for the others) under 62 random key

@@ -105,6 +105,25 @@ TEST(Random, DiscreteGaussianMatchesItsDistribution) {
   EXPECT_FALSE(biased.pass()) << "a sampler shifting 1/16 of its samples passed: " << biased;
 }
 
+// The batch sampler (what key generation and encryption call) passes the
+// same checks, and is the one-by-one sampler on the same words: fed one
+// deterministic stream each, both give the same samples (2 words per sample
+// in order, the last batch partial).
+TEST(Random, BatchGaussianIsTheSameSampler) {
+  SecureRandom rng;
+  const size_t n = size_t(1) << 20;
+  std::vector<int64_t> x(n);
+  rng.gaussian(3.2, x.data(), n);
+  ChiSquare c = gaussianChiSquare(x, 3.2);
+  EXPECT_TRUE(c.pass()) << c;
+  test::DeterministicRandom one(7), batch(7);
+  std::vector<int64_t> a(3000), b(3000);
+  for (auto &v : a) v = one.gaussian(3.2);
+  batch.gaussian(3.2, b.data(), b.size());
+  EXPECT_EQ(a, b);
+  EXPECT_NE(std::count(a.begin(), a.end(), 0), int64_t(a.size()));
+}
+
 // HWT(h): exactly h nonzero entries, each position and sign equally likely.
 // Chi-square over the 2n cells (position, sign) of the nonzero entries of
 // many draws; a non-power-of-two n exercises the sorting network's padding.

@@ -35,7 +35,7 @@ module attributes {ckks.params = #ckks.params<logN = 9, logQ = 120, logp = 30, s
   }
 }
 // CHECK: fhec run: @he_mul on logN=9 logQ=120 logp=30
-// CHECK: [0] -O2 --target=cpu --threads=1: compile {{.*}} s, workspace {{[0-9.]+}} MiB
+// CHECK: [0] -O2 --target={{cpu|cpu-avx512}} --threads=1: compile {{.*}} s, workspace {{[0-9.]+}} MiB
 // CHECK: CRT
 // CHECK: NTT
 // CHECK: Hadamard
@@ -50,9 +50,9 @@ module attributes {ckks.params = #ckks.params<logN = 9, logQ = 120, logp = 30, s
 // JSON-SAME: "phases_ms_median":{"CRT":
 // JSON-SAME: "threads":1
 // JSON-SAME: "workspace_bytes":
-// COMPARE: [0] -O2 --target=cpu --threads=2
-// COMPARE-NEXT: [1] -O0 --target=cpu --threads=2
-// COMPARE-NEXT: [2] -O0 --target=cpu --threads=1
+// COMPARE: [0] -O2 --target=[[T:cpu|cpu-avx512]] --threads=2
+// COMPARE-NEXT: [1] -O0 --target=[[T]] --threads=2
+// COMPARE-NEXT: [2] -O0 --target=[[T]] --threads=1
 // COMPARE: total {{ *[0-9.]+ +[0-9.]+ +[0-9.]+$}}
 // COMPARE-NEXT: vs [0] {{ *}}1.00x
 // COMPARE: GMP reference [0]: bit-identical

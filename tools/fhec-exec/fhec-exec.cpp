@@ -9,7 +9,7 @@
 //     [--expect-from=REF.so]       outputs checked against REF's on the same
 //                                  inputs (results do not depend on the target:
 //                                  a cpu build of the program is the oracle)
-//     [--function=NAME] [--repeat=N] [--json=FILE]
+//     [--function=NAME] [--repeat=N] [--json=FILE] [--threads=N]
 //
 // Prints each output's check and the per-phase medians over N runs (for GPU
 // modules: CUDA event times of each phase's kernels); every run's outputs
@@ -37,7 +37,7 @@ using namespace fhec;
 namespace {
 
 int usage() {
-  std::fprintf(stderr, "usage: fhec-exec MODULE.so DIR [--function=NAME] [--repeat=N] [--json=FILE]\n"
+  std::fprintf(stderr, "usage: fhec-exec MODULE.so DIR [--function=NAME] [--repeat=N] [--json=FILE] [--threads=N]\n"
                        "       fhec-exec MODULE.so --random [--expect-from=REF.so] [--function=NAME] [--repeat=N]\n"
                        "                 [--json=FILE]\n"
                        "  runs MODULE on the keys and inputs of `fhec run --save=DIR` and compares the results with\n"
@@ -115,7 +115,7 @@ int run(int argc, char **argv) {
   std::vector<std::string> positional;
   std::string function, expectFrom, json;
   bool random = false;
-  int repeat = 1;
+  int repeat = 1, threads = 0;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto value = [&](const char *prefix) -> std::optional<std::string> {
@@ -126,7 +126,10 @@ int run(int argc, char **argv) {
     if (auto v = value("--function=")) function = *v;
     else if (auto v = value("--expect-from=")) expectFrom = *v;
     else if (auto v = value("--json=")) json = *v;
-    else if (auto v = value("--repeat=")) {
+    else if (auto v = value("--threads=")) {
+      threads = std::atoi(v->c_str());
+      if (threads < 1) return usage();
+    } else if (auto v = value("--repeat=")) {
       repeat = std::atoi(v->c_str());
       if (repeat < 1) return usage();
     } else if (a == "--random") random = true;
@@ -141,6 +144,7 @@ int run(int argc, char **argv) {
   const rt::Manifest &manifest = module->manifest();
   const rt::ManifestFunction *f = programFunction(manifest, function);
   function = f->name;
+  if (threads) module->setThreads(threads);  // (else OpenMP's default: every core)
   Workload w = random ? generate(manifest, *f) : load(positional[1], *f);
   rt::Executor exec = makeExecutor(*module, w);
 
@@ -152,7 +156,7 @@ int run(int argc, char **argv) {
   for (int r = 0; r < repeat; ++r) {
     rt::resetPhaseTimes();
     auto t0 = std::chrono::steady_clock::now();
-    outputs = exec.run(function, w.inputs);
+    exec.run(function, w.inputs, outputs);  // outputs allocated by the first run only
     totals.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
     rt::PhaseTimes t = rt::phaseTimes();
     for (size_t p = 0; p < t.size(); ++p) phases[p].push_back(t[p] * 1e3);

@@ -67,13 +67,15 @@ constexpr const char *kEvkPrepareFunc = "__fhec_evk_prepare";
 /// products), a module of their own that codegen/ClientKernels.h builds for
 /// the parameters and rt::KernelArithmetic (Client.h) calls:
 /// - kClientPrepareSecret(s: poly<2> "s") -> rns "sk": the NTT form of the
-///   ternary secret (a centered CRT), in the client basis;
-/// - kClientPreparePublic(k: poly<2 logQ> "key") -> rns: the NTT form of a
-///   public-key polynomial (kept as "pk.ax" or "pk.bx");
+///   ternary secret (a centered CRT), in the key basis;
+/// - kClientPreparePublic(half: poly<logQ> "half") -> rns: the NTT form of a
+///   half of a public-key polynomial pk = hi Q + lo (kept as "pk.ax.hi",
+///   "pk.ax.lo", "pk.bx.hi", "pk.bx.lo"), in the encryption basis;
 /// - kClientKeyB(a: poly<2 logQ> "a", E: poly<2 logQ> "E", "sk") -> poly<2 logQ> "b":
 ///   E - a s mod Q^2 (a key's bx; E = e + Q t built by the caller);
 /// - kClientEncrypt(v: poly<2> "v", e0, e1: poly<kClientErrorBits> "e0", "e1",
-///   m: poly<logQ> "m", "pk.ax", "pk.bx") -> (poly<logQ> "ax", "bx"):
+///   m: poly<logQ> "m", "pk.ax.hi", "pk.ax.lo", "pk.bx.hi", "pk.bx.lo")
+///   -> (poly<logQ> "ax", "bx"):
 ///   round((v pk.ax + e0) / Q), round((v pk.bx + e1) / Q) + m mod Q;
 /// - clientDecryptFunc(logq)(ax, bx: poly<logq> "ax", "bx", "sk") -> poly<logq> "m":
 ///   bx + ax s mod 2^logq.

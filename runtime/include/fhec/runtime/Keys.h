@@ -102,8 +102,17 @@ ClientArithmetic &gmpArithmetic();
 /// Generates sk ~ HWT(h), pk and evk with a discrete Gaussian error of width
 /// sigma, all three stamped with one fresh random KeySetId. Secret
 /// temporaries (the error polynomials, a*s, Q*s^2) are wiped before release.
-/// `arith` does the products a*s.
+/// `arith` does the products a*s. The same as generateSecretKey,
+/// generatePublicKey and generateEvalKey in turn.
 KeySet generateKeys(const Params &params, SecureRandom &rng, ClientArithmetic &arith = gmpArithmetic());
+/// sk ~ HWT(h) with a fresh random KeySetId.
+SecretKey generateSecretKey(const Params &params, SecureRandom &rng);
+/// pk = (a, -a s + e) mod Q^2, stamped with sk's key set.
+PublicKey generatePublicKey(const Params &params, const SecretKey &sk, SecureRandom &rng,
+                            ClientArithmetic &arith = gmpArithmetic());
+/// evk = (a, -a s + e + Q s^2) mod Q^2 (relinearization), stamped with sk's key set.
+EvalKey generateEvalKey(const Params &params, const SecretKey &sk, SecureRandom &rng,
+                        ClientArithmetic &arith = gmpArithmetic());
 
 /// The rotation key of Galois element g for sk (stamped with sk's key set);
 /// s(X^g), the error and a*s are wiped before release. Throws Error for a g

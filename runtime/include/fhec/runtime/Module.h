@@ -178,14 +178,17 @@ private:
   /// Q^2 into keys_[role].
   void prepareKey(const std::string &role, const BigPoly &key, const char *what);
   /// Prepared values (key-switching keys in RNS/NTT form: "evk.ax",
-  /// "rk5.bx", ...; a client module's "sk", "pk.ax", ...) by role, (m, N)
-  /// prime-major words in the basis keyBasis_.
-  std::map<std::string, Resident> keys_;
-  std::map<std::string, bool> secretKeys_;  ///< roles whose values are wiped
+  /// "rk5.bx", ...; a client module's "sk", "pk.ax.lo", ...) by role: (m, N)
+  /// prime-major words in the basis `basis` (an index of the manifest's).
+  struct Prepared {
+    Resident value;
+    int basis = -1;
+    bool secret = false;  ///< wiped when dropped
+  };
+  std::map<std::string, Prepared> keys_;
   void drop(const std::string &role);
   size_t workspaceBytes_ = 0;
   KeySetId keySet_;  // the key set of the keys set so far (inputs must share it)
-  int keyBasis_ = -1;
 };
 
 } // namespace fhec::rt

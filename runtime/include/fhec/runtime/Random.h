@@ -50,6 +50,10 @@ public:
   /// by inversion of the cumulative distribution (CDT) on [-ceil(12 sigma),
   /// ceil(12 sigma)] with 64-bit precision; constant-time (whole-table scan).
   int64_t gaussian(double sigma);
+  /// n samples of gaussian(sigma) into out, by the same constant-time table
+  /// scan over words drawn in batches (two per sample, through fill): loops
+  /// the compiler vectorizes, ~10x faster than n calls at N = 2^16.
+  void gaussian(double sigma, int64_t *out, size_t n);
   /// Ternary vector of length n with exactly h nonzero entries (+-1), uniform
   /// over all such vectors: HWT(h). Constant-time (sorting network).
   std::vector<int8_t> hammingWeight(size_t n, int h);
