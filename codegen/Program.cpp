@@ -197,7 +197,13 @@ std::vector<std::vector<rt::Complex>> Program::plain(const std::vector<std::vect
 
 ProgramExecutor::ProgramExecutor(const Program &program, const rt::KeySet &keys)
     : program_(program), exec_(program.module(), program.params()) {
-  exec_.setEvalKey(keys.evk);
+  if (keys.evk.ax.words.empty()) {
+    if (program.module().manifest().find(abi::kEvkPrepareFunc))
+      throw rt::Error("the program multiplies or rotates, and the keys lack the evaluation key it needs (a "
+                      "public-only context encrypts; a server gets the evaluation key from the key owner)");
+  } else {
+    exec_.setEvalKey(keys.evk);
+  }
   for (uint64_t g : program.galoisElements()) {
     auto it = keys.rotationKeys.find(g);
     if (it == keys.rotationKeys.end())

@@ -19,14 +19,14 @@ the outputs are bit-identical to fhec's GMP reference (f.reference).
 
 from .compiler import CompiledFunction, compile
 from .context import Ciphertext, Context
-from .errors import (CompileError, DepthError, FhecError, ParameterError, SecurityError, TraceError,
-                     UnsupportedOperationError)
+from .errors import (CompileError, DepthError, FhecError, MissingKeyError, ParameterError, SecurityError,
+                     TraceError, UnsupportedOperationError)
 from .ops import conj, dot, rotate, sum
 from .params import Params
 from .tracing import Encrypted
 
 __all__ = [
     "Ciphertext", "CompileError", "CompiledFunction", "Context", "DepthError", "Encrypted", "FhecError",
-    "ParameterError", "Params", "SecurityError", "TraceError", "UnsupportedOperationError", "compile", "conj",
+    "MissingKeyError", "ParameterError", "Params", "SecurityError", "TraceError", "UnsupportedOperationError", "compile", "conj",
     "dot", "rotate", "sum",
 ]

@@ -6,7 +6,10 @@ import inspect
 import keyword
 import re
 import sys
+import warnings
 import weakref
+
+import numpy as np
 
 from . import _fhec
 from .context import Ciphertext
@@ -28,6 +31,31 @@ def _positional_arity(fn):
         raise TraceError(f"{fn.__name__}: a compiled function takes a fixed number of encrypted arguments "
                          "(no *args, **kwargs or keyword-only parameters)")
     return len(params)
+
+
+def _referenced_arrays(fn):
+    """The NumPy arrays fn reads through its closure and module globals, with a
+    copy of each (what a trace may have compiled in)."""
+    found = []
+    code = getattr(fn, "__code__", None)
+    cells = [c.cell_contents for c in (getattr(fn, "__closure__", None) or ()) if _has_contents(c)]
+    names = [getattr(fn, "__globals__", {}).get(n) for n in (code.co_names if code else ())]
+    for v in cells + names:
+        if isinstance(v, np.ndarray):
+            found.append((v, v.copy()))
+    return found
+
+
+def _has_contents(cell):
+    try:
+        cell.cell_contents
+        return True
+    except ValueError:
+        return False
+
+
+def _changed(captured):
+    return any(a.shape != snap.shape or not np.array_equal(a, snap, equal_nan=True) for a, snap in captured)
 
 
 def _call_recording_return(fn, args, source):
@@ -76,6 +104,7 @@ class CompiledFunction:
         self._allow_insecure = bool(allow_insecure)
         self._arity = _positional_arity(fn)
         self._programs = {}
+        self._captured = {}  # shapes -> [(array, its values when traced)]
         self._executors = weakref.WeakKeyDictionary()  # Context -> {shapes: executor}
         fresh = (params.logQ, params.logp, params.slots)
         self._default = (fresh,) * self._arity
@@ -83,6 +112,15 @@ class CompiledFunction:
 
     def _program(self, shapes):
         program = self._programs.get(shapes)
+        if program is not None and _changed(self._captured[shapes]):
+            # The trace compiled in the values of an array that has changed
+            # since: trace and compile again rather than compute with stale ones.
+            warnings.warn(f"{self.__name__}: a NumPy array it reads changed after it was traced; tracing and "
+                          "compiling it again for the current values", stacklevel=3)
+            del self._programs[shapes]
+            for by_shape in self._executors.values():
+                by_shape.pop(shapes, None)
+            program = None
         if program is not None:
             return program
         try:
@@ -91,6 +129,7 @@ class CompiledFunction:
             source = "<unknown>"
         location = (source, self._fn.__code__.co_firstlineno, 1)
         trace = Trace(self.params, _function_name(self._fn), shapes, location)
+        referenced = _referenced_arrays(self._fn)
         result, returned_at = _call_recording_return(self._fn, trace.inputs, source)
         program = trace.finish(result, returned_at or location)
         try:
@@ -99,32 +138,33 @@ class CompiledFunction:
             raise SecurityError(f"{e}\nIn Python, opt out with fhec.Params(..., security='none') or "
                                 "fhec.compile(..., allow_insecure=True)") from None
         self._programs[shapes] = program
+        self._captured[shapes] = referenced + trace.captured
         return program
 
     @property
     def mlir(self):
-        return self._programs[self._default].mlir(False)
+        return self._program(self._default).mlir(False)
 
     @property
     def mlir_with_locations(self):
-        return self._programs[self._default].mlir(True)
+        return self._program(self._default).mlir(True)
 
     @property
     def galois_elements(self):
-        return list(self._programs[self._default].galois_elements)
+        return list(self._program(self._default).galois_elements)
 
     @property
     def security(self):
-        return self._programs[self._default].security
+        return self._program(self._default).security
 
     @property
     def target(self):
-        return self._programs[self._default].target
+        return self._program(self._default).target
 
     def lower(self, stage="fhe"):
         """The program lowered for its target: stage 'fhe' (the annotated kernel
         dialect) or 'mlir' (loop-level MLIR), as text."""
-        p = self._programs[self._default]
+        p = self._program(self._default)
         return p.lower(stage, p.target, self._opt_level)
 
     def _check(self, args):
@@ -134,7 +174,7 @@ class CompiledFunction:
         for i, a in enumerate(args):
             if not isinstance(a, Ciphertext):
                 raise ParameterError(f"argument {i} of {self.__name__} is a {type(a).__name__}, not an fhec.Ciphertext")
-            if a.context.params != self.params:
+            if a.context.params._cpp != self.params._cpp or a.context.params.slots != self.params.slots:
                 raise ParameterError(f"argument {i} was made for {a.context.params!r}, but {self.__name__} was "
                                      f"compiled for {self.params!r}")
             if context is None:
@@ -170,7 +210,7 @@ class CompiledFunction:
         encryption: what decryption approximates."""
         if len(vectors) != self._arity:
             raise TraceError(f"{self.__name__} takes {self._arity} vectors, got {len(vectors)}")
-        outs = self._programs[self._default].plain([v for v in vectors])
+        outs = self._program(self._default).plain([v for v in vectors])
         return outs[0] if len(outs) == 1 else tuple(outs)
 
     def __repr__(self):

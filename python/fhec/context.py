@@ -1,9 +1,12 @@
 """Keys, encryption and decryption: the client side of fhec."""
 
+import os
+import struct
+
 import numpy as np
 
 from . import _fhec
-from .errors import ParameterError, TraceError
+from .errors import MissingKeyError, ParameterError, TraceError
 from .params import Params
 
 
@@ -11,7 +14,8 @@ class Ciphertext:
     """An encrypted vector of `slots` complex numbers at scale 2^logp, mod 2^logq.
 
     Made by Context.encrypt or returned by a compiled function; decrypted by
-    the Context that holds its secret key. Arithmetic on ciphertexts happens
+    the Context that holds its secret key. to_bytes()/save() serialize it;
+    Context.ciphertext_from_bytes/load_ciphertext read it back. Arithmetic on ciphertexts happens
     inside functions compiled with @fhec.compile.
     """
 
@@ -36,6 +40,10 @@ class Ciphertext:
         """fhec's versioned serialization (runtime/include/fhec/runtime/Serialize.h)."""
         return self._ct.to_bytes(self._context.params._cpp)
 
+    def save(self, path):
+        """Writes to_bytes() to a file (Context.load_ciphertext reads it)."""
+        _fhec.write_file(os.fspath(path), self.to_bytes())
+
     def __eq__(self, other):
         """Bit-for-bit equality of the polynomials and the shape."""
         if not isinstance(other, Ciphertext):
@@ -55,32 +63,70 @@ class Ciphertext:
 
 
 class Context:
-    """The keys of one key generation for `params`: a secret key (HWT(h)), the
-    public and evaluation keys, and rotation keys made when a compiled function
-    first needs them. All randomness comes from the kernel CSPRNG.
+    """The keys of one key generation that this party holds, for `params`.
 
-    encrypt() and decrypt() convert NumPy vectors; compiled functions take the
-    context's keys from their ciphertext arguments.
+    A full context (made by Context(params), or loaded with its secret key)
+    holds the secret key (HWT(h)), the public key, the evaluation
+    (relinearization) key and rotation keys; it encrypts, decrypts and makes
+    rotation keys. The client/server split:
+
+        client = fhec.Context(params)            # all keys (CSPRNG)
+        client.keys_for(f)                       # f's rotation keys, ahead of time
+        client.save("keys/")                     # params, pk, evk, rotation keys; no sk
+        server = fhec.Context.load("keys/")      # runs f, cannot decrypt
+        client.public()                          # encrypts only (public key)
+
+    Key generation, encryption and decryption run through the client kernels
+    (CRT, NTT, Hadamard, iNTT, iCRT compiled for `target`, a CPU target:
+    fhec/runtime/Client.h), bit-identical to the GMP reference, which
+    reference=True uses instead. `threads`: threads of those kernels
+    (default: all cores).
+
+    Raises ParameterError for bad arguments, MissingKeyError when an
+    operation needs a key this context lacks, FhecError for files or
+    objects of another parameter set or key set.
     """
 
-    def __init__(self, params):
+    def __init__(self, params, target="auto", threads=None, reference=False, _keys=None):
         if not isinstance(params, Params):
             raise ParameterError("Context needs an fhec.Params")
         self.params = params
-        self._keys = _fhec.KeySet(params._cpp)
+        self._kernels = None if reference else _fhec.client_kernels(params._cpp, target)
+        if self._kernels is not None and threads is not None:
+            self._kernels.set_threads(int(threads))
+        self._keys = _keys if _keys is not None else _fhec.KeySet(params._cpp, self._kernels)
+
+    def _derived(self, keys):
+        c = Context.__new__(Context)
+        c.params, c._kernels, c._keys = self.params, self._kernels, keys
+        return c
 
     @property
     def key_set(self):
         """The 128-bit id (hex) that every key and ciphertext of this context carries."""
         return self._keys.key_set
 
+    has_secret_key = property(lambda self: self._keys.has_secret_key, doc="whether it can decrypt")
+    has_public_key = property(lambda self: self._keys.has_public_key, doc="whether it can encrypt")
+    has_evaluation_key = property(lambda self: self._keys.has_evaluation_key,
+                                  doc="whether it can run products (relinearization)")
+    galois_elements = property(lambda self: list(self._keys.galois_elements),
+                               doc="Galois elements of the rotation keys it holds")
+
+    def _need(self, what, has, hint):
+        if not has:
+            raise MissingKeyError(f"this Context has no {what} (key set {self.key_set}): {hint}")
+
     def encrypt(self, values, logq=None, logp=None):
         """Encrypts a vector of at most `slots` real or complex numbers (shorter
         vectors are padded with zeros) at scale 2^logp (default: the params')
         mod 2^logq (default: logQ, a fresh ciphertext). Returns a Ciphertext.
 
-        Raises ParameterError for a vector that is too long, not 1-D or not finite.
+        Raises ParameterError for a vector that is too long, not 1-D or not
+        finite; MissingKeyError without a public key.
         """
+        self._need("public key", self.has_public_key, "encryption needs the key owner's public key "
+                   "(Context.public() or Context.load of its pk.bin)")
         v = np.asarray(values)
         if v.ndim == 0:
             v = np.full(self.params.slots, v)
@@ -94,29 +140,156 @@ class Context:
             raise ParameterError("encrypt: the values must be finite")
         logq = self.params.logQ if logq is None else int(logq)
         logp = self.params.logp if logp is None else int(logp)
-        return Ciphertext(_fhec.encrypt(self._keys, z, logp, logq), self)
+        return Ciphertext(_fhec.encrypt(self._keys, z, logp, logq, self._kernels), self)
 
     def decrypt(self, ciphertext, complex=False):
         """The slots of a ciphertext of this context: a float64 vector of their
-        real parts, or complex128 with complex=True. Raises FhecError for a
-        ciphertext of another key set."""
+        real parts, or complex128 with complex=True. Raises MissingKeyError
+        without the secret key, FhecError for a ciphertext of another key set."""
         if not isinstance(ciphertext, Ciphertext):
             raise ParameterError(f"decrypt takes an fhec.Ciphertext, got {type(ciphertext).__name__}")
-        z = _fhec.decrypt(self._keys, ciphertext._ct)
+        self._need("secret key", self.has_secret_key, "only the key owner decrypts; send the ciphertext "
+                   "(Ciphertext.to_bytes / save) to the Context that generated the keys")
+        z = _fhec.decrypt(self._keys, ciphertext._ct, self._kernels)
         return z if complex else z.real.copy()
 
-    def from_bytes(self, data):
-        """A Ciphertext read back from to_bytes() (checked against these parameters)."""
-        return Ciphertext(_fhec.Ciphertext.from_bytes(data, self.params._cpp), self)
+    def ciphertext_from_bytes(self, data):
+        """A Ciphertext read back from to_bytes(), checked against these
+        parameters (its key set is checked when it is used)."""
+        return Ciphertext(_fhec.Ciphertext.from_bytes(bytes(data), self.params._cpp), self)
+
+    def load_ciphertext(self, path):
+        """A Ciphertext read from a file Ciphertext.save wrote."""
+        with open(path, "rb") as f:
+            return self.ciphertext_from_bytes(f.read())
 
     def add_rotation_keys(self, galois_elements):
-        """Makes the rotation keys of these Galois elements (those not made yet)."""
-        for g in galois_elements:
-            self._keys.add_rotation_key(int(g))
+        """Makes the rotation keys of these Galois elements (those not made yet);
+        MissingKeyError if one is missing and there is no secret key."""
+        missing = [int(g) for g in galois_elements if int(g) not in self._keys.galois_elements]
+        if missing and not self.has_secret_key:
+            raise MissingKeyError(f"this Context (key set {self.key_set}) lacks the rotation keys of Galois "
+                                  f"elements {missing} and has no secret key to make them: the key owner makes "
+                                  "them ahead of time with Context.keys_for(f) and sends them")
+        for g in missing:
+            self._keys.add_rotation_key(g, self._kernels)
 
-    def save(self, directory, secret=True):
-        """Writes the keys as `fhec run --save` does (sk.bin mode 0600 unless secret=False)."""
-        self._keys.save(str(directory), bool(secret))
+    def keys_for(self, *functions):
+        """Makes the rotation keys that these compiled functions need (ahead of
+        time, so that a Context without the secret key can run them); returns
+        their Galois elements. MissingKeyError without the secret key."""
+        needed = sorted({int(g) for f in functions for g in f.galois_elements})
+        missing = [g for g in needed if g not in self.galois_elements]
+        if missing:
+            self._need("secret key", self.has_secret_key, "rotation keys are made by the key owner")
+        self.add_rotation_keys(missing)
+        return needed
+
+    def public(self):
+        """A Context with the public key only: it encrypts, nothing more."""
+        return self._derived(self._keys.without(secret=True, evaluation=True))
+
+    def evaluation(self):
+        """A Context without the secret key (public, evaluation and rotation
+        keys): a server's, which runs compiled functions but cannot decrypt."""
+        return self._derived(self._keys.without(secret=True, evaluation=False))
+
+    # ---- serialization ------------------------------------------------------
+
+    def _parts(self, secret):
+        """(file name, bytes, is secret) of each key this context holds."""
+        k = self._keys
+        parts = [("params.bin", k.to_bytes("params"), False)]
+        if secret and k.has_secret_key:
+            parts.append(("sk.bin", k.to_bytes("sk"), True))
+        if k.has_public_key:
+            parts.append(("pk.bin", k.to_bytes("pk"), False))
+        if k.has_evaluation_key:
+            parts.append(("evk.bin", k.to_bytes("evk"), False))
+        parts += [(f"rk{g}.bin", k.to_bytes("rk", g), False) for g in k.galois_elements]
+        return parts
+
+    def save(self, directory, secret=False):
+        """Writes the keys to `directory` (created if needed): params.bin,
+        pk.bin, evk.bin, rk<g>.bin, and sk.bin (mode 0600) only with
+        secret=True. fhec run --load reads the same files."""
+        os.makedirs(directory, exist_ok=True)
+        for name, data, is_secret in self._parts(secret):
+            _fhec.write_file(os.path.join(directory, name), data, is_secret)
+
+    @classmethod
+    def load(cls, directory, params=None, secret=True, target="auto", threads=None, reference=False):
+        """The Context of the keys in `directory` (as save() writes them):
+        whichever of sk.bin (read only with secret=True), pk.bin, evk.bin and
+        rk<g>.bin are there, all checked to be of one key set and of the
+        parameters in params.bin. `params`: the fhec.Params to attach (slots,
+        security level), checked against params.bin; default: those of
+        params.bin with N/2 slots."""
+        def read(name):
+            path = os.path.join(directory, name)
+            if not os.path.exists(path):
+                return None
+            with open(path, "rb") as f:
+                return f.read()
+        params_bytes = read("params.bin")
+        if params_bytes is None:
+            raise ParameterError(f"{directory} has no params.bin: not a directory Context.save wrote")
+        rk_names = sorted(n for n in os.listdir(directory) if n.startswith("rk") and n.endswith(".bin"))
+        names = [os.path.join(directory, n) for n in ["sk.bin", "pk.bin", "evk.bin"] + rk_names]
+        keys = _fhec.KeySet.from_parts(params_bytes, read("sk.bin") if secret else None, read("pk.bin"),
+                                       read("evk.bin"), [read(n) for n in rk_names], names)
+        return cls._from_keys(keys, params, target, threads, reference)
+
+    def to_bytes(self, secret=False):
+        """All keys in one bytes object (the secret key only with secret=True);
+        Context.from_bytes reads it back."""
+        out = [_CONTAINER]
+        for name, data, _ in self._parts(secret):
+            out += [struct.pack("<H", len(name)), name.encode(), struct.pack("<Q", len(data)), data]
+        return b"".join(out)
+
+    @classmethod
+    def from_bytes(cls, data, params=None, target="auto", threads=None, reference=False):
+        """The Context of to_bytes()'s output (checked as load() checks files;
+        `params` as for load)."""
+        data = bytes(data)
+        if not data.startswith(_CONTAINER):
+            raise ParameterError("not a key container written by Context.to_bytes")
+        parts, pos = {}, len(_CONTAINER)
+        try:
+            while pos < len(data):
+                (n,) = struct.unpack_from("<H", data, pos)
+                name = data[pos + 2:pos + 2 + n].decode()
+                (size,) = struct.unpack_from("<Q", data, pos + 2 + n)
+                start = pos + 10 + n
+                if start + size > len(data):
+                    raise ValueError
+                parts[name] = data[start:start + size]
+                pos = start + size
+        except (struct.error, ValueError, UnicodeDecodeError):
+            raise ParameterError("the key container is truncated or corrupted") from None
+        if "params.bin" not in parts:
+            raise ParameterError("the key container has no parameters")
+        rk_names = sorted(n for n in parts if n.startswith("rk"))
+        keys = _fhec.KeySet.from_parts(parts["params.bin"], parts.get("sk.bin"), parts.get("pk.bin"),
+                                       parts.get("evk.bin"), [parts[n] for n in rk_names],
+                                       ["sk", "pk", "evk"] + rk_names)
+        return cls._from_keys(keys, params, target, threads, reference)
+
+    @classmethod
+    def _from_keys(cls, keys, params, target, threads, reference):
+        cpp = keys.params
+        if params is None:
+            params = Params(cpp.logN, cpp.logQ, cpp.logp, security="none")
+        elif not isinstance(params, Params) or params._cpp != cpp:
+            raise ParameterError(f"the keys were made for {cpp!r}, not {params!r}")
+        return cls(params, target, threads, reference, _keys=keys)
 
     def __repr__(self):
-        return f"<fhec.Context {self.params!r} key set {self.key_set}>"
+        held = [n for n, h in (("secret", self.has_secret_key), ("public", self.has_public_key),
+                               ("evaluation", self.has_evaluation_key)) if h]
+        rot = f", {len(self.galois_elements)} rotation key(s)" if self.galois_elements else ""
+        return f"<fhec.Context {self.params!r} key set {self.key_set}: {', '.join(held) or 'no'} key(s){rot}>"
+
+
+_CONTAINER = b"FHECKEYS\x01"

@@ -38,3 +38,9 @@ class DepthError(CompileError):
 
 class SecurityError(FhecError):
     """Parameters below the security level they require (default 128 bits)."""
+
+
+class MissingKeyError(FhecError):
+    """The operation needs a key this Context does not hold: decryption
+    without the secret key, encryption without the public key, a rotation key
+    that a Context without the secret key cannot make."""

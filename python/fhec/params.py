@@ -35,6 +35,39 @@ class Params:
         self.slots = slots
         self.security = security
 
+    @classmethod
+    def for_depth(cls, depth, scale_bits=30, security="128", slots=None, headroom_bits=10):
+        """The smallest parameters for `depth` products in sequence, each
+        rescaled by 2^scale_bits (the scale messages and constants are encoded
+        at): logQ = (depth + 1) * scale_bits + headroom_bits (the last level
+        keeps one scale plus room for the values' magnitude), and logN the
+        smallest ring dimension (>= 2^10) whose HE Standard estimate for keys
+        mod Q^2 reaches `security` ("128", "192" or "256" bits).
+
+            p = fhec.Params.for_depth(5, scale_bits=30)   # logN=14, logQ=190
+
+        Raises ParameterError for a depth or scale out of range, or when no
+        ring up to 2^17 reaches the level (too deep for one key set).
+        """
+        depth, scale_bits, headroom_bits = int(depth), int(scale_bits), int(headroom_bits)
+        security = str(security)
+        if security not in _LEVELS[:-1]:
+            raise ParameterError(f"security={security!r}: for_depth needs a level, one of {', '.join(_LEVELS[:-1])}")
+        if depth < 0 or not 8 <= scale_bits <= 120 or headroom_bits < 2:
+            raise ParameterError(f"for_depth: depth {depth} must be >= 0, scale_bits {scale_bits} in [8, 120], "
+                                 f"headroom_bits {headroom_bits} >= 2")
+        logQ = (depth + 1) * scale_bits + headroom_bits
+        for logN in range(10, 18):
+            try:
+                bits, _ = _fhec.Params(logN, logQ, scale_bits).security_estimate()
+            except Exception as e:
+                raise ParameterError(str(e)) from None
+            if bits >= int(security):
+                return cls(logN, logQ, scale_bits, slots=slots, security=security)
+        raise ParameterError(f"no ring up to N = 2^17 gives {security}-bit security for keys mod 2^{2 * logQ} "
+                             f"(depth {depth} at {scale_bits}-bit scale): reduce the depth or the scale, or "
+                             "bootstrap")
+
     logN = property(lambda self: self._cpp.logN, doc="log2 of the ring dimension N")
     logQ = property(lambda self: self._cpp.logQ, doc="bits of the top modulus Q")
     logp = property(lambda self: self._cpp.logp, doc="bits of the scale")

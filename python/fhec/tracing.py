@@ -176,6 +176,9 @@ class Trace:
         self.params = params
         self.builder = _fhec.ProgramBuilder(params._cpp, params.security, name, [tuple(s) for s in shapes], location)
         self.inputs = [Encrypted(self, self.builder.input(i)) for i in range(len(shapes))]
+        # The NumPy arrays whose values the trace compiled in (plaintext
+        # operands), with a copy of each: a later change makes it stale.
+        self.captured = []
 
     def emit(self, op, *args):
         return Encrypted(self, getattr(self.builder, op)(*args, user_location()))
@@ -210,6 +213,8 @@ class Trace:
             other = np.full(x.slots, c)
         if isinstance(other, (np.ndarray, list, tuple)):
             v = self._plaintext(other, x.slots)
+            if isinstance(other, np.ndarray):
+                self.captured.append((other, other.copy()))
             if op == "mul":
                 return self.emit("mul_plain", x._handle, v)
             return self.emit("add_plain", x._handle, -v if op == "sub" else v)

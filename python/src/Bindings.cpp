@@ -3,10 +3,12 @@
 // executing, the reference) and the runtime (parameters, keys, encryption,
 // serialization). Heavy calls release the GIL. C++ errors become the classes
 // of fhec.errors (ProgramError kinds, rt::Error as FhecError).
+#include "codegen/ClientKernels.h"
 #include "codegen/Program.h"
 #include "codegen/ProgramBuilder.h"
 
 #include "fhec/runtime/Automorphism.h"
+#include "fhec/runtime/Client.h"
 #include "fhec/runtime/Encoding.h"
 #include "fhec/runtime/Error.h"
 #include "fhec/runtime/Keys.h"
@@ -17,6 +19,10 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
+
+#include <map>
+#include <memory>
+#include <mutex>
 
 namespace py = pybind11;
 using namespace fhec;
@@ -57,6 +63,45 @@ py::array_t<std::complex<double>> toArray(const std::vector<rt::Complex> &v) {
 }
 
 py::tuple shapeTuple(const CiphertextShape &s) { return py::make_tuple(s.logq, s.logp, s.slots); }
+
+// The client kernels of (params, target), compiled once per process.
+struct ClientKernels {
+  std::unique_ptr<rt::CompiledModule> module;
+  std::unique_ptr<rt::KernelArithmetic> arith;
+};
+
+std::shared_ptr<ClientKernels> clientKernels(const rt::Params &p, const std::string &target) {
+  static std::mutex mu;
+  static std::map<std::tuple<int, int, int, int, double, std::string>, std::shared_ptr<ClientKernels>> cache;
+  std::lock_guard<std::mutex> lock(mu);
+  auto &k = cache[{p.logN, p.logQ, p.logp, p.h, p.sigma, target}];
+  if (!k) {
+    auto made = std::make_shared<ClientKernels>();
+    CompileOptions o;
+    o.target = target;
+    made->module = compileClientKernels(p, o);
+    made->arith = std::make_unique<rt::KernelArithmetic>(*made->module, p);
+    k = made;
+  }
+  return k;
+}
+
+rt::ClientArithmetic &arithOf(const std::shared_ptr<ClientKernels> &k) {
+  return k ? static_cast<rt::ClientArithmetic &>(*k->arith) : rt::gmpArithmetic();
+}
+
+bool hasSecret(const rt::KeySet &k) { return !k.sk.s.empty(); }
+bool hasPublic(const rt::KeySet &k) { return !k.pk.ax.words.empty(); }
+bool hasEval(const rt::KeySet &k) { return !k.evk.ax.words.empty(); }
+
+// The key set id all present parts share (they must agree).
+rt::KeySetId keySetOf(const rt::KeySet &k) {
+  if (hasSecret(k)) return k.sk.keySet;
+  if (hasPublic(k)) return k.pk.keySet;
+  if (hasEval(k)) return k.evk.keySet;
+  for (const auto &[g, rk] : k.rotationKeys) return rk.keySet;
+  return {};
+}
 
 CiphertextShape shapeFrom(const py::tuple &t) {
   if (t.size() != 3) throw py::value_error("a ciphertext shape is (logq, logp, slots)");
@@ -116,15 +161,33 @@ PYBIND11_MODULE(_fhec, m) {
         return rt::deserializeCiphertext(std::string(b), p);
       });
 
-  py::class_<rt::KeySet>(m, "KeySet", "Secret, public, evaluation and rotation keys of one key generation")
-      .def(py::init([](const rt::Params &p) {
+  py::class_<ClientKernels, std::shared_ptr<ClientKernels>>(
+      m, "ClientKernels", "The client kernels of one parameter set and CPU target (key generation, encryption, "
+                          "decryption through NTT products), compiled once per process")
+      .def_property_readonly("target", [](const ClientKernels &k) { return k.module->manifest().target; })
+      .def("set_threads", [](const ClientKernels &k, int t) { k.module->setThreads(t); }, py::arg("threads"));
+  m.def(
+      "client_kernels",
+      [](const rt::Params &p, const std::string &target) {
+        py::gil_scoped_release nogil;
+        return clientKernels(p, target);
+      },
+      py::arg("params"), py::arg("target") = "auto");
+
+  py::class_<rt::KeySet>(m, "KeySet", "The keys of one key generation that a party holds (any of secret, public, "
+                                      "evaluation and rotation keys)")
+      .def(py::init([](const rt::Params &p, const std::shared_ptr<ClientKernels> &k) {
              rt::SecureRandom rng;
              py::gil_scoped_release nogil;
-             return rt::generateKeys(p, rng);
+             return rt::generateKeys(p, rng, arithOf(k));
            }),
-           py::arg("params"), "Generates sk (HWT(h)), pk and evk from the kernel CSPRNG")
+           py::arg("params"), py::arg("kernels") = nullptr,
+           "Generates sk (HWT(h)), pk and evk from the CSPRNG, the products through `kernels` (None: GMP)")
       .def_property_readonly("params", [](const rt::KeySet &k) { return k.params; })
-      .def_property_readonly("key_set", [](const rt::KeySet &k) { return k.sk.keySet.str(); })
+      .def_property_readonly("key_set", [](const rt::KeySet &k) { return keySetOf(k).str(); })
+      .def_property_readonly("has_secret_key", &hasSecret)
+      .def_property_readonly("has_public_key", &hasPublic)
+      .def_property_readonly("has_evaluation_key", &hasEval)
       .def_property_readonly("galois_elements",
                              [](const rt::KeySet &k) {
                                std::vector<uint64_t> g;
@@ -133,54 +196,144 @@ PYBIND11_MODULE(_fhec, m) {
                              })
       .def(
           "add_rotation_key",
-          [](rt::KeySet &k, uint64_t g) {
+          [](rt::KeySet &k, uint64_t g, const std::shared_ptr<ClientKernels> &kernels) {
             if (k.rotationKeys.count(g)) return;
+            if (!hasSecret(k))
+              throw rt::Error("the rotation key of Galois element " + std::to_string(g) +
+                              " is missing, and these keys have no secret key to make it: the key owner makes it "
+                              "(Context.keys_for) and sends it");
             rt::SecureRandom rng;
             rt::RotationKey rk;
             {
               py::gil_scoped_release nogil;
-              rk = rt::generateRotationKey(k.params, k.sk, g, rng);
+              rk = rt::generateRotationKey(k.params, k.sk, g, rng, arithOf(kernels));
             }
             k.rotationKeys[g] = std::move(rk);
           },
-          py::arg("galois"), "Generates the rotation key of Galois element g unless present")
+          py::arg("galois"), py::arg("kernels") = nullptr, "Generates the rotation key of Galois element g unless present")
       .def(
-          "save",
-          [](const rt::KeySet &k, const std::string &dir, bool secret) {
-            auto path = [&](const std::string &f) { return dir + "/" + f; };
-            rt::writeFile(path("params.bin"), rt::serialize(k.params));
-            if (secret) rt::writeSecretKeyFile(path("sk.bin"), k.params, k.sk);
-            rt::writeFile(path("pk.bin"), rt::serialize(k.params, k.pk));
-            rt::writeFile(path("evk.bin"), rt::serialize(k.params, k.evk));
-            for (const auto &[g, rk] : k.rotationKeys)
-              rt::writeFile(path("rk" + std::to_string(g) + ".bin"), rt::serialize(k.params, rk));
+          "without",
+          [](const rt::KeySet &k, bool secret, bool eval) {
+            rt::KeySet out;
+            out.params = k.params;
+            if (!secret) out.sk = k.sk;
+            out.pk = k.pk;
+            if (!eval) {
+              out.evk = k.evk;
+              out.rotationKeys = k.rotationKeys;
+            }
+            return out;
           },
-          py::arg("directory"), py::arg("secret") = true,
-          "Writes the keys as `fhec run --save` does (sk.bin with mode 0600; secret=False leaves it out)");
+          py::arg("secret"), py::arg("evaluation"), "A copy without the secret key and/or the evaluation keys")
+      .def(
+          "to_bytes",
+          [](const rt::KeySet &k, const std::string &what, uint64_t g) -> py::bytes {
+            if (what == "params") return rt::serialize(k.params);
+            if (what == "sk") {
+              if (!hasSecret(k)) throw rt::Error("these keys have no secret key");
+              return rt::serialize(k.params, k.sk);
+            }
+            if (what == "pk") {
+              if (!hasPublic(k)) throw rt::Error("these keys have no public key");
+              return rt::serialize(k.params, k.pk);
+            }
+            if (what == "evk") {
+              if (!hasEval(k)) throw rt::Error("these keys have no evaluation key");
+              return rt::serialize(k.params, k.evk);
+            }
+            if (what == "rk") {
+              auto it = k.rotationKeys.find(g);
+              if (it == k.rotationKeys.end()) throw rt::Error("no rotation key of Galois element " + std::to_string(g));
+              return rt::serialize(k.params, it->second);
+            }
+            throw rt::Error("unknown key part '" + what + "'");
+          },
+          py::arg("what"), py::arg("galois") = 0,
+          "fhec's versioned serialization of one part: params, sk, pk, evk or rk (of `galois`)")
+      .def_static(
+          "from_parts",
+          [](const py::bytes &params, std::optional<py::bytes> sk, std::optional<py::bytes> pk,
+             std::optional<py::bytes> evk, const std::vector<py::bytes> &rks, const std::vector<std::string> &names) {
+            rt::KeySet k;
+            k.params = rt::deserializeParams(std::string(params));
+            // Every part must belong to the key set of the first one read.
+            rt::KeySetId id;
+            std::string owner;
+            auto same = [&](const rt::KeySetId &got, const std::string &what) {
+              if (!id.known()) {
+                id = got;
+                owner = what;
+                return;
+              }
+              rt::checkSameKeySet(id, owner, got, what);
+            };
+            size_t n = 0;
+            auto name = [&](const char *fallback) { return n < names.size() && !names[n].empty() ? names[n] : fallback; };
+            if (sk) {
+              std::string b(*sk);
+              k.sk = rt::deserializeSecretKey(b, k.params);
+              rt::secureWipe(b.data(), b.size());
+              same(k.sk.keySet, name("the secret key"));
+            }
+            ++n;
+            if (pk) {
+              k.pk = rt::deserializePublicKey(std::string(*pk), k.params);
+              same(k.pk.keySet, name("the public key"));
+            }
+            ++n;
+            if (evk) {
+              k.evk = rt::deserializeEvalKey(std::string(*evk), k.params);
+              same(k.evk.keySet, name("the evaluation key"));
+            }
+            ++n;
+            for (const auto &b : rks) {
+              rt::RotationKey rk = rt::deserializeRotationKey(std::string(b), k.params);
+              same(rk.keySet, name("a rotation key"));
+              ++n;
+              k.rotationKeys[rk.galois] = std::move(rk);
+            }
+            return k;
+          },
+          py::arg("params"), py::arg("sk"), py::arg("pk"), py::arg("evk"), py::arg("rotation_keys"),
+          py::arg("names") = std::vector<std::string>{},
+          "Keys from serialized parts (None where absent), all checked to be of one key set; `names` (sk, pk, evk, "
+          "then each rotation key) name them in errors");
 
+  m.def(
+      "write_file",
+      [](const std::string &path, const py::bytes &data, bool secret) {
+        std::string b(data);
+        rt::writeFile(path, b, secret);
+        if (secret) rt::secureWipe(b.data(), b.size());
+      },
+      py::arg("path"), py::arg("data"), py::arg("secret") = false,
+      "Writes bytes to path (replacing it); secret: mode 0600 whatever the umask (Serialize.h)");
   m.def(
       "encrypt",
       [](const rt::KeySet &k, const py::array_t<std::complex<double>, py::array::c_style | py::array::forcecast> &values,
-         int logp, int logq) {
+         int logp, int logq, const std::shared_ptr<ClientKernels> &kernels) {
+        if (!hasPublic(k)) throw rt::Error("these keys have no public key: encryption needs one");
         std::vector<rt::Complex> z = toComplex(values);
         rt::SecureRandom rng;
         py::gil_scoped_release nogil;
         rt::BigPoly m = rt::encode(z, k.params.logN, logp, logq);
-        return rt::encrypt(k.params, k.pk, m, logp, int(z.size()), rng);
+        return rt::encrypt(k.params, k.pk, m, logp, int(z.size()), rng, arithOf(kernels));
       },
-      py::arg("keys"), py::arg("values"), py::arg("logp"), py::arg("logq"),
+      py::arg("keys"), py::arg("values"), py::arg("logp"), py::arg("logq"), py::arg("kernels") = nullptr,
       "Encodes (canonical embedding, scale 2^logp) and encrypts len(values) slots mod 2^logq");
   m.def(
       "decrypt",
-      [](const rt::KeySet &k, const rt::Ciphertext &c) {
+      [](const rt::KeySet &k, const rt::Ciphertext &c, const std::shared_ptr<ClientKernels> &kernels) {
+        if (!hasSecret(k)) throw rt::Error("these keys have no secret key: decryption needs it");
         std::vector<rt::Complex> z;
         {
           py::gil_scoped_release nogil;
-          z = rt::decode(rt::decrypt(k.sk, c), c.slots, c.logp);
+          z = rt::decode(rt::decrypt(k.sk, c, arithOf(kernels)), c.slots, c.logp);
         }
         return toArray(z);
       },
-      py::arg("keys"), py::arg("ciphertext"), "Decrypts and decodes: a complex128 array of the slots");
+      py::arg("keys"), py::arg("ciphertext"), py::arg("kernels") = nullptr,
+      "Decrypts and decodes: a complex128 array of the slots");
   m.def("galois_for_rotation", &rt::galoisForRotation, py::arg("logN"), py::arg("r"));
   m.def("galois_for_conjugation", &rt::galoisForConjugation, py::arg("logN"));
 

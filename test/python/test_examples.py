@@ -35,3 +35,16 @@ def test_polynomial():
     r = run("polynomial.py", "--target", "cpu")
     assert r.returncode == 0, r.stdout + r.stderr
     assert "ckks.rescale" in r.stdout and "max error against NumPy" in r.stdout
+
+
+def test_client_server():
+    """Two processes: the server runs the function with the public, evaluation
+    and rotation keys only; decrypt raises there; no secret key file is read."""
+    r = run("client_server.py", "--target", "cpu")
+    assert r.returncode == 0, r.stdout + r.stderr
+    out = r.stdout
+    assert "server: decrypt raises MissingKeyError" in out, out
+    assert "no secret key" in out and "client/server: ok" in out, out
+    assert "sk.bin" not in out.split("files:")[1].splitlines()[0], out
+    err = float(re.search(r"max error against the plaintext computation ([\d.e+-]+)", out).group(1))
+    assert err < 1e-3, out

@@ -85,6 +85,6 @@ def test_inputs_of_other_shapes_retrace(rng):
 def test_ciphertexts_serialize(small, small_ctx, rng):
     v = rng.uniform(-1, 1, 8)
     c = small_ctx.encrypt(v)
-    back = small_ctx.from_bytes(c.to_bytes())
+    back = small_ctx.ciphertext_from_bytes(c.to_bytes())
     assert back == c
     assert np.max(np.abs(small_ctx.decrypt(back) - v)) < 1e-6

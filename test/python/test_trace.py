@@ -135,3 +135,29 @@ def test_numpy_operations_match_the_trace(small):
     assert np.array_equal(fhec.rotate(v, 1), np.roll(v, -1))
     assert np.array_equal(fhec.sum(v), np.full(8, v.sum()))
     assert np.array_equal(fhec.dot(v, v, 4)[::4], [np.dot(v[:4], v[:4]), np.dot(v[4:], v[4:])])
+
+
+def test_changed_captured_array_is_not_ignored(small, small_ctx, rng):
+    """A traced function compiles in the values of the NumPy arrays it reads;
+    changing one afterwards retraces it (with a warning) instead of computing
+    with the old values: a global, a closure variable and an operand view."""
+    w = rng.uniform(-1, 1, small.slots)
+    view_of = {"m": rng.uniform(-1, 1, (2, small.slots))}
+    m = view_of["m"]
+
+    @fhec.compile(small, target="cpu")
+    def f(x):
+        return x * w + m[1]
+
+    x = rng.uniform(-1, 1, small.slots)
+    c = small_ctx.encrypt(x)
+    assert np.abs(small_ctx.decrypt(f(c)) - (x * w + m[1])).max() < 1e-3
+    w[:] = 2 * w  # the closure's array, in place
+    with pytest.warns(UserWarning, match="changed after it was traced"):
+        out = f(c)
+    assert np.abs(small_ctx.decrypt(out) - (x * w + m[1])).max() < 1e-3
+    m[1, :3] = 5.0  # through the view the trace used
+    with pytest.warns(UserWarning, match="changed after it was traced"):
+        out = f(c)
+    assert np.abs(small_ctx.decrypt(out) - (x * w + m[1])).max() < 1e-3
+    assert np.allclose(f.plain(x), x * w + m[1])
