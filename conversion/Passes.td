@@ -172,7 +172,7 @@ def FHECGPUToEmu : Pass<"fhec-gpu-to-emu", "::mlir::ModuleOp"> {
   let summary = "Make the kernels of gpu.module @fhec_kernels host functions of the CPU execution";
   let description = [{
     The cuda-emu target runs the outlined kernels on the CPU with the GPU's
-    semantics (DESIGN.md, "Lowering structure"): each gpu.func becomes a
+    semantics (docs/design.md, "Lowering structure"): each gpu.func becomes a
     private func.func of the host module; gpu.thread_id, block_id, block_dim
     and grid_dim become calls of fhec_rt_gpu_thread_id(dim) ... (the runtime
     keeps them per emulated thread) and gpu.barrier a call of

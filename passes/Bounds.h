@@ -1,4 +1,4 @@
-// Sizes of the RNS bases of HE Mul (DESIGN.md): the product P of a basis must
+// Sizes of the RNS bases of HE Mul (docs/design.md): the product P of a basis must
 // exceed 2 * max|X| for a centered reconstruction, and the iCRT estimate of the
 // multiple of P needs |X| < P / 8. We ask for |X| < P / 16.
 #pragma once

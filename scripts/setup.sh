@@ -1,7 +1,16 @@
 #!/usr/bin/env bash
 # One-stop, idempotent set-up for a Debian 12 machine: installs what is missing
 # (apt + a project venv for the Python tools) and builds fhec into build/.
+# --bench also installs the peers bench/peers/bench.py measures (PyPI:
+# desilofhe, tenseal); the tests do not need them.
 set -euo pipefail
+bench=0
+for a in "$@"; do
+  case "$a" in
+    --bench) bench=1 ;;
+    *) echo "setup: unknown option $a (expected --bench)" >&2; exit 2 ;;
+  esac
+done
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 
@@ -27,6 +36,10 @@ if ! .venv/bin/python -c 'import lit, jinja2, numpy, pybind11, pytest, sklearn' 
    ! ls .venv/lib/python3*/site-packages/nvidia/cuda_runtime/include/cuda.h >/dev/null 2>&1; then
   .venv/bin/python -m pip install -q --upgrade pip
   .venv/bin/python -m pip install -q -r python/requirements.txt
+fi
+
+if [ "$bench" = 1 ] && ! .venv/bin/python -c 'import desilofhe, tenseal' 2>/dev/null; then
+  .venv/bin/python -m pip install -q desilofhe tenseal
 fi
 
 if [ ! -f build/build.ninja ]; then

@@ -97,12 +97,12 @@ def main():
             if p.returncode != 0:
                 sys.exit(f"prepare: compiling {name} for {target} failed:\n{p.stderr}")
     # The libraries fhec-exec and the modules need beyond glibc and libstdc++
-    # (GMP; libomp, which every module links), in case the GPU machine lacks them.
+    # (GMP; libomp, which every module links; OpenSSL's libcrypto, the CSPRNG), in case the GPU machine lacks them.
     for binary in [fhec_exec] + sorted(out.rglob("*.so")):
         ldd = subprocess.run(["ldd", str(binary)], capture_output=True, text=True, check=True).stdout
         for line in ldd.splitlines():
             lib = line.split("=>")[1].split()[0] if "=>" in line else ""
-            if any(n in lib for n in ("libgmp", "libomp")) and not (out / "lib" / pathlib.Path(lib).name).exists():
+            if any(n in lib for n in ("libgmp", "libomp", "libcrypto")) and not (out / "lib" / pathlib.Path(lib).name).exists():
                 shutil.copy2(lib, out / "lib")
     size = sum(f.stat().st_size for f in out.rglob("*") if f.is_file())
     print(f"prepare: {out} holds {size / 2**20:.1f} MiB (a device run carries at most 64 MiB)")

@@ -5,9 +5,8 @@ Runs build/bin/fhec-bench-ntt, which compiles the round trip crt -> ntt ->
 intt -> icrt for every target and size, checks that it is the identity, and
 times the NTT and iNTT kernels in one process, targets and sizes alternating
 round by round (warm caches, one thread). Writes the results as JSON and prints
-a table with the reference points measured on this machine kind: Intel HEXL
-1.9 (AVX-512 IFMA) 160-190 µs and HEAAN / OpenFHE 0.8-0.9 ms for a forward
-2^16 NTT with a 49- to 60-bit prime.
+a table of what this run measured; other libraries' NTT figures are cited
+references in docs/benchmarks.md (source, machine, date), not printed here.
 
 Usage: bench/ntt/bench.py [--targets cpu,cpu-avx512] [--rounds 41]
                           [--json bench/ntt/results.json]
@@ -26,8 +25,6 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "bench"))
 from machine import describe, machine_info, runnable_targets  # noqa: E402
 
-REFERENCES_2_16_US = {"Intel HEXL 1.9 (IFMA)": (160, 190), "HEAAN 2.1 / OpenFHE 1.5.1": (800, 900)}
-
 TABLE = jinja2.Template("""\
 NTT of one prime, warm caches, 1 thread, median of {{ rounds }} rounds (µs); machine: {{ machine }}
 {{ '%-6s' % 'N' }}{% for t in targets %}{{ '%15s %15s' % (t + ' fwd', t + ' inv') }}{% endfor %}\
@@ -35,8 +32,7 @@ NTT of one prime, warm caches, 1 thread, median of {{ rounds }} rounds (µs); ma
 {% for n in sizes %}{{ '%-6s' % ('2^%d' % n) }}{% for t in targets %}\
 {{ '%15.1f %15.1f' % (res[t][n].ntt_us_median, res[t][n].intt_us_median) }}{% endfor %}\
 {% if targets|length > 1 %}{{ '%11.1fx' % (res[targets[0]][n].ntt_us_median / res[targets[-1]][n].ntt_us_median) }}{% endif %}
-{% endfor %}{% if 16 in sizes %}at 2^16 (forward), measured here:{% for name, r in refs.items() %} {{ name }} {{ r[0] }}-{{ r[1] }} µs;{% endfor %}
-{% endif %}{% for note in notes %}{{ note }}
+{% endfor %}{% for note in notes %}{{ note }}
 {% endfor %}""")
 
 
@@ -64,11 +60,10 @@ def main():
     results = json.loads(proc.stdout)["results"]
     res = {t: {r["logN"]: r for r in results if r["target"] == t} for t in targets}
     sizes = list(range(args.min_log, args.max_log + 1))
-    report = {"machine": machine_info(), "rounds": args.rounds, "threads": 1, "results": results,
-              "references_2_16_forward_us": REFERENCES_2_16_US, "notes": notes}
+    report = {"machine": machine_info(), "rounds": args.rounds, "threads": 1, "results": results, "notes": notes}
     pathlib.Path(args.json).write_text(json.dumps(report, indent=2) + "\n")
     print(TABLE.render(targets=targets, sizes=sizes, res=res, rounds=args.rounds,
-                       machine=describe(report["machine"]), refs=REFERENCES_2_16_US, notes=notes))
+                       machine=describe(report["machine"]), notes=notes))
     print(f"JSON: {args.json}")
     return 0
 

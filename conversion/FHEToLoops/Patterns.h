@@ -1,4 +1,4 @@
-// The kernel families of fhe-to-loops, one file each (DESIGN.md, "Lowering
+// The kernel families of fhe-to-loops, one file each (docs/design.md, "Lowering
 // structure"): each exports its conversion patterns and, for the ops that can
 // run inside a fused kernel, the emitter of one block (coefficient space) or
 // one element (residue space) that both the single-op pattern and fhe.fused use.

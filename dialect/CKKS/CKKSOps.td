@@ -126,7 +126,7 @@ def CKKS_RotateOp : CKKS_Op<"rotate", [AllTypesMatch<["input", "result"]>]> {
   let description = [{
     The automorphism X -> X^g with g = 5^offset mod 2N on both polynomials,
     then key switching of the rotated ax with the rotation key of g through
-    region 2 of HE Mul (DESIGN.md). 0 < offset < N/2; a right rotation by r
+    region 2 of HE Mul (docs/design.md). 0 < offset < N/2; a right rotation by r
     is the left rotation by N/2 - r (HEAAN's rightRotateFast).
     ```mlir
     %r = ckks.rotate %c {offset = 1 : i64} : !ckks.ct<logN = 13, logq = 240, logp = 30, slots = 4096>

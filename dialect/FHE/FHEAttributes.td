@@ -7,7 +7,7 @@ def FHE_BasisAttr : FHE_Attr<"Basis", "basis"> {
   let summary = "An RNS basis: primes p_j with P = prod p_j >= 2^min_bits";
   let description = [{
     `min_bits` is the bound the products in this basis need (P > 2 * max|X|
-    with margin, DESIGN.md). Before `fhe-select-basis` only the bound is known:
+    with margin, docs/design.md). Before `fhe-select-basis` only the bound is known:
     `#fhe.basis<min_bits = 2433>`. Afterwards the primes (all of `prime_bits`
     bits, p = 1 mod 2N, in the deterministic order of the shared generator)
     are recorded:

@@ -9,7 +9,7 @@ def ModArith_Dialect : Dialect {
   let summary = "Modular arithmetic on W-wide words with lazy-reduction ranges";
   let description = [{
     The layer between fhec's kernel loops and a target's integer arithmetic
-    (DESIGN.md, "Lowering structure"). Values are integers or vectors of
+    (docs/design.md, "Lowering structure"). Values are integers or vectors of
     integers (W = 1 for scalar code, 8 lanes for AVX-512, one per GPU thread);
     the modulus p is an operand of the same type, since it changes with the
     RNS index inside a loop. Each op states the range its inputs may take and

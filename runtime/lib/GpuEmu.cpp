@@ -5,7 +5,7 @@
 // memory poisoned, as a GPU leaves it undefined. Any other kernel's threads
 // are independent: a few host threads share the grid's (block, thread)
 // pairs without synchronizing. Missing barriers, and threads writing what
-// others read, then show up as data races under ThreadSanitizer (DESIGN.md,
+// others read, then show up as data races under ThreadSanitizer (docs/design.md,
 // "Lowering structure").
 #include "fhec/runtime/Abi.h"
 

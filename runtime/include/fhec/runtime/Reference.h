@@ -1,7 +1,7 @@
 // The GMP reference: HE Mul / Add / Rescale computed with exact BigInt
 // arithmetic and negacyclic products by Kronecker substitution (mpn_mul),
 // sharing no code with the NTT kernels. Every compiled target must match it
-// bit for bit (DESIGN.md, "The computation we compile").
+// bit for bit (docs/design.md, "The computation we compile").
 #pragma once
 #include "fhec/runtime/Ciphertext.h"
 #include "fhec/runtime/Keys.h"
@@ -45,7 +45,7 @@ Ciphertext referenceAddPlain(const Ciphertext &c, const BigPoly &m);
 /// switching (HEAAN leftRotateFast / conjugate): a' = phi_g(ax) and
 /// b' = phi_g(bx) as integer polynomials with coefficients in (-q, q) (a
 /// negated coefficient is -x, not q - x), ax = floor((a' rk.ax mod qQ) / Q),
-/// bx = floor((a' rk.bx mod qQ) / Q) + b' mod q (DESIGN.md). Throws Error on
+/// bx = floor((a' rk.bx mod qQ) / Q) + b' mod q (docs/design.md). Throws Error on
 /// a key for other parameters.
 Ciphertext referenceRotate(const Params &params, const Ciphertext &c, const RotationKey &rk);
 
