@@ -102,6 +102,17 @@ const SpecialFFT &specialFFT(int logN, size_t slots) {
   return *f;
 }
 
+// x <- -x mod 2^logq over L limbs (two's complement, the bits above logq cleared).
+void negateLimbs(uint64_t *x, int L, int logq) {
+  uint64_t carry = 1;
+  for (int k = 0; k < L; ++k) {
+    uint64_t y = ~x[k] + carry;
+    carry = carry && y == 0;
+    x[k] = y;
+  }
+  if (int r = logq % 64) x[L - 1] &= (uint64_t(1) << r) - 1;
+}
+
 // Coefficient c (L limbs) = v mod 2^logq for a signed integer v = sign * mag
 // where mag = |m| 2^shift, m < 2^53 (limbs written directly: no GMP per
 // coefficient). v is below 2^(logq - 1) in magnitude (checked by the caller).
@@ -110,15 +121,8 @@ void setScaled(uint64_t *c, int L, int logq, bool negative, uint64_t m, long shi
   const long w = shift / 64, b = shift % 64;
   c[w] = m << b;
   if (b && w + 1 < L) c[w + 1] = m >> (64 - b);
-  if (negative) {  // two's complement mod 2^logq
-    uint64_t carry = 1;
-    for (int k = 0; k < L; ++k) {
-      uint64_t x = ~c[k] + carry;
-      carry = carry && x == 0;
-      c[k] = x;
-    }
-  }
-  if (int r = logq % 64) c[L - 1] &= (uint64_t(1) << r) - 1;
+  if (negative) negateLimbs(c, L, logq);
+  else if (int r = logq % 64) c[L - 1] &= (uint64_t(1) << r) - 1;
 }
 
 // Coefficient c (L limbs, mod 2^logq) read centered in [-q/2, q/2) and
@@ -127,15 +131,7 @@ void setScaled(uint64_t *c, int L, int logq, bool negative, uint64_t m, long shi
 double centeredToDouble(const uint64_t *c, int L, int logq, int logScale, std::vector<uint64_t> &mag) {
   const bool negative = (c[(logq - 1) / 64] >> ((logq - 1) % 64)) & 1;
   mag.assign(c, c + L);
-  if (negative) {
-    uint64_t carry = 1;
-    for (int k = 0; k < L; ++k) {
-      uint64_t x = ~mag[k] + carry;
-      carry = carry && x == 0;
-      mag[k] = x;
-    }
-    if (int r = logq % 64) mag[L - 1] &= (uint64_t(1) << r) - 1;
-  }
+  if (negative) negateLimbs(mag.data(), L, logq);
   int h = L - 1;
   while (h >= 0 && mag[h] == 0) --h;
   if (h < 0) return 0.0;
