@@ -15,12 +15,38 @@ namespace fhec {
 
 namespace {
 // Walks the straight-line body of `f`, applying `ops` to every ckks op.
+// The slot values of each plaintext argument (!ckks.pt) of f, padded with zeros.
+using Vec = std::vector<rt::Complex>;
+FailureOr<llvm::DenseMap<Value, Vec>> bindPlaintexts(func::FuncOp f, const std::vector<Vec> &plaintexts) {
+  llvm::DenseMap<Value, Vec> bound;
+  size_t j = 0;
+  for (BlockArgument a : f.getArguments()) {
+    auto pt = dyn_cast<ckks::PlaintextType>(a.getType());
+    if (!pt) continue;
+    if (j >= plaintexts.size()) break;
+    if (plaintexts[j].size() > pt.getSlots())
+      return f.emitOpError() << "plaintext argument " << j << " has " << plaintexts[j].size() << " values for "
+                             << pt.getSlots() << " slots";
+    Vec v(pt.getSlots(), rt::Complex(0));
+    std::copy(plaintexts[j].begin(), plaintexts[j].end(), v.begin());
+    bound[a] = std::move(v);
+    ++j;
+  }
+  if (j != plaintexts.size() || bound.size() != size_t(llvm::count_if(f.getArgumentTypes(), [](Type t) {
+        return isa<ckks::PlaintextType>(t);
+      })))
+    return f.emitOpError() << "expects one value vector per plaintext argument, got " << plaintexts.size();
+  return bound;
+}
+
 template <typename V, typename Ops>
 FailureOr<std::vector<V>> interpret(func::FuncOp f, const std::vector<V> &inputs, Ops &ops) {
-  if (f.getNumArguments() != inputs.size())
-    return f.emitOpError() << "expects " << f.getNumArguments() << " inputs, got " << inputs.size();
+  size_t numCt = llvm::count_if(f.getArgumentTypes(), [](Type t) { return isa<ckks::CiphertextType>(t); });
+  if (numCt != inputs.size()) return f.emitOpError() << "expects " << numCt << " inputs, got " << inputs.size();
   llvm::DenseMap<Value, V> env;
-  for (auto [a, v] : llvm::zip(f.getArguments(), inputs)) env[a] = v;
+  size_t k = 0;
+  for (BlockArgument a : f.getArguments())
+    if (isa<ckks::CiphertextType>(a.getType())) env[a] = inputs[k++];
   std::vector<V> outputs;
   for (Operation &op : f.getBody().front()) {
     auto get = [&](Value v) -> const V & { return env.find(v)->second; };
@@ -61,6 +87,7 @@ struct ReferenceOps {
   const rt::Params &params;
   const EvaluationKeys &keys;
   ckks::ParamsAttr attr;
+  llvm::DenseMap<Value, Vec> plain;  // the plaintext arguments' values
 
   // ckks.add's alignment: reduce to the result's logq, multiply up to its logp.
   static rt::Ciphertext align(const rt::Ciphertext &c, ckks::CiphertextType to) {
@@ -109,13 +136,18 @@ struct ReferenceOps {
     mpz_clear(k);
     return r;
   }
-  // The plaintexts are encoded exactly as ckks-to-fhe encodes them (rt::encode).
+  // The plaintexts are encoded exactly as ckks-to-fhe (constants) and the
+  // runtime (arguments) encode them (rt::encode).
   rt::Ciphertext mulPlain(ckks::MulPlainOp o, const rt::Ciphertext &a) {
-    rt::BigPoly m = rt::encode(o.getSlotValues(), params.logN, int(attr.getLogp()), a.logq());
+    Vec v = o.getPlain() ? plain.at(o.getPlain()) : o.getSlotValues();
+    rt::BigPoly m = rt::encode(v, params.logN, int(attr.getLogp()), a.logq());
     return rt::referenceMulPlain(a, m, int(attr.getLogp()));
   }
   rt::Ciphertext addPlain(ckks::AddPlainOp o, const rt::Ciphertext &a) {
-    return rt::referenceAddPlain(a, rt::encode(o.getSlotValues(), params.logN, a.logp, a.logq()));
+    Vec v = o.getPlain() ? plain.at(o.getPlain()) : o.getSlotValues();
+    if (o.getNegate())
+      for (auto &x : v) x = -x;
+    return rt::referenceAddPlain(a, rt::encode(v, params.logN, a.logp, a.logq()));
   }
   template <typename Op> FailureOr<rt::Ciphertext> automorphism(Op o, const rt::Ciphertext &a) {
     uint64_t g = o.getGaloisElement();
@@ -129,8 +161,8 @@ struct ReferenceOps {
   }
 };
 
-using Vec = std::vector<rt::Complex>;
 struct PlainOps {
+  llvm::DenseMap<Value, Vec> plain;  // the plaintext arguments' values
   template <typename F> static Vec map(const Vec &a, F f) {
     Vec r(a.size());
     for (size_t i = 0; i < a.size(); ++i) r[i] = f(a[i], i);
@@ -151,12 +183,13 @@ struct PlainOps {
     return map(a, [&](rt::Complex x, size_t) { return x + c; });
   }
   Vec mulPlain(ckks::MulPlainOp o, const Vec &a) {
-    Vec v = o.getSlotValues();
+    Vec v = o.getPlain() ? plain.at(o.getPlain()) : o.getSlotValues();
     return map(a, [&](rt::Complex x, size_t i) { return x * v[i]; });
   }
   Vec addPlain(ckks::AddPlainOp o, const Vec &a) {
-    Vec v = o.getSlotValues();
-    return map(a, [&](rt::Complex x, size_t i) { return x + v[i]; });
+    Vec v = o.getPlain() ? plain.at(o.getPlain()) : o.getSlotValues();
+    double sign = o.getNegate() ? -1 : 1;
+    return map(a, [&](rt::Complex x, size_t i) { return x + sign * v[i]; });
   }
   // Slot j takes slot j + offset (mod slots: a sparse vector repeats).
   FailureOr<Vec> automorphism(ckks::RotateOp o, const Vec &a) {
@@ -171,8 +204,11 @@ struct PlainOps {
 
 FailureOr<std::vector<rt::Ciphertext>> evaluateReference(func::FuncOp f, const rt::Params &params,
                                                          const EvaluationKeys &keys,
-                                                         const std::vector<rt::Ciphertext> &inputs) {
-  ReferenceOps ops{params, keys, ckks::getModuleParams(f)};
+                                                         const std::vector<rt::Ciphertext> &inputs,
+                                                         const std::vector<Vec> &plaintexts) {
+  auto bound = bindPlaintexts(f, plaintexts);
+  if (failed(bound)) return failure();
+  ReferenceOps ops{params, keys, ckks::getModuleParams(f), std::move(*bound)};
   try {
     return interpret(f, inputs, ops);
   } catch (const rt::Error &e) {
@@ -189,8 +225,11 @@ std::vector<uint64_t> galoisElements(func::FuncOp f) {
   return {g.begin(), g.end()};
 }
 
-FailureOr<std::vector<std::vector<rt::Complex>>> evaluatePlain(func::FuncOp f, const std::vector<Vec> &inputs) {
-  PlainOps ops;
+FailureOr<std::vector<std::vector<rt::Complex>>> evaluatePlain(func::FuncOp f, const std::vector<Vec> &inputs,
+                                                                const std::vector<Vec> &plaintexts) {
+  auto bound = bindPlaintexts(f, plaintexts);
+  if (failed(bound)) return failure();
+  PlainOps ops{std::move(*bound)};
   return interpret(f, inputs, ops);
 }
 

@@ -20,17 +20,22 @@ struct EvaluationKeys {
   const std::map<uint64_t, rt::RotationKey> *rotationKeys = nullptr;  ///< by Galois element
 };
 
-/// Runs `f` op by op with the GMP reference (runtime/Reference.h). Fails with
-/// a diagnostic on a missing key.
+/// Runs `f` op by op with the GMP reference (runtime/Reference.h): `inputs`
+/// for its ciphertext arguments, `plaintexts` (values, padded with zeros to
+/// the slots) for its !ckks.pt arguments, in order. Fails with a diagnostic
+/// on a missing key or a wrong number of inputs.
 mlir::FailureOr<std::vector<rt::Ciphertext>> evaluateReference(mlir::func::FuncOp f, const rt::Params &params,
                                                                const EvaluationKeys &keys,
-                                                               const std::vector<rt::Ciphertext> &inputs);
+                                                               const std::vector<rt::Ciphertext> &inputs,
+                                                               const std::vector<std::vector<rt::Complex>> &plaintexts = {});
 
 /// The Galois elements of the rotation keys `f` needs (rotations, conjugation).
 std::vector<uint64_t> galoisElements(mlir::func::FuncOp f);
 
-/// Runs `f` on the messages: slot-wise complex arithmetic.
+/// Runs `f` on the messages: slot-wise complex arithmetic (plaintext
+/// arguments as for evaluateReference).
 mlir::FailureOr<std::vector<std::vector<rt::Complex>>>
-evaluatePlain(mlir::func::FuncOp f, const std::vector<std::vector<rt::Complex>> &inputs);
+evaluatePlain(mlir::func::FuncOp f, const std::vector<std::vector<rt::Complex>> &inputs,
+              const std::vector<std::vector<rt::Complex>> &plaintexts = {});
 
 } // namespace fhec

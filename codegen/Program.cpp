@@ -94,10 +94,14 @@ func::FuncOp Program::function() const {
     found = f;
   }
   if (!found) throw ProgramError(ProgramError::Kind::Parameter, "the program has no public function");
-  for (Type t : llvm::concat<const Type>(found.getArgumentTypes(), found.getResultTypes()))
+  for (Type t : found.getArgumentTypes())
+    if (!isa<ckks::CiphertextType, ckks::PlaintextType>(t))
+      throw ProgramError(ProgramError::Kind::Parameter,
+                         "@" + found.getName().str() + " takes something other than ciphertexts and plaintexts");
+  for (Type t : found.getResultTypes())
     if (!isa<ckks::CiphertextType>(t))
-      throw ProgramError(ProgramError::Kind::Parameter, "@" + found.getName().str() +
-                                                            " takes or returns something other than ciphertexts");
+      throw ProgramError(ProgramError::Kind::Parameter,
+                         "@" + found.getName().str() + " returns something other than ciphertexts");
   return found;
 }
 
@@ -105,7 +109,21 @@ std::string Program::functionName() const { return function().getName().str(); }
 
 std::vector<CiphertextShape> Program::inputShapes() const {
   std::vector<CiphertextShape> out;
-  for (Type t : function().getArgumentTypes()) out.push_back(shapeOf(t));
+  for (Type t : function().getArgumentTypes())
+    if (isa<ckks::CiphertextType>(t)) out.push_back(shapeOf(t));
+  return out;
+}
+
+std::vector<int> Program::plaintextSlots() const {
+  std::vector<int> out;
+  for (Type t : function().getArgumentTypes())
+    if (auto pt = dyn_cast<ckks::PlaintextType>(t)) out.push_back(int(pt.getSlots()));
+  return out;
+}
+
+std::vector<bool> Program::argumentIsPlaintext() const {
+  std::vector<bool> out;
+  for (Type t : function().getArgumentTypes()) out.push_back(isa<ckks::PlaintextType>(t));
   return out;
 }
 
@@ -179,16 +197,18 @@ const rt::CompiledModule &Program::module() const {
   return *module_;
 }
 
-std::vector<rt::Ciphertext> Program::reference(const std::vector<rt::Ciphertext> &inputs, const rt::KeySet &keys) const {
+std::vector<rt::Ciphertext> Program::reference(const std::vector<rt::Ciphertext> &inputs, const rt::KeySet &keys,
+                                               const std::vector<std::vector<rt::Complex>> &plaintexts) const {
   DiagnosticCollector diags(*ctx_);
-  auto r = evaluateReference(function(), params_, EvaluationKeys{&keys.evk, &keys.rotationKeys}, inputs);
+  auto r = evaluateReference(function(), params_, EvaluationKeys{&keys.evk, &keys.rotationKeys}, inputs, plaintexts);
   if (failed(r)) diags.raise(ProgramError::Kind::Parameter, "reference evaluation failed: ");
   return std::move(*r);
 }
 
-std::vector<std::vector<rt::Complex>> Program::plain(const std::vector<std::vector<rt::Complex>> &inputs) const {
+std::vector<std::vector<rt::Complex>> Program::plain(const std::vector<std::vector<rt::Complex>> &inputs,
+                                                     const std::vector<std::vector<rt::Complex>> &plaintexts) const {
   DiagnosticCollector diags(*ctx_);
-  auto r = evaluatePlain(function(), inputs);
+  auto r = evaluatePlain(function(), inputs, plaintexts);
   if (failed(r)) diags.raise(ProgramError::Kind::Parameter, "plaintext evaluation failed: ");
   return std::move(*r);
 }
@@ -213,10 +233,11 @@ ProgramExecutor::ProgramExecutor(const Program &program, const rt::KeySet &keys)
   }
 }
 
-std::vector<rt::Ciphertext> ProgramExecutor::run(const std::vector<rt::Ciphertext> &inputs, unsigned threads) {
+std::vector<rt::Ciphertext> ProgramExecutor::run(const std::vector<rt::Ciphertext> &inputs, unsigned threads,
+                                                 const std::vector<std::vector<rt::Complex>> &plaintexts) {
   program_.module().setThreads(int(threads ? threads : std::max(1u, std::thread::hardware_concurrency())));
   auto t0 = std::chrono::steady_clock::now();
-  std::vector<rt::Ciphertext> out = exec_.run(program_.functionName(), inputs);
+  std::vector<rt::Ciphertext> out = exec_.run(program_.functionName(), inputs, plaintexts);
   lastRunSeconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return out;
 }

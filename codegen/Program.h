@@ -80,7 +80,12 @@ public:
 
   rt::Params params() const { return params_; }
   std::string functionName() const;
+  /// The shapes of its ciphertext arguments, in order.
   std::vector<CiphertextShape> inputShapes() const;
+  /// The slots of its plaintext arguments (!ckks.pt), in order.
+  std::vector<int> plaintextSlots() const;
+  /// Whether each argument is a plaintext (true) or a ciphertext.
+  std::vector<bool> argumentIsPlaintext() const;
   std::vector<CiphertextShape> outputShapes() const;
   /// The Galois elements of the rotation keys the program needs.
   std::vector<uint64_t> galoisElements() const;
@@ -98,10 +103,13 @@ public:
   bool compiled() const { return bool(module_); }
   const rt::CompiledModule &module() const;
 
-  /// The GMP reference on `inputs` with `keys` (evaluation and rotation keys).
-  std::vector<rt::Ciphertext> reference(const std::vector<rt::Ciphertext> &inputs, const rt::KeySet &keys) const;
+  /// The GMP reference on `inputs` (its ciphertext arguments) and
+  /// `plaintexts` (its plaintext arguments' values) with `keys`.
+  std::vector<rt::Ciphertext> reference(const std::vector<rt::Ciphertext> &inputs, const rt::KeySet &keys,
+                                        const std::vector<std::vector<rt::Complex>> &plaintexts = {}) const;
   /// The plaintext computation on slot vectors.
-  std::vector<std::vector<rt::Complex>> plain(const std::vector<std::vector<rt::Complex>> &inputs) const;
+  std::vector<std::vector<rt::Complex>> plain(const std::vector<std::vector<rt::Complex>> &inputs,
+                                              const std::vector<std::vector<rt::Complex>> &plaintexts = {}) const;
 
 private:
   mlir::func::FuncOp function() const;
@@ -119,7 +127,8 @@ public:
   /// Throws rt::Error when `keys` lacks a rotation key the program needs.
   ProgramExecutor(const Program &program, const rt::KeySet &keys);
   /// Runs the program on `threads` threads (0: all cores).
-  std::vector<rt::Ciphertext> run(const std::vector<rt::Ciphertext> &inputs, unsigned threads = 0);
+  std::vector<rt::Ciphertext> run(const std::vector<rt::Ciphertext> &inputs, unsigned threads = 0,
+                                  const std::vector<std::vector<rt::Complex>> &plaintexts = {});
   /// Wall time of the last run() inside the runtime (s): what a frontend's
   /// own overhead is measured against.
   double lastRunSeconds() const { return lastRunSeconds_; }

@@ -46,8 +46,11 @@ ProgramBuilder::ProgramBuilder(const rt::Params &params, const std::string &secu
   if (!paramsAttr) diags.raise(ProgramError::Kind::Parameter);
   SmallVector<Type> types;
   for (const CiphertextShape &in : inputs) {
-    auto t = ckks::CiphertextType::getChecked([&] { return emitError(l); }, ctx, unsigned(params.logN),
-                                              unsigned(in.logq), unsigned(in.logp), unsigned(in.slots));
+    Type t = in.logq == 0 ? Type(ckks::PlaintextType::getChecked([&] { return emitError(l); }, ctx,
+                                                                 unsigned(params.logN), unsigned(in.slots)))
+                          : Type(ckks::CiphertextType::getChecked([&] { return emitError(l); }, ctx,
+                                                                  unsigned(params.logN), unsigned(in.logq),
+                                                                  unsigned(in.logp), unsigned(in.slots)));
     if (!t) diags.raise(ProgramError::Kind::Parameter);
     types.push_back(t);
   }
@@ -72,6 +75,7 @@ ProgramBuilder::Handle ProgramBuilder::input(size_t i) const {
 
 CiphertextShape ProgramBuilder::shape(Handle v) const {
   if (v >= s->values.size()) throw ProgramError(ProgramError::Kind::Parameter, "unknown value");
+  if (auto pt = dyn_cast<ckks::PlaintextType>(s->values[v].getType())) return {0, 0, int(pt.getSlots())};
   auto t = cast<ckks::CiphertextType>(s->values[v].getType());
   return {int(t.getLogq()), int(t.getLogp()), int(t.getSlots())};
 }
@@ -162,6 +166,25 @@ ProgramBuilder::Handle ProgramBuilder::addPlain(Handle x, const std::vector<std:
   Value a = valueOf(s->values, x);
   ElementsAttr attr = plaintext(x, values);
   return build(loc, [&](Location l) { return s->manager->addPlain(l, a, attr); });
+}
+
+namespace {
+Value plainArg(const std::vector<Value> &values, size_t h) {
+  Value v = valueOf(values, h);
+  if (!isa<ckks::PlaintextType>(v.getType()))
+    throw ProgramError(ProgramError::Kind::Parameter, "the operand is not a plaintext argument");
+  return v;
+}
+} // namespace
+
+ProgramBuilder::Handle ProgramBuilder::mulPlainArg(Handle x, Handle pt, const SourceLocation &loc) {
+  Value a = valueOf(s->values, x), p = plainArg(s->values, pt);
+  return build(loc, [&](Location l) { return s->manager->mulPlain(l, a, p); });
+}
+
+ProgramBuilder::Handle ProgramBuilder::addPlainArg(Handle x, Handle pt, bool negate, const SourceLocation &loc) {
+  Value a = valueOf(s->values, x), p = plainArg(s->values, pt);
+  return build(loc, [&](Location l) { return s->manager->addPlain(l, a, p, negate); });
 }
 
 ProgramBuilder::Handle ProgramBuilder::rotate(Handle x, int64_t r, const SourceLocation &loc) {

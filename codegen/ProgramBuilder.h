@@ -23,7 +23,9 @@ struct SourceLocation {
 class ProgramBuilder {
 public:
   /// A function `name` of inputs of the given shapes, under the parameters
-  /// (`security`: "128" (default when empty), "192", "256" or "none").
+  /// (`security`: "128" (default when empty), "192", "256" or "none"). An
+  /// input of logq = 0 is a plaintext argument (!ckks.pt) of `slots` slots,
+  /// given as numbers when the function is called.
   ProgramBuilder(const rt::Params &params, const std::string &security, const std::string &name,
                  const std::vector<CiphertextShape> &inputs, const SourceLocation &loc);
   ~ProgramBuilder();
@@ -41,6 +43,9 @@ public:
   /// `values`: one per slot (Parameter error otherwise).
   Handle mulPlain(Handle x, const std::vector<std::complex<double>> &values, const SourceLocation &loc);
   Handle addPlain(Handle x, const std::vector<std::complex<double>> &values, const SourceLocation &loc);
+  /// The same with a plaintext argument `pt` (`negate`: x minus it).
+  Handle mulPlainArg(Handle x, Handle pt, const SourceLocation &loc);
+  Handle addPlainArg(Handle x, Handle pt, bool negate, const SourceLocation &loc);
   /// Left rotation by r slots (negative: right), mod N/2.
   Handle rotate(Handle x, int64_t r, const SourceLocation &loc);
   Handle conjugate(Handle x, const SourceLocation &loc);

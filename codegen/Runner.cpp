@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <cmath>
 #include <thread>
 #include <unistd.h>
@@ -148,8 +149,11 @@ int runProgram(ModuleOp module, const RunOptions &opts) {
   FailureOr<func::FuncOp> funcOr = pickFunction(module, opts.function);
   if (failed(funcOr)) return 1;
   func::FuncOp func = *funcOr;
-  for (Type t : llvm::concat<const Type>(func.getArgumentTypes(), func.getResultTypes()))
-    if (!isa<ckks::CiphertextType>(t)) return fail("'fhec run' runs functions of ckks ciphertexts only");
+  for (Type t : func.getArgumentTypes())
+    if (!isa<ckks::CiphertextType, ckks::PlaintextType>(t))
+      return fail("'fhec run' runs functions of ckks ciphertexts and plaintexts only");
+  for (Type t : func.getResultTypes())
+    if (!isa<ckks::CiphertextType>(t)) return fail("'fhec run' runs functions that return ciphertexts only");
 
   rt::Params params;
   params.logN = int(paramsAttr.getLogN());
@@ -244,7 +248,8 @@ int runProgram(ModuleOp module, const RunOptions &opts) {
         sameKeySet(rk.keySet, rkPath);
         keys.rotationKeys[g] = std::move(rk);
       }
-      for (unsigned i = 0; i < func.getNumArguments(); ++i) {
+      unsigned numCt = unsigned(llvm::count_if(func.getArgumentTypes(), [](Type t) { return isa<ckks::CiphertextType>(t); }));
+      for (unsigned i = 0; i < numCt; ++i) {
         const std::string ctPath = path(opts.loadDir, "in" + std::to_string(i) + ".ct");
         inputs.push_back(rt::deserializeCiphertext(rt::readFile(ctPath), params));
         sameKeySet(inputs.back().keySet, ctPath);
@@ -258,9 +263,29 @@ int runProgram(ModuleOp module, const RunOptions &opts) {
     }
     double keygenSeconds = secondsSince(t0);
     t0 = Clock::now();
+    // Plaintext arguments: random real values, or those --save wrote
+    // (pt<j>.bin: the slots as little-endian complex doubles).
+    std::vector<std::vector<rt::Complex>> plaintexts;
+    for (Type t : func.getArgumentTypes()) {
+      auto pt = dyn_cast<ckks::PlaintextType>(t);
+      if (!pt) continue;
+      std::vector<rt::Complex> v(pt.getSlots());
+      if (opts.loadDir.empty()) {
+        for (auto &x : v) x = rt::Complex(2 * rng.uniformReal() - 1, 0);
+      } else {
+        const std::string ptPath = path(opts.loadDir, "pt" + std::to_string(plaintexts.size()) + ".bin");
+        std::string bytes = rt::readFile(ptPath);
+        if (bytes.size() != v.size() * sizeof(rt::Complex))
+          return fail("--load: '" + ptPath + "' holds " + std::to_string(bytes.size()) + " bytes, not the " +
+                      std::to_string(v.size()) + " complex doubles of a plaintext argument");
+        std::memcpy(v.data(), bytes.data(), bytes.size());
+      }
+      plaintexts.push_back(std::move(v));
+    }
     if (opts.loadDir.empty()) {
       for (Type t : func.getArgumentTypes()) {
-        auto ct = cast<ckks::CiphertextType>(t);
+        auto ct = dyn_cast<ckks::CiphertextType>(t);
+        if (!ct) continue;
         std::vector<rt::Complex> z(ct.getSlots());
         for (auto &x : z) x = rt::Complex(2 * rng.uniformReal() - 1, 2 * rng.uniformReal() - 1);
         rt::BigPoly m = rt::encode(z, params.logN, int(ct.getLogp()), int(ct.getLogq()));
@@ -287,7 +312,7 @@ int runProgram(ModuleOp module, const RunOptions &opts) {
         c.module->setThreads(int(c.threads));
         rt::resetPhaseTimes();
         t0 = Clock::now();
-        c.exec->run(func.getName().str(), inputs, c.outputs);  // outputs allocated in the first round only
+        c.exec->run(func.getName().str(), inputs, c.outputs, plaintexts);  // outputs allocated in the first round only
         c.totals.push_back(secondsSince(t0));
         c.phases.push_back(rt::phaseTimes());
         c.rssMiB.push_back(residentMiB());
@@ -300,7 +325,7 @@ int runProgram(ModuleOp module, const RunOptions &opts) {
     double refSeconds = 0;
     if (opts.checkReference) {
       t0 = Clock::now();
-      auto ref = evaluateReference(func, params, EvaluationKeys{&keys.evk, &keys.rotationKeys}, inputs);
+      auto ref = evaluateReference(func, params, EvaluationKeys{&keys.evk, &keys.rotationKeys}, inputs, plaintexts);
       refSeconds = secondsSince(t0);
       if (failed(ref)) return 1;
       for (Config &c : configs) {
@@ -310,7 +335,7 @@ int runProgram(ModuleOp module, const RunOptions &opts) {
         ok &= same;
       }
     }
-    auto plain = evaluatePlain(func, messages);
+    auto plain = evaluatePlain(func, messages, plaintexts);
     if (failed(plain)) return 1;
     double maxErr = 0, sumErr = 0;
     size_t count = 0;
@@ -342,6 +367,10 @@ int runProgram(ModuleOp module, const RunOptions &opts) {
         rt::writeFile(path(opts.saveDir, "rk" + std::to_string(g) + ".bin"), rt::serialize(params, rk));
       for (size_t i = 0; i < inputs.size(); ++i)
         rt::writeFile(path(opts.saveDir, "in" + std::to_string(i) + ".ct"), rt::serialize(params, inputs[i]));
+      for (size_t j = 0; j < plaintexts.size(); ++j)
+        rt::writeFile(path(opts.saveDir, "pt" + std::to_string(j) + ".bin"),
+                      std::string(reinterpret_cast<const char *>(plaintexts[j].data()),
+                                  plaintexts[j].size() * sizeof(rt::Complex)));
       for (size_t i = 0; i < outputs.size(); ++i)  // outputs carry the inputs' key set
         rt::writeFile(path(opts.saveDir, "out" + std::to_string(i) + ".ct"), rt::serialize(params, outputs[i]));
     }

@@ -83,7 +83,7 @@ struct FHECEmitABIPass : public fhec::impl::FHECEmitABIBase<FHECEmitABIPass> {
       module->removeAttr(a);
     module.walk([](LLVM::LLVMFuncOp f) {
       for (StringRef a : {fhe::FHEDialect::getCtInputsAttrName(), fhe::FHEDialect::getCtOutputsAttrName(),
-                          fhe::FHEDialect::getWorkspaceBytesAttrName()})
+                          fhe::FHEDialect::getPtInputsAttrName(), fhe::FHEDialect::getWorkspaceBytesAttrName()})
         f->removeAttr(a);
       if (f.getArgAttrs()) f.setArgAttrsAttr(nullptr);
     });

@@ -44,6 +44,8 @@ LogicalResult ManifestBuilder::addFunction(func::FuncOp f) {
         os << "ct dir=" << (key == FHEDialect::getCtInputsAttrName() ? "in" : "out") << " logq=" << v[0]
            << " logp=" << v[1] << " slots=" << v[2] << "\n";
       }
+  if (auto pts = f->getAttrOfType<DenseI64ArrayAttr>(FHEDialect::getPtInputsAttrName()))
+    for (int64_t slots : pts.asArrayRef()) os << "pt slots=" << slots << "\n";
   for (unsigned i = 0; i < f.getNumArguments(); ++i) {
     DictionaryAttr d = f.getArgAttrDict(i);
     if (d && d.get(FHEDialect::getWorkspaceAttrName())) {

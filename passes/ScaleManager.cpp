@@ -86,7 +86,11 @@ FailureOr<Value> ScaleManager::product(Location loc, Product kind, Value x, Valu
   switch (kind) {
   case Product::Ciphertext: m = ckks::MulOp::create(b, loc, rt, x, y); break;
   case Product::Constant: m = ckks::MulConstOp::create(b, loc, rt, x, cast<FloatAttr>(constant)); break;
-  case Product::Plaintext: m = ckks::MulPlainOp::create(b, loc, rt, x, cast<ElementsAttr>(constant)); break;
+  case Product::Plaintext:
+    // y: a !ckks.pt argument; else the constant's values.
+    m = y ? ckks::MulPlainOp::create(b, loc, rt, x, y, ElementsAttr())
+          : ckks::MulPlainOp::create(b, loc, rt, x, Value(), cast<ElementsAttr>(constant));
+    break;
   }
   return rescaleAfter ? afterProduct(loc, m) : FailureOr<Value>(m);
 }
@@ -112,7 +116,15 @@ FailureOr<Value> ScaleManager::mulPlain(Location loc, Value x, ElementsAttr valu
 }
 
 FailureOr<Value> ScaleManager::addPlain(Location loc, Value x, ElementsAttr values) {
-  return ckks::AddPlainOp::create(b, loc, typeOf(x), x, values).getResult();
+  return ckks::AddPlainOp::create(b, loc, typeOf(x), x, Value(), values, false).getResult();
+}
+
+FailureOr<Value> ScaleManager::mulPlain(Location loc, Value x, Value plain) {
+  return product(loc, Product::Plaintext, x, plain, {}, true);
+}
+
+FailureOr<Value> ScaleManager::addPlain(Location loc, Value x, Value plain, bool negate) {
+  return ckks::AddPlainOp::create(b, loc, typeOf(x), x, plain, ElementsAttr(), negate).getResult();
 }
 
 FailureOr<Value> ScaleManager::rotate(Location loc, Value x, int64_t offset) {
@@ -142,10 +154,14 @@ FailureOr<Value> ScaleManager::rebuild(Operation *op, ValueRange operands) {
         return product(loc, Product::Constant, operands[0], {}, o.getValueAttr(), rescaleAfter);
       })
       .Case<ckks::MulPlainOp>([&](ckks::MulPlainOp o) {
-        return product(loc, Product::Plaintext, operands[0], {}, o.getValues(), rescaleAfter);
+        return product(loc, Product::Plaintext, operands[0], o.getPlain() ? operands[1] : Value(),
+                       o.getValuesAttr(), rescaleAfter);
       })
       .Case<ckks::AddConstOp>([&](ckks::AddConstOp o) { return addConst(loc, operands[0], o.getValue().convertToDouble()); })
-      .Case<ckks::AddPlainOp>([&](ckks::AddPlainOp o) { return addPlain(loc, operands[0], o.getValues()); })
+      .Case<ckks::AddPlainOp>([&](ckks::AddPlainOp o) {
+        return o.getPlain() ? addPlain(loc, operands[0], operands[1], o.getNegate())
+                            : addPlain(loc, operands[0], *o.getValues());
+      })
       .Case<ckks::RotateOp>([&](ckks::RotateOp o) { return rotate(loc, operands[0], o.getOffset()); })
       .Case<ckks::ConjugateOp>([&](auto) { return conjugate(loc, operands[0]); })
       .Case<ckks::RescaleOp>([&](ckks::RescaleOp o) {

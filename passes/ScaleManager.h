@@ -32,6 +32,10 @@ public:
   /// `values`: one f64 or complex<f64> per slot (ckks.mul_plain / add_plain).
   mlir::FailureOr<mlir::Value> mulPlain(mlir::Location loc, mlir::Value x, mlir::ElementsAttr values);
   mlir::FailureOr<mlir::Value> addPlain(mlir::Location loc, mlir::Value x, mlir::ElementsAttr values);
+  /// The same with a !ckks.pt argument, given when the function is called
+  /// (`negate`: x minus it).
+  mlir::FailureOr<mlir::Value> mulPlain(mlir::Location loc, mlir::Value x, mlir::Value plain);
+  mlir::FailureOr<mlir::Value> addPlain(mlir::Location loc, mlir::Value x, mlir::Value plain, bool negate);
   /// Left rotation by `offset` slots (negative: right), taken mod N/2; 0 returns x.
   mlir::FailureOr<mlir::Value> rotate(mlir::Location loc, mlir::Value x, int64_t offset);
   mlir::FailureOr<mlir::Value> conjugate(mlir::Location loc, mlir::Value x);

@@ -16,6 +16,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <map>
 #include <set>
 
 namespace fhec {
@@ -38,6 +39,15 @@ public:
       : b(b), params(params), evkBasis(evkBasis), evk(evk), rotationKeys(std::move(rotationKeys)) {}
 
   llvm::DenseMap<Value, Pair> map;
+  /// Plaintext arguments: their index, and the polynomial argument of each
+  /// use (index, scale, modulus, negated), which the runtime encodes per call.
+  llvm::DenseMap<Value, int> plainIndex;
+  std::map<std::tuple<int, int, int, bool>, Value> plainUses;
+
+  /// The encoding of plaintext argument `pt` that one use reads.
+  Value plainUse(Value pt, unsigned logScale, unsigned logq, bool negate) {
+    return plainUses.at({plainIndex.at(pt), int(logScale), int(logq), negate});
+  }
 
   LogicalResult lower(Operation *op) {
     return llvm::TypeSwitch<Operation *, LogicalResult>(op)
@@ -47,7 +57,8 @@ public:
         .Case<ckks::ConjugateOp>([&](ckks::ConjugateOp o) { return lowerAutomorphism(o, o.getGaloisElement()); })
         .Case<ckks::MulPlainOp>([&](ckks::MulPlainOp o) -> LogicalResult {
           auto in = o.getInput().getType();
-          FailureOr<Value> m = plaintext(o, o.getSlotValues(), params.getLogp(), in.getLogq());
+          FailureOr<Value> m = o.getPlain() ? plainUse(o.getPlain(), params.getLogp(), in.getLogq(), false)
+                                            : plaintext(o, o.getSlotValues(), params.getLogp(), in.getLogq());
           if (failed(m)) return failure();
           auto r1 = fhe::BasisAttr::get(b.getContext(), region1Bits(params.getLogN(), in.getLogq()));
           Pair x = map.at(o.getInput());
@@ -61,7 +72,8 @@ public:
         })
         .Case<ckks::AddPlainOp>([&](ckks::AddPlainOp o) -> LogicalResult {
           auto in = o.getInput().getType();
-          FailureOr<Value> m = plaintext(o, o.getSlotValues(), in.getLogp(), in.getLogq());
+          FailureOr<Value> m = o.getPlain() ? plainUse(o.getPlain(), in.getLogp(), in.getLogq(), o.getNegate())
+                                            : plaintext(o, o.getSlotValues(), in.getLogp(), in.getLogq());
           if (failed(m)) return failure();
           Pair x = map.at(o.getInput());
           map[o.getResult()] = {x.first, fhe::PolyAddOp::create(b, o.getLoc(), x.second, *m)};
@@ -374,24 +386,48 @@ struct CKKSToFHEPass : public fhec::impl::CKKSToFHEBase<CKKSToFHEPass> {
       if (auto c = dyn_cast<ckks::ConjugateOp>(op)) galois.insert(c.getGaloisElement());
     });
 
-    // New signature: (ct0.ax, ct0.bx, ..., [evk.ax, evk.bx], [rk<g>.ax, rk<g>.bx]...)
-    // -> (out0.ax, out0.bx, ...).
+    // New signature: (ct0.ax, ct0.bx, ..., [pt<j>@<scale>,<logq> per plaintext
+    // use], [evk.ax, evk.bx], [rk<g>.ax, rk<g>.bx]...) -> (out0.ax, out0.bx, ...).
     SmallVector<Type> argTypes, resTypes;
     SmallVector<Attribute> ctIn, ctOut;
-    auto expand = [&](TypeRange types, SmallVectorImpl<Type> &out, SmallVectorImpl<Attribute> &info) -> LogicalResult {
+    SmallVector<int64_t> ptSlots;
+    auto expand = [&](TypeRange types, SmallVectorImpl<Type> &out, SmallVectorImpl<Attribute> &info,
+                      bool arguments) -> LogicalResult {
       for (Type t : types) {
+        if (auto pt = dyn_cast<ckks::PlaintextType>(t); pt && arguments) {
+          ptSlots.push_back(pt.getSlots());
+          continue;
+        }
         auto ct = dyn_cast<ckks::CiphertextType>(t);
         if (!ct) return f.emitOpError() << "has a non-ciphertext argument or result of type " << t
                                         << ", which ckks-to-fhe does not support";
-        auto pt = fhe::PolyType::get(ctx, ct.getLogN(), ct.getLogq());
-        out.append({pt, pt});
+        auto poly = fhe::PolyType::get(ctx, ct.getLogN(), ct.getLogq());
+        out.append({poly, poly});
         info.push_back(b.getDenseI64ArrayAttr({ct.getLogq(), ct.getLogp(), ct.getSlots()}));
       }
       return success();
     };
-    if (failed(expand(f.getArgumentTypes(), argTypes, ctIn)) || failed(expand(f.getResultTypes(), resTypes, ctOut)))
+    if (failed(expand(f.getArgumentTypes(), argTypes, ctIn, true)) ||
+        failed(expand(f.getResultTypes(), resTypes, ctOut, false)))
       return failure();
     unsigned numCtArgs = argTypes.size();
+    // Each distinct use of a plaintext argument: one polynomial argument.
+    llvm::DenseMap<Value, int> plainIndex;
+    for (BlockArgument a : f.getArguments())
+      if (isa<ckks::PlaintextType>(a.getType())) plainIndex[a] = int(plainIndex.size());
+    std::map<std::tuple<int, int, int, bool>, abi::PlaintextUse> uses;
+    f.walk([&](Operation *op) {
+      auto note = [&](Value pt, unsigned logScale, unsigned logq, bool negate) {
+        int j = plainIndex.at(pt);
+        uses[{j, int(logScale), int(logq), negate}] = {j, int(logScale), int(logq), negate};
+      };
+      if (auto m = dyn_cast<ckks::MulPlainOp>(op); m && m.getPlain())
+        note(m.getPlain(), params.getLogp(), m.getInput().getType().getLogq(), false);
+      if (auto a = dyn_cast<ckks::AddPlainOp>(op); a && a.getPlain())
+        note(a.getPlain(), a.getInput().getType().getLogp(), a.getInput().getType().getLogq(), a.getNegate());
+    });
+    for (auto &[key, use] : uses) argTypes.push_back(fhe::PolyType::get(ctx, params.getLogN(), unsigned(use.logq)));
+    unsigned numInputArgs = argTypes.size();
     SmallVector<std::string> keyRoles;
     if (hasMul) keyRoles.append({"evk.ax", "evk.bx"});
     for (uint64_t g : galois) keyRoles.append({abi::rotationKeyRole(g, false), abi::rotationKeyRole(g, true)});
@@ -405,8 +441,14 @@ struct CKKSToFHEPass : public fhec::impl::CKKSToFHEBase<CKKSToFHEPass> {
     nf.setVisibility(f.getVisibility());
     for (unsigned i = 0; i < numCtArgs; ++i)
       nf.setArgAttr(i, fhe::FHEDialect::getRoleAttrName(), b.getStringAttr("ct" + std::to_string(i / 2) + (i % 2 ? ".bx" : ".ax")));
+    {
+      unsigned i = numCtArgs;
+      for (auto &[key, use] : uses)
+        nf.setArgAttr(i++, fhe::FHEDialect::getRoleAttrName(), b.getStringAttr(abi::plaintextRole(use)));
+    }
     for (auto [i, role] : llvm::enumerate(keyRoles))
-      nf.setArgAttr(numCtArgs + i, fhe::FHEDialect::getRoleAttrName(), b.getStringAttr(role));
+      nf.setArgAttr(numInputArgs + i, fhe::FHEDialect::getRoleAttrName(), b.getStringAttr(role));
+    if (!ptSlots.empty()) nf->setAttr(fhe::FHEDialect::getPtInputsAttrName(), b.getDenseI64ArrayAttr(ptSlots));
     for (unsigned i = 0; i < resTypes.size(); ++i)
       nf.setResultAttr(i, fhe::FHEDialect::getRoleAttrName(), b.getStringAttr("ct" + std::to_string(i / 2) + (i % 2 ? ".bx" : ".ax")));
     nf->setAttr(fhe::FHEDialect::getCtInputsAttrName(), b.getArrayAttr(ctIn));
@@ -415,7 +457,7 @@ struct CKKSToFHEPass : public fhec::impl::CKKSToFHEBase<CKKSToFHEPass> {
     Block *body = nf.addEntryBlock();
     b.setInsertionPointToStart(body);
     Pair evk;
-    unsigned next = numCtArgs;
+    unsigned next = numInputArgs;
     if (hasMul) {
       evk = {body->getArgument(next), body->getArgument(next + 1)};
       next += 2;
@@ -426,8 +468,17 @@ struct CKKSToFHEPass : public fhec::impl::CKKSToFHEBase<CKKSToFHEPass> {
       next += 2;
     }
     FunctionLowering lowering(b, params, evkBasis, evk, std::move(rotationKeys));
-    for (auto [i, arg] : llvm::enumerate(f.getArguments()))
-      lowering.map[arg] = {body->getArgument(2 * i), body->getArgument(2 * i + 1)};
+    unsigned ctArg = 0;
+    for (BlockArgument arg : f.getArguments())
+      if (isa<ckks::CiphertextType>(arg.getType())) {
+        lowering.map[arg] = {body->getArgument(ctArg), body->getArgument(ctArg + 1)};
+        ctArg += 2;
+      }
+    lowering.plainIndex = std::move(plainIndex);
+    {
+      unsigned i = numCtArgs;
+      for (auto &[key, use] : uses) lowering.plainUses[key] = body->getArgument(i++);
+    }
 
     for (Operation &op : f.getBody().front()) {
       if (auto ret = dyn_cast<func::ReturnOp>(op)) {

@@ -153,7 +153,7 @@ LogicalResult verifyAgainstParams(Operation *op, CiphertextType t) {
 
 LogicalResult verifyAll(Operation *op) {
   for (Type t : llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes()))
-    if (failed(verifyAgainstParams(op, cast<CiphertextType>(t)))) return failure();
+    if (auto ct = dyn_cast<CiphertextType>(t); ct && failed(verifyAgainstParams(op, ct))) return failure();
   return success();
 }
 
@@ -294,9 +294,23 @@ std::vector<std::complex<double>> slotValues(ElementsAttr values) {
 }
 } // namespace
 
+// Exactly one plaintext: the constant `values` or a !ckks.pt operand of the input's ring and slots.
+static LogicalResult verifyPlaintext(Operation *op, std::optional<ElementsAttr> values, Value plain,
+                                     CiphertextType in) {
+  if (bool(values) == bool(plain))
+    return op->emitOpError() << "takes exactly one plaintext: constant 'values' or a !ckks.pt operand";
+  if (values) return verifySlotValues(op, *values, in.getSlots());
+  auto pt = cast<PlaintextType>(plain.getType());
+  if (pt.getLogN() != in.getLogN() || pt.getSlots() != in.getSlots())
+    return op->emitOpError() << "plaintext of logN " << pt.getLogN() << " and " << pt.getSlots()
+                             << " slots, but the ciphertext has logN " << in.getLogN() << " and " << in.getSlots()
+                             << " slots";
+  return success();
+}
+
 LogicalResult MulPlainOp::verify() {
   auto in = getInput().getType(), r = getResult().getType();
-  if (failed(verifySlotValues(*this, getValues(), in.getSlots()))) return failure();
+  if (failed(verifyPlaintext(*this, getValues(), getPlain(), in))) return failure();
   ParamsAttr p = getModuleParams(*this);
   if (!p) return verifyAll(*this);
   if (!sameExcept(in, r, false, true)) return emitOpError() << "mul_plain must keep logN, logq and slots";
@@ -306,11 +320,20 @@ LogicalResult MulPlainOp::verify() {
   return verifyAll(*this);
 }
 
-std::vector<std::complex<double>> MulPlainOp::getSlotValues() { return slotValues(getValues()); }
+std::vector<std::complex<double>> MulPlainOp::getSlotValues() { return slotValues(*getValues()); }
 
 LogicalResult AddPlainOp::verify() {
-  if (failed(verifySlotValues(*this, getValues(), getType().getSlots()))) return failure();
-  return verifySameType(*this);
+  if (failed(verifyPlaintext(*this, getValues(), getPlain(), getType()))) return failure();
+  if (getNegate() && !getPlain()) return emitOpError() << "'negate' applies to a !ckks.pt operand only";
+  return verifyAll(*this);  // (AllTypesMatch: input and result)
 }
 
-std::vector<std::complex<double>> AddPlainOp::getSlotValues() { return slotValues(getValues()); }
+std::vector<std::complex<double>> AddPlainOp::getSlotValues() { return slotValues(*getValues()); }
+
+LogicalResult PlaintextType::verify(function_ref<InFlightDiagnostic()> emitError, unsigned logN, unsigned slots) {
+  if (logN < kMinLogN || logN > kMaxLogN)
+    return emitError() << "plaintext logN = " << logN << " is out of range [" << kMinLogN << ", " << kMaxLogN << "]";
+  if (slots < 1 || (slots & (slots - 1)) != 0 || slots > (1u << (logN - 1)))
+    return emitError() << "slots = " << slots << " must be a power of two <= N/2 = " << (1u << (logN - 1));
+  return success();
+}

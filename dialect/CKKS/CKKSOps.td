@@ -159,41 +159,54 @@ def CKKS_ConjugateOp : CKKS_Op<"conjugate", [AllTypesMatch<["input", "result"]>]
 }
 
 def CKKS_MulPlainOp : CKKS_Op<"mul_plain"> {
-  let summary = "Multiply slot-wise by a constant plaintext vector (HEAAN multByPoly)";
+  let summary = "Multiply slot-wise by a plaintext vector (HEAAN multByPoly)";
   let description = [{
-    `values` holds one f64 or complex<f64> per slot. They are encoded with the
-    module's scale 2^logp (canonical embedding, rounded to integers) and both
-    polynomials are multiplied by that plaintext mod q; the result's logp
-    grows by the module's logp, logq is unchanged.
+    The plaintext is either a constant, `values` (one f64 or complex<f64> per
+    slot), or a `!ckks.pt` argument of the function (`by %pt`), given when
+    the function is called. It is encoded with the module's scale 2^logp
+    (canonical embedding, rounded to integers) mod the input's q, and both
+    polynomials are multiplied by it mod q; the result's logp grows by the
+    module's logp, logq is unchanged.
     ```mlir
     %r = ckks.mul_plain %c {values = dense<[1.0, -2.0, 0.5, 0.0]> : tensor<4xf64>}
         : !ckks.ct<logN = 13, logq = 240, logp = 30, slots = 4> -> !ckks.ct<logN = 13, logq = 240, logp = 60, slots = 4>
+    %s = ckks.mul_plain %c by %w : !ckks.pt<logN = 13, slots = 4>
+        : !ckks.ct<logN = 13, logq = 240, logp = 30, slots = 4> -> !ckks.ct<logN = 13, logq = 240, logp = 60, slots = 4>
     ```
   }];
-  let arguments = (ins CKKS_CiphertextType:$input, ElementsAttr:$values);
+  let arguments = (ins CKKS_CiphertextType:$input, Optional<CKKS_PlaintextType>:$plain,
+                       OptionalAttr<ElementsAttr>:$values);
   let results = (outs CKKS_CiphertextType:$result);
-  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let assemblyFormat = [{
+    $input (`by` $plain^ `:` type($plain))? attr-dict `:` type($input) `->` type($result)
+  }];
   let extraClassDeclaration = [{
-    /// The slot values as complex numbers.
+    /// The constant's slot values as complex numbers (a `values` op only).
     std::vector<std::complex<double>> getSlotValues();
   }];
 }
 
 def CKKS_AddPlainOp : CKKS_Op<"add_plain", [AllTypesMatch<["input", "result"]>]> {
-  let summary = "Add a constant plaintext vector slot-wise";
+  let summary = "Add a plaintext vector slot-wise";
   let description = [{
-    `values` (one f64 or complex<f64> per slot) are encoded at the input's
-    scale 2^logp and added to bx mod q.
+    The plaintext, a constant (`values`, one f64 or complex<f64> per slot)
+    or a `!ckks.pt` argument (`plus %pt`, with `negate`: minus it), is encoded
+    at the input's scale 2^logp and added to bx mod q.
     ```mlir
     %r = ckks.add_plain %c {values = dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf64>}
         : !ckks.ct<logN = 13, logq = 240, logp = 30, slots = 4>
+    %s = ckks.add_plain %c plus %w : !ckks.pt<logN = 13, slots = 4> {negate}
+        : !ckks.ct<logN = 13, logq = 240, logp = 30, slots = 4>
     ```
   }];
-  let arguments = (ins CKKS_CiphertextType:$input, ElementsAttr:$values);
+  let arguments = (ins CKKS_CiphertextType:$input, Optional<CKKS_PlaintextType>:$plain,
+                       OptionalAttr<ElementsAttr>:$values, UnitAttr:$negate);
   let results = (outs CKKS_CiphertextType:$result);
-  let assemblyFormat = "$input attr-dict `:` type($result)";
+  let assemblyFormat = [{
+    $input (`plus` $plain^ `:` type($plain))? attr-dict `:` type($result)
+  }];
   let extraClassDeclaration = [{
-    /// The slot values as complex numbers.
+    /// The constant's slot values as complex numbers (a `values` op only).
     std::vector<std::complex<double>> getSlotValues();
   }];
 }

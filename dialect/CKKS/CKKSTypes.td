@@ -15,4 +15,17 @@ def CKKS_CiphertextType : CKKS_Type<"Ciphertext", "ct"> {
   let genVerifyDecl = 1;
 }
 
+def CKKS_PlaintextType : CKKS_Type<"Plaintext", "pt"> {
+  let summary = "A plaintext vector of `slots` slot values given when the function is called";
+  let description = [{
+    A function argument that the caller passes as numbers, one per slot; the
+    runtime encodes it (canonical embedding) at each use's scale and modulus,
+    so the compiled function serves any values. Example:
+    `!ckks.pt<logN = 13, slots = 4096>`.
+  }];
+  let parameters = (ins "unsigned":$logN, "unsigned":$slots);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
 #endif

@@ -27,6 +27,8 @@ def FHE_Dialect : Dialect {
     /// Function: (logq, logp, slots) of each input / output ciphertext.
     static constexpr ::llvm::StringLiteral getCtInputsAttrName() { return "fhe.ct_inputs"; }
     static constexpr ::llvm::StringLiteral getCtOutputsAttrName() { return "fhe.ct_outputs"; }
+    /// Slots of each !ckks.pt argument of a lowered function (array<i64>), in order.
+    static constexpr ::llvm::StringLiteral getPtInputsAttrName() { return "fhe.pt_inputs"; }
     /// Argument: an out-parameter (a former result).
     static constexpr ::llvm::StringLiteral getOutputAttrName() { return "fhe.output"; }
     /// Table argument: kind, basis and parameter.

@@ -23,10 +23,10 @@ from .errors import (CompileError, DepthError, FhecError, MissingKeyError, Param
                      TraceError, UnsupportedOperationError)
 from .ops import conj, dot, rotate, sum
 from .params import Params
-from .tracing import Encrypted
+from .tracing import Encrypted, Plain
 
 __all__ = [
     "Ciphertext", "CompileError", "CompiledFunction", "Context", "DepthError", "Encrypted", "FhecError",
-    "MissingKeyError", "ParameterError", "Params", "SecurityError", "TraceError", "UnsupportedOperationError", "compile", "conj",
+    "MissingKeyError", "ParameterError", "Plain", "Params", "SecurityError", "TraceError", "UnsupportedOperationError", "compile", "conj",
     "dot", "rotate", "sum",
 ]

@@ -15,7 +15,7 @@ from . import _fhec
 from .context import Ciphertext
 from .errors import ParameterError, SecurityError, TraceError
 from .params import Params
-from .tracing import Trace
+from .tracing import Plain, Trace
 
 
 def _function_name(fn):
@@ -31,6 +31,16 @@ def _positional_arity(fn):
         raise TraceError(f"{fn.__name__}: a compiled function takes a fixed number of encrypted arguments "
                          "(no *args, **kwargs or keyword-only parameters)")
     return len(params)
+
+
+def _plaintext_parameters(fn):
+    """Whether each positional parameter of fn is annotated fhec.Plain (also
+    as the string of postponed annotations)."""
+    out = []
+    for p in inspect.signature(fn).parameters.values():
+        a = p.annotation
+        out.append(a is Plain or (isinstance(a, str) and a.split(".")[-1] == "Plain"))
+    return out
 
 
 def _referenced_arrays(fn):
@@ -79,7 +89,8 @@ def _call_recording_return(fn, args, source):
 class CompiledFunction:
     """A traced and compiled function. Calling it on Ciphertexts (of one
     Context) runs the compiled module and returns a Ciphertext, or a tuple for
-    a function returning several values.
+    a function returning several values. Parameters annotated fhec.Plain take
+    plaintext vectors (NumPy) at each call instead, which the runtime encodes.
 
     The function is traced once per input shape (logq, logp, slots), first at
     decoration time for fresh ciphertexts of the parameters.
@@ -103,11 +114,12 @@ class CompiledFunction:
         self._threads = 0 if threads is None else int(threads)
         self._allow_insecure = bool(allow_insecure)
         self._arity = _positional_arity(fn)
+        self._is_plain = _plaintext_parameters(fn)
         self._programs = {}
         self._captured = {}  # shapes -> [(array, its values when traced)]
         self._executors = weakref.WeakKeyDictionary()  # Context -> {shapes: executor}
         fresh = (params.logQ, params.logp, params.slots)
-        self._default = (fresh,) * self._arity
+        self._default = tuple((0, 0, params.slots) if p else fresh for p in self._is_plain)
         self._program(self._default)
 
     def _program(self, shapes):
@@ -167,13 +179,44 @@ class CompiledFunction:
         p = self._program(self._default)
         return p.lower(stage, p.target, self._opt_level)
 
+    def _plaintext_value(self, i, a):
+        """Argument i (an fhec.Plain parameter) as `slots` complex values (a
+        shorter vector padded with zeros, a scalar repeated)."""
+        v = np.asarray(a)
+        if v.dtype == object or not (np.issubdtype(v.dtype, np.number) or v.dtype == bool):
+            raise ParameterError(f"argument {i} of {self.__name__} (fhec.Plain) must be numbers, got "
+                                 f"{type(a).__name__}")
+        if v.ndim == 0:
+            v = np.full(self.params.slots, v)
+        if v.ndim != 1 or v.size > self.params.slots:
+            raise ParameterError(f"argument {i} of {self.__name__} (fhec.Plain) must be a vector of at most "
+                                 f"{self.params.slots} values, got shape {v.shape}")
+        if not np.all(np.isfinite(v)):
+            raise ParameterError(f"argument {i} of {self.__name__} (fhec.Plain) must be finite")
+        z = np.zeros(self.params.slots, dtype=np.complex128)
+        z[: v.size] = v
+        return z
+
+    def _split(self, args):
+        """(ciphertext arguments, plaintext arguments' values) of a call."""
+        cts = [a for a, p in zip(args, self._is_plain) if not p]
+        plains = [self._plaintext_value(i, a) for i, (a, p) in enumerate(zip(args, self._is_plain)) if p]
+        return cts, plains
+
     def _check(self, args):
         if len(args) != self._arity:
-            raise TraceError(f"{self.__name__} takes {self._arity} ciphertexts, got {len(args)}")
+            kind = "arguments" if any(self._is_plain) else "ciphertexts"
+            raise TraceError(f"{self.__name__} takes {self._arity} {kind}, got {len(args)}")
         context = None
         for i, a in enumerate(args):
+            if self._is_plain[i]:
+                if isinstance(a, Ciphertext):
+                    raise ParameterError(f"argument {i} of {self.__name__} is an fhec.Plain parameter: pass its "
+                                         "values, not a ciphertext")
+                continue
             if not isinstance(a, Ciphertext):
-                raise ParameterError(f"argument {i} of {self.__name__} is a {type(a).__name__}, not an fhec.Ciphertext")
+                raise ParameterError(f"argument {i} of {self.__name__} is a {type(a).__name__}, not an fhec.Ciphertext"
+                                     " (annotate the parameter with fhec.Plain to pass plaintext values)")
             if a.context.params._cpp != self.params._cpp or a.context.params.slots != self.params.slots:
                 raise ParameterError(f"argument {i} was made for {a.context.params!r}, but {self.__name__} was "
                                      f"compiled for {self.params!r}")
@@ -181,7 +224,9 @@ class CompiledFunction:
                 context = a.context
             elif a.context is not context:
                 raise ParameterError(f"argument {i} belongs to another Context (key set) than argument 0")
-        return context, tuple(a.shape for a in args)
+        if context is None:
+            raise TraceError(f"{self.__name__} needs at least one ciphertext argument")
+        return context, tuple((0, 0, self.params.slots) if p else a.shape for a, p in zip(args, self._is_plain))
 
     def __call__(self, *args):
         context, shapes = self._check(args)
@@ -192,7 +237,8 @@ class CompiledFunction:
             context.add_rotation_keys(program.galois_elements)
             executor = _fhec.Executor(program, context._keys)
             by_shape[shapes] = executor
-        outputs = executor.run([a._ct for a in args], self._threads)
+        cts, plains = self._split(args)
+        outputs = executor.run([a._ct for a in cts], self._threads, plains)
         results = tuple(Ciphertext(c, context) for c in outputs)
         return results[0] if len(results) == 1 else results
 
@@ -202,7 +248,8 @@ class CompiledFunction:
         context, shapes = self._check(args)
         program = self._program(shapes)
         context.add_rotation_keys(program.galois_elements)
-        results = tuple(Ciphertext(c, context) for c in program.reference([a._ct for a in args], context._keys))
+        cts, plains = self._split(args)
+        results = tuple(Ciphertext(c, context) for c in program.reference([a._ct for a in cts], context._keys, plains))
         return results[0] if len(results) == 1 else results
 
     def plain(self, *vectors):
@@ -210,7 +257,9 @@ class CompiledFunction:
         encryption: what decryption approximates."""
         if len(vectors) != self._arity:
             raise TraceError(f"{self.__name__} takes {self._arity} vectors, got {len(vectors)}")
-        outs = self._program(self._default).plain([v for v in vectors])
+        cts = [v for v, p in zip(vectors, self._is_plain) if not p]
+        plains = [self._plaintext_value(i, v) for i, (v, p) in enumerate(zip(vectors, self._is_plain)) if p]
+        outs = self._program(self._default).plain(cts, plains)
         return outs[0] if len(outs) == 1 else tuple(outs)
 
     def __repr__(self):

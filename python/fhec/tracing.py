@@ -169,13 +169,69 @@ class Encrypted:
         return f"<fhec.Encrypted logq={logq} logp={logp} slots={slots} (traced)>"
 
 
+class Plain:
+    """Annotation of a parameter that is a plaintext vector given when the
+    compiled function is called (not a constant frozen at trace time):
+
+        @fhec.compile(params)
+        def f(x, w: fhec.Plain):
+            return x * w + 1.0
+
+        f(ctx.encrypt(a), np.array([...]))     # any w, no recompilation
+
+    Inside the function it combines with encrypted values by +, - and *; the
+    runtime encodes it at each use's scale and level on every call.
+    """
+
+
+class PlainArgument:
+    """A plaintext argument inside a traced function (see fhec.Plain)."""
+
+    __slots__ = ("_trace", "_handle", "slots")
+    __array_ufunc__ = None
+
+    def __init__(self, trace, handle, slots):
+        self._trace, self._handle, self.slots = trace, handle, slots
+
+    def _only_encrypted(self, other):
+        if not isinstance(other, Encrypted):
+            raise TraceError("a plaintext argument combines with encrypted values only (+, -, *): compute with "
+                             "its values before the call and pass the result")
+
+    def __mul__(self, other):
+        self._only_encrypted(other)
+        return other * self
+
+    __rmul__ = __mul__
+
+    def __add__(self, other):
+        self._only_encrypted(other)
+        return other + self
+
+    __radd__ = __add__
+
+    def __sub__(self, other):
+        self._only_encrypted(other)
+        return (-other) + self
+
+    def __rsub__(self, other):
+        self._only_encrypted(other)
+        return other - self
+
+    def __repr__(self):
+        return f"<fhec.Plain argument, {self.slots} slots (traced)>"
+
+
 class Trace:
     """One traced function: the builder of its program and its values."""
 
     def __init__(self, params, name, shapes, location):
+        """shapes: (logq, logp, slots) of each ciphertext argument, or (0, 0,
+        slots) for a plaintext argument."""
         self.params = params
         self.builder = _fhec.ProgramBuilder(params._cpp, params.security, name, [tuple(s) for s in shapes], location)
-        self.inputs = [Encrypted(self, self.builder.input(i)) for i in range(len(shapes))]
+        self.inputs = [PlainArgument(self, self.builder.input(i), s[2]) if s[0] == 0 else
+                       Encrypted(self, self.builder.input(i)) for i, s in enumerate(shapes)]
         # The NumPy arrays whose values the trace compiled in (plaintext
         # operands), with a copy of each: a later change makes it stale.
         self.captured = []
@@ -196,7 +252,14 @@ class Trace:
         return v.astype(np.complex128)
 
     def binary(self, op, x, other):
-        """x op other for an Encrypted x and an Encrypted value, a scalar or a vector."""
+        """x op other for an Encrypted x and an Encrypted value, a plaintext
+        argument, a scalar or a vector."""
+        if isinstance(other, PlainArgument):
+            if other._trace is not self:
+                raise ParameterError("the operands come from different traced functions (or parameter sets)")
+            if op == "mul":
+                return self.emit("mul_plain_arg", x._handle, other._handle)
+            return self.emit("add_plain_arg", x._handle, other._handle, op == "sub")
         if isinstance(other, Encrypted):
             if other._trace is not self:
                 raise ParameterError("the operands come from different traced functions (or parameter sets)")
@@ -237,4 +300,4 @@ class Trace:
         return self.builder.finish(handles, location)
 
 
-__all__ = ["Encrypted", "Trace", "FhecError", "user_location"]
+__all__ = ["Encrypted", "Plain", "PlainArgument", "Trace", "FhecError", "user_location"]

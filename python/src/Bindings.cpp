@@ -353,6 +353,8 @@ PYBIND11_MODULE(_fhec, m) {
                                for (const auto &s : p.outputShapes()) l.append(shapeTuple(s));
                                return l;
                              })
+      .def_property_readonly("plaintext_slots", &Program::plaintextSlots)
+      .def_property_readonly("argument_is_plaintext", &Program::argumentIsPlaintext)
       .def_property_readonly("galois_elements", &Program::galoisElements)
       .def_property_readonly("security", &Program::security)
       .def_property_readonly("compiled", &Program::compiled)
@@ -388,21 +390,28 @@ PYBIND11_MODULE(_fhec, m) {
       .def_property_readonly("target", [](const Program &p) { return p.module().manifest().target; })
       .def(
           "reference",
-          [](const Program &p, const std::vector<rt::Ciphertext> &inputs, const rt::KeySet &keys) {
+          [](const Program &p, const std::vector<rt::Ciphertext> &inputs, const rt::KeySet &keys,
+             const std::vector<py::array_t<std::complex<double>, py::array::c_style | py::array::forcecast>> &plains) {
+            std::vector<std::vector<rt::Complex>> pt;
+            for (const auto &a : plains) pt.push_back(toComplex(a));
             py::gil_scoped_release nogil;
-            return p.reference(inputs, keys);
+            return p.reference(inputs, keys, pt);
           },
-          py::arg("inputs"), py::arg("keys"), "The GMP reference on the inputs (bit-exact oracle)")
+          py::arg("inputs"), py::arg("keys"), py::arg("plaintexts") = std::vector<py::array_t<std::complex<double>>>{},
+          "The GMP reference on the inputs (bit-exact oracle)")
       .def(
           "plain",
-          [](const Program &p, const std::vector<py::array_t<std::complex<double>, py::array::c_style | py::array::forcecast>> &inputs) {
-            std::vector<std::vector<rt::Complex>> in;
+          [](const Program &p, const std::vector<py::array_t<std::complex<double>, py::array::c_style | py::array::forcecast>> &inputs,
+             const std::vector<py::array_t<std::complex<double>, py::array::c_style | py::array::forcecast>> &plains) {
+            std::vector<std::vector<rt::Complex>> in, pt;
             for (const auto &a : inputs) in.push_back(toComplex(a));
+            for (const auto &a : plains) pt.push_back(toComplex(a));
             std::vector<py::array_t<std::complex<double>>> out;
-            for (const auto &v : p.plain(in)) out.push_back(toArray(v));
+            for (const auto &v : p.plain(in, pt)) out.push_back(toArray(v));
             return out;
           },
-          py::arg("inputs"), "The computation on plaintext slot vectors");
+          py::arg("inputs"), py::arg("plaintexts") = std::vector<py::array_t<std::complex<double>>>{},
+          "The computation on plaintext slot vectors (the ciphertext arguments' and the plaintext arguments')");
 
   py::class_<ProgramExecutor>(m, "Executor", "A compiled program with one key set's keys prepared")
       .def(py::init([](const Program &p, const rt::KeySet &k) {
@@ -412,11 +421,15 @@ PYBIND11_MODULE(_fhec, m) {
            py::arg("program"), py::arg("keys"), py::keep_alive<1, 2>())
       .def(
           "run",
-          [](ProgramExecutor &e, const std::vector<rt::Ciphertext> &inputs, unsigned threads) {
+          [](ProgramExecutor &e, const std::vector<rt::Ciphertext> &inputs, unsigned threads,
+             const std::vector<py::array_t<std::complex<double>, py::array::c_style | py::array::forcecast>> &plains) {
+            std::vector<std::vector<rt::Complex>> pt;
+            for (const auto &a : plains) pt.push_back(toComplex(a));
             py::gil_scoped_release nogil;
-            return e.run(inputs, threads);
+            return e.run(inputs, threads, pt);
           },
-          py::arg("inputs"), py::arg("threads") = 0)
+          py::arg("inputs"), py::arg("threads") = 0,
+          py::arg("plaintexts") = std::vector<py::array_t<std::complex<double>>>{})
       .def_property_readonly("last_run_seconds", &ProgramExecutor::lastRunSeconds,
                              "wall time of the last run inside the runtime (s)");
 
@@ -442,6 +455,12 @@ PYBIND11_MODULE(_fhec, m) {
       .def("add_plain",
            [](ProgramBuilder &b, size_t x, const py::array_t<std::complex<double>, py::array::c_style | py::array::forcecast> &v,
               const py::tuple &l) { return b.addPlain(x, toComplex(v), location(l)); })
+      .def("mul_plain_arg", [](ProgramBuilder &b, size_t x, size_t pt, const py::tuple &l) {
+        return b.mulPlainArg(x, pt, location(l));
+      })
+      .def("add_plain_arg", [](ProgramBuilder &b, size_t x, size_t pt, bool negate, const py::tuple &l) {
+        return b.addPlainArg(x, pt, negate, location(l));
+      })
       .def("rotate", [](ProgramBuilder &b, size_t x, int64_t r, const py::tuple &l) { return b.rotate(x, r, location(l)); })
       .def("conjugate", [](ProgramBuilder &b, size_t x, const py::tuple &l) { return b.conjugate(x, location(l)); })
       .def("finish", [](ProgramBuilder &b, const std::vector<size_t> &results, const py::tuple &l) {

@@ -113,6 +113,11 @@ Manifest parseManifest(const std::string &text) {
       if (cur->name.empty() || cur->entry.empty()) bad(line, "function without name or entry");
       if (cur->workspaceBytes < 0 || cur->workspaceBytes > (int64_t(1) << 40))
         bad(line, "workspace of " + std::to_string(cur->workspaceBytes) + " bytes is out of range");
+    } else if (head == "pt") {
+      if (!cur) bad(line, "'pt' outside a function");
+      long long slots = num(f, "slots", line);
+      if (slots < 1 || slots > (1ll << 20)) bad(line, "plaintext of " + std::to_string(slots) + " slots");
+      cur->plaintexts.push_back(int(slots));
     } else if (head == "ct" || head == "arg") {
       if (!cur) bad(line, "'" + head + "' outside a function");
       bool out = f["dir"] == "out";
@@ -363,14 +368,15 @@ void Executor::setRotationKey(const RotationKey &rk) {
   prepareKey(abi::rotationKeyRole(rk.galois, true), rk.bx, what.c_str());
 }
 
-std::vector<Ciphertext> Executor::run(const std::string &name, const std::vector<Ciphertext> &inputs) {
+std::vector<Ciphertext> Executor::run(const std::string &name, const std::vector<Ciphertext> &inputs,
+                                      const std::vector<std::vector<Complex>> &plaintexts) {
   std::vector<Ciphertext> outputs;
-  run(name, inputs, outputs);
+  run(name, inputs, outputs, plaintexts);
   return outputs;
 }
 
 void Executor::run(const std::string &name, const std::vector<Ciphertext> &inputs,
-                   std::vector<Ciphertext> &outputs) {
+                   std::vector<Ciphertext> &outputs, const std::vector<std::vector<Complex>> &plaintexts) {
   if (&inputs == &outputs) throw Error("'" + name + "': the outputs must not be the inputs");
   const ManifestFunction *f = module_.manifest().find(name);
   if (!f) throw Error("module has no function '" + name + "'");
@@ -388,6 +394,26 @@ void Executor::run(const std::string &name, const std::vector<Ciphertext> &input
                   " logq=" + std::to_string(c.logq()) + " logp=" + std::to_string(c.logp) +
                   " slots=" + std::to_string(c.slots));
   }
+  if (plaintexts.size() != f->plaintexts.size())
+    throw Error("'" + name + "' takes " + std::to_string(f->plaintexts.size()) + " plaintext argument(s), got " +
+                std::to_string(plaintexts.size()));
+  for (size_t i = 0; i < plaintexts.size(); ++i)
+    if (plaintexts[i].size() > size_t(f->plaintexts[i]))
+      throw Error("'" + name + "' plaintext argument " + std::to_string(i) + ": " +
+                  std::to_string(plaintexts[i].size()) + " values do not fit " + std::to_string(f->plaintexts[i]) +
+                  " slots");
+  // Each plaintext use encoded at its scale and modulus (padded with zeros).
+  std::map<std::string, BigPoly> encoded;
+  for (const ManifestArg &a : f->args)
+    if (auto use = abi::parsePlaintextRole(a.role); use && !a.output) {
+      if (size_t(use->index) >= plaintexts.size() || use->logq != a.logq)
+        throw Error("bad manifest role '" + a.role + "'");
+      std::vector<Complex> z(size_t(f->plaintexts[use->index]), Complex(0));
+      std::copy(plaintexts[use->index].begin(), plaintexts[use->index].end(), z.begin());
+      if (use->negate)
+        for (auto &x : z) x = -x;
+      encoded[a.role] = encode(z, params_.logN, use->logScale, use->logq);
+    }
   // Every known key-set id among the inputs and the keys must agree.
   KeySetId keySet = keySet_;
   std::string keySetOwner = "the evaluation and rotation keys";
@@ -428,6 +454,8 @@ void Executor::run(const std::string &name, const std::vector<Ciphertext> &input
       }
       return {it->second.value.address(), 0, true};
     }
+    if (auto it = encoded.find(a.role); it != encoded.end() && !a.output)
+      return {it->second.words.data(), it->second.words.size(), false};
     BigPoly &p = ctPart(a.role, a.output);
     if (p.logq != a.logq) throw Error("'" + name + "': argument " + a.role + " has the wrong modulus");
     return {p.words.data(), p.words.size(), false};

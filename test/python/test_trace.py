@@ -161,3 +161,36 @@ def test_changed_captured_array_is_not_ignored(small, small_ctx, rng):
         out = f(c)
     assert np.abs(small_ctx.decrypt(out) - (x * w + m[1])).max() < 1e-3
     assert np.allclose(f.plain(x), x * w + m[1])
+
+
+def test_plaintext_arguments(small, small_ctx, rng):
+    """fhec.Plain parameters take NumPy vectors at each call: one compilation
+    serves any values, the result is the GMP reference's bit for bit."""
+
+    @fhec.compile(small, target="cpu")
+    def f(x, w: fhec.Plain, b: fhec.Plain):
+        return (x * w + b) - w
+
+    assert "!ckks.pt<logN = 10, slots = 8>" in f.mlir and "ckks.mul_plain %arg0 by %arg1" in f.mlir
+    x = rng.uniform(-1, 1, small.slots)
+    c = small_ctx.encrypt(x)
+    for _ in range(3):
+        w, b = rng.uniform(-1, 1, (2, small.slots))
+        out = f(c, w, b)
+        assert out == f.reference(c, w, b)
+        assert np.abs(small_ctx.decrypt(out) - (x * w + b - w)).max() < 1e-3
+        assert np.allclose(f.plain(x, w, b), x * w + b - w)
+    assert len(f._programs) == 1  # no retrace, no recompilation
+    # A scalar repeats; a shorter vector is padded with zeros.
+    assert np.abs(small_ctx.decrypt(f(c, 2.0, [1.0])) - (2 * x + np.eye(1, small.slots)[0] - 2)).max() < 1e-3
+    with pytest.raises(fhec.ParameterError, match="fhec.Plain.*at most 8 values"):
+        f(c, np.zeros(9), 0.0)
+    with pytest.raises(fhec.ParameterError, match="pass its values, not a ciphertext"):
+        f(c, c, 0.0)
+    with pytest.raises(fhec.ParameterError, match="annotate the parameter with fhec.Plain"):
+        f(x, x, x)
+
+    with pytest.raises(fhec.TraceError, match="combines with encrypted values only"):
+        @fhec.compile(small, target="cpu")
+        def g(x, w: fhec.Plain):
+            return x + w * w

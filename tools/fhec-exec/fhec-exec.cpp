@@ -27,6 +27,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <optional>
 #include <string>
@@ -72,6 +73,7 @@ struct Workload {
   std::optional<rt::EvalKey> evk;
   std::vector<rt::RotationKey> rotationKeys;
   std::vector<rt::Ciphertext> inputs;
+  std::vector<std::vector<rt::Complex>> plaintexts;  ///< values of the plaintext arguments
 };
 
 Workload load(const std::string &dir, const rt::ManifestFunction &f) {
@@ -83,6 +85,14 @@ Workload load(const std::string &dir, const rt::ManifestFunction &f) {
     w.rotationKeys.push_back(rt::deserializeRotationKey(rt::readFile(file("rk" + std::to_string(g) + ".bin")), w.params));
   for (size_t i = 0; i < f.inputs.size(); ++i)
     w.inputs.push_back(rt::deserializeCiphertext(rt::readFile(file("in" + std::to_string(i) + ".ct")), w.params));
+  for (size_t j = 0; j < f.plaintexts.size(); ++j) {  // `fhec run --save`'s pt<j>.bin: complex doubles
+    std::string bytes = rt::readFile(file("pt" + std::to_string(j) + ".bin"));
+    std::vector<rt::Complex> v(bytes.size() / sizeof(rt::Complex));
+    if (bytes.size() % sizeof(rt::Complex) || v.size() > size_t(f.plaintexts[j]))
+      throw rt::Error("pt" + std::to_string(j) + ".bin does not hold the values of a plaintext argument");
+    std::memcpy(v.data(), bytes.data(), bytes.size());
+    w.plaintexts.push_back(std::move(v));
+  }
   return w;
 }
 
@@ -100,6 +110,11 @@ Workload generate(const rt::Manifest &m, const rt::ManifestFunction &f) {
     for (auto &x : z) x = rt::Complex(2 * rng.uniformReal() - 1, 2 * rng.uniformReal() - 1);
     rt::BigPoly msg = rt::encode(z, w.params.logN, in.logp, in.logq);
     w.inputs.push_back(rt::encrypt(w.params, keys.pk, msg, in.logp, in.slots, rng));
+  }
+  for (int slots : f.plaintexts) {
+    std::vector<rt::Complex> v(static_cast<size_t>(slots));
+    for (auto &x : v) x = rt::Complex(2 * rng.uniformReal() - 1, 0);
+    w.plaintexts.push_back(std::move(v));
   }
   return w;
 }
@@ -156,7 +171,7 @@ int run(int argc, char **argv) {
   for (int r = 0; r < repeat; ++r) {
     rt::resetPhaseTimes();
     auto t0 = std::chrono::steady_clock::now();
-    exec.run(function, w.inputs, outputs);  // outputs allocated by the first run only
+    exec.run(function, w.inputs, outputs, w.plaintexts);  // outputs allocated by the first run only
     totals.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
     rt::PhaseTimes t = rt::phaseTimes();
     for (size_t p = 0; p < t.size(); ++p) phases[p].push_back(t[p] * 1e3);
@@ -177,7 +192,8 @@ int run(int argc, char **argv) {
   if (!expectFrom.empty()) {
     auto ref = rt::CompiledModule::load(expectFrom);
     rt::Executor refExec = makeExecutor(*ref, w);
-    for (const rt::Ciphertext &c : refExec.run(function, w.inputs)) expected.push_back(rt::serialize(w.params, c));
+    for (const rt::Ciphertext &c : refExec.run(function, w.inputs, w.plaintexts))
+      expected.push_back(rt::serialize(w.params, c));
   } else if (!random) {
     for (size_t i = 0; i < outputs.size(); ++i)
       expected.push_back(rt::readFile(positional[1] + "/out" + std::to_string(i) + ".ct"));

@@ -406,3 +406,48 @@ module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>}
     return
   }
 }
+
+// -----
+
+module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>} {
+  func.func @plain_both(%a: !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 4>, %w: !ckks.pt<logN = 12, slots = 4>) {
+    // expected-error @+1 {{takes exactly one plaintext: constant 'values' or a !ckks.pt operand}}
+    %0 = ckks.add_plain %a plus %w : !ckks.pt<logN = 12, slots = 4> {values = dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf64>} : !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 4>
+    return
+  }
+}
+
+// -----
+
+module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>} {
+  func.func @plain_none(%a: !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 4>) {
+    // expected-error @+1 {{takes exactly one plaintext}}
+    %0 = ckks.mul_plain %a : !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 4> -> !ckks.ct<logN = 12, logq = 200, logp = 60, slots = 4>
+    return
+  }
+}
+
+// -----
+
+module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>} {
+  func.func @plain_slots(%a: !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 4>, %w: !ckks.pt<logN = 12, slots = 8>) {
+    // expected-error @+1 {{plaintext of logN 12 and 8 slots, but the ciphertext has logN 12 and 4 slots}}
+    %0 = ckks.mul_plain %a by %w : !ckks.pt<logN = 12, slots = 8> : !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 4> -> !ckks.ct<logN = 12, logq = 200, logp = 60, slots = 4>
+    return
+  }
+}
+
+// -----
+
+module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>} {
+  func.func @negate_constant(%a: !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 4>) {
+    // expected-error @+1 {{'negate' applies to a !ckks.pt operand only}}
+    %0 = ckks.add_plain %a {values = dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf64>, negate} : !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 4>
+    return
+  }
+}
+
+// -----
+
+// expected-error @+1 {{slots = 3 must be a power of two <= N/2 = 2048}}
+func.func private @pt_slots(!ckks.pt<logN = 12, slots = 3>)

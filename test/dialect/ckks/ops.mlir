@@ -52,4 +52,15 @@ module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>}
     %7 = ckks.add %3, %3 : !ct60
     return %7 : !ct60
   }
+
+  // Plaintext arguments, given when the function is called.
+  // CHECK-LABEL: func.func @plaintext_arguments(
+  // CHECK-SAME: %[[W:[^:]*]]: !ckks.pt<logN = 12, slots = 2048>)
+  func.func @plaintext_arguments(%a: !ct, %w: !ckks.pt<logN = 12, slots = 2048>) -> !ct {
+    // CHECK: ckks.mul_plain %{{.*}} by %[[W]] : !ckks.pt<logN = 12, slots = 2048> : <{{.*}}> -> <logN = 12, logq = 200, logp = 60, slots = 2048>
+    %0 = ckks.mul_plain %a by %w : !ckks.pt<logN = 12, slots = 2048> : !ct -> !ct60
+    // CHECK: ckks.add_plain %{{.*}} plus %[[W]] : !ckks.pt<logN = 12, slots = 2048> {negate}
+    %1 = ckks.add_plain %a plus %w : !ckks.pt<logN = 12, slots = 2048> {negate} : !ct
+    return %1 : !ct
+  }
 }

@@ -59,6 +59,40 @@ inline std::optional<uint64_t> rotationKeyGalois(std::string_view role) {
   }
   return g;
 }
+/// The role of the polynomial a plaintext argument (!ckks.pt) becomes for one
+/// use: the values of argument `index` (negated if `negate`) encoded at scale
+/// 2^logScale mod 2^logq, "pt<index>@<logScale>,<logq>[,neg]". The runtime
+/// encodes it at each call.
+struct PlaintextUse {
+  int index = 0, logScale = 0, logq = 0;
+  bool negate = false;
+};
+inline std::string plaintextRole(const PlaintextUse &u) {
+  return "pt" + std::to_string(u.index) + "@" + std::to_string(u.logScale) + "," + std::to_string(u.logq) +
+         (u.negate ? ",neg" : "");
+}
+inline std::optional<PlaintextUse> parsePlaintextRole(std::string_view role) {
+  if (role.size() < 6 || role.substr(0, 2) != "pt") return std::nullopt;
+  PlaintextUse u;
+  int *field[] = {&u.index, &u.logScale, &u.logq};
+  size_t pos = 2;
+  for (int k = 0; k < 3; ++k) {
+    long v = 0;
+    size_t start = pos;
+    while (pos < role.size() && role[pos] >= '0' && role[pos] <= '9' && pos - start < 9) v = v * 10 + (role[pos++] - '0');
+    if (pos == start) return std::nullopt;
+    *field[k] = int(v);
+    const char sep = k == 0 ? '@' : ',';
+    if (k < 2) {
+      if (pos >= role.size() || role[pos] != sep) return std::nullopt;
+      ++pos;
+    }
+  }
+  if (role.substr(pos) == ",neg") u.negate = true;
+  else if (pos != role.size()) return std::nullopt;
+  return u;
+}
+
 /// Name of the generated function that brings an evaluation-key polynomial
 /// (coefficients mod Q^2) into the RNS/NTT form region 2 of HE Mul reads.
 constexpr const char *kEvkPrepareFunc = "__fhec_evk_prepare";

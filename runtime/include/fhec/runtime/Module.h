@@ -6,6 +6,7 @@
 #include "fhec/runtime/Abi.h"
 #include "fhec/runtime/Ciphertext.h"
 #include "fhec/runtime/Device.h"
+#include "fhec/runtime/Encoding.h"
 #include "fhec/runtime/Keys.h"
 #include "fhec/runtime/Params.h"
 
@@ -24,7 +25,9 @@ struct ManifestArg {
   int basis = -1;     ///< index into Manifest::bases (tables, RNS arguments)
   int64_t param = 0;  ///< the table kind's parameter (Abi.h)
   int logq = 0;       ///< modulus bits of BigInt polynomial arguments
-  std::string role;   ///< "ct<i>.ax|bx", "evk.ax|bx", "rk<g>.ax|bx", "key", "keyrns"
+  /// "ct<i>.ax|bx", "evk.ax|bx", "rk<g>.ax|bx", "key", "keyrns", or a
+  /// plaintext argument's encoding (abi::plaintextRole)
+  std::string role;
 };
 
 struct ManifestCiphertext {
@@ -36,6 +39,8 @@ struct ManifestFunction {
   int64_t workspaceBytes = 0;  ///< size of the function's workspace argument
   std::vector<ManifestArg> args;
   std::vector<ManifestCiphertext> inputs, outputs;
+  /// Slots of each plaintext argument (!ckks.pt), given as numbers when called.
+  std::vector<int> plaintexts;
   /// The Galois elements of the rotation keys the function reads (sorted).
   std::vector<uint64_t> galoisElements() const;
   /// Whether it reads the evaluation key (HE Mul).
@@ -118,12 +123,17 @@ public:
   /// Calls `function`; throws Error on unknown names, mismatched inputs, or
   /// inputs from another key set than each other or the evaluation key. The
   /// outputs carry the inputs' key set.
-  std::vector<Ciphertext> run(const std::string &function, const std::vector<Ciphertext> &inputs);
+  /// `plaintexts`: the values of its plaintext arguments (one vector of at
+  /// most `slots` numbers each, padded with zeros), encoded here at each
+  /// use's scale and modulus.
+  std::vector<Ciphertext> run(const std::string &function, const std::vector<Ciphertext> &inputs,
+                              const std::vector<std::vector<Complex>> &plaintexts = {});
   /// The same, writing the results into `outputs` (not `inputs`), whose
   /// polynomials keep their storage where their shapes match: repeated calls
   /// then allocate nothing (fresh output buffers cost page faults and
   /// zeroing, ~6 ms for HE Mul's 20 MiB at logN = 16).
-  void run(const std::string &function, const std::vector<Ciphertext> &inputs, std::vector<Ciphertext> &outputs);
+  void run(const std::string &function, const std::vector<Ciphertext> &inputs, std::vector<Ciphertext> &outputs,
+           const std::vector<std::vector<Complex>> &plaintexts = {});
   /// Calls a kernel-level function whose inputs and outputs are BigInt
   /// polynomials (in manifest order), e.g. an fhe-dialect test program; its
   /// RNS arguments are values prepare() made, found by role. Throws Error on
