@@ -22,6 +22,8 @@ namespace fhec {
 
 namespace {
 
+void addPowerOfTwo(KernelBuilder &kb, const CoeffRef &x, int64_t B, int64_t bit, int64_t L);
+
 struct IcrtContext {
   KernelBuilder &kb;
   fhe::IcrtOp op;
@@ -109,7 +111,18 @@ struct IcrtContext {
   // T = (P/p_j) mod 2^(64 Lq) (stored by columns), one output column at a time for the whole
   // block; each column's three-word sum carries two words into the next, and
   // k * (P mod 2^(64 Lq)) is subtracted with its own carry and borrow chains.
-  void matrix(const CoeffRef &in, const CoeffRef &out, int64_t B) {
+  //
+  // With a shift of s bits (the result is X >> s), the columns start at
+  // cLo = s / 64 - 2, ignoring what the columns below contribute: that part
+  // X_low = sum_j temp_j (T_j mod 2^(64 cLo)) - k (P mod 2^(64 cLo)) lies in
+  // (-2m, m 2^62) times 2^(64 cLo), so its carry C into column cLo is in
+  // [-2m, m 2^62), below 2^70 in size for m < 256. Added to the two guard
+  // limbs cLo and cLo + 1, it changes limb cLo + 2 or above only when guard
+  // limb cLo + 1 is 0 (a borrow) or all ones (a carry): then (or with
+  // `exactAlways`) the block's columns are redone from column 0, exactly.
+  // `roundBit` >= 0: 2^roundBit is added to the result first (rounding).
+  void matrix(const CoeffRef &in, const CoeffRef &out, int64_t B, int64_t shiftBits, int64_t roundBit,
+              bool exactAlways) {
     Value T = kb.table(abi::TableKind::IcrtColumns, basis, Lq, logN);
     Value Pm = kb.table(abi::TableKind::IcrtP, basis, Lq, logN);
     Value tempBuf = kb.scratch({B, m});
@@ -123,26 +136,46 @@ struct IcrtContext {
         return SmallVector<Value>{addF(it[0], term)};
       });
       kb.store(roundToInt(f[0]), kv, {i});
-      for (int64_t r = 0; r < 4; ++r) kb.store(kb.c64(0), state, {kb.cidx(r), i});
     });
     Value zero = kb.c64(0);
     Value r0 = kb.cidx(0), r1 = kb.cidx(1), r2 = kb.cidx(2), r3 = kb.cidx(3);
-    kb.loop(Lq, [&](Value c) {
-      Value pc = kb.load(Pm, {r0, c});
+    // Columns from..Lq-1 from zero carries, then the rounding term.
+    auto columns = [&](int64_t from) {
       kb.loop(B, [&](Value i) {
-        // temp_j < 2 p_j < 2^(primeBits + 1) times a 64-bit limb of P/p_j.
-        auto a = kb.dot(m, basis.getPrimeBits() + 1, {kb.load(state, {r0, i}), kb.load(state, {r1, i}), zero},
-                        [&](Value j) { return kb.load(tempBuf, {i, j}); }, [&](Value j) { return kb.load(T, {c, j}); });
-        kb.store(a[1], state, {r0, i});
-        kb.store(a[2], state, {r1, i});
-        auto [lo, hi] = kb.mulWide(kb.load(kv, {i}), pc);
-        auto [kp, c1] = kb.addCarry(lo, kb.load(state, {r2, i}), zero);
-        kb.store(kb.add(hi, c1), state, {r2, i});
-        auto [d, borrow] = kb.subBorrow(a[0], kp, kb.load(state, {r3, i}));
-        kb.store(borrow, state, {r3, i});
-        kb.store(d, out, i, c);
+        for (int64_t r = 0; r < 4; ++r) kb.store(zero, state, {kb.cidx(r), i});
       });
-    });
+      kb.loop(kb.cidx(from), kb.cidx(Lq), [&](Value c) {
+        Value pc = kb.load(Pm, {r0, c});
+        kb.loop(B, [&](Value i) {
+          // temp_j < 2 p_j < 2^(primeBits + 1) times a 64-bit limb of P/p_j.
+          auto a = kb.dot(m, basis.getPrimeBits() + 1, {kb.load(state, {r0, i}), kb.load(state, {r1, i}), zero},
+                          [&](Value j) { return kb.load(tempBuf, {i, j}); }, [&](Value j) { return kb.load(T, {c, j}); });
+          kb.store(a[1], state, {r0, i});
+          kb.store(a[2], state, {r1, i});
+          auto [lo, hi] = kb.mulWide(kb.load(kv, {i}), pc);
+          auto [kp, c1] = kb.addCarry(lo, kb.load(state, {r2, i}), zero);
+          kb.store(kb.add(hi, c1), state, {r2, i});
+          auto [d, borrow] = kb.subBorrow(a[0], kp, kb.load(state, {r3, i}));
+          kb.store(borrow, state, {r3, i});
+          kb.store(d, out, i, c);
+        });
+      });
+      if (roundBit >= 0) addPowerOfTwo(kb, out, B, roundBit, Lq);
+    };
+    int64_t cLo = std::max<int64_t>(0, shiftBits / 64 - 2);
+    columns(cLo);
+    if (cLo == 0) return;
+    OpBuilder &b = kb.b;
+    Value ones = kb.c64(-1);
+    auto redo = kb.loop(0, B, {arith::ConstantIntOp::create(b, kb.loc, b.getI1Type(), exactAlways ? 1 : 0)},
+                        [&](Value i, ValueRange any) {
+                          Value g = kb.load(out, i, kb.cidx(cLo + 1));
+                          Value hit = arith::OrIOp::create(
+                              b, kb.loc, arith::CmpIOp::create(b, kb.loc, arith::CmpIPredicate::eq, g, zero),
+                              arith::CmpIOp::create(b, kb.loc, arith::CmpIPredicate::eq, g, ones));
+                          return SmallVector<Value>{arith::OrIOp::create(b, kb.loc, any[0], hit)};
+                        });
+    kb.ifThen(redo[0], [&] { columns(0); });
   }
 
   // Algo. 6 over D-bit digits (D < 64, IFMA's 52), W coefficients per vector:
@@ -443,18 +476,21 @@ void emitIcrtBlock(KernelBuilder &kb, fhe::IcrtOp op, const CoeffRef &in, const 
   if (op.getOrder() == fhe::Order::matrix && D < 64) {
     ctx.digitMatrix(in, out, B, D, shift, kb.options.icrtExactAlways);
   } else {
-    // The 64-bit forms compute X mod 2^(logq + shift), then shift it.
+    // The 64-bit forms compute X mod 2^(logq + shift) (the matrix form from
+    // two guard limbs below the shift on), then shift it.
     CoeffRef full = out;
     if (shift) {
       ctx.Lq = rt::limbsFor(int(outT.getLogq() + shift));
       full = out.wordMajor ? CoeffRef{kb.scratch({ctx.Lq, B}), Value(), true}
                            : CoeffRef{kb.scratch({B, ctx.Lq}), Value(), false};
     }
-    if (op.getOrder() == fhe::Order::matrix)
-      ctx.matrix(in, full, B);
-    else
+    int64_t roundBit = op.getRound() ? shift - 1 : -1;
+    if (op.getOrder() == fhe::Order::matrix) {
+      ctx.matrix(in, full, B, shift, roundBit, kb.options.icrtExactAlways);
+    } else {
       kb.loop(B, [&](Value i) { ctx.operandScan(in, full, i); });
-    if (op.getRound()) addPowerOfTwo(kb, full, B, shift - 1, ctx.Lq);
+      if (roundBit >= 0) addPowerOfTwo(kb, full, B, roundBit, ctx.Lq);
+    }
     if (shift) emitShiftRight(kb, full, out, B, shift, ctx.Lq, outT.getLimbs());
   }
   // X mod 2^logq: clear the bits above logq in the top limb.
