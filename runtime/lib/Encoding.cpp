@@ -128,7 +128,7 @@ void setScaled(uint64_t *c, int L, int logq, bool negative, uint64_t m, long shi
 // Coefficient c (L limbs, mod 2^logq) read centered in [-q/2, q/2) and
 // divided by 2^logScale: the magnitude truncated to its top 53 bits, as
 // mpz_get_d does.
-double centeredToDouble(const uint64_t *c, int L, int logq, int logScale, std::vector<uint64_t> &mag) {
+double centeredAsDouble(const uint64_t *c, int L, int logq, int logScale, std::vector<uint64_t> &mag) {
   const bool negative = (c[(logq - 1) / 64] >> ((logq - 1) % 64)) & 1;
   mag.assign(c, c + L);
   if (negative) negateLimbs(mag.data(), L, logq);
@@ -196,7 +196,7 @@ std::vector<Complex> decode(const BigPoly &m, int slots, int logScale) {
   std::vector<Complex> u(slots);
   std::vector<uint64_t> mag;
   const int L = m.limbs();
-  auto read = [&](size_t idx) { return centeredToDouble(m.coeff(idx), L, m.logq, logScale, mag); };
+  auto read = [&](size_t idx) { return centeredAsDouble(m.coeff(idx), L, m.logq, logScale, mag); };
   for (int i = 0; i < slots; ++i) u[i] = Complex(read(i * gap), read(i * gap + N / 2));
   specialFFT(m.logN, size_t(slots)).forward(u);
   return u;
