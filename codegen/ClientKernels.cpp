@@ -147,7 +147,7 @@ OwningOpRef<ModuleOp> buildClientKernels(MLIRContext &ctx, const rt::Params &par
   OwningOpRef<ModuleOp> module = ModuleOp::create(UnknownLoc::get(&ctx));
   (*module)->setAttr(ckks::CKKSDialect::getParamsAttrName(),
                      ckks::ParamsAttr::get(&ctx, unsigned(params.logN), unsigned(params.logQ), unsigned(params.logp),
-                                           StringAttr::get(&ctx, "none")));
+                                           StringAttr::get(&ctx, "none"), StringAttr()));
   std::set<int> levels(decryptLevels.begin(), decryptLevels.end());
   levels.insert(params.logQ);
   for (int l : levels)

@@ -89,6 +89,9 @@ struct ReferenceOps {
   ckks::ParamsAttr attr;
   llvm::DenseMap<Value, Vec> plain;  // the plaintext arguments' values
 
+  rt::KeySwitchForm form() const {
+    return attr.isHeaanKeySwitch() ? rt::KeySwitchForm::Heaan : rt::KeySwitchForm::Centered;
+  }
   // ckks.add's alignment: reduce to the result's logq, multiply up to its logp.
   static rt::Ciphertext align(const rt::Ciphertext &c, ckks::CiphertextType to) {
     rt::Ciphertext r = c.logq() > int(to.getLogq()) ? rt::referenceModDown(c, int(to.getLogq())) : c;
@@ -112,7 +115,7 @@ struct ReferenceOps {
     if (!keys.evk) return o.emitOpError() << "needs the evaluation key";
     int logq = int(o.getType().getLogq());
     auto level = [&](const rt::Ciphertext &c) { return c.logq() > logq ? rt::referenceModDown(c, logq) : c; };
-    return rt::referenceMul(params, level(a), level(b), *keys.evk);
+    return rt::referenceMul(params, level(a), level(b), *keys.evk, form());
   }
   rt::Ciphertext rescale(ckks::RescaleOp o, const rt::Ciphertext &a) {
     return rt::referenceRescale(a, int(o.getInput().getType().getLogq() - o.getResult().getType().getLogq()));
@@ -157,7 +160,7 @@ struct ReferenceOps {
       if (it != keys.rotationKeys->end()) rk = &it->second;
     }
     if (!rk) return o.emitOpError() << "needs the rotation key of Galois element " << g;
-    return rt::referenceRotate(params, a, *rk);
+    return rt::referenceRotate(params, a, *rk, form());
   }
 };
 

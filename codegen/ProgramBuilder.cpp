@@ -27,7 +27,8 @@ struct ProgramBuilder::State {
   }
 };
 
-ProgramBuilder::ProgramBuilder(const rt::Params &params, const std::string &security, const std::string &name,
+ProgramBuilder::ProgramBuilder(const rt::Params &params, const std::string &security, const std::string &keySwitch,
+                               const std::string &name,
                                const std::vector<CiphertextShape> &inputs, const SourceLocation &loc)
     : s(std::make_unique<State>()) {
   if (!abi::isExportableName(name))
@@ -42,7 +43,8 @@ ProgramBuilder::ProgramBuilder(const rt::Params &params, const std::string &secu
   Location l = s->location(loc);
   auto paramsAttr = ckks::ParamsAttr::getChecked([&] { return emitError(l); }, ctx, unsigned(params.logN),
                                                  unsigned(params.logQ), unsigned(params.logp),
-                                                 security.empty() ? StringAttr() : StringAttr::get(ctx, security));
+                                                 security.empty() ? StringAttr() : StringAttr::get(ctx, security),
+                                                 keySwitch.empty() ? StringAttr() : StringAttr::get(ctx, keySwitch));
   if (!paramsAttr) diags.raise(ProgramError::Kind::Parameter);
   SmallVector<Type> types;
   for (const CiphertextShape &in : inputs) {

@@ -23,10 +23,12 @@ struct SourceLocation {
 class ProgramBuilder {
 public:
   /// A function `name` of inputs of the given shapes, under the parameters
-  /// (`security`: "128" (default when empty), "192", "256" or "none"). An
+  /// (`security`: "128" (default when empty), "192", "256" or "none";
+  /// `keySwitch`: "centered" (default when empty) or "heaan"). An
   /// input of logq = 0 is a plaintext argument (!ckks.pt) of `slots` slots,
   /// given as numbers when the function is called.
-  ProgramBuilder(const rt::Params &params, const std::string &security, const std::string &name,
+  ProgramBuilder(const rt::Params &params, const std::string &security, const std::string &keySwitch,
+                 const std::string &name,
                  const std::vector<CiphertextShape> &inputs, const SourceLocation &loc);
   ~ProgramBuilder();
 

@@ -129,7 +129,7 @@ private:
   Pair evk;
   llvm::DenseMap<uint64_t, Pair> rotationKeys;  // by Galois element
   // CRT'd and NTT'd operands shared between products: (BigInt value, basis) -> RNS.
-  llvm::DenseMap<std::pair<Value, Attribute>, Value> coeffCache, evalCache;
+  llvm::DenseMap<std::tuple<Value, Attribute, unsigned>, Value> coeffCache, evalCache;  // (poly, basis, centered)
 
   fhe::PolyType polyType(unsigned logq) { return fhe::PolyType::get(b.getContext(), params.getLogN(), logq); }
 
@@ -211,21 +211,29 @@ private:
     return b.getIntegerAttr(b.getIntegerType(k.getBitWidth()), k);
   }
 
-  // CRT of a BigInt polynomial into `basis` (shared per operand).
-  Value toCoeff(Location loc, Value poly, fhe::BasisAttr basis) {
-    auto key = std::make_pair(poly, Attribute(basis));
+  // CRT of a BigInt polynomial into `basis` (shared per operand), of its
+  // centered representatives if `centered`.
+  Value toCoeff(Location loc, Value poly, fhe::BasisAttr basis, bool centered = false) {
+    auto key = std::make_tuple(poly, Attribute(basis), unsigned(centered));
     auto it = coeffCache.find(key);
     if (it != coeffCache.end()) return it->second;
-    return coeffCache[key] = fhe::CrtOp::create(b, loc, rnsType(basis, fhe::Domain::coeff), poly);
+    auto crt = fhe::CrtOp::create(b, loc, rnsType(basis, fhe::Domain::coeff), poly);
+    crt.setCentered(centered);
+    return coeffCache[key] = crt.getResult();
   }
 
   // CRT then NTT of a BigInt polynomial into `basis` (shared per operand).
-  Value toEval(Location loc, Value poly, fhe::BasisAttr basis) {
-    auto key = std::make_pair(poly, Attribute(basis));
+  Value toEval(Location loc, Value poly, fhe::BasisAttr basis, bool centered = false) {
+    auto key = std::make_tuple(poly, Attribute(basis), unsigned(centered));
     auto it = evalCache.find(key);
     if (it != evalCache.end()) return it->second;
-    return evalCache[key] = fhe::NttOp::create(b, loc, rnsType(basis, fhe::Domain::eval), toCoeff(loc, poly, basis));
+    return evalCache[key] =
+               fhe::NttOp::create(b, loc, rnsType(basis, fhe::Domain::eval), toCoeff(loc, poly, basis, centered));
   }
+
+  // Key switching decomposes the switched polynomial through its centered
+  // representatives unless the module asks for HEAAN's unsigned ones.
+  bool centeredKeySwitch() const { return !params.isHeaanKeySwitch(); }
 
   // iNTT then iCRT, reconstructing mod 2^logq.
   Value toPoly(Location loc, Value eval, unsigned logq) {
@@ -278,7 +286,7 @@ private:
     Value axbx = toPoly(loc, axbxE, logq);
 
     // Region 2: relinearization of axax with the evaluation key.
-    Value d2 = toEval(loc, axax, region2(logq));
+    Value d2 = toEval(loc, axax, region2(logq), centeredKeySwitch());
     Value axmult = keySwitch(loc, d2, evk.first, logq);
     Value bxmult = keySwitch(loc, d2, evk.second, logq);
     map[o.getResult()] = {fhe::PolyAddOp::create(b, loc, axmult, axbx), fhe::PolyAddOp::create(b, loc, bxmult, bxbx)};
@@ -286,16 +294,17 @@ private:
   }
 
   // Rotation / conjugation (HEAAN leftRotateFast, conjugate): the CRT of ax
-  // (unsigned, in [0, q)) and the automorphism on its residues give the
-  // residues of the signed a' = phi_g(ax) (|a'| < q, within region 2's bound
-  // like axax); key switching with the rotation key of g; b' = phi_g(bx) mod q.
+  // (centered in [-q/2, q/2), or HEAAN's unsigned [0, q)) and the automorphism
+  // on its residues give the residues of the signed a' = phi_g(ax) (|a'| < q,
+  // within region 2's bound like axax); key switching with the rotation key
+  // of g; b' = phi_g(bx) mod q.
   LogicalResult lowerAutomorphism(Operation *o, uint64_t g) {
     Location loc = o->getLoc();
     auto t = cast<ckks::CiphertextType>(o->getResult(0).getType());
     Pair x = map.at(o->getOperand(0));
     auto key = rotationKeys.find(g);
     assert(key != rotationKeys.end() && "rotation keys are collected per function");
-    Value c = toCoeff(loc, x.first, region2(t.getLogq()));
+    Value c = toCoeff(loc, x.first, region2(t.getLogq()), centeredKeySwitch());
     Value rotated = fhe::AutomorphismOp::create(b, loc, c.getType(), c, b.getI64IntegerAttr(int64_t(g)));
     Value e = fhe::NttOp::create(b, loc, cast<fhe::RnsType>(c.getType()).withDomain(fhe::Domain::eval), rotated);
     Value ax = keySwitch(loc, e, key->second.first, t.getLogq());

@@ -16,12 +16,19 @@ def CKKS_ParamsAttr : CKKS_Attr<"Params", "params"> {
     HEStd_NotSet (the estimate is still printed). The paper's parameters
     estimate below 128 bits (Q^2 = 2^2400 at N = 2^16), so its examples say
     `security = "none"`.
+
+    `keyswitch` is the form of key switching (relinearization, rotations):
+    "centered" (the default when absent) decomposes the switched polynomial
+    through its centered representative in [-q/2, q/2), "heaan" through the
+    unsigned one in [0, q) as HEAAN 2.1 does, bit-compatible with it but with
+    a larger error at the top level (docs/design.md, "Key switching").
   }];
   let parameters = (ins "unsigned":$logN, "unsigned":$logQ, "unsigned":$logp,
-                        OptionalParameter<"::mlir::StringAttr">:$security);
+                        OptionalParameter<"::mlir::StringAttr">:$security,
+                        OptionalParameter<"::mlir::StringAttr">:$keyswitch);
   let builders = [
     AttrBuilder<(ins "unsigned":$logN, "unsigned":$logQ, "unsigned":$logp), [{
-      return $_get($_ctxt, logN, logQ, logp, ::mlir::StringAttr());
+      return $_get($_ctxt, logN, logQ, logp, ::mlir::StringAttr(), ::mlir::StringAttr());
     }]>
   ];
   let extraClassDeclaration = [{
@@ -29,6 +36,9 @@ def CKKS_ParamsAttr : CKKS_Attr<"Params", "params"> {
     unsigned getRequiredSecurityBits() const;
     /// log2 of the largest modulus keys are made for: the evaluation key's Q^2.
     unsigned getLargestLogModulus() const { return 2 * getLogQ(); }
+    /// Whether key switching uses HEAAN 2.1's unsigned decomposition
+    /// (`keyswitch = "heaan"`) rather than the centered one.
+    bool isHeaanKeySwitch() const { return getKeyswitch() && getKeyswitch().getValue() == "heaan"; }
   }];
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;

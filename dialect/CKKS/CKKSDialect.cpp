@@ -80,7 +80,7 @@ ParamsAttr fhec::ckks::getModuleParams(Operation *op) {
 using namespace fhec::limits;
 
 LogicalResult ParamsAttr::verify(function_ref<InFlightDiagnostic()> emitError, unsigned logN,
-                                 unsigned logQ, unsigned logp, StringAttr security) {
+                                 unsigned logQ, unsigned logp, StringAttr security, StringAttr keyswitch) {
   if (logN < kMinLogN || logN > kMaxLogN)
     return emitError() << "logN = " << logN << " is out of range: N = 2^logN must be a power of two with "
                        << kMinLogN << " <= logN <= " << kMaxLogN;
@@ -89,6 +89,9 @@ LogicalResult ParamsAttr::verify(function_ref<InFlightDiagnostic()> emitError, u
   if (security && !llvm::is_contained({"none", "128", "192", "256"}, security.getValue()))
     return emitError() << "security = \"" << security.getValue()
                        << "\" is not a level: expected \"128\", \"192\", \"256\" or \"none\" (no check)";
+  if (keyswitch && !llvm::is_contained({"centered", "heaan"}, keyswitch.getValue()))
+    return emitError() << "keyswitch = \"" << keyswitch.getValue()
+                       << "\" is not a key-switching form: expected \"centered\" (the default) or \"heaan\" (HEAAN 2.1's)";
   return success();
 }
 

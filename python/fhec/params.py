@@ -16,14 +16,21 @@ class Params:
     security: the classical security level (bits) compiling requires of the
         HE Standard estimate: "128" (default), "192", "256", or "none" to opt
         out (like OpenFHE's HEStd_NotSet; the estimate is still reported).
+    keyswitch: the form of key switching compiled functions use for
+        relinearization and rotations: "centered" (default; the switched
+        polynomial's representatives in [-q/2, q/2), the smaller error) or
+        "heaan" (HEAAN 2.1's unsigned ones in [0, q), bit-compatible with it).
+        Keys are the same for both.
 
     Raises ParameterError for inconsistent values.
     """
 
-    def __init__(self, logN, logQ, logp, slots=None, security="128"):
+    def __init__(self, logN, logQ, logp, slots=None, security="128", keyswitch="centered"):
         security = str(security)
         if security not in _LEVELS:
             raise ParameterError(f"security={security!r} is not a level: expected one of {', '.join(_LEVELS)}")
+        if keyswitch not in ("centered", "heaan"):
+            raise ParameterError(f"keyswitch={keyswitch!r} is not a key-switching form: expected 'centered' or 'heaan'")
         try:
             self._cpp = _fhec.Params(int(logN), int(logQ), int(logp))
         except Exception as e:  # the runtime's validation message
@@ -34,9 +41,10 @@ class Params:
             raise ParameterError(f"slots={slots} must be a power of two <= N/2 = {half}")
         self.slots = slots
         self.security = security
+        self.keyswitch = keyswitch
 
     @classmethod
-    def for_depth(cls, depth, scale_bits=30, security="128", slots=None, headroom_bits=10):
+    def for_depth(cls, depth, scale_bits=30, security="128", slots=None, headroom_bits=10, keyswitch="centered"):
         """The smallest parameters for `depth` products in sequence, each
         rescaled by 2^scale_bits (the scale messages and constants are encoded
         at): logQ = (depth + 1) * scale_bits + headroom_bits (the last level
@@ -63,7 +71,7 @@ class Params:
             except Exception as e:
                 raise ParameterError(str(e)) from None
             if bits >= int(security):
-                return cls(logN, logQ, scale_bits, slots=slots, security=security)
+                return cls(logN, logQ, scale_bits, slots=slots, security=security, keyswitch=keyswitch)
         raise ParameterError(f"no ring up to N = 2^17 gives {security}-bit security for keys mod 2^{2 * logQ} "
                              f"(depth {depth} at {scale_bits}-bit scale): reduce the depth or the scale, or "
                              "bootstrap")
@@ -84,7 +92,7 @@ class Params:
         return self._cpp.security_estimate()
 
     def _key(self):
-        return (self.logN, self.logQ, self.logp, self.slots, self.security)
+        return (self.logN, self.logQ, self.logp, self.slots, self.security, self.keyswitch)
 
     def __eq__(self, other):
         return isinstance(other, Params) and self._key() == other._key()
@@ -94,4 +102,4 @@ class Params:
 
     def __repr__(self):
         return (f"fhec.Params(logN={self.logN}, logQ={self.logQ}, logp={self.logp}, slots={self.slots}, "
-                f"security={self.security!r})")
+                f"security={self.security!r}, keyswitch={self.keyswitch!r})")

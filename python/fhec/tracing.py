@@ -229,7 +229,9 @@ class Trace:
         """shapes: (logq, logp, slots) of each ciphertext argument, or (0, 0,
         slots) for a plaintext argument."""
         self.params = params
-        self.builder = _fhec.ProgramBuilder(params._cpp, params.security, name, [tuple(s) for s in shapes], location)
+        keyswitch = "" if params.keyswitch == "centered" else params.keyswitch  # the default stays implicit
+        self.builder = _fhec.ProgramBuilder(params._cpp, params.security, keyswitch, name,
+                                            [tuple(s) for s in shapes], location)
         self.inputs = [PlainArgument(self, self.builder.input(i), s[2]) if s[0] == 0 else
                        Encrypted(self, self.builder.input(i)) for i, s in enumerate(shapes)]
         # The NumPy arrays whose values the trace compiled in (plaintext

@@ -434,13 +434,14 @@ PYBIND11_MODULE(_fhec, m) {
                              "wall time of the last run inside the runtime (s)");
 
   py::class_<ProgramBuilder>(m, "ProgramBuilder", "Builds a managed ckks program op by op (the tracer's back end)")
-      .def(py::init([](const rt::Params &p, const std::string &security, const std::string &name,
-                       const std::vector<py::tuple> &inputs, const py::tuple &loc) {
+      .def(py::init([](const rt::Params &p, const std::string &security, const std::string &keySwitch,
+                       const std::string &name, const std::vector<py::tuple> &inputs, const py::tuple &loc) {
              std::vector<CiphertextShape> shapes;
              for (const auto &t : inputs) shapes.push_back(shapeFrom(t));
-             return std::make_unique<ProgramBuilder>(p, security, name, shapes, location(loc));
+             return std::make_unique<ProgramBuilder>(p, security, keySwitch, name, shapes, location(loc));
            }),
-           py::arg("params"), py::arg("security"), py::arg("name"), py::arg("inputs"), py::arg("loc"))
+           py::arg("params"), py::arg("security"), py::arg("keyswitch"), py::arg("name"), py::arg("inputs"),
+           py::arg("loc"))
       .def("input", &ProgramBuilder::input)
       .def("shape", [](const ProgramBuilder &b, size_t v) { return shapeTuple(b.shape(v)); })
       .def("add", [](ProgramBuilder &b, size_t x, size_t y, const py::tuple &l) { return b.add(x, y, location(l)); })

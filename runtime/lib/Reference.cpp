@@ -3,6 +3,7 @@
 #include "fhec/runtime/Random.h"
 #include "fhec/runtime/Error.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -37,6 +38,36 @@ void foldNegacyclic(const std::vector<mp_limb_t> &R, int W, BigPoly &out, int si
     if (sign > 0) mpn_add_n(dst, dst, t.data(), L);
     else mpn_sub_n(dst, dst, t.data(), L);
   }
+}
+
+// w_i = 1 where a_i >= q/2: a's centered representative is a - q w.
+std::vector<int8_t> upperHalf(const BigPoly &a) {
+  std::vector<int8_t> w(a.N());
+  const int top = a.logq - 1;
+  for (size_t i = 0; i < a.N(); ++i) w[i] = int8_t((a.coeff(i)[top / 64] >> (top % 64)) & 1);
+  return w;
+}
+
+// Key switching of the integer polynomial a = at - q mu (at in [0, q), mu
+// small) with a key k mod Q^2: floor((a k mod qQ) / Q), computed as
+// (at k - q (mu k mod Q)) mod qQ, so that only at enters a BigInt product.
+BigPoly keySwitch(const Params &params, const BigPoly &at, const std::vector<int8_t> &mu, const BigPoly &k) {
+  const int logq = at.logq;
+  BigPoly x = negacyclicProduct(at, k, logq + params.logQ);
+  if (std::all_of(mu.begin(), mu.end(), [](int8_t m) { return m == 0; })) return shiftRight(x, params.logQ);
+  BigPoly muk = negacyclicProductSmall(reduce(k, params.logQ), mu, params.logQ);
+  // x -= muk * 2^logq mod 2^(logq + logQ), coefficient by coefficient.
+  mpz_t t, u;
+  mpz_inits(t, u, nullptr);
+  for (size_t i = 0; i < x.N(); ++i) {
+    x.get(i, t);
+    muk.get(i, u);
+    mpz_mul_2exp(u, u, logq);
+    mpz_sub(t, t, u);
+    x.set(i, t);
+  }
+  mpz_clears(t, u, nullptr);
+  return shiftRight(x, params.logQ);
 }
 
 void requireSameRing(const BigPoly &a, const BigPoly &b, const char *what) {
@@ -124,8 +155,8 @@ BigPoly mulSparseTernary(const BigPoly &a, const std::vector<int8_t> &s) {
   return out;
 }
 
-Ciphertext referenceMul(const Params &params, const Ciphertext &c1, const Ciphertext &c2,
-                        const EvalKey &evk) {
+Ciphertext referenceMul(const Params &params, const Ciphertext &c1, const Ciphertext &c2, const EvalKey &evk,
+                        KeySwitchForm form) {
   requireCompatible(c1, c2, "HE Mul", /*sameScale=*/false);
   const int logq = c1.logq();
   if (evk.ax.logN != c1.logN() || evk.ax.logq != 2 * params.logQ || evk.bx.logq != 2 * params.logQ)
@@ -136,9 +167,10 @@ Ciphertext referenceMul(const Params &params, const Ciphertext &c1, const Cipher
   BigPoly bxbx = negacyclicProduct(c1.bx, c2.bx, logq);
   BigPoly t = negacyclicProduct(add(c1.ax, c1.bx), add(c2.ax, c2.bx), logq);
   BigPoly axbx = sub(sub(t, axax), bxbx);
-  // Region 2 (relinearization): ((axax * evk) mod qQ) >> logQ.
-  BigPoly axmult = shiftRight(negacyclicProduct(axax, evk.ax, logq + params.logQ), params.logQ);
-  BigPoly bxmult = shiftRight(negacyclicProduct(axax, evk.bx, logq + params.logQ), params.logQ);
+  // Region 2 (relinearization): ((axax' * evk) mod qQ) >> logQ, axax' = axax - q mu.
+  std::vector<int8_t> mu = form == KeySwitchForm::Centered ? upperHalf(axax) : std::vector<int8_t>(axax.N(), 0);
+  BigPoly axmult = keySwitch(params, axax, mu, evk.ax);
+  BigPoly bxmult = keySwitch(params, axax, mu, evk.bx);
   Ciphertext r;
   r.ax = add(axmult, axbx);
   r.bx = add(bxmult, bxbx);
@@ -191,33 +223,22 @@ Ciphertext referenceAddPlain(const Ciphertext &c, const BigPoly &m) {
   return {c.ax, add(c.bx, m.logq == c.logq() ? m : reduce(m, c.logq())), c.logp, c.slots, c.keySet};
 }
 
-Ciphertext referenceRotate(const Params &params, const Ciphertext &c, const RotationKey &rk) {
-  const int logq = c.logq(), logqQ = logq + params.logQ;
+Ciphertext referenceRotate(const Params &params, const Ciphertext &c, const RotationKey &rk, KeySwitchForm form) {
   if (rk.ax.logN != c.logN() || rk.ax.logq != 2 * params.logQ || rk.bx.logq != 2 * params.logQ)
     throw Error("rotation: the key does not match the parameters (expected logN " + std::to_string(c.logN()) +
                 ", modulus 2^" + std::to_string(2 * params.logQ) + ")");
-  // a' = at - q mu with at = phi_g(ax) mod q, so a' k mod qQ = (at k - q (mu k mod Q)) mod qQ.
+  // a' = at - q mu with at = phi_g(ax) mod q: phi_g(ax) = at - q wraps, and
+  // the centered a = ax - q w adds phi_g(w) (signed) to mu.
   BigPoly at = automorphism(c.ax, rk.galois);
   std::vector<int8_t> mu = automorphismWraps(c.ax, rk.galois);
-  auto keySwitch = [&](const BigPoly &k) {
-    BigPoly x = negacyclicProduct(at, k, logqQ);
-    BigPoly muk = negacyclicProductSmall(reduce(k, params.logQ), mu, params.logQ);
-    // x -= muk * 2^logq mod 2^logqQ, coefficient by coefficient.
-    mpz_t t, u;
-    mpz_inits(t, u, nullptr);
-    for (size_t i = 0; i < x.N(); ++i) {
-      x.get(i, t);
-      muk.get(i, u);
-      mpz_mul_2exp(u, u, logq);
-      mpz_sub(t, t, u);
-      x.set(i, t);
-    }
-    mpz_clears(t, u, nullptr);
-    return shiftRight(x, params.logQ);
-  };
+  if (form == KeySwitchForm::Centered) {
+    std::vector<int8_t> w = automorphism(upperHalf(c.ax), c.logN(), rk.galois);
+    for (size_t i = 0; i < mu.size(); ++i) mu[i] = int8_t(mu[i] + w[i]);
+  }
   // b' mod q is phi_g(bx) mod q: the sign convention only matters inside the
   // products mod qQ.
-  return {keySwitch(rk.ax), add(keySwitch(rk.bx), automorphism(c.bx, rk.galois)), c.logp, c.slots, c.keySet};
+  return {keySwitch(params, at, mu, rk.ax), add(keySwitch(params, at, mu, rk.bx), automorphism(c.bx, rk.galois)),
+          c.logp, c.slots, c.keySet};
 }
 
 void scaleConstant(double value, int logScale, mpz_t out) {

@@ -234,12 +234,13 @@ std::string denseValues(int n, bool complex) {
 
 // Rotations (by 1, and by 1000 >= slots on a sparse ciphertext, at two
 // levels), conjugation, plaintext products and sums, and add/sub/mul of
-// operands at different levels and scales (ckks.add's alignment).
-TEST_P(ProgramBitExact, RotationsPlaintextsAndAlignment) {
+// operands at different levels and scales (ckks.add's alignment), with the
+// key-switching form `keySwitch`.
+std::string rotationsProgram(const std::string &keySwitch) {
   std::string a = ct(11, 200, 30, 256), a60 = ct(11, 200, 60, 256), b = ct(11, 170, 30, 256),
               b60 = ct(11, 170, 60, 256);
-  std::string text = llvm::formatv(R"(
-module attributes {{ckks.params = #ckks.params<logN = 11, logQ = 200, logp = 30, security = "none">} {{
+  return llvm::formatv(R"(
+module attributes {{ckks.params = #ckks.params<logN = 11, logQ = 200, logp = 30, security = "none", keyswitch = "{6}">} {{
   func.func @h(%x: {0}, %y: {0}) -> ({3}, {3}, {0}) {{
     %r1 = ckks.rotate %x {{offset = 1 : i64} : {0}
     %r2 = ckks.rotate %y {{offset = 1000 : i64} : {0}
@@ -254,10 +255,23 @@ module attributes {{ckks.params = #ckks.params<logN = 11, logQ = 200, logp = 30,
     return %t, %rot, %c : {3}, {3}, {0}
   }
 })",
-                                   a, a60, b, b60, denseValues(256, false), denseValues(256, true))
-                         .str();
+                       a, a60, b, b60, denseValues(256, false), denseValues(256, true), keySwitch)
+      .str();
+}
+
+TEST_P(ProgramBitExact, RotationsPlaintextsAndAlignment) {
   SKIP_UNLESS_RUNNABLE(GetParam());
-  Program prog = compileProgram(text, GetParam().options());
+  Program prog = compileProgram(rotationsProgram("centered"), GetParam().options());
+  ASSERT_TRUE(prog.module);
+  if (GetParam().threads) prog.module->setThreads(GetParam().threads);
+  checkProgram(prog, "h", makeParams(11, 200, 30), 1e-3);
+}
+
+// HEAAN 2.1's key switching (unsigned decomposition) stays bit-identical to
+// its reference on every target.
+TEST_P(ProgramBitExact, HeaanKeySwitching) {
+  SKIP_UNLESS_RUNNABLE(GetParam());
+  Program prog = compileProgram(rotationsProgram("heaan"), GetParam().options());
   ASSERT_TRUE(prog.module);
   if (GetParam().threads) prog.module->setThreads(GetParam().threads);
   checkProgram(prog, "h", makeParams(11, 200, 30), 1e-3);

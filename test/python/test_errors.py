@@ -134,6 +134,8 @@ def test_parameters_and_contexts(small, small_ctx):
         fhec.Params(logN=10, logQ=30, logp=30)
     with pytest.raises(fhec.ParameterError, match="security='high' is not a level"):
         fhec.Params(logN=10, logQ=150, logp=30, security="high")
+    with pytest.raises(fhec.ParameterError, match="keyswitch='unsigned' is not a key-switching form"):
+        fhec.Params(logN=10, logQ=150, logp=30, keyswitch="unsigned")
     with pytest.raises(fhec.ParameterError, match="a vector of 9 values does not fit 8 slots"):
         small_ctx.encrypt(np.ones(9))
     with pytest.raises(fhec.ParameterError, match="encrypt takes a 1-D vector"):

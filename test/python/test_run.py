@@ -41,16 +41,37 @@ def test_bit_identical_to_reference_and_accurate(logN, logQ, logp, slots, rng):
         assert g == r, "compiled output differs from the GMP reference"
         assert g.shape == r.shape
     expected = model(x, y, w)
-    # HEAAN's key switching at the top level leaves about (N/pi) sqrt(N) sigma
-    # / 2^logp in the slots per rotation (README, precision note): 7e-4 at
-    # logN 13, logp 30, where three rotations and a conjugation add up.
-    bound = max(2**-10, 4 * (2**logN / np.pi) * np.sqrt(2**logN) * 3.2 / 2**logp)
+    # The centered key switching keeps three rotations and a conjugation at
+    # the top level within 2^-10 (HEAAN's form would leave about (N/pi)
+    # sqrt(N) sigma / 2^logp each: README, precision note).
+    bound = 2**-10
     for g, e in zip(got, expected):
         err = np.max(np.abs(ctx.decrypt(g, complex=True) - e))
         assert err < bound, err
     # The C++ plaintext evaluation of the traced program agrees with NumPy.
     for p, e in zip(f.plain(x, y), expected):
         assert np.max(np.abs(p - e)) < 1e-9
+
+
+def test_key_switching_forms(rng):
+    """Both forms of key switching compile to their own reference bit for bit;
+    they differ, and the centered one is the more precise at the top level."""
+    v = rng.uniform(-1, 1, 1024)
+    out, errors = {}, {}
+    base = fhec.Params(logN=11, logQ=120, logp=30, security="none")
+    ctx = fhec.Context(base)
+    c = ctx.encrypt(v)
+    for form in ("centered", "heaan"):
+        params = fhec.Params(logN=11, logQ=120, logp=30, security="none", keyswitch=form)
+        assert (params == base) == (form == "centered")
+        f = fhec.compile(params, target="cpu")(lambda x: (fhec.rotate(x, 1), x * x))
+        assert ('keyswitch = "heaan"' in f.mlir) == (form == "heaan") and 'keyswitch = "centered"' not in f.mlir
+        got = f(c)
+        assert all(g == r for g, r in zip(got, f.reference(c))), form
+        out[form] = got
+        errors[form] = np.max(np.abs(ctx.decrypt(got[0]) - np.roll(v, -1)))
+    assert out["centered"][0] != out["heaan"][0] and out["centered"][1] != out["heaan"][1]
+    assert errors["centered"] < errors["heaan"], errors
 
 
 def test_scale_management_keeps_the_scale(rng):

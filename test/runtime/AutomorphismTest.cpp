@@ -29,13 +29,13 @@ bool throws(const std::function<void()> &f) {
 }
 
 // phi_g(a) with HEAAN's signs, as plain integers (coefficients in (-q, q)).
-std::vector<mpz_class> signedAutomorphism(const BigPoly &a, uint64_t g) {
+std::vector<mpz_class> signedAutomorphism(const BigPoly &a, uint64_t g, bool centered = false) {
   const size_t N = a.N();
   std::vector<mpz_class> r(N);
   mpz_t x;
   mpz_init(x);
   for (size_t i = 0; i < N; ++i) {
-    a.get(i, x);
+    a.get(i, x, centered);
     uint64_t j = (i * g) % (2 * N);
     if (j < N) r[j] = mpz_class(x);
     else r[j - N] = -mpz_class(x);
@@ -124,16 +124,19 @@ TEST(Automorphism, RotatesAndConjugatesEncodedSlots) {
 
 // HEAAN leftRotateFast by the definition: a' and b' signed, a' k as an exact
 // integer product, mod qQ (non-negative), floor by Q; bx = ... + b' mod q.
+// a' is phi_g of ax's representatives in [0, q) (HEAAN) or [-q/2, q/2).
 TEST(Automorphism, ReferenceRotationMatchesSchoolbookKeySwitching) {
   SecureRandom rng;
   const int logN = 4, logQ = 100;
   Params p = makeParams(logN, logQ, 20, 4);
   const size_t N = size_t(1) << logN;
+  for (KeySwitchForm form : {KeySwitchForm::Centered, KeySwitchForm::Heaan})
   for (int logq : {100, 61}) {
     Ciphertext c{randomPoly(logN, logq, rng), randomPoly(logN, logq, rng), 20, 8};
     for (uint64_t g : {galoisForRotation(logN, 1), galoisForRotation(logN, 5), galoisForConjugation(logN)}) {
       RotationKey rk{g, randomPoly(logN, 2 * logQ, rng), randomPoly(logN, 2 * logQ, rng)};
-      std::vector<mpz_class> a = signedAutomorphism(c.ax, g), b = signedAutomorphism(c.bx, g);
+      std::vector<mpz_class> a = signedAutomorphism(c.ax, g, form == KeySwitchForm::Centered),
+                             b = signedAutomorphism(c.bx, g);
       auto keySwitch = [&](const BigPoly &k) {
         BigPoly out(logN, logq);
         mpz_t kj, r;
@@ -163,9 +166,9 @@ TEST(Automorphism, ReferenceRotationMatchesSchoolbookKeySwitching) {
         bx.set(t, sum.get_mpz_t());
       }
       mpz_clear(v);
-      Ciphertext got = referenceRotate(p, c, rk);
-      EXPECT_EQ(got.ax, ax) << "g = " << g << ", logq = " << logq;
-      EXPECT_EQ(got.bx, bx) << "g = " << g << ", logq = " << logq;
+      Ciphertext got = referenceRotate(p, c, rk, form);
+      EXPECT_EQ(got.ax, ax) << "g = " << g << ", logq = " << logq << ", form " << int(form);
+      EXPECT_EQ(got.bx, bx) << "g = " << g << ", logq = " << logq << ", form " << int(form);
       EXPECT_EQ(got.logp, 20);
       EXPECT_EQ(got.slots, 8);
     }

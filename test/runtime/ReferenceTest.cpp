@@ -32,25 +32,44 @@ TEST(Reference, SmallAndSparseProductsMatchSchoolbook) {
   }
 }
 
+// d2 mod q lifted to mod qQ through its representatives in [0, q) (HEAAN)
+// or [-q/2, q/2) (centered), as an integer polynomial mod 2^(logq + logQ).
+static BigPoly lift(const BigPoly &d2, int logQ, KeySwitchForm form) {
+  BigPoly out(d2.logN, d2.logq + logQ);
+  mpz_t x;
+  mpz_init(x);
+  for (size_t i = 0; i < d2.N(); ++i) {
+    d2.get(i, x, /*centered=*/form == KeySwitchForm::Centered);
+    out.set(i, x);
+  }
+  mpz_clear(x);
+  return out;
+}
+
 TEST(Reference, HEMulMatchesTheSchoolbookTensorAndRelinearization) {
   SecureRandom rng;
   Params p = makeParams(5, 200, 30, 8);
-  for (int logq : {200, 120}) {
-    Ciphertext c1{randomPoly(5, logq, rng), randomPoly(5, logq, rng), 30, 16};
-    Ciphertext c2{randomPoly(5, logq, rng), randomPoly(5, logq, rng), 30, 16};
-    EvalKey evk{randomPoly(5, 400, rng), randomPoly(5, 400, rng)};
-    Ciphertext got = referenceMul(p, c1, c2, evk);
-    // Plain tensor product: d0 = b1 b2, d1 = a1 b2 + a2 b1, d2 = a1 a2 (mod q).
-    BigPoly d0 = schoolbookProduct(c1.bx, c2.bx, logq);
-    BigPoly d1 = add(schoolbookProduct(c1.ax, c2.bx, logq), schoolbookProduct(c2.ax, c1.bx, logq));
-    BigPoly d2 = schoolbookProduct(c1.ax, c2.ax, logq);
-    BigPoly ax = add(d1, shiftRight(schoolbookProduct(d2, evk.ax, logq + 200), 200));
-    BigPoly bx = add(d0, shiftRight(schoolbookProduct(d2, evk.bx, logq + 200), 200));
-    EXPECT_EQ(got.ax, ax);
-    EXPECT_EQ(got.bx, bx);
-    EXPECT_EQ(got.logp, 60);
-    EXPECT_EQ(got.logq(), logq);
-  }
+  for (KeySwitchForm form : {KeySwitchForm::Centered, KeySwitchForm::Heaan})
+    for (int logq : {200, 120}) {
+      Ciphertext c1{randomPoly(5, logq, rng), randomPoly(5, logq, rng), 30, 16};
+      Ciphertext c2{randomPoly(5, logq, rng), randomPoly(5, logq, rng), 30, 16};
+      EvalKey evk{randomPoly(5, 400, rng), randomPoly(5, 400, rng)};
+      Ciphertext got = referenceMul(p, c1, c2, evk, form);
+      // Plain tensor product: d0 = b1 b2, d1 = a1 b2 + a2 b1, d2 = a1 a2 (mod q).
+      BigPoly d0 = schoolbookProduct(c1.bx, c2.bx, logq);
+      BigPoly d1 = add(schoolbookProduct(c1.ax, c2.bx, logq), schoolbookProduct(c2.ax, c1.bx, logq));
+      BigPoly d2 = lift(schoolbookProduct(c1.ax, c2.ax, logq), 200, form);
+      BigPoly ax = add(d1, shiftRight(schoolbookProduct(d2, reduce(evk.ax, logq + 200), logq + 200), 200));
+      BigPoly bx = add(d0, shiftRight(schoolbookProduct(d2, reduce(evk.bx, logq + 200), logq + 200), 200));
+      EXPECT_EQ(got.ax, ax) << int(form) << " " << logq;
+      EXPECT_EQ(got.bx, bx) << int(form) << " " << logq;
+      EXPECT_EQ(got.logp, 60);
+      EXPECT_EQ(got.logq(), logq);
+    }
+  // The forms differ (a random axax has coefficients above q/2).
+  Ciphertext c{randomPoly(5, 200, rng), randomPoly(5, 200, rng), 30, 16};
+  EvalKey evk{randomPoly(5, 400, rng), randomPoly(5, 400, rng)};
+  EXPECT_FALSE(referenceMul(p, c, c, evk, KeySwitchForm::Centered).ax == referenceMul(p, c, c, evk, KeySwitchForm::Heaan).ax);
 }
 
 TEST(Reference, MismatchedOperandsAreReported) {

@@ -34,7 +34,7 @@ module attributes {ckks.params = #ckks.params<logN = 10, logQ = 300, logp = 30>}
   // CHECK: %[[I3:.*]] = fhe.intt %[[AXBXE]]
   // CHECK: %[[AXBX:.*]] = fhe.icrt %[[I3]]
   // CHECK-NOT: fhe.poly_sub
-  // CHECK: %[[C2:.*]] = fhe.crt %[[PAXAX]] : {{.*}} -> <logN = 10, basis = <min_bits = 914>, domain = coeff
+  // CHECK: %[[C2:.*]] = fhe.crt %[[PAXAX]] {centered} : {{.*}} -> <logN = 10, basis = <min_bits = 914>, domain = coeff
   // CHECK: %[[N2:.*]] = fhe.ntt %[[C2]]
   // CHECK: %[[HA:.*]] = fhe.hadamard %[[N2]], %[[EA]]
   // CHECK: fhe.icrt {{.*}} -> <logN = 10, logq = 600>

@@ -21,7 +21,7 @@ module attributes {ckks.params = #ckks.params<logN = 10, logQ = 300, logp = 30>}
   // CHECK-SAME: {fhe.role = "rk125.bx"}
   // CHECK-SAME: {fhe.role = "rk2047.ax"}
   // CHECK-SAME: {fhe.role = "rk2047.bx"}
-  // CHECK: %[[C:.*]] = fhe.crt %[[A]] : {{.*}} -> <logN = 10, basis = <min_bits = 914>, domain = coeff
+  // CHECK: %[[C:.*]] = fhe.crt %[[A]] {centered} : {{.*}} -> <logN = 10, basis = <min_bits = 914>, domain = coeff
   // CHECK: %[[R:.*]] = fhe.automorphism %[[C]] {galois = 5 : i64}
   // CHECK: %[[E:.*]] = fhe.ntt %[[R]]
   // CHECK: %[[HA:.*]] = fhe.hadamard %[[E]], %[[K5A]]

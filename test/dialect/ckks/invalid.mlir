@@ -185,6 +185,12 @@ module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30, 
 
 // -----
 
+// expected-error @+1 {{keyswitch = "unsigned" is not a key-switching form: expected "centered" (the default) or "heaan" (HEAAN 2.1's)}}
+module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30, keyswitch = "unsigned">} {
+}
+
+// -----
+
 // Signatures are checked against the module's parameters, even without ops.
 module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>} {
   // expected-error @+1 {{'func.func' op signature type '!ckks.ct<logN = 13, logq = 200, logp = 30, slots = 8>' has logN = 13, but the module's ckks.params has logN = 12}}

@@ -20,11 +20,20 @@ BigPoly negacyclicProductSmall(const BigPoly &a, const std::vector<int8_t> &v, i
 /// a * s mod 2^a.logq for a sparse ternary s, in O(h N) limb additions.
 BigPoly mulSparseTernary(const BigPoly &a, const std::vector<int8_t> &s);
 
+/// The form of key switching (docs/design.md, "Key switching"): the switched
+/// polynomial a mod q enters the product with the key as its centered
+/// representative in [-q/2, q/2) (Centered, fhec's default: the key's error
+/// e is multiplied by a polynomial of mean zero), or as the unsigned one in
+/// [0, q) as HEAAN 2.1 does (Heaan: bit-compatible with HEAAN, but a e / Q
+/// then has a large mean that lands in the low-frequency slots).
+enum class KeySwitchForm { Centered, Heaan };
+
 /// HE Mul of HEAAN's Scheme::mult (Fig. 2): tensor product in Karatsuba form
-/// mod q, then relinearization ((axax * evk) mod qQ) >> logQ. The result has
-/// logq unchanged and logp = logp1 + logp2. Throws Error on mismatched operands.
-Ciphertext referenceMul(const Params &params, const Ciphertext &c1, const Ciphertext &c2,
-                        const EvalKey &evk);
+/// mod q, then relinearization ((axax' * evk) mod qQ) >> logQ, axax' the
+/// representative of axax mod q that `form` picks. The result has logq
+/// unchanged and logp = logp1 + logp2. Throws Error on mismatched operands.
+Ciphertext referenceMul(const Params &params, const Ciphertext &c1, const Ciphertext &c2, const EvalKey &evk,
+                        KeySwitchForm form = KeySwitchForm::Centered);
 Ciphertext referenceAdd(const Ciphertext &c1, const Ciphertext &c2);
 Ciphertext referenceSub(const Ciphertext &c1, const Ciphertext &c2);
 Ciphertext referenceNegate(const Ciphertext &c);
@@ -42,12 +51,14 @@ Ciphertext referenceMulPlain(const Ciphertext &c, const BigPoly &m, int logScale
 /// Addition of an encoded plaintext m (at the ciphertext's scale) to bx.
 Ciphertext referenceAddPlain(const Ciphertext &c, const BigPoly &m);
 /// Slot rotation or conjugation by the automorphism of rk.galois with key
-/// switching (HEAAN leftRotateFast / conjugate): a' = phi_g(ax) and
-/// b' = phi_g(bx) as integer polynomials with coefficients in (-q, q) (a
-/// negated coefficient is -x, not q - x), ax = floor((a' rk.ax mod qQ) / Q),
-/// bx = floor((a' rk.bx mod qQ) / Q) + b' mod q (docs/design.md). Throws Error on
-/// a key for other parameters.
-Ciphertext referenceRotate(const Params &params, const Ciphertext &c, const RotationKey &rk);
+/// switching (HEAAN leftRotateFast / conjugate): a' = phi_g(a) as an integer
+/// polynomial (a negated coefficient is -x, not q - x) of a = ax's
+/// representative that `form` picks (Heaan: [0, q), so a' in (-q, q);
+/// Centered: [-q/2, q/2)), ax = floor((a' rk.ax mod qQ) / Q),
+/// bx = floor((a' rk.bx mod qQ) / Q) + phi_g(bx) mod q (docs/design.md).
+/// Throws Error on a key for other parameters.
+Ciphertext referenceRotate(const Params &params, const Ciphertext &c, const RotationKey &rk,
+                           KeySwitchForm form = KeySwitchForm::Centered);
 
 /// round(value * 2^logScale) as a sign and magnitude (little-endian 64-bit
 /// limbs): the integer form of a real constant used by mul_const/add_const,
