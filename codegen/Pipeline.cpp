@@ -47,6 +47,7 @@ static constexpr const char *kLoweringPass = "fhe-to-loops";
 ArrayRef<OptimizationPass> optimizationPasses() {
   // Order matters: layouts are chosen on the unfused ops, and fusion keeps them.
   static const OptimizationPass passes[] = {
+      {"fhe-hoist-automorphisms", 1, false, [] { return createFHEHoistAutomorphisms(); }},
       {"fhe-reorder-icrt", 1, false, [] { return createFHEReorderICRT(); }},
       {"fhe-merge-ntt-levels", 1, false, [] { return createFHEMergeNTTLevels(); }},
       {"fhe-insert-transposes", 2, false, [] { return createFHEInsertTransposes(); }},

@@ -88,6 +88,16 @@ struct FHEMergeNTTLevelsPass : public fhec::impl::FHEMergeNTTLevelsBase<FHEMerge
 
     // An incomplete NTT changes every evaluation-domain value of the module.
     if (skipLevels) {
+      // An evaluation-domain automorphism (fhe-hoist-automorphisms) permutes
+      // the slots of a complete NTT only.
+      WalkResult hoisted = module.walk([&](fhe::AutomorphismOp op) {
+        if (op.getType().getDomain() != fhe::Domain::eval) return WalkResult::advance();
+        op.emitOpError() << "fhe-merge-ntt-levels: skip-levels = " << unsigned(skipLevels)
+                         << " needs complete NTTs, but this automorphism permutes an NTT's slots (compile with "
+                            "--disable-pass=fhe-hoist-automorphisms to combine them)";
+        return WalkResult::interrupt();
+      });
+      if (hoisted.wasInterrupted()) return signalPassFailure();
       bool mixed = false;
       AttrTypeReplacer replacer;
       replacer.addReplacement([&](fhe::RnsType t) -> std::optional<Type> {

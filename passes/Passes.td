@@ -46,6 +46,25 @@ def FHESelectBasis : Pass<"fhe-select-basis", "::mlir::ModuleOp"> {
   ];
 }
 
+def FHEHoistAutomorphisms : Pass<"fhe-hoist-automorphisms", "::mlir::ModuleOp"> {
+  let summary = "Hoisted rotations: one NTT per polynomial, the automorphisms applied to its evaluation domain";
+  let description = [{
+    A rotation (or conjugation) key-switches phi_g(a): the CRT of a, the
+    automorphism on its residues, then an NTT per Galois element. Since the
+    automorphism commutes with the NTT (a permutation of the NTT slots,
+    `fhe.automorphism` on an eval-domain value), every
+    `fhe.ntt(fhe.automorphism(x, g))` becomes `fhe.automorphism(fhe.ntt(x), g)`
+    with one `fhe.ntt(x)` shared by all rotations of x: k rotations of one
+    ciphertext do one CRT and one NTT instead of one CRT and k NTTs (hoisted
+    key switching, Halevi-Shoup 2018; OpenFHE's EvalFastRotation). Only
+    complete NTTs are rewritten (an incomplete NTT's evaluation domain is not
+    a permutation of slots); the result is bit-identical.
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"cpu\"", "Target (every target hoists alike)">,
+  ];
+}
+
 def FHEReorderICRT : Pass<"fhe-reorder-icrt", "::mlir::ModuleOp"> {
   let summary = "Put iCRT and CRT in matrix-multiply form (Jung et al. 2021, Algo. 5 -> Algo. 6)";
   let description = [{

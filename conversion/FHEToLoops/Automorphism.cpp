@@ -5,6 +5,10 @@
 // the negation is mod p_j, which gives the residues of HEAAN's signed
 // automorphism (-x, not q - x); on BigInts (fhe.poly_automorphism) it is mod q.
 // The index map is two integer operations per coefficient, not a table.
+// In the evaluation domain (a complete NTT in bit-reversed order) the
+// automorphism is a plain permutation of the slots: slot t (the value at
+// psi^(2 brv(t) + 1)) reads slot brv(((2 brv(t) + 1) g mod 2N) >> 1); each
+// block computes its B source indices once, then gathers every prime row.
 #include "conversion/FHEToLoops/Patterns.h"
 
 using namespace mlir;
@@ -31,6 +35,25 @@ std::pair<Value, Value> source(KernelBuilder &kb, Value t, Value gInv, int64_t N
 // Output coefficients per block of the coefficient loop.
 constexpr int64_t kBlock = 64;
 
+// The low `bits` bits of x (an i64) in reverse order: the swaps of halves,
+// quarters, ... of a 64-bit word, then a shift.
+Value bitReverse(KernelBuilder &kb, Value x, unsigned bits) {
+  static const uint64_t masks[] = {0x5555555555555555ull, 0x3333333333333333ull, 0x0F0F0F0F0F0F0F0Full,
+                                   0x00FF00FF00FF00FFull, 0x0000FFFF0000FFFFull, 0x00000000FFFFFFFFull};
+  for (int s = 0; s < 6; ++s) {
+    Value sh = kb.c64(int64_t(1) << s), m = kb.c64(int64_t(masks[s]));
+    x = kb.bitOr(kb.bitAnd(kb.shr(x, sh), m), kb.shl(kb.bitAnd(x, m), sh));
+  }
+  return kb.shr(x, kb.c64(64 - int64_t(bits)));
+}
+
+// For evaluation-domain slot t (an i64): the slot phi_g moves to it.
+Value evalSource(KernelBuilder &kb, Value t, Value g, unsigned logN) {
+  Value e = kb.add(kb.shl(bitReverse(kb, t, logN), kb.c64(1)), kb.c64(1));  // 2 brv(t) + 1
+  Value eg = kb.bitAnd(kb.mul(e, g), kb.c64((int64_t(2) << logN) - 1));
+  return bitReverse(kb, kb.shr(eg, kb.c64(1)), logN);
+}
+
 struct AutomorphismLowering : KernelPattern<fhe::AutomorphismOp> {
   using KernelPattern::KernelPattern;
   LogicalResult matchAndRewrite(fhe::AutomorphismOp op, OpAdaptor adaptor, ConversionPatternRewriter &rewriter) const override {
@@ -38,9 +61,31 @@ struct AutomorphismLowering : KernelPattern<fhe::AutomorphismOp> {
     auto t = op.getResult().getType();
     int64_t N = t.getN(), B = std::min(kBlock, N);
     Value m = kb.primeCount(t.getBasis());
-    Value gInv = kb.kernelParam(inverseMod2N(op.getGalois(), t.getLogN()));
     bool primeMajor = t.getLayout() == fhe::Layout::prime_major;
     Value out = kb.alloc(memrefFor(t));
+    if (t.getDomain() == fhe::Domain::eval) {
+      Value g = kb.kernelParam(op.getGalois());
+      Value gI64 = arith::IndexCastOp::create(kb.b, kb.loc, kb.b.getI64Type(), g);
+      kb.phaseBegin(abi::Phase::Other);
+      forEachCoefficientBlock(kb, N, B, [&](Value t0) {
+        Value sources = kb.scratch({B});
+        kb.loop(B, [&](Value dt) {
+          Value slot = arith::IndexCastOp::create(kb.b, kb.loc, kb.b.getI64Type(), kb.add(t0, dt));
+          kb.store(evalSource(kb, slot, gI64, t.getLogN()), sources, {dt});
+        });
+        CoeffRef src{adaptor.getInput(), Value(), primeMajor}, dst{out, t0, primeMajor};
+        kb.loop(kb.cidx(0), m, [&](Value j) {
+          kb.loop(B, [&](Value dt) {
+            Value i = arith::IndexCastOp::create(kb.b, kb.loc, kb.b.getIndexType(), kb.load(sources, {dt}));
+            kb.store(kb.load(src, i, j), dst, dt, j);
+          });
+        });
+      });
+      kb.phaseEnd(abi::Phase::Other);
+      rewriter.replaceOp(op, out);
+      return success();
+    }
+    Value gInv = kb.kernelParam(inverseMod2N(op.getGalois(), t.getLogN()));
     Value consts = kb.table(abi::TableKind::PrimeConsts, t.getBasis(), 0, t.getLogN());
     kb.phaseBegin(abi::Phase::Other);
     forEachCoefficientBlock(kb, N, B, [&](Value t0) {

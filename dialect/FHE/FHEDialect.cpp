@@ -405,9 +405,12 @@ LogicalResult verifyGalois(Operation *op, int64_t g, unsigned logN) {
 
 LogicalResult AutomorphismOp::verify() {
   auto t = getResult().getType();
-  if (t.getDomain() != Domain::coeff)
-    return emitOpError() << "input must be in the coeff domain (residues of the coefficients), got "
+  if (t.getDomain() == Domain::coeff_scaled)
+    return emitOpError() << "input must be in the coeff domain (residues of the coefficients) or the eval domain, got "
                          << stringifyDomain(t.getDomain());
+  if (t.getDomain() == Domain::eval && t.getIncomplete() != 0)
+    return emitOpError() << "an evaluation-domain automorphism needs a complete NTT, got incomplete = "
+                         << t.getIncomplete();
   return verifyGalois(*this, getGalois(), t.getLogN());
 }
 

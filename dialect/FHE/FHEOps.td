@@ -177,16 +177,23 @@ def FHE_BasisPrefixOp : FHE_Op<"basis_prefix"> {
 }
 
 def FHE_AutomorphismOp : FHE_Op<"automorphism", [SameOperandsAndResultType]> {
-  let summary = "The automorphism X -> X^g on the residues of a coefficient-domain polynomial";
+  let summary = "The automorphism X -> X^g on the residues of a polynomial, in the coefficient or evaluation domain";
   let description = [{
-    Per prime p_j: coefficient i moves to i g mod 2N, negated mod p_j when
-    that index is >= N (X^N = -1). These are the residues of the signed
-    automorphism of HEAAN's leftRotate (-x, not q - x), so a rotation's key
-    switching can start from the CRT of the unrotated polynomial. `galois`
-    is odd in [3, 2N): 5^r mod 2N rotates the slots left by r, 2N - 1
-    conjugates them.
+    Coefficient domain, per prime p_j: coefficient i moves to i g mod 2N,
+    negated mod p_j when that index is >= N (X^N = -1). These are the
+    residues of the signed automorphism of HEAAN's leftRotate (-x, not
+    q - x), so a rotation's key switching can start from the CRT of the
+    unrotated polynomial. Evaluation domain (a complete NTT, bit-reversed
+    order): the same automorphism as a permutation of the NTT slots, since
+    phi_g(a)(psi^e) = a(psi^(e g)): slot t, the value at psi^(2 brv(t) + 1),
+    takes slot t' with 2 brv(t') + 1 = (2 brv(t) + 1) g mod 2N. It commutes
+    with the NTT: ntt(automorphism(x)) = automorphism(ntt(x)), which
+    fhe-hoist-automorphisms uses to share one NTT among the rotations of a
+    polynomial. `galois` is odd in [3, 2N): 5^r mod 2N rotates the slots
+    left by r, 2N - 1 conjugates them.
     ```mlir
     %r = fhe.automorphism %c {galois = 5 : i64} : !fhe.rns<logN = 12, basis = #rns_basis, domain = coeff, layout = prime_major>
+    %s = fhe.automorphism %e {galois = 5 : i64} : !fhe.rns<logN = 12, basis = #rns_basis, domain = eval, layout = prime_major>
     ```
   }];
   let arguments = (ins FHE_RnsType:$input, I64Attr:$galois);

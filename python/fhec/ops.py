@@ -11,9 +11,12 @@ from .tracing import Encrypted
 
 def rotate(x, k):
     """Slot j takes slot j + k (left rotation; negative k rotates right).
-    Encrypted: x.rotate(k); NumPy: np.roll(x, -k)."""
+    Encrypted: x.rotate(k); NumPy: np.roll(x, -k). A list of offsets gives
+    the list of rotations (hoisted when encrypted)."""
     if isinstance(x, Encrypted):
         return x.rotate(k)
+    if isinstance(k, (list, tuple)):
+        return [rotate(x, r) for r in k]
     return np.roll(np.asarray(x), -int(k))
 
 

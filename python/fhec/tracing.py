@@ -115,9 +115,15 @@ class Encrypted:
         return result
 
     def rotate(self, k):
-        """Left rotation by k slots (slot j takes slot j + k); negative k rotates right."""
+        """Left rotation by k slots (slot j takes slot j + k); negative k rotates right.
+        A list of offsets gives the list of rotations, hoisted: the compiler
+        (fhe-hoist-automorphisms) shares one decomposition (CRT and NTT of
+        ax) among all rotations of a ciphertext, each rotation then costing
+        its key switch's products only."""
+        if isinstance(k, (list, tuple)):
+            return [self.rotate(r) for r in k]
         if not isinstance(k, numbers.Integral) or isinstance(k, bool):
-            raise TraceError(f"rotate() takes an integer number of slots, got {k!r}")
+            raise TraceError(f"rotate() takes an integer number of slots or a list of them, got {k!r}")
         return self._trace.emit("rotate", self._handle, int(k))
 
     def conj(self):

@@ -31,7 +31,7 @@ module attributes {ckks.params = #ckks.params<logN = 6, logQ = 80, logp = 20, se
 // RUN: not fhec run %S/Inputs/tiny-ring.mlir 2>&1 | FileCheck %s --check-prefix=TINY
 // TINY: fhec run: error: invalid parameters: secret Hamming weight h = 64 must be in [1, N = 32]: use a ring of at least 64 coefficients
 // OLEVEL: fhec: error: unknown optimization level -O3 (expected -O0, -O1 or -O2)
-// DISABLE: fhec: error: --disable-pass=fhe-vectorize: no such optimization pass (passes: fhe-reorder-icrt, fhe-merge-ntt-levels, fhe-insert-transposes, fhe-fuse, fhec-plan-workspace)
+// DISABLE: fhec: error: --disable-pass=fhe-vectorize: no such optimization pass (passes: fhe-hoist-automorphisms, fhe-reorder-icrt, fhe-merge-ntt-levels, fhe-insert-transposes, fhe-fuse, fhec-plan-workspace)
 // OPTSYNTAX: fhec: error: --pass-option='fhe-fuse': expected NAME{key=value ...}
 // OPTPASS: fhec: error: --pass-option: no optimization pass named 'fhe-tile'
 // OPTNAME: error: options of fhe-fuse: {{.*}}speed

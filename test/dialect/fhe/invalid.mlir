@@ -675,9 +675,18 @@ func.func @automorphism_galois(%x: !fhe.rns<logN = 4, basis = #b, domain = coeff
 // -----
 
 #b = #fhe.basis<min_bits = 30, prime_bits = 20, primes = [1048193, 1048129]>
-func.func @automorphism_eval(%x: !fhe.rns<logN = 4, basis = #b, domain = eval, layout = prime_major>) {
-  // expected-error @+1 {{input must be in the coeff domain (residues of the coefficients), got eval}}
-  %0 = fhe.automorphism %x {galois = 5 : i64} : !fhe.rns<logN = 4, basis = #b, domain = eval, layout = prime_major>
+func.func @automorphism_scaled(%x: !fhe.rns<logN = 4, basis = #b, domain = coeff_scaled, layout = prime_major>) {
+  // expected-error @+1 {{input must be in the coeff domain (residues of the coefficients) or the eval domain, got coeff_scaled}}
+  %0 = fhe.automorphism %x {galois = 5 : i64} : !fhe.rns<logN = 4, basis = #b, domain = coeff_scaled, layout = prime_major>
+  return
+}
+
+// -----
+
+#b = #fhe.basis<min_bits = 30, prime_bits = 20, primes = [1048193, 1048129]>
+func.func @automorphism_incomplete(%x: !fhe.rns<logN = 4, basis = #b, domain = eval, layout = prime_major, incomplete = 1>) {
+  // expected-error @+1 {{an evaluation-domain automorphism needs a complete NTT, got incomplete = 1}}
+  %0 = fhe.automorphism %x {galois = 5 : i64} : !fhe.rns<logN = 4, basis = #b, domain = eval, layout = prime_major, incomplete = 1>
   return
 }
 
