@@ -12,8 +12,10 @@ two iNTTs, two iCRTs with the key); the table gives per k the NTTs of ax
 between the input side (CRT, NTT: what hoisting shares) and the output side
 (Hadamard, iNTT, iCRT, and "other": the automorphisms and BigInt additions).
 fhec run also checks every output against the plaintext rotation (2^-10);
---check adds the GMP reference (slow at N = 2^16). desilofhe's rotate_many is
-not measured here yet.
+--check adds the GMP reference (slow at N = 2^16). DESILO's desilofhe, where
+installed (scripts/setup.sh --bench) and for a ring bench/peers has settings
+for, is measured side by side on the same thread count: rotate_many with k
+fixed rotation keys, and k separate rotate calls.
 
 Usage: bench/rotations/bench.py [--logN 16 --logQ 1200] [--counts 1 2 4 8] [--target cpu]
                                 [--threads 1] [--runs 5] [--check] [--json bench/rotations/results.json]
@@ -31,6 +33,7 @@ import jinja2
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "bench"))
 from machine import describe, runnable_targets  # noqa: E402
+from peers.bench import SIZES, med  # noqa: E402
 
 NO_HOIST = "--disable-pass=fhe-hoist-automorphisms"
 INPUT_SIDE, OUTPUT_SIDE = ["CRT", "NTT"], ["Hadamard", "iNTT", "iCRT", "other"]
@@ -56,7 +59,34 @@ r.ratio, '%.1f/%.1f' % (r.input_ms[0], r.input_ms[1]), '%.1f/%.1f' % (r.output_m
 output: Hadamard + iNTT + iCRT + other
 correctness: {% for r in rows %}k={{ r.k }} {{ r.reference }}, max error {{ '%.1e' % r.max_error }}\
 {{ '; ' if not loop.last }}{% endfor %}
+{% if peer.rows %}desilofhe {{ peer.settings }}, {{ runs }} calls, medians (ms):
+{{ '%3s %14s %14s %16s' % ('k', 'rotate_many', 'k x rotate', 'fhec hoisted / rotate_many') }}
+{% for p in peer.rows %}{{ '%3d %14.1f %14.1f %15.2fx' % (p.k, p.rotate_many_ms, p.separate_ms, p.fhec_ratio) }}
+{% endfor %}{% else %}desilofhe: {{ peer.error }}{% endif %}
 """)
+
+
+def desilofhe_side(logN, threads, counts, runs):
+    """desilofhe's rotate_many and k separate rotations per k, or why not."""
+    if logN not in SIZES:
+        return {"error": f"no setting for N = 2^{logN} (bench/peers has {sorted(SIZES)})", "rows": []}
+    try:
+        import desilofhe
+    except ImportError:
+        return {"error": "not installed", "rows": []}
+    import numpy as np
+    settings = SIZES[logN]["desilofhe"]
+    e = desilofhe.Engine(max_level=settings["max_level"], mode="cpu", thread_count=threads)
+    sk = e.create_secret_key()
+    ct = e.encrypt(np.random.uniform(-1, 1, e.slot_count), e.create_public_key(sk))
+    keys = [e.create_fixed_rotation_key(sk, r) for r in range(1, max(counts) + 1)]
+    rows = []
+    for k in counts:
+        many, _ = med(lambda: e.rotate_many(ct, keys[:k]), runs)
+        separate, _ = med(lambda: [e.rotate(ct, key) for key in keys[:k]], runs)
+        rows.append({"k": k, "rotate_many_ms": many, "separate_ms": separate})
+    return {"settings": f"Engine(max_level={settings['max_level']}, mode='cpu', thread_count={threads})",
+            "rows": rows}
 
 
 def main():
@@ -103,11 +133,13 @@ def main():
                          "reference": result["reference"], "max_error": result["max_error"],
                          "configs": result["configs"]})
             ok = ok and result["pass"]
+    peer = desilofhe_side(args.logN, args.threads, args.counts, args.runs)
+    for p, r in zip(peer["rows"], rows):
+        p["fhec_ratio"] = r["hoisted_ms"] / p["rotate_many_ms"]
     report = {"logN": args.logN, "logQ": args.logQ, "flags": flags, "target": target, "runs": args.runs,
-              "machine": machine,
-              "rows": rows}
+              "machine": machine, "rows": rows, "desilofhe": peer}
     pathlib.Path(args.json).write_text(json.dumps(report, indent=2) + "\n")
-    print(TABLE.render(**{**report, "machine": describe(machine)}))
+    print(TABLE.render(**{**report, "machine": describe(machine), "peer": peer}))
     print(f"JSON: {args.json}")
     return 0 if ok else 2
 
