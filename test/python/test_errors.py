@@ -119,7 +119,7 @@ def test_plaintexts_and_results(small):
         compile_(small, lambda x: x * float("inf"))
     with pytest.raises(fhec.TraceError, match="must return encrypted values .* got float"):
         compile_(small, lambda x: 1.0)
-    with pytest.raises(fhec.TraceError, match="rotate\\(\\) takes an integer number of slots, got 1.5"):
+    with pytest.raises(fhec.TraceError, match="rotate\\(\\) takes an integer number of slots or a list of them, got 1.5"):
         compile_(small, lambda x: x.rotate(1.5))
     with pytest.raises(fhec.TraceError, match="a fixed number of encrypted arguments"):
         compile_(small, lambda *xs: xs[0])
