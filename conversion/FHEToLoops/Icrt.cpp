@@ -115,11 +115,13 @@ struct IcrtContext {
   // With a shift of s bits (the result is X >> s), the columns start at
   // cLo = s / 64 - 2, ignoring what the columns below contribute: that part
   // X_low = sum_j temp_j (T_j mod 2^(64 cLo)) - k (P mod 2^(64 cLo)) lies in
-  // (-2m, m 2^62) times 2^(64 cLo), so its carry C into column cLo is in
-  // [-2m, m 2^62), below 2^70 in size for m < 256. Added to the two guard
+  // (-2m, m 2^(b+1)) times 2^(64 cLo) for b-bit primes (temp_j < 2 p_j), so
+  // its carry C into column cLo is in [-2m, m 2^(b+1)): up to
+  // (m >> (63 - b)) + 1 units of guard limb cLo + 1. Added to the two guard
   // limbs cLo and cLo + 1, it changes limb cLo + 2 or above only when guard
-  // limb cLo + 1 is 0 (a borrow) or all ones (a carry): then (or with
-  // `exactAlways`) the block's columns are redone from column 0, exactly.
+  // limb cLo + 1 is 0 (a borrow) or within (m >> (63 - b)) + 2 of all ones (a
+  // carry): then (or with `exactAlways`) the block's columns are redone from
+  // column 0, exactly.
   // `roundBit` >= 0: 2^roundBit is added to the result first (rounding).
   void matrix(const CoeffRef &in, const CoeffRef &out, int64_t B, int64_t shiftBits, int64_t roundBit,
               bool exactAlways) {
@@ -166,13 +168,16 @@ struct IcrtContext {
     columns(cLo);
     if (cLo == 0) return;
     OpBuilder &b = kb.b;
-    Value ones = kb.c64(-1);
+    // The carry side's threshold: all ones minus the units C can carry, plus one.
+    int64_t unitShift = 63 - int64_t(basis.getPrimeBits());
+    assert(unitShift >= 0 && "temp_j < 2 p_j must fit a 64-bit word");
+    Value nearlyOnes = kb.c64(-2 - (m >> unitShift));
     auto redo = kb.loop(0, B, {arith::ConstantIntOp::create(b, kb.loc, b.getI1Type(), exactAlways ? 1 : 0)},
                         [&](Value i, ValueRange any) {
                           Value g = kb.load(out, i, kb.cidx(cLo + 1));
                           Value hit = arith::OrIOp::create(
                               b, kb.loc, arith::CmpIOp::create(b, kb.loc, arith::CmpIPredicate::eq, g, zero),
-                              arith::CmpIOp::create(b, kb.loc, arith::CmpIPredicate::eq, g, ones));
+                              arith::CmpIOp::create(b, kb.loc, arith::CmpIPredicate::uge, g, nearlyOnes));
                           return SmallVector<Value>{arith::OrIOp::create(b, kb.loc, any[0], hit)};
                         });
     kb.ifThen(redo[0], [&] { columns(0); });
