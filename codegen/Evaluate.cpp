@@ -14,16 +14,17 @@ using namespace mlir;
 namespace fhec {
 
 namespace {
-// Walks the straight-line body of `f`, applying `ops` to every ckks op.
 // The slot values of each plaintext argument (!ckks.pt) of f, padded with zeros.
 using Vec = std::vector<rt::Complex>;
 FailureOr<llvm::DenseMap<Value, Vec>> bindPlaintexts(func::FuncOp f, const std::vector<Vec> &plaintexts) {
+  size_t expected = llvm::count_if(f.getArgumentTypes(), [](Type t) { return isa<ckks::PlaintextType>(t); });
+  if (plaintexts.size() != expected)
+    return f.emitOpError() << "expects one value vector per plaintext argument, got " << plaintexts.size();
   llvm::DenseMap<Value, Vec> bound;
   size_t j = 0;
   for (BlockArgument a : f.getArguments()) {
     auto pt = dyn_cast<ckks::PlaintextType>(a.getType());
     if (!pt) continue;
-    if (j >= plaintexts.size()) break;
     if (plaintexts[j].size() > pt.getSlots())
       return f.emitOpError() << "plaintext argument " << j << " has " << plaintexts[j].size() << " values for "
                              << pt.getSlots() << " slots";
@@ -32,13 +33,16 @@ FailureOr<llvm::DenseMap<Value, Vec>> bindPlaintexts(func::FuncOp f, const std::
     bound[a] = std::move(v);
     ++j;
   }
-  if (j != plaintexts.size() || bound.size() != size_t(llvm::count_if(f.getArgumentTypes(), [](Type t) {
-        return isa<ckks::PlaintextType>(t);
-      })))
-    return f.emitOpError() << "expects one value vector per plaintext argument, got " << plaintexts.size();
   return bound;
 }
 
+// The slot values a mul_plain / add_plain multiplies or adds: its plaintext
+// argument's (bound) or its constant's.
+template <typename Op> Vec plainOperand(Op o, const llvm::DenseMap<Value, Vec> &plain) {
+  return o.getPlain() ? plain.at(o.getPlain()) : o.getSlotValues();
+}
+
+// Walks the straight-line body of `f`, applying `ops` to every ckks op.
 template <typename V, typename Ops>
 FailureOr<std::vector<V>> interpret(func::FuncOp f, const std::vector<V> &inputs, Ops &ops) {
   size_t numCt = llvm::count_if(f.getArgumentTypes(), [](Type t) { return isa<ckks::CiphertextType>(t); });
@@ -142,12 +146,12 @@ struct ReferenceOps {
   // The plaintexts are encoded exactly as ckks-to-fhe (constants) and the
   // runtime (arguments) encode them (rt::encode).
   rt::Ciphertext mulPlain(ckks::MulPlainOp o, const rt::Ciphertext &a) {
-    Vec v = o.getPlain() ? plain.at(o.getPlain()) : o.getSlotValues();
+    Vec v = plainOperand(o, plain);
     rt::BigPoly m = rt::encode(v, params.logN, int(attr.getLogp()), a.logq());
     return rt::referenceMulPlain(a, m, int(attr.getLogp()));
   }
   rt::Ciphertext addPlain(ckks::AddPlainOp o, const rt::Ciphertext &a) {
-    Vec v = o.getPlain() ? plain.at(o.getPlain()) : o.getSlotValues();
+    Vec v = plainOperand(o, plain);
     if (o.getNegate())
       for (auto &x : v) x = -x;
     return rt::referenceAddPlain(a, rt::encode(v, params.logN, a.logp, a.logq()));
@@ -186,11 +190,11 @@ struct PlainOps {
     return map(a, [&](rt::Complex x, size_t) { return x + c; });
   }
   Vec mulPlain(ckks::MulPlainOp o, const Vec &a) {
-    Vec v = o.getPlain() ? plain.at(o.getPlain()) : o.getSlotValues();
+    Vec v = plainOperand(o, plain);
     return map(a, [&](rt::Complex x, size_t i) { return x * v[i]; });
   }
   Vec addPlain(ckks::AddPlainOp o, const Vec &a) {
-    Vec v = o.getPlain() ? plain.at(o.getPlain()) : o.getSlotValues();
+    Vec v = plainOperand(o, plain);
     double sign = o.getNegate() ? -1 : 1;
     return map(a, [&](rt::Complex x, size_t i) { return x + sign * v[i]; });
   }

@@ -114,19 +114,6 @@ std::vector<CiphertextShape> Program::inputShapes() const {
   return out;
 }
 
-std::vector<int> Program::plaintextSlots() const {
-  std::vector<int> out;
-  for (Type t : function().getArgumentTypes())
-    if (auto pt = dyn_cast<ckks::PlaintextType>(t)) out.push_back(int(pt.getSlots()));
-  return out;
-}
-
-std::vector<bool> Program::argumentIsPlaintext() const {
-  std::vector<bool> out;
-  for (Type t : function().getArgumentTypes()) out.push_back(isa<ckks::PlaintextType>(t));
-  return out;
-}
-
 std::vector<CiphertextShape> Program::outputShapes() const {
   std::vector<CiphertextShape> out;
   for (Type t : function().getResultTypes()) out.push_back(shapeOf(t));

@@ -82,10 +82,6 @@ public:
   std::string functionName() const;
   /// The shapes of its ciphertext arguments, in order.
   std::vector<CiphertextShape> inputShapes() const;
-  /// The slots of its plaintext arguments (!ckks.pt), in order.
-  std::vector<int> plaintextSlots() const;
-  /// Whether each argument is a plaintext (true) or a ciphertext.
-  std::vector<bool> argumentIsPlaintext() const;
   std::vector<CiphertextShape> outputShapes() const;
   /// The Galois elements of the rotation keys the program needs.
   std::vector<uint64_t> galoisElements() const;

@@ -257,8 +257,7 @@ class CompiledFunction:
         encryption: what decryption approximates."""
         if len(vectors) != self._arity:
             raise TraceError(f"{self.__name__} takes {self._arity} vectors, got {len(vectors)}")
-        cts = [v for v, p in zip(vectors, self._is_plain) if not p]
-        plains = [self._plaintext_value(i, v) for i, (v, p) in enumerate(zip(vectors, self._is_plain)) if p]
+        cts, plains = self._split(vectors)
         outs = self._program(self._default).plain(cts, plains)
         return outs[0] if len(outs) == 1 else tuple(outs)
 

@@ -353,8 +353,6 @@ PYBIND11_MODULE(_fhec, m) {
                                for (const auto &s : p.outputShapes()) l.append(shapeTuple(s));
                                return l;
                              })
-      .def_property_readonly("plaintext_slots", &Program::plaintextSlots)
-      .def_property_readonly("argument_is_plaintext", &Program::argumentIsPlaintext)
       .def_property_readonly("galois_elements", &Program::galoisElements)
       .def_property_readonly("security", &Program::security)
       .def_property_readonly("compiled", &Program::compiled)
