@@ -56,6 +56,12 @@ LogicalResult lowerModule(ModuleOp module, const CompileOptions &options, Stage 
   return pm.run(module);
 }
 
+LogicalResult expandPolynomials(ModuleOp module) {
+  PassManager pm(module.getContext());
+  pm.addPass(createCKKSExpandPolyEval());
+  return pm.run(module);
+}
+
 LogicalResult manageScale(ModuleOp module) {
   PassManager pm(module.getContext());
   pm.addPass(createCKKSManageScale());
@@ -303,7 +309,9 @@ static int driverMainImpl(int argc, char **argv) {
                  << "\n";
   }
   if (failed(checkSecurity(*module, allowInsecure))) return 1;
-  // Management rewrites the program itself: `fhec run` checks the managed one.
+  // Expansion and management rewrite the program itself: `fhec run` checks
+  // the expanded, managed one.
+  if (failed(expandPolynomials(*module))) return 1;
   if (manageScaleOpt && failed(manageScale(*module))) return 1;
 
   CompileOptions options;

@@ -4,6 +4,8 @@
 #include "fhec/runtime/Error.h"
 #include "fhec/runtime/Reference.h"
 
+#include <map>
+#include <optional>
 #include <set>
 
 #include "llvm/ADT/DenseMap.h"
@@ -81,6 +83,15 @@ FailureOr<std::vector<V>> interpret(func::FuncOp f, const std::vector<V> &inputs
               for (Value v : o.getOperands()) outputs.push_back(get(v));
               return success();
             })
+            .template Case<ckks::LinearTransformOp>([&](auto o) -> LogicalResult {
+              FailureOr<V> r = ops.linearTransform(o, get(o.getInput()));
+              if (failed(r)) return failure();
+              env[o.getResult()] = *r;
+              return success();
+            })
+            .template Case<ckks::PolyEvalOp>([](auto o) {
+              return o.emitOpError() << "is evaluated in its expanded form: run ckks-expand-poly-eval first";
+            })
             .template Default([](Operation *o) { return o->emitOpError() << "cannot be evaluated"; });
     if (failed(r)) return failure();
   }
@@ -156,15 +167,50 @@ struct ReferenceOps {
       for (auto &x : v) x = -x;
     return rt::referenceAddPlain(a, rt::encode(v, params.logN, a.logp, a.logq()));
   }
-  template <typename Op> FailureOr<rt::Ciphertext> automorphism(Op o, const rt::Ciphertext &a) {
-    uint64_t g = o.getGaloisElement();
+  FailureOr<rt::Ciphertext> rotate(Operation *op, uint64_t g, const rt::Ciphertext &a) {
     const rt::RotationKey *rk = nullptr;
     if (keys.rotationKeys) {
       auto it = keys.rotationKeys->find(g);
       if (it != keys.rotationKeys->end()) rk = &it->second;
     }
-    if (!rk) return o.emitOpError() << "needs the rotation key of Galois element " << g;
+    if (!rk) return op->emitOpError() << "needs the rotation key of Galois element " << g;
     return rt::referenceRotate(params, a, *rk, form());
+  }
+  template <typename Op> FailureOr<rt::Ciphertext> automorphism(Op o, const rt::Ciphertext &a) {
+    return rotate(o, o.getGaloisElement(), a);
+  }
+  // ckks.linear_transform's BSGS sequence: per giant step, the exact sum mod q
+  // of the unrescaled plaintext products of the baby rotations, rotated.
+  FailureOr<rt::Ciphertext> linearTransform(ckks::LinearTransformOp o, const rt::Ciphertext &a) {
+    ckks::BsgsPlan plan = o.getPlan();
+    int logp = int(attr.getLogp());
+    std::map<int64_t, rt::Ciphertext> babies;
+    for (int64_t b : plan.babies) {
+      if (b == 0) {
+        babies.emplace(0, a);
+        continue;
+      }
+      FailureOr<rt::Ciphertext> r = rotate(o, rt::galoisForRotation(params.logN, b), a);
+      if (failed(r)) return failure();
+      babies.emplace(b, std::move(*r));
+    }
+    std::vector<Vec> diagonals = o.getDiagonalRows();
+    std::optional<rt::Ciphertext> sum;
+    for (auto &[giant, members] : plan.groups) {
+      std::optional<rt::Ciphertext> inner;
+      for (auto [b, i] : members) {
+        rt::BigPoly m = rt::encode(ckks::rotatedDiagonal(diagonals[i], giant), params.logN, logp, a.logq());
+        rt::Ciphertext p = rt::referenceMulPlain(babies.at(b), m, logp);
+        inner = inner ? rt::referenceAdd(*inner, p) : p;
+      }
+      if (giant != 0) {
+        FailureOr<rt::Ciphertext> r = rotate(o, rt::galoisForRotation(params.logN, giant), *inner);
+        if (failed(r)) return failure();
+        inner = std::move(*r);
+      }
+      sum = sum ? rt::referenceAdd(*sum, *inner) : *inner;
+    }
+    return *sum;
   }
 };
 
@@ -203,6 +249,15 @@ struct PlainOps {
     size_t n = a.size(), k = size_t(o.getOffset()) % n;
     return map(a, [&](rt::Complex, size_t i) { return a[(i + k) % n]; });
   }
+  // y[j] = sum_i diag_i[j] x[(j + offset_i) mod slots].
+  FailureOr<Vec> linearTransform(ckks::LinearTransformOp o, const Vec &a) {
+    Vec y(a.size(), rt::Complex(0));
+    size_t n = a.size();
+    std::vector<Vec> diagonals = o.getDiagonalRows();
+    for (auto [i, d] : llvm::enumerate(o.getOffsets()))
+      for (size_t j = 0; j < n; ++j) y[j] += diagonals[i][j] * a[(j + size_t(d)) % n];
+    return y;
+  }
   FailureOr<Vec> automorphism(ckks::ConjugateOp, const Vec &a) {
     return map(a, [](rt::Complex x, size_t) { return std::conj(x); });
   }
@@ -228,6 +283,8 @@ std::vector<uint64_t> galoisElements(func::FuncOp f) {
   f.walk([&](Operation *op) {
     if (auto r = dyn_cast<ckks::RotateOp>(op)) g.insert(r.getGaloisElement());
     if (auto c = dyn_cast<ckks::ConjugateOp>(op)) g.insert(c.getGaloisElement());
+    if (auto l = dyn_cast<ckks::LinearTransformOp>(op))
+      for (uint64_t e : l.getGaloisElements()) g.insert(e);
   });
   return {g.begin(), g.end()};
 }

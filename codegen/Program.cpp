@@ -81,7 +81,7 @@ std::unique_ptr<Program> Program::parse(const std::string &text, const std::stri
     DiagnosticCollector diags(*ctx);
     ParserConfig config(ctx.get());
     module = parseSourceString<ModuleOp>(text, config, bufferName);
-    if (!module) diags.raise(ProgramError::Kind::Compile);
+    if (!module || failed(expandPolynomials(*module))) diags.raise(ProgramError::Kind::Compile);
   }
   return std::make_unique<Program>(std::move(ctx), std::move(module));
 }

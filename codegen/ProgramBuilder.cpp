@@ -1,4 +1,5 @@
 #include "codegen/ProgramBuilder.h"
+#include "passes/PolyEval.h"
 #include "passes/ScaleManager.h"
 
 #include "fhec/runtime/Abi.h"
@@ -133,17 +134,19 @@ ProgramBuilder::Handle ProgramBuilder::addConst(Handle x, double c, const Source
 }
 
 namespace {
-// A dense vector of f64, or of complex<f64> when any imaginary part is nonzero.
-ElementsAttr slotValues(MLIRContext *ctx, const std::vector<std::complex<double>> &values) {
+// A dense tensor (default: a vector) of f64, or of complex<f64> when any
+// imaginary part is nonzero.
+ElementsAttr slotValues(MLIRContext *ctx, const std::vector<std::complex<double>> &values,
+                        SmallVector<int64_t> shape = {}) {
   Builder b(ctx);
   bool complex = llvm::any_of(values, [](const std::complex<double> &v) { return v.imag() != 0; });
-  int64_t n = int64_t(values.size());
+  if (shape.empty()) shape.push_back(int64_t(values.size()));
   if (!complex) {
     SmallVector<double> re;
     for (const auto &v : values) re.push_back(v.real());
-    return DenseElementsAttr::get(RankedTensorType::get({n}, b.getF64Type()), ArrayRef<double>(re));
+    return DenseElementsAttr::get(RankedTensorType::get(shape, b.getF64Type()), ArrayRef<double>(re));
   }
-  return DenseElementsAttr::get(RankedTensorType::get({n}, ComplexType::get(b.getF64Type())),
+  return DenseElementsAttr::get(RankedTensorType::get(shape, ComplexType::get(b.getF64Type())),
                                 ArrayRef<std::complex<double>>(values));
 }
 } // namespace
@@ -197,6 +200,37 @@ ProgramBuilder::Handle ProgramBuilder::rotate(Handle x, int64_t r, const SourceL
 ProgramBuilder::Handle ProgramBuilder::conjugate(Handle x, const SourceLocation &loc) {
   Value a = valueOf(s->values, x);
   return build(loc, [&](Location l) { return s->manager->conjugate(l, a); });
+}
+
+ProgramBuilder::Handle ProgramBuilder::linearTransform(Handle x, const std::vector<int64_t> &offsets,
+                                                       const std::vector<std::vector<std::complex<double>>> &diagonals,
+                                                       const SourceLocation &loc) {
+  Value v = valueOf(s->values, x);
+  size_t slots = size_t(shape(x).slots);
+  if (offsets.empty() || offsets.size() != diagonals.size())
+    throw ProgramError(ProgramError::Kind::Parameter, "a linear transform needs one diagonal per offset (and at least one), got " +
+                                                          std::to_string(diagonals.size()) + " diagonals for " +
+                                                          std::to_string(offsets.size()) + " offsets");
+  std::vector<std::complex<double>> flat;
+  for (const auto &d : diagonals) {
+    if (d.size() != slots)
+      throw ProgramError(ProgramError::Kind::Parameter, "a diagonal of " + std::to_string(d.size()) +
+                                                            " values does not match the ciphertext's " +
+                                                            std::to_string(slots) + " slots");
+    flat.insert(flat.end(), d.begin(), d.end());
+  }
+  ElementsAttr attr = slotValues(s->ctx.get(), flat, {int64_t(offsets.size()), int64_t(slots)});
+  auto offsetsAttr = DenseI64ArrayAttr::get(s->ctx.get(), offsets);
+  return build(loc, [&](Location l) { return s->manager->linearTransform(l, v, offsetsAttr, attr, IntegerAttr()); });
+}
+
+ProgramBuilder::Handle ProgramBuilder::polyEval(Handle x, const std::vector<double> &coefficients,
+                                                const std::string &basis, double a, double b,
+                                                const SourceLocation &loc) {
+  Value v = valueOf(s->values, x);
+  if (std::string error = ckks::checkPolynomial(basis, coefficients, a, b); !error.empty())
+    throw ProgramError(ProgramError::Kind::Parameter, error);
+  return build(loc, [&](Location l) { return evaluatePolynomial(*s->manager, l, v, basis, coefficients, a, b); });
 }
 
 std::unique_ptr<Program> ProgramBuilder::finish(const std::vector<Handle> &results, const SourceLocation &loc) {

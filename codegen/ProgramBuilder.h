@@ -51,6 +51,16 @@ public:
   /// Left rotation by r slots (negative: right), mod N/2.
   Handle rotate(Handle x, int64_t r, const SourceLocation &loc);
   Handle conjugate(Handle x, const SourceLocation &loc);
+  /// ckks.linear_transform: y[j] = sum_i diagonals[i][j] x[(j + offsets[i]) mod
+  /// slots], by baby-step giant-step; Parameter error for mismatched shapes.
+  Handle linearTransform(Handle x, const std::vector<int64_t> &offsets,
+                         const std::vector<std::vector<std::complex<double>>> &diagonals, const SourceLocation &loc);
+  /// The polynomial of `coefficients` (lowest degree first) in `basis`
+  /// ("power" or "chebyshev") on [a, b], by ckks.poly_eval's baby-step
+  /// giant-step sequence (passes/PolyEval.h); Parameter error for a bad
+  /// polynomial, Depth error when the modulus runs out.
+  Handle polyEval(Handle x, const std::vector<double> &coefficients, const std::string &basis, double a, double b,
+                  const SourceLocation &loc);
 
   /// Returns `results` and hands over the finished program; the builder is spent.
   std::unique_ptr<Program> finish(const std::vector<Handle> &results, const SourceLocation &loc);

@@ -13,6 +13,14 @@ inline unsigned productBasisBits(unsigned logN, unsigned logA, unsigned logB) { 
 /// mod q, operands below 2q = 2^(logq + 1).
 inline unsigned region1Bits(unsigned logN, unsigned logq) { return productBasisBits(logN, logq + 1, logq + 1); }
 
+/// A sum of `terms` such products, accumulated before one iCRT
+/// (ckks.linear_transform's inner sums): |X| < terms * N * 2^(logA + logB).
+inline unsigned accumulatedProductBits(unsigned logN, unsigned logA, unsigned logB, unsigned terms) {
+  unsigned extra = 0;
+  while ((1u << extra) < terms) ++extra;
+  return productBasisBits(logN, logA, logB) + extra;
+}
+
 /// Region 2 of HE Mul: axax (mod q) times the evaluation key (mod Q^2).
 inline unsigned region2Bits(unsigned logN, unsigned logq, unsigned logQ) {
   return productBasisBits(logN, logq, 2 * logQ);

@@ -29,6 +29,25 @@ def CKKSManageScale : Pass<"ckks-manage-scale", "::mlir::ModuleOp"> {
   let dependentDialects = ["::fhec::ckks::CKKSDialect"];
 }
 
+def CKKSExpandPolyEval : Pass<"ckks-expand-poly-eval", "::mlir::ModuleOp"> {
+  let summary = "Expand ckks.poly_eval into its baby-step giant-step sequence of managed ckks ops";
+  let description = [{
+    Each `ckks.poly_eval` becomes the Chebyshev baby-step giant-step
+    evaluation of passes/PolyEval.h (Bossuat et al. 2021, Algo. 2, with a
+    depth budget per part so the depth is ceil(log2(d + 1))), built through
+    ScaleManager: every product is rescaled to the module's scale, operands
+    are aligned by mod_down. This sequence is the op's semantics: the GMP
+    reference and every target evaluate it. The op's declared result type
+    must be the one the sequence gives (the diagnostic names it).
+    ```mlir
+    // x^3 on [-1, 1] (T_3 = 4x^3 - 3x): t2 = x*x, t3 = 2 t2 x - x, then
+    // 0.25 t3 + 0.75 x: mul, rescale, add, mul, rescale, sub, mul_const, ...
+    %y = ckks.poly_eval %x {basis = "power", coefficients = array<f64: 0.0, 0.0, 0.0, 1.0>} : ...
+    ```
+  }];
+  let dependentDialects = ["::fhec::ckks::CKKSDialect"];
+}
+
 def FHESelectBasis : Pass<"fhe-select-basis", "::mlir::ModuleOp"> {
   let summary = "Choose the primes of every RNS basis for the target";
   let description = [{

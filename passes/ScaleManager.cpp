@@ -1,4 +1,5 @@
 #include "passes/ScaleManager.h"
+#include "passes/PolyEval.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -127,6 +128,15 @@ FailureOr<Value> ScaleManager::addPlain(Location loc, Value x, Value plain, bool
   return ckks::AddPlainOp::create(b, loc, typeOf(x), x, plain, ElementsAttr(), negate).getResult();
 }
 
+FailureOr<Value> ScaleManager::linearTransform(Location loc, Value x, DenseI64ArrayAttr offsets,
+                                              ElementsAttr diagonals, IntegerAttr babyStep, bool rescaleAfter) {
+  ckks::CiphertextType t = typeOf(x);
+  unsigned logp = t.getLogp() + params.getLogp();
+  if (failed(checkProduct(loc, t.getLogq(), logp))) return failure();
+  Value m = ckks::LinearTransformOp::create(b, loc, withLevel(t, t.getLogq(), logp), x, offsets, diagonals, babyStep);
+  return rescaleAfter ? afterProduct(loc, m) : FailureOr<Value>(m);
+}
+
 FailureOr<Value> ScaleManager::rotate(Location loc, Value x, int64_t offset) {
   int64_t half = int64_t(1) << (typeOf(x).getLogN() - 1);
   int64_t k = offset % half;
@@ -164,6 +174,14 @@ FailureOr<Value> ScaleManager::rebuild(Operation *op, ValueRange operands) {
       })
       .Case<ckks::RotateOp>([&](ckks::RotateOp o) { return rotate(loc, operands[0], o.getOffset()); })
       .Case<ckks::ConjugateOp>([&](auto) { return conjugate(loc, operands[0]); })
+      .Case<ckks::LinearTransformOp>([&](ckks::LinearTransformOp o) {
+        return linearTransform(loc, operands[0], o.getOffsetsAttr(), o.getDiagonals(), o.getBabyStepAttr(),
+                               rescaleAfter);
+      })
+      .Case<ckks::PolyEvalOp>([&](ckks::PolyEvalOp o) {
+        auto [lo, hi] = o.getInterval();
+        return evaluatePolynomial(*this, loc, operands[0], o.getBasis(), o.getCoefficients(), lo, hi);
+      })
       .Case<ckks::RescaleOp>([&](ckks::RescaleOp o) {
         return rescale(loc, operands[0], o.getInput().getType().getLogq() - o.getType().getLogq());
       })

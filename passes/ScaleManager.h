@@ -36,6 +36,11 @@ public:
   /// (`negate`: x minus it).
   mlir::FailureOr<mlir::Value> mulPlain(mlir::Location loc, mlir::Value x, mlir::Value plain);
   mlir::FailureOr<mlir::Value> addPlain(mlir::Location loc, mlir::Value x, mlir::Value plain, bool negate);
+  /// ckks.linear_transform of x by `diagonals` (tensor<k x slots>) at `offsets`,
+  /// rescaled after like mul_plain; `babyStep` null: the plan's choice.
+  mlir::FailureOr<mlir::Value> linearTransform(mlir::Location loc, mlir::Value x, mlir::DenseI64ArrayAttr offsets,
+                                               mlir::ElementsAttr diagonals, mlir::IntegerAttr babyStep,
+                                               bool rescaleAfter = true);
   /// Left rotation by `offset` slots (negative: right), taken mod N/2; 0 returns x.
   mlir::FailureOr<mlir::Value> rotate(mlir::Location loc, mlir::Value x, int64_t offset);
   mlir::FailureOr<mlir::Value> conjugate(mlir::Location loc, mlir::Value x);
@@ -43,6 +48,8 @@ public:
   mlir::FailureOr<mlir::Value> rescale(mlir::Location loc, mlir::Value x, unsigned bits);
   /// An explicit mod_down: to `logq`, or nothing when x is already at or below it.
   mlir::Value modDown(mlir::Location loc, mlir::Value x, unsigned logq);
+
+  ckks::ParamsAttr getParams() const { return params; }
 
   /// Set when a failure was a lack of modulus ("too little depth left"), so
   /// that a frontend can report it as such.

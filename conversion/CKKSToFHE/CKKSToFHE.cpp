@@ -7,6 +7,7 @@
 #include "passes/Bounds.h"
 
 #include "fhec/runtime/Abi.h"
+#include "fhec/runtime/Automorphism.h"
 #include "fhec/runtime/Encoding.h"
 #include "fhec/runtime/Error.h"
 #include "fhec/runtime/Reference.h"
@@ -17,6 +18,7 @@
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <map>
+#include <optional>
 #include <set>
 
 namespace fhec {
@@ -55,6 +57,7 @@ public:
         .Case<ckks::SubOp>([&](auto o) { return binary<fhe::PolySubOp>(o); })
         .Case<ckks::RotateOp>([&](ckks::RotateOp o) { return lowerAutomorphism(o, o.getGaloisElement()); })
         .Case<ckks::ConjugateOp>([&](ckks::ConjugateOp o) { return lowerAutomorphism(o, o.getGaloisElement()); })
+        .Case<ckks::LinearTransformOp>([&](ckks::LinearTransformOp o) { return lowerLinearTransform(o); })
         .Case<ckks::MulPlainOp>([&](ckks::MulPlainOp o) -> LogicalResult {
           auto in = o.getInput().getType();
           FailureOr<Value> m = o.getPlain() ? plainUse(o.getPlain(), params.getLogp(), in.getLogq(), false)
@@ -299,19 +302,82 @@ private:
   // within region 2's bound like axax); key switching with the rotation key
   // of g; b' = phi_g(bx) mod q.
   LogicalResult lowerAutomorphism(Operation *o, uint64_t g) {
-    Location loc = o->getLoc();
     auto t = cast<ckks::CiphertextType>(o->getResult(0).getType());
-    Pair x = map.at(o->getOperand(0));
+    map[o->getResult(0)] = rotate(o->getLoc(), map.at(o->getOperand(0)), t.getLogq(), g);
+    return success();
+  }
+
+  Pair rotate(Location loc, Pair x, unsigned logq, uint64_t g) {
     auto key = rotationKeys.find(g);
     assert(key != rotationKeys.end() && "rotation keys are collected per function");
-    Value c = toCoeff(loc, x.first, region2(t.getLogq()), centeredKeySwitch());
+    Value c = toCoeff(loc, x.first, region2(logq), centeredKeySwitch());
     Value rotated = fhe::AutomorphismOp::create(b, loc, c.getType(), c, b.getI64IntegerAttr(int64_t(g)));
     Value e = fhe::NttOp::create(b, loc, cast<fhe::RnsType>(c.getType()).withDomain(fhe::Domain::eval), rotated);
-    Value ax = keySwitch(loc, e, key->second.first, t.getLogq());
-    Value bx = keySwitch(loc, e, key->second.second, t.getLogq());
+    Value ax = keySwitch(loc, e, key->second.first, logq);
+    Value bx = keySwitch(loc, e, key->second.second, logq);
     Value bRot = fhe::PolyAutomorphismOp::create(b, loc, x.second.getType(), x.second, b.getI64IntegerAttr(int64_t(g)));
-    map[o->getResult(0)] = {ax, fhe::PolyAddOp::create(b, loc, bx, bRot)};
+    return {ax, fhe::PolyAddOp::create(b, loc, bx, bRot)};
+  }
+
+  // ckks.linear_transform, baby-step giant-step: the baby rotations of x
+  // (their key switches share x's decomposition after fhe-hoist-automorphisms),
+  // then per giant step the products with its rotated diagonals summed in the
+  // evaluation domain, so one iNTT/iCRT per polynomial gives the sum mod q
+  // exactly; then the giant rotation. One basis for all inner sums (each baby
+  // is converted once), sized for the largest: x's coefficients are below q,
+  // the encoded diagonals' (read centered) below 2^bits of the widest.
+  LogicalResult lowerLinearTransform(ckks::LinearTransformOp o) {
+    Location loc = o.getLoc();
+    auto t = o.getInput().getType();
+    unsigned logN = params.getLogN(), logq = t.getLogq();
+    ckks::BsgsPlan plan = o.getPlan();
+    Pair x = map.at(o.getInput());
+    llvm::DenseMap<int64_t, Pair> babies;
+    for (int64_t baby : plan.babies)
+      babies[baby] = baby == 0 ? x : rotate(loc, x, logq, rt::galoisForRotation(int(logN), baby));
+    std::vector<std::vector<rt::Complex>> rows = o.getDiagonalRows();
+    llvm::DenseMap<size_t, Value> diagonals;
+    unsigned plainBits = 1, terms = 0;
+    for (auto &[giant, members] : plan.groups) {
+      terms = std::max(terms, unsigned(members.size()));
+      for (auto [baby, i] : members) {
+        FailureOr<Value> m = plaintext(o, ckks::rotatedDiagonal(rows[i], giant), params.getLogp(), logq);
+        if (failed(m)) return failure();
+        diagonals[i] = *m;
+        plainBits = std::max(plainBits, magnitudeBits(*m));
+      }
+    }
+    auto basis = fhe::BasisAttr::get(b.getContext(), accumulatedProductBits(logN, logq, plainBits, terms));
+    std::optional<Pair> sum;
+    for (auto &[giant, members] : plan.groups) {
+      Value accA, accB;
+      for (auto [baby, i] : members) {
+        // Centered: the constant's residues are those of its small signed
+        // coefficients, not of their representatives mod q.
+        Value me = toEval(loc, diagonals.at(i), basis, /*centered=*/true);
+        Pair in = babies.at(baby);
+        Value pa = fhe::HadamardOp::create(b, loc, toEval(loc, in.first, basis), me);
+        Value pb = fhe::HadamardOp::create(b, loc, toEval(loc, in.second, basis), me);
+        accA = accA ? fhe::AddOp::create(b, loc, accA, pa).getResult() : pa;
+        accB = accB ? fhe::AddOp::create(b, loc, accB, pb).getResult() : pb;
+      }
+      Pair inner{toPoly(loc, accA, logq), toPoly(loc, accB, logq)};
+      if (giant != 0) inner = rotate(loc, inner, logq, rt::galoisForRotation(int(logN), giant));
+      sum = sum ? Pair{fhe::PolyAddOp::create(b, loc, sum->first, inner.first),
+                       fhe::PolyAddOp::create(b, loc, sum->second, inner.second)}
+                : inner;
+    }
+    map[o.getResult()] = *sum;
     return success();
+  }
+
+  // Bits b with |c| < 2^b for every coefficient c of a poly_constant.
+  static unsigned magnitudeBits(Value constant) {
+    auto values = cast<DenseIntElementsAttr>(constant.getDefiningOp<fhe::PolyConstantOp>().getValue());
+    unsigned bits = 1;
+    for (const llvm::APInt &c : values.getValues<llvm::APInt>())
+      bits = std::max(bits, (c.isNegative() ? (-c) : c).getActiveBits() + 1);
+    return bits;
   }
 };
 
@@ -341,7 +407,8 @@ struct CKKSToFHEPass : public fhec::impl::CKKSToFHEBase<CKKSToFHEPass> {
     unsigned maxLogq = 0;
     module.walk([&](Operation *op) {
       if (isa<ckks::MulOp>(op)) maxLogq = std::max(maxLogq, cast<ckks::MulOp>(op).getType().getLogq());
-      if (isa<ckks::RotateOp, ckks::ConjugateOp>(op))
+      auto lt = dyn_cast<ckks::LinearTransformOp>(op);
+      if (isa<ckks::RotateOp, ckks::ConjugateOp>(op) || (lt && !lt.getRotationOffsets().empty()))
         maxLogq = std::max(maxLogq, cast<ckks::CiphertextType>(op->getResult(0).getType()).getLogq());
     });
     fhe::BasisAttr evkBasis;
@@ -393,6 +460,8 @@ struct CKKSToFHEPass : public fhec::impl::CKKSToFHEBase<CKKSToFHEPass> {
       hasMul |= isa<ckks::MulOp>(op);
       if (auto r = dyn_cast<ckks::RotateOp>(op)) galois.insert(r.getGaloisElement());
       if (auto c = dyn_cast<ckks::ConjugateOp>(op)) galois.insert(c.getGaloisElement());
+      if (auto l = dyn_cast<ckks::LinearTransformOp>(op))
+        for (uint64_t e : l.getGaloisElements()) galois.insert(e);
     });
 
     // New signature: (ct0.ax, ct0.bx, ..., [pt<j>@<scale>,<logq> per plaintext

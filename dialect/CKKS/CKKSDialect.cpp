@@ -3,6 +3,11 @@
 #include "fhec/runtime/Automorphism.h"
 #include "fhec/runtime/Limits.h"
 
+#include <cmath>
+#include <map>
+#include <set>
+#include <sstream>
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -71,6 +76,29 @@ ParamsAttr fhec::ckks::getModuleParams(Operation *op) {
   auto module = isa<ModuleOp>(op) ? cast<ModuleOp>(op) : op->getParentOfType<ModuleOp>();
   if (!module) return {};
   return module->getAttrOfType<ParamsAttr>(CKKSDialect::getParamsAttrName());
+}
+
+std::string fhec::ckks::formatNumber(double v) {
+  std::ostringstream os;
+  os << v;
+  return os.str();
+}
+
+std::string fhec::ckks::checkPolynomial(llvm::StringRef basis, llvm::ArrayRef<double> coefficients, double a,
+                                        double b) {
+  if (basis != "power" && basis != "chebyshev")
+    return "basis must be \"power\" or \"chebyshev\", got \"" + basis.str() + "\"";
+  if (!std::isfinite(a) || !std::isfinite(b) || !(a < b))
+    return "the domain [" + formatNumber(a) + ", " + formatNumber(b) + "] must be finite with a < b";
+  size_t degree = 0;
+  for (size_t i = 0; i < coefficients.size(); ++i) {
+    if (!std::isfinite(coefficients[i])) return "coefficient " + std::to_string(i) + " is not finite";
+    if (coefficients[i] != 0) degree = i;
+  }
+  if (degree == 0)
+    return "the polynomial must have degree >= 1 (a constant needs no evaluation on a ciphertext), got " +
+           std::to_string(coefficients.size()) + " coefficients";
+  return "";
 }
 
 //===----------------------------------------------------------------------===//
@@ -260,6 +288,28 @@ uint64_t RotateOp::getGaloisElement() { return fhec::rt::galoisForRotation(int(g
 
 LogicalResult ConjugateOp::verify() { return verifySameType(*this); }
 
+LogicalResult PolyEvalOp::verify() {
+  auto in = getInput().getType(), r = getResult().getType();
+  std::pair<double, double> d = getInterval();
+  if (std::string error = checkPolynomial(getBasis(), getCoefficients(), d.first, d.second); !error.empty())
+    return emitOpError() << error;
+  if (auto dom = getDomain(); dom && dom->size() != 2)
+    return emitOpError() << "domain must be two numbers [a, b], got " << dom->size();
+  if (in.getLogN() != r.getLogN() || in.getSlots() != r.getSlots())
+    return emitOpError() << "poly_eval must keep logN and slots";
+  if (r.getLogq() >= in.getLogq())
+    return emitOpError() << "result logq must be below the input's " << in.getLogq()
+                         << ": the evaluation uses at least one level";
+  if (ParamsAttr p = getModuleParams(*this); p && r.getLogp() != p.getLogp())
+    return emitOpError() << "result logp must be the module's logp = " << p.getLogp() << ", got " << r.getLogp();
+  return verifyAll(*this);
+}
+
+std::pair<double, double> PolyEvalOp::getInterval() {
+  if (auto d = getDomain(); d && d->size() == 2) return {(*d)[0], (*d)[1]};
+  return {-1.0, 1.0};
+}
+
 uint64_t ConjugateOp::getGaloisElement() { return fhec::rt::galoisForConjugation(int(getType().getLogN())); }
 
 namespace {
@@ -332,6 +382,113 @@ LogicalResult AddPlainOp::verify() {
 }
 
 std::vector<std::complex<double>> AddPlainOp::getSlotValues() { return slotValues(*getValues()); }
+
+BsgsPlan BsgsPlan::make(llvm::ArrayRef<int64_t> offsets, int64_t slots, int64_t babyStep) {
+  auto build = [&](int64_t n1) {
+    BsgsPlan p;
+    p.babyStep = n1;
+    std::map<int64_t, std::vector<std::pair<int64_t, size_t>>> groups;
+    std::set<int64_t> babies;
+    for (auto [i, d] : llvm::enumerate(offsets)) {
+      int64_t baby = d % n1;
+      groups[d - baby].push_back({baby, i});
+      babies.insert(baby);
+    }
+    p.babies.assign(babies.begin(), babies.end());
+    for (auto &[giant, members] : groups) p.groups.push_back({giant, members});
+    return p;
+  };
+  if (babyStep > 0) return build(babyStep);
+  BsgsPlan best;
+  size_t bestCost = SIZE_MAX;
+  for (int64_t n1 = 1; n1 <= slots; n1 *= 2) {
+    BsgsPlan p = build(n1);
+    size_t cost = p.rotations();
+    if (cost < bestCost || (cost == bestCost && p.groups.size() < best.groups.size())) {
+      best = std::move(p);
+      bestCost = cost;
+    }
+  }
+  return best;
+}
+
+std::vector<std::complex<double>> fhec::ckks::rotatedDiagonal(const std::vector<std::complex<double>> &diag,
+                                                              int64_t giant) {
+  size_t n = diag.size();
+  std::vector<std::complex<double>> out(n);
+  for (size_t j = 0; j < n; ++j) out[j] = diag[(j + n - size_t(giant) % n) % n];
+  return out;
+}
+
+size_t BsgsPlan::rotations() const {
+  size_t n = 0;
+  for (int64_t b : babies) n += b != 0;
+  for (auto &g : groups) n += g.first != 0;
+  return n;
+}
+
+LogicalResult LinearTransformOp::verify() {
+  auto in = getInput().getType(), r = getResult().getType();
+  int64_t slots = in.getSlots();
+  llvm::ArrayRef<int64_t> offsets = getOffsets();
+  auto shaped = dyn_cast<ShapedType>(getDiagonals().getType());
+  if (!isa<DenseElementsAttr>(getDiagonals()) || !shaped || shaped.getRank() != 2 ||
+      shaped.getDimSize(0) != int64_t(offsets.size()) || shaped.getDimSize(1) != slots ||
+      !(shaped.getElementType().isF64() || isa<ComplexType>(shaped.getElementType())))
+    return emitOpError() << "diagonals must be a dense tensor<" << offsets.size() << "x" << slots
+                         << "x(f64 or complex<f64>)>: one row of slot values per offset";
+  if (auto c = dyn_cast<ComplexType>(shaped.getElementType()); c && !c.getElementType().isF64())
+    return emitOpError() << "diagonals must be f64 or complex<f64>";
+  if (offsets.empty()) return emitOpError() << "needs at least one diagonal";
+  std::set<int64_t> seen;
+  for (int64_t d : offsets) {
+    if (d < 0 || d >= slots)
+      return emitOpError() << "offset " << d << " must be in [0, slots = " << slots
+                           << "): diagonal d holds M[j][(j + d) mod slots]";
+    if (!seen.insert(d).second) return emitOpError() << "offset " << d << " appears twice";
+  }
+  if (auto n1 = getBabyStep(); n1 && *n1 > slots)
+    return emitOpError() << "baby_step = " << *n1 << " exceeds the " << slots << " slots";
+  for (auto [i, row] : llvm::enumerate(getDiagonalRows()))
+    for (std::complex<double> v : row)
+      if (!std::isfinite(v.real()) || !std::isfinite(v.imag()))
+        return emitOpError() << "diagonal " << i << " has a value that is not finite";
+  ParamsAttr p = getModuleParams(*this);
+  if (!p) return verifyAll(*this);
+  if (!sameExcept(in, r, false, true)) return emitOpError() << "linear_transform must keep logN, logq and slots";
+  if (r.getLogp() != in.getLogp() + p.getLogp())
+    return emitOpError() << "result logp must be " << in.getLogp() + p.getLogp()
+                         << " (input logp plus the module's logp), got " << r.getLogp();
+  return verifyAll(*this);
+}
+
+BsgsPlan LinearTransformOp::getPlan() {
+  return BsgsPlan::make(getOffsets(), getInput().getType().getSlots(), getBabyStep().value_or(0));
+}
+
+std::vector<std::vector<std::complex<double>>> LinearTransformOp::getDiagonalRows() {
+  std::vector<std::complex<double>> all = slotValues(getDiagonals());
+  size_t n = getInput().getType().getSlots();
+  std::vector<std::vector<std::complex<double>>> rows;
+  for (size_t i = 0; i + n <= all.size(); i += n) rows.emplace_back(all.begin() + i, all.begin() + i + n);
+  return rows;
+}
+
+std::vector<uint64_t> LinearTransformOp::getGaloisElements() {
+  std::vector<uint64_t> g;
+  for (int64_t r : getRotationOffsets()) g.push_back(fhec::rt::galoisForRotation(int(getType().getLogN()), r));
+  return g;
+}
+
+std::vector<int64_t> LinearTransformOp::getRotationOffsets() {
+  BsgsPlan plan = getPlan();
+  std::set<int64_t> r;
+  for (int64_t b : plan.babies)
+    if (b) r.insert(b);
+  for (auto &g : plan.groups)
+    if (g.first) r.insert(g.first);
+  return {r.begin(), r.end()};
+}
 
 LogicalResult PlaintextType::verify(function_ref<InFlightDiagnostic()> emitError, unsigned logN, unsigned slots) {
   if (logN < kMinLogN || logN > kMaxLogN)

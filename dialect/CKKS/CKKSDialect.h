@@ -8,6 +8,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include <complex>
+#include <string>
 #include <vector>
 
 #include "dialect/CKKS/CKKSDialect.h.inc"
@@ -16,10 +17,41 @@
 #include "dialect/CKKS/CKKSAttributes.h.inc"
 #define GET_TYPEDEF_CLASSES
 #include "dialect/CKKS/CKKSTypes.h.inc"
+namespace fhec::ckks {
+/// The baby-step giant-step schedule of a linear transform (ckks.linear_transform;
+/// Halevi–Shoup diagonals, BSGS as in Han–Ki 2020 / Bossuat et al. 2021): each
+/// diagonal offset d = giant + baby, giant a multiple of babyStep, 0 <= baby < babyStep.
+struct BsgsPlan {
+  int64_t babyStep = 1;
+  /// The distinct babies used, ascending (0 when some diagonal has baby 0).
+  std::vector<int64_t> babies;
+  /// Per distinct giant, ascending: its (baby, diagonal index) pairs.
+  std::vector<std::pair<int64_t, std::vector<std::pair<int64_t, size_t>>>> groups;
+
+  /// The plan of `offsets` (distinct, in [0, slots)); babyStep 0 picks the
+  /// power of two with the fewest rotations (babies + giants, ties to fewer giants).
+  static BsgsPlan make(llvm::ArrayRef<int64_t> offsets, int64_t slots, int64_t babyStep = 0);
+  /// Rotations of a ciphertext: nonzero babies (hoisted) plus nonzero giants.
+  size_t rotations() const;
+};
+
+/// rot_-giant of a diagonal: out[j] = diag[(j - giant) mod slots], the
+/// plaintext a giant step's inner sum multiplies.
+std::vector<std::complex<double>> rotatedDiagonal(const std::vector<std::complex<double>> &diag, int64_t giant);
+} // namespace fhec::ckks
+
 #define GET_OP_CLASSES
 #include "dialect/CKKS/CKKSOps.h.inc"
 
 namespace fhec::ckks {
 /// The `ckks.params` attribute of the module enclosing `op`, or null.
 ParamsAttr getModuleParams(mlir::Operation *op);
+
+/// `v` as a short decimal ("0.5", "-4", "1e-12") for messages.
+std::string formatNumber(double v);
+
+/// What is wrong with a polynomial to evaluate (ckks.poly_eval, fhec.polyval),
+/// or an empty string: basis "power" or "chebyshev", finite coefficients
+/// (lowest degree first) of degree >= 1, a finite domain [a, b] with a < b.
+std::string checkPolynomial(llvm::StringRef basis, llvm::ArrayRef<double> coefficients, double a, double b);
 } // namespace fhec::ckks

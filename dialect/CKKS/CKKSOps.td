@@ -158,6 +158,70 @@ def CKKS_ConjugateOp : CKKS_Op<"conjugate", [AllTypesMatch<["input", "result"]>]
   }];
 }
 
+def CKKS_PolyEvalOp : CKKS_Op<"poly_eval"> {
+  let summary = "Evaluate a polynomial slot-wise: baby-step giant-step on the Chebyshev basis";
+  let description = [{
+    `coefficients` (lowest degree first) in the `basis` "power" (sum c_i x^i)
+    or "chebyshev" (sum c_i T_i(t), t = (2x - a - b) / (b - a) mapping the
+    `domain` [a, b], default [-1, 1], to [-1, 1]). Its semantics is the
+    managed sequence of ckks ops that `ckks-expand-poly-eval` builds
+    (passes/PolyEval.h, docs/ckks.md): depth ceil(log2(d + 1)), plus one for
+    the interval scaling unless [a, b] = [-1, 1], and about 2 sqrt(d) + log2 d
+    products of ciphertexts. The result has the module's logp and the logq
+    that evaluation leaves (the expansion reports the right type otherwise).
+    ```mlir
+    %y = ckks.poly_eval %x {basis = "chebyshev", coefficients = array<f64: 0.0, 1.2, 0.0, -0.2>,
+                            domain = array<f64: -4.0, 4.0>}
+        : !ckks.ct<logN = 13, logq = 240, logp = 30, slots = 4096> -> !ckks.ct<logN = 13, logq = 150, logp = 30, slots = 4096>
+    ```
+  }];
+  let arguments = (ins CKKS_CiphertextType:$input, DenseF64ArrayAttr:$coefficients, StrAttr:$basis,
+                       OptionalAttr<DenseF64ArrayAttr>:$domain);
+  let results = (outs CKKS_CiphertextType:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let extraClassDeclaration = [{
+    /// The domain [a, b] ([-1, 1] when absent).
+    std::pair<double, double> getInterval();
+  }];
+}
+
+def CKKS_LinearTransformOp : CKKS_Op<"linear_transform"> {
+  let summary = "Plaintext matrix times encrypted vector by its diagonals, baby-step giant-step";
+  let description = [{
+    y[j] = sum_i diagonals[i][j] * x[(j + offsets[i]) mod slots]: the matrix
+    whose generalized diagonal offsets[i] (M[j][(j + d) mod slots]) is
+    diagonals[i] (one f64 or complex<f64> per slot; Halevi–Shoup). With
+    d = giant + baby (BsgsPlan, `baby_step` or the cheapest power of two):
+      y = sum_giant rot_giant( sum_baby mul_plain(rot_baby(x), rot_-giant(diag_d)) )
+    where every mul_plain is exact mod q (not rescaled), the inner sums are
+    added mod q, and the giant rotations act on those sums. The baby
+    rotations of x share one decomposition (fhe-hoist-automorphisms); each
+    inner sum is accumulated in the evaluation domain and leaves it by one
+    iNTT/iCRT per polynomial (exact: the RNS basis holds the whole sum). The
+    rotated diagonals are encoded at compile time at the module's scale.
+    The result has logp = input logp + module logp, like mul_plain.
+    ```mlir
+    %y = ckks.linear_transform %x {offsets = array<i64: 0, 1>,
+                                   diagonals = dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf64>}
+        : !ckks.ct<logN = 13, logq = 240, logp = 30, slots = 2> -> !ckks.ct<logN = 13, logq = 240, logp = 60, slots = 2>
+    ```
+  }];
+  let arguments = (ins CKKS_CiphertextType:$input, DenseI64ArrayAttr:$offsets, ElementsAttr:$diagonals,
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$baby_step);
+  let results = (outs CKKS_CiphertextType:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let extraClassDeclaration = [{
+    /// The schedule: baby and giant steps of every diagonal.
+    BsgsPlan getPlan();
+    /// The diagonals' slot values, one row per offset.
+    std::vector<std::vector<std::complex<double>>> getDiagonalRows();
+    /// The rotation offsets it needs (nonzero babies and giants), ascending.
+    std::vector<int64_t> getRotationOffsets();
+    /// Their Galois elements 5^offset mod 2N.
+    std::vector<uint64_t> getGaloisElements();
+  }];
+}
+
 def CKKS_MulPlainOp : CKKS_Op<"mul_plain"> {
   let summary = "Multiply slot-wise by a plaintext vector (HEAAN multByPoly)";
   let description = [{

@@ -21,12 +21,12 @@ from .compiler import CompiledFunction, compile
 from .context import Ciphertext, Context
 from .errors import (CompileError, DepthError, FhecError, MissingKeyError, ParameterError, SecurityError,
                      TraceError, UnsupportedOperationError)
-from .ops import conj, dot, rotate, sum
+from .ops import approx, conj, dot, linear_transform, polyval, rotate, sum
 from .params import Params
 from .tracing import Encrypted, Plain
 
 __all__ = [
     "Ciphertext", "CompileError", "CompiledFunction", "Context", "DepthError", "Encrypted", "FhecError",
     "MissingKeyError", "ParameterError", "Plain", "Params", "SecurityError", "TraceError", "UnsupportedOperationError", "compile", "conj",
-    "dot", "rotate", "sum",
+    "approx", "dot", "linear_transform", "polyval", "rotate", "sum",
 ]

@@ -103,7 +103,8 @@ class CompiledFunction:
         target: the target the module was compiled for.
     """
 
-    def __init__(self, fn, params, target="auto", opt_level=2, threads=None, allow_insecure=False):
+    def __init__(self, fn, params, target="auto", opt_level=2, threads=None, allow_insecure=False,
+                 disabled_passes=()):
         if not isinstance(params, Params):
             raise ParameterError("fhec.compile needs an fhec.Params")
         functools.update_wrapper(self, fn)
@@ -113,6 +114,7 @@ class CompiledFunction:
         self._opt_level = int(opt_level)
         self._threads = 0 if threads is None else int(threads)
         self._allow_insecure = bool(allow_insecure)
+        self._disabled = [str(p) for p in disabled_passes]
         self._arity = _positional_arity(fn)
         self._is_plain = _plaintext_parameters(fn)
         self._programs = {}
@@ -145,7 +147,7 @@ class CompiledFunction:
         result, returned_at = _call_recording_return(self._fn, trace.inputs, source)
         program = trace.finish(result, returned_at or location)
         try:
-            program.compile(self._target, self._opt_level, [], self._allow_insecure)
+            program.compile(self._target, self._opt_level, self._disabled, self._allow_insecure)
         except SecurityError as e:
             raise SecurityError(f"{e}\nIn Python, opt out with fhec.Params(..., security='none') or "
                                 "fhec.compile(..., allow_insecure=True)") from None
@@ -265,17 +267,19 @@ class CompiledFunction:
         return f"<fhec.CompiledFunction {self.__name__} for {self.params!r}, target {self.target}>"
 
 
-def compile(params, target="auto", opt_level=2, threads=None, allow_insecure=False):
+def compile(params, target="auto", opt_level=2, threads=None, allow_insecure=False, disabled_passes=()):
     """Decorator: trace the function for `params`, compile it for `target`
     ("cpu", "cpu-avx512" or "auto": the best this CPU runs) at -O`opt_level`,
     and return a CompiledFunction. `threads`: threads of the compiled loops
     (default: all cores). Parameters below their security level raise
     SecurityError unless `allow_insecure` (or params' security="none").
+    `disabled_passes`: optimization passes to leave out (names as in
+    `fhec --disable-pass`, e.g. "fhe-hoist-automorphisms"), for comparisons.
 
     Raises TraceError, ParameterError, DepthError, CompileError or SecurityError.
     """
 
     def decorate(fn):
-        return CompiledFunction(fn, params, target, opt_level, threads, allow_insecure)
+        return CompiledFunction(fn, params, target, opt_level, threads, allow_insecure, disabled_passes)
 
     return decorate

@@ -37,7 +37,7 @@ def _unsupported(symbol, hint=""):
     def method(self, *args):
         raise UnsupportedOperationError(
             f"'{symbol}' is not supported on encrypted values: CKKS offers +, -, *, ** by a positive "
-            f"integer, / by a constant, rotate() and conj(){hint}")
+            f"integer, / by a constant, W @ x by a plaintext matrix, rotate() and conj(){hint}")
 
     method.__name__ = f"unsupported {symbol}"
     return method
@@ -48,7 +48,8 @@ class Encrypted:
     operation). Operators: + - * with other Encrypted values of the same trace,
     with Python or NumPy scalars, and with NumPy vectors of one value per slot
     (plaintexts); unary -; ** by a positive integer; / by a scalar constant;
-    rotate(k) (slot j takes slot j + k; negative k rotates right) and conj().
+    W @ x by a NumPy matrix (ckks.linear_transform); rotate(k) (slot j takes
+    slot j + k; negative k rotates right) and conj().
 
     slots, logq and logp give its current shape (levels and scales are
     managed automatically).
@@ -154,7 +155,18 @@ class Encrypted:
     __rtruediv__ = _unsupported("/", " (a constant divided by an encrypted value needs a polynomial "
                                      "approximation of 1/x)")
     __rpow__ = _unsupported("**")
-    __matmul__ = __rmatmul__ = _unsupported("@", "; use fhec.dot(x, w) for inner products")
+    __matmul__ = _unsupported("@", "; put the plaintext matrix on the left: W @ x")
+
+    def __rmatmul__(self, matrix):
+        """W @ x for a plaintext matrix W (NumPy, m x n with m, n <= slots),
+        on every block of B slots of x, B the smallest power of two >= max(m,
+        n): block k's first n slots are a vector v_k (its other slots are
+        never read), and the result's block k holds W v_k in its first m
+        slots and zeros after. A single vector in x's first n slots (zeros
+        elsewhere) is the case of one block; slots / B vectors per ciphertext
+        are multiplied at once. ckks.linear_transform of the block-diagonal
+        matrix's nonzero diagonals by baby-step giant-step, one level."""
+        return self._trace.matmul(matrix, self)
     __and__ = __rand__ = _unsupported("&")
     __or__ = __ror__ = _unsupported("|")
     __xor__ = __rxor__ = _unsupported("^")
@@ -228,6 +240,37 @@ class PlainArgument:
         return f"<fhec.Plain argument, {self.slots} slots (traced)>"
 
 
+def matrix_diagonals(matrix, slots):
+    """(offsets, diagonals) of W @ x for a matrix W (m x n, m, n <= slots):
+    x's slots are blocks of B slots, B the smallest power of two >= max(m, n),
+    each a vector that W multiplies (the block-diagonal matrix with W, padded
+    to B x B, in every block). Diagonal d holds M[j, (j + d) mod slots] at slot
+    j; only diagonals with a nonzero entry are kept (Halevi–Shoup).
+    ParameterError for a matrix that is not 2-D, finite, at most slots x slots."""
+    w = np.asarray(matrix)
+    if w.dtype == object or not (np.issubdtype(w.dtype, np.number) or w.dtype == bool):
+        raise UnsupportedOperationError(f"cannot multiply an encrypted vector by {type(matrix).__name__}")
+    if w.ndim != 2 or w.shape[0] > slots or w.shape[1] > slots or 0 in w.shape:
+        raise ParameterError(f"W @ x needs a matrix of at most {slots} x {slots} (the slots), got shape {w.shape}")
+    if not np.all(np.isfinite(w)):
+        raise ParameterError("the matrix must be finite")
+    m, n = w.shape
+    block = 1 << (max(m, n) - 1).bit_length()
+    pad = np.zeros((block, block), dtype=np.complex128)
+    pad[:m, :n] = w
+    rows = np.arange(block)
+    found = {}
+    for d in range(-(block - 1), block):
+        cols = rows + d
+        keep = (cols >= 0) & (cols < block)
+        values = np.zeros(block, dtype=np.complex128)
+        values[rows[keep]] = pad[rows[keep], cols[keep]]
+        # With one block (block = slots), d and d - slots are one diagonal.
+        found[d % slots] = found.get(d % slots, 0) + np.tile(values, slots // block)
+    offsets = [d for d in sorted(found) if np.any(found[d] != 0)]
+    return offsets, np.array([found[d] for d in offsets]).reshape(len(offsets), slots)
+
+
 class Trace:
     """One traced function: the builder of its program and its values."""
 
@@ -294,6 +337,12 @@ class Trace:
         if isinstance(other, Ciphertext):
             raise TraceError("a Ciphertext cannot enter a traced function except as one of its arguments")
         raise UnsupportedOperationError(f"cannot combine an encrypted value with {type(other).__name__}")
+
+    def matmul(self, matrix, x):
+        offsets, diagonals = matrix_diagonals(matrix, x.slots)
+        if not offsets:
+            raise ParameterError("the matrix is zero: W @ x would be a zero vector, which needs no encryption")
+        return self.emit("linear_transform", x._handle, offsets, diagonals)
 
     def finish(self, result, location):
         outputs = result if isinstance(result, (tuple, list)) else (result,)

@@ -462,6 +462,22 @@ PYBIND11_MODULE(_fhec, m) {
       })
       .def("rotate", [](ProgramBuilder &b, size_t x, int64_t r, const py::tuple &l) { return b.rotate(x, r, location(l)); })
       .def("conjugate", [](ProgramBuilder &b, size_t x, const py::tuple &l) { return b.conjugate(x, location(l)); })
+      .def("linear_transform",
+           [](ProgramBuilder &b, size_t x, const std::vector<int64_t> &offsets,
+              const py::array_t<std::complex<double>, py::array::c_style | py::array::forcecast> &diagonals,
+              const py::tuple &l) {
+             if (diagonals.ndim() != 2)
+               throw ProgramError(ProgramError::Kind::Parameter, "diagonals must be a 2-D array (one row per offset)");
+             std::vector<std::vector<std::complex<double>>> rows(size_t(diagonals.shape(0)));
+             auto r = diagonals.unchecked<2>();
+             for (size_t i = 0; i < rows.size(); ++i)
+               for (py::ssize_t j = 0; j < diagonals.shape(1); ++j) rows[i].push_back(r(py::ssize_t(i), j));
+             return b.linearTransform(x, offsets, rows, location(l));
+           })
+      .def("poly_eval", [](ProgramBuilder &b, size_t x, const std::vector<double> &c, const std::string &basis,
+                           double lo, double hi, const py::tuple &l) {
+        return b.polyEval(x, c, basis, lo, hi, location(l));
+      })
       .def("finish", [](ProgramBuilder &b, const std::vector<size_t> &results, const py::tuple &l) {
         return b.finish(results, location(l));
       });

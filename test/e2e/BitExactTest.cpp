@@ -277,6 +277,64 @@ TEST_P(ProgramBitExact, HeaanKeySwitching) {
   checkProgram(prog, "h", makeParams(11, 200, 30), 1e-3);
 }
 
+// ckks.poly_eval (expanded by ckks-expand-poly-eval into its managed
+// baby-step giant-step sequence): a Chebyshev series on [-2, 2] (depth 4 + 1)
+// and a power-basis polynomial with a +-1 coefficient on [-1, 1] (depth 3).
+TEST_P(ProgramBitExact, PolynomialEvaluation) {
+  SKIP_UNLESS_RUNNABLE(GetParam());
+  std::string a = ct(11, 200, 30, 256), r5 = ct(11, 50, 30, 256), r3 = ct(11, 110, 30, 256);
+  std::string text = llvm::formatv(R"(
+module attributes {{ckks.params = #ckks.params<logN = 11, logQ = 200, logp = 30, security = "none">} {{
+  func.func @p(%x: {0}) -> ({1}, {2}) {{
+    %c = ckks.poly_eval %x {{basis = "chebyshev", domain = array<f64: -2.0, 2.0>,
+                            coefficients = array<f64: 0.1, 0.5, -0.25, 0.125, 0.0, 0.3, 0.05, -0.02, 0.01, 0.004, -0.002>}
+        : {0} -> {1}
+    %q = ckks.poly_eval %x {{basis = "power", coefficients = array<f64: 0.5, -1.0, 0.0, 0.25, 0.0, -0.125>} : {0} -> {2}
+    return %c, %q : {1}, {2}
+  }
+})",
+                                   a, r5, r3)
+                         .str();
+  Program prog = compileProgram(text, GetParam().options());
+  ASSERT_TRUE(prog.module);
+  if (GetParam().threads) prog.module->setThreads(GetParam().threads);
+  checkProgram(prog, "p", makeParams(11, 200, 30), 1e-3);
+}
+
+// ckks.linear_transform by baby-step giant-step: the plan's own baby step
+// (six diagonals, two of them wrapping) and a given one, on real and complex
+// diagonals; the inner sums are accumulated in the evaluation domain.
+TEST_P(ProgramBitExact, LinearTransform) {
+  SKIP_UNLESS_RUNNABLE(GetParam());
+  std::string a = ct(11, 200, 30, 256), a60 = ct(11, 200, 60, 256);
+  auto diagonals = [](int k, bool complex) {
+    std::string out = "dense<[";
+    for (int i = 0; i < k; ++i) {
+      out += i ? ", [" : "[";
+      for (int j = 0; j < 256; ++j) {
+        double re = std::sin(0.37 * j + i) / 2, im = std::cos(0.11 * j * (i + 1)) / 4;
+        out += (j ? ", " : "") + (complex ? llvm::formatv("({0:e}, {1:e})", re, im).str() : llvm::formatv("{0:e}", re).str());
+      }
+      out += "]";
+    }
+    return out + "]> : tensor<" + std::to_string(k) + "x256x" + (complex ? "complex<f64>>" : "f64>");
+  };
+  std::string text = llvm::formatv(R"(
+module attributes {{ckks.params = #ckks.params<logN = 11, logQ = 200, logp = 30, security = "none">} {{
+  func.func @l(%x: {0}) -> ({1}, {1}) {{
+    %y = ckks.linear_transform %x {{offsets = array<i64: 0, 1, 2, 3, 5, 200>, diagonals = {2}} : {0} -> {1}
+    %z = ckks.linear_transform %x {{offsets = array<i64: 1, 4, 9, 250>, diagonals = {3}, baby_step = 4 : i64} : {0} -> {1}
+    return %y, %z : {1}, {1}
+  }
+})",
+                                   a, a60, diagonals(6, false), diagonals(4, true))
+                         .str();
+  Program prog = compileProgram(text, GetParam().options());
+  ASSERT_TRUE(prog.module);
+  if (GetParam().threads) prog.module->setThreads(GetParam().threads);
+  checkProgram(prog, "l", makeParams(11, 200, 30), 1e-3);
+}
+
 INSTANTIATE_TEST_SUITE_P(Configs, ProgramBitExact, ::testing::ValuesIn(configs()),
                          [](const auto &info) { return info.param.name; });
 INSTANTIATE_TEST_SUITE_P(CudaEmu, ProgramBitExact, ::testing::ValuesIn(cudaEmuConfigs()),

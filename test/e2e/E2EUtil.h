@@ -42,6 +42,7 @@ inline Program compileProgram(const std::string &text, const CompileOptions &opt
   p.source = mlir::parseSourceString<mlir::ModuleOp>(text, p.ctx.get());
   EXPECT_TRUE(p.source) << text;
   if (!p.source) return p;
+  EXPECT_TRUE(mlir::succeeded(expandPolynomials(*p.source))) << text;
   llvm::SmallString<128> so;
   llvm::sys::fs::createTemporaryFile("fhec-test", "so", so);
   mlir::OwningOpRef<mlir::ModuleOp> copy = p.source->clone();

@@ -53,7 +53,7 @@ def test_control_flow_on_encrypted_values(small):
     (lambda x, y: abs(x), r"'abs\(\)' is not supported"),
     (lambda x, y: x ** 0.5, r"'\*\*' needs a positive integer exponent, got 0.5"),
     (lambda x, y: x ** 0, r"'\*\*' needs a positive integer exponent, got 0"),
-    (lambda x, y: x @ y, "use fhec.dot"),
+    (lambda x, y: x @ y, "put the plaintext matrix on the left: W @ x"),
     (lambda x, y: x[0], "indexing the slots of an encrypted vector is not supported"),
     (lambda x, y: x == y, "'==' is not supported"),
     (lambda x, y: x & y, "'&' is not supported"),

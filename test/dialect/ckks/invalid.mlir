@@ -457,3 +457,91 @@ module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>}
 
 // expected-error @+1 {{slots = 3 must be a power of two <= N/2 = 2048}}
 func.func private @pt_slots(!ckks.pt<logN = 12, slots = 3>)
+
+// -----
+
+module attributes {ckks.params = #ckks.params<logN = 13, logQ = 200, logp = 30, security = "none">} {
+  func.func @poly_eval_basis(%x: !ckks.ct<logN = 13, logq = 200, logp = 30, slots = 16>) {
+    // expected-error @+1 {{basis must be "power" or "chebyshev", got "legendre"}}
+    %y = ckks.poly_eval %x {basis = "legendre", coefficients = array<f64: 0.0, 1.0>}
+        : !ckks.ct<logN = 13, logq = 200, logp = 30, slots = 16> -> !ckks.ct<logN = 13, logq = 170, logp = 30, slots = 16>
+    return
+  }
+}
+
+// -----
+
+module attributes {ckks.params = #ckks.params<logN = 13, logQ = 200, logp = 30, security = "none">} {
+  func.func @poly_eval_constant(%x: !ckks.ct<logN = 13, logq = 200, logp = 30, slots = 16>) {
+    // expected-error @+1 {{the polynomial must have degree >= 1}}
+    %y = ckks.poly_eval %x {basis = "power", coefficients = array<f64: 2.0, 0.0>}
+        : !ckks.ct<logN = 13, logq = 200, logp = 30, slots = 16> -> !ckks.ct<logN = 13, logq = 170, logp = 30, slots = 16>
+    return
+  }
+}
+
+// -----
+
+module attributes {ckks.params = #ckks.params<logN = 13, logQ = 200, logp = 30, security = "none">} {
+  func.func @poly_eval_domain(%x: !ckks.ct<logN = 13, logq = 200, logp = 30, slots = 16>) {
+    // expected-error @+1 {{the domain [4, -4] must be finite with a < b}}
+    %y = ckks.poly_eval %x {basis = "power", coefficients = array<f64: 0.0, 1.0>, domain = array<f64: 4.0, -4.0>}
+        : !ckks.ct<logN = 13, logq = 200, logp = 30, slots = 16> -> !ckks.ct<logN = 13, logq = 170, logp = 30, slots = 16>
+    return
+  }
+}
+
+// -----
+
+module attributes {ckks.params = #ckks.params<logN = 13, logQ = 200, logp = 30, security = "none">} {
+  func.func @poly_eval_level(%x: !ckks.ct<logN = 13, logq = 200, logp = 30, slots = 16>) {
+    // expected-error @+1 {{result logq must be below the input's 200}}
+    %y = ckks.poly_eval %x {basis = "power", coefficients = array<f64: 0.0, 1.0>}
+        : !ckks.ct<logN = 13, logq = 200, logp = 30, slots = 16> -> !ckks.ct<logN = 13, logq = 200, logp = 30, slots = 16>
+    return
+  }
+}
+
+// -----
+
+module attributes {ckks.params = #ckks.params<logN = 13, logQ = 200, logp = 30, security = "none">} {
+  func.func @linear_transform_offset(%x: !ckks.ct<logN = 13, logq = 200, logp = 30, slots = 2>) {
+    // expected-error @+1 {{offset 2 must be in [0, slots = 2): diagonal d holds M[j][(j + d) mod slots]}}
+    %y = ckks.linear_transform %x {offsets = array<i64: 0, 2>, diagonals = dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf64>}
+        : !ckks.ct<logN = 13, logq = 200, logp = 30, slots = 2> -> !ckks.ct<logN = 13, logq = 200, logp = 60, slots = 2>
+    return
+  }
+}
+
+// -----
+
+module attributes {ckks.params = #ckks.params<logN = 13, logQ = 200, logp = 30, security = "none">} {
+  func.func @linear_transform_shape(%x: !ckks.ct<logN = 13, logq = 200, logp = 30, slots = 2>) {
+    // expected-error @+1 {{diagonals must be a dense tensor<1x2x(f64 or complex<f64>)>: one row of slot values per offset}}
+    %y = ckks.linear_transform %x {offsets = array<i64: 1>, diagonals = dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf64>}
+        : !ckks.ct<logN = 13, logq = 200, logp = 30, slots = 2> -> !ckks.ct<logN = 13, logq = 200, logp = 60, slots = 2>
+    return
+  }
+}
+
+// -----
+
+module attributes {ckks.params = #ckks.params<logN = 13, logQ = 200, logp = 30, security = "none">} {
+  func.func @linear_transform_twice(%x: !ckks.ct<logN = 13, logq = 200, logp = 30, slots = 2>) {
+    // expected-error @+1 {{offset 1 appears twice}}
+    %y = ckks.linear_transform %x {offsets = array<i64: 1, 1>, diagonals = dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf64>}
+        : !ckks.ct<logN = 13, logq = 200, logp = 30, slots = 2> -> !ckks.ct<logN = 13, logq = 200, logp = 60, slots = 2>
+    return
+  }
+}
+
+// -----
+
+module attributes {ckks.params = #ckks.params<logN = 13, logQ = 200, logp = 30, security = "none">} {
+  func.func @linear_transform_scale(%x: !ckks.ct<logN = 13, logq = 200, logp = 30, slots = 2>) {
+    // expected-error @+1 {{result logp must be 60 (input logp plus the module's logp), got 30}}
+    %y = ckks.linear_transform %x {offsets = array<i64: 1>, diagonals = dense<[[1.0, 2.0]]> : tensor<1x2xf64>}
+        : !ckks.ct<logN = 13, logq = 200, logp = 30, slots = 2> -> !ckks.ct<logN = 13, logq = 200, logp = 30, slots = 2>
+    return
+  }
+}

@@ -64,3 +64,27 @@ module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>}
     return %1 : !ct
   }
 }
+
+// -----
+
+// CHECK-LABEL: func.func @poly_eval
+// CHECK: ckks.poly_eval %{{.*}} {basis = "chebyshev", coefficients = array<f64: 0.000000e+00, 1.200000e+00, 0.000000e+00, -2.000000e-01>, domain = array<f64: -4.000000e+00, 4.000000e+00>}
+module attributes {ckks.params = #ckks.params<logN = 13, logQ = 240, logp = 30, security = "none">} {
+  func.func @poly_eval(%x: !ckks.ct<logN = 13, logq = 240, logp = 30, slots = 4096>) -> !ckks.ct<logN = 13, logq = 150, logp = 30, slots = 4096> {
+    %y = ckks.poly_eval %x {basis = "chebyshev", coefficients = array<f64: 0.0, 1.2, 0.0, -0.2>, domain = array<f64: -4.0, 4.0>}
+        : !ckks.ct<logN = 13, logq = 240, logp = 30, slots = 4096> -> !ckks.ct<logN = 13, logq = 150, logp = 30, slots = 4096>
+    return %y : !ckks.ct<logN = 13, logq = 150, logp = 30, slots = 4096>
+  }
+}
+
+// -----
+
+// CHECK-LABEL: func.func @linear_transform
+// CHECK: ckks.linear_transform %{{.*}} {baby_step = 2 : i64, diagonals = dense<{{\[}}[1.000000e+00, 2.000000e+00], [3.000000e+00, 4.000000e+00]]> : tensor<2x2xf64>, offsets = array<i64: 0, 1>}
+module attributes {ckks.params = #ckks.params<logN = 13, logQ = 240, logp = 30, security = "none">} {
+  func.func @linear_transform(%x: !ckks.ct<logN = 13, logq = 240, logp = 30, slots = 2>) -> !ckks.ct<logN = 13, logq = 240, logp = 60, slots = 2> {
+    %y = ckks.linear_transform %x {offsets = array<i64: 0, 1>, diagonals = dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf64>, baby_step = 2 : i64}
+        : !ckks.ct<logN = 13, logq = 240, logp = 30, slots = 2> -> !ckks.ct<logN = 13, logq = 240, logp = 60, slots = 2>
+    return %y : !ckks.ct<logN = 13, logq = 240, logp = 60, slots = 2>
+  }
+}

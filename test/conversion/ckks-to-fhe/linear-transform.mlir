@@ -1,0 +1,50 @@
+// RUN: fhec-opt --ckks-to-fhe %s | FileCheck %s
+// ckks.linear_transform by baby-step giant-step (offsets 0..5, baby step 4:
+// babies 1, 2, 3, giants 0 and 4): the babies are rotations of x sharing its
+// centered CRT; per giant step the products with the rotated diagonals are
+// summed in the evaluation domain and leave it by one iNTT and one iCRT per
+// polynomial; giant 4 is then rotated (g = 5^4 mod 2048 = 625). The sums'
+// basis holds 4 terms of N q |m|: 10 + 300 + 34 + 2 + 4 = 350 bits, and every
+// baby is converted into it once.
+
+!ct = !ckks.ct<logN = 10, logq = 300, logp = 30, slots = 8>
+!ct60 = !ckks.ct<logN = 10, logq = 300, logp = 60, slots = 8>
+
+module attributes {ckks.params = #ckks.params<logN = 10, logQ = 300, logp = 30>} {
+  // CHECK-LABEL: func.func @lt(
+  // CHECK-SAME: %[[A:[a-z0-9]+]]: !fhe.poly<logN = 10, logq = 300> {fhe.role = "ct0.ax"}
+  // CHECK-SAME: %[[B:[a-z0-9]+]]: !fhe.poly<logN = 10, logq = 300> {fhe.role = "ct0.bx"}
+  // CHECK-SAME: {fhe.role = "rk5.ax"}
+  // CHECK-SAME: {fhe.role = "rk25.ax"}
+  // CHECK-SAME: {fhe.role = "rk125.ax"}
+  // CHECK-SAME: {fhe.role = "rk625.ax"}
+  // CHECK: %[[C:.*]] = fhe.crt %[[A]] {centered}
+  // CHECK: fhe.automorphism %[[C]] {galois = 5 : i64}
+  // CHECK: fhe.automorphism %[[C]] {galois = 25 : i64}
+  // CHECK: fhe.automorphism %[[C]] {galois = 125 : i64}
+  // Giant 0: x and its three babies times four diagonals, summed.
+  // CHECK: fhe.crt %[[A]] : {{.*}} -> <logN = 10, basis = <min_bits = 350>, domain = coeff
+  // CHECK-COUNT-3: fhe.add {{.*}} basis = <min_bits = 350>
+  // CHECK: %[[S0:.*]] = fhe.intt
+  // CHECK-NEXT: %[[Y0:.*]] = fhe.icrt %[[S0]] {{.*}} -> <logN = 10, logq = 300>
+  // CHECK: fhe.intt
+  // CHECK-NEXT: fhe.icrt {{.*}} -> <logN = 10, logq = 300>
+  // Giant 4: x and baby 1, already in the sums' basis.
+  // CHECK-NOT: fhe.crt %[[A]] :
+  // CHECK: fhe.add {{.*}} basis = <min_bits = 350>
+  // CHECK: %[[S1:.*]] = fhe.intt
+  // CHECK-NEXT: %[[Y1:.*]] = fhe.icrt %[[S1]]
+  // CHECK: %[[C1:.*]] = fhe.crt %[[Y1]] {centered}
+  // CHECK: fhe.automorphism %[[C1]] {galois = 625 : i64}
+  // CHECK: %[[AX:.*]] = fhe.poly_add %[[Y0]], %{{.*}}
+  // CHECK: %[[BX:.*]] = fhe.poly_add
+  // CHECK: return %[[AX]], %[[BX]]
+  func.func @lt(%a: !ct) -> !ct60 {
+    %y = ckks.linear_transform %a {offsets = array<i64: 0, 1, 2, 3, 4, 5>, baby_step = 4 : i64,
+        diagonals = dense<[[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0], [0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5],
+                           [1.0, 0.0, 1.0, 0.0, 1.0, 0.0, 1.0, 0.0], [2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0],
+                           [0.25, 0.25, 0.25, 0.25, 0.25, 0.25, 0.25, 0.25], [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0]]> : tensor<6x8xf64>}
+        : !ct -> !ct60
+    return %y : !ct60
+  }
+}
