@@ -31,10 +31,25 @@ def test_logistic_regression():
     assert float(re.search(r"plaintext polynomial score\|: ([\d.e+-]+)", out).group(1)) < 1e-3, out
 
 
+def test_mlp_digits():
+    """Encrypted MLP inference (W @ x, polyval) agrees with the plaintext model."""
+    r = run("mlp_digits.py", "--target", "cpu")
+    assert r.returncode == 0, r.stdout + r.stderr
+    out = r.stdout
+    assert "bit-identical to the GMP reference: yes" in out, out
+    enc, plain = map(float, re.search(r"accuracy: encrypted ([\d.]+), plaintext model ([\d.]+)", out).groups())
+    assert plain >= 0.9 and abs(enc - plain) <= 0.01, out
+    differ = int(re.search(r"predictions that differ from the plaintext model: (\d+)", out).group(1))
+    assert differ <= 0.01 * 360, out
+
+
 def test_polynomial():
     r = run("polynomial.py", "--target", "cpu")
     assert r.returncode == 0, r.stdout + r.stderr
     assert "ckks.rescale" in r.stdout and "max error against NumPy" in r.stdout
+    # polyval's baby-step giant-step sequence takes one level less than Horner's rule.
+    assert "Horner: result at logq = 80 (4 levels)" in r.stdout, r.stdout
+    assert "polyval: result at logq = 110 (3 levels)" in r.stdout, r.stdout
 
 
 def test_client_server():
