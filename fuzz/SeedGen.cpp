@@ -2,6 +2,10 @@
 //   OUTDIR/mlir/         every input file, split at `// -----` lines (lit's
 //                        -split-input-file), and the pieces that compile also
 //                        with `// fhec-fuzz: --target=cpu-avx512` and `-O0`;
+//                        a piece whose compile to loops takes longer than
+//                        kMaxSeedSeconds is left out (the fuzzer could run
+//                        it only a few times, and a mutation that doubles it
+//                        would pass fuzz.sh's per-input limit);
 //   OUTDIR/manifest/     the manifests of the pieces that compile (cpu and
 //                        cpu-avx512), as fhec-abi records them (each piece
 //                        is compiled in a child process: a crash is reported
@@ -26,6 +30,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <chrono>
 #include <cstdio>
 #include <string>
 #include <sys/wait.h>
@@ -36,6 +41,11 @@ using namespace mlir;
 namespace {
 
 std::string outDir;
+
+/// A seed that takes longer than this to compile (in this build, sanitized
+/// in build-san/) leaves the mlir corpus: the paper-size programs of the
+/// tests take tens of seconds under ASan, 60 s is fuzz.sh's per-input limit.
+constexpr double kMaxSeedSeconds = 10;
 
 void write(const std::string &sub, const std::string &name, const std::string &bytes) {
   std::string dir = outDir + "/" + sub;
@@ -99,7 +109,7 @@ void mlirSeeds(const std::vector<std::string> &files) {
   DialectRegistry registry;
   fhec::registerDialects(registry);
   int pieces = 0;
-  std::vector<std::string> crashed;
+  std::vector<std::string> crashed, slow;
   for (const std::string &file : files) {
     auto buf = llvm::MemoryBuffer::getFile(file);
     if (!buf) {
@@ -115,9 +125,18 @@ void mlirSeeds(const std::vector<std::string> &files) {
     int index = 0;
     auto flush = [&] {
       std::string name = base + "." + std::to_string(index++);
-      write("mlir", name + ".mlir", piece);
       ++pieces;
+      auto start = std::chrono::steady_clock::now();
       if (!compilePiece(registry, name, piece)) crashed.push_back(name);
+      double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      if (seconds <= kMaxSeedSeconds) {
+        write("mlir", name + ".mlir", piece);
+      } else {
+        // compilePiece's variants of it go too.
+        for (const char *variant : {".avx512.mlir", ".O0.mlir"})
+          std::remove((outDir + "/mlir/" + name + variant).c_str());
+        slow.push_back(name + " (" + std::to_string(int(seconds)) + " s)");
+      }
       piece.clear();
     };
     while (!text.empty()) {
@@ -133,6 +152,9 @@ void mlirSeeds(const std::vector<std::string> &files) {
   }
   // Manifests of several pieces are often the same; libFuzzer skips duplicates.
   std::printf("fhec-fuzz-seeds: %d MLIR pieces\n", pieces);
+  for (const std::string &name : slow)
+    std::printf("fhec-fuzz-seeds: left out of the mlir corpus, slower to compile than %g s: %s\n", kMaxSeedSeconds,
+                name.c_str());
   for (const std::string &name : crashed)
     std::printf("fhec-fuzz-seeds: compiling %s CRASHED (a finding; report in %s/crashes/%s.log)\n", name.c_str(),
                 outDir.c_str(), name.c_str());
