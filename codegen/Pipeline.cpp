@@ -187,8 +187,9 @@ static void addHostLowering(OpPassManager &pm) {
 // gpu.launch ops the lowering wrote itself (the NTT's levels, with their own
 // block sizes and shared memory) it is outlined into gpu.module
 // @fhec_kernels and compiled to PTX (cuda) or to host functions run by the
-// CPU execution (cuda-emu); launches call the runtime's hooks.
-static constexpr int64_t kGpuBlockThreads = 32;
+// CPU execution (cuda-emu); launches call the runtime's hooks. Blocks of 256
+// threads: 8 warps, so an SM reaches full occupancy within its 32-block limit.
+static constexpr int64_t kGpuBlockThreads = 256;
 
 // The data layout LLVM's NVPTX backend uses for 64-bit PTX (the same for every sm_XX).
 static std::string nvptxDataLayout() {

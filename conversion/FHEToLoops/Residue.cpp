@@ -145,7 +145,28 @@ void emitResidueKernel(KernelBuilder &kb, ArrayRef<Operation *> ops, llvm::Dense
                        ArrayRef<Value> results, SmallVector<Value> donors) {
   assignResidueBuffers(kb, results, env, std::move(donors));
   ResidueEmitter e(kb, ops, env, results);
-  if (cast<fhe::RnsType>(results.front().getType()).getLayout() == fhe::Layout::prime_major) {
+  bool primeMajor = cast<fhe::RnsType>(results.front().getType()).getLayout() == fhe::Layout::prime_major;
+  if (kb.options.target->gpu) {
+    // GPU: one thread per (prime, element), all primes in one grid, with
+    // consecutive threads on consecutive words of the results' layout, so a
+    // warp's accesses coalesce (HE-Booster's thread-level mapping of the
+    // element-wise phases).
+    // (Coefficient-major rows are m words wide, m a constant of the layout.)
+    Value m = primeMajor ? kb.primeCount(e.basis) : kb.cidx(int64_t(e.basis.size())), B = kb.cidx(e.N / e.K);
+    kb.parallel(ValueRange{kb.mul(m, B)}, [&](ValueRange iv) {
+      Value j, blk;
+      if (primeMajor) {
+        j = arith::DivUIOp::create(kb.b, kb.loc, iv[0], B);
+        blk = arith::RemUIOp::create(kb.b, kb.loc, iv[0], B);
+      } else {
+        blk = arith::DivUIOp::create(kb.b, kb.loc, iv[0], m);
+        j = arith::RemUIOp::create(kb.b, kb.loc, iv[0], m);
+      }
+      e.element(j, blk, e.rowFor(j, blk, 1), 1);
+    });
+    return;
+  }
+  if (primeMajor) {
     // Primes in parallel.
     kb.parallel(ValueRange{kb.primeCount(e.basis)}, [&](ValueRange iv) { e.row(iv[0]); });
   } else {
@@ -224,6 +245,21 @@ struct TransposeLowering : KernelPattern<fhe::TransposeOp> {
     Value in = adaptor.getInput(), out = kb.alloc(memrefFor(t));
     bool toCoeffMajor = t.getLayout() == fhe::Layout::coeff_major;
     kb.phaseBegin(abi::Phase::Other);
+    if (kb.options.target->gpu) {
+      // GPU: one thread per residue, consecutive threads on consecutive words
+      // of the result (its stores coalesce; the strided loads meet in L2).
+      CoeffRef src{in, Value(), toCoeffMajor}, dst{out, Value(), !toCoeffMajor};
+      Value rowWords = kb.cidx(toCoeffMajor ? m : N);
+      kb.parallel({m * N}, [&](ValueRange iv) {
+        Value row = arith::DivUIOp::create(kb.b, kb.loc, iv[0], rowWords);
+        Value col = arith::RemUIOp::create(kb.b, kb.loc, iv[0], rowWords);
+        auto [i, j] = toCoeffMajor ? std::pair(row, col) : std::pair(col, row);
+        kb.store(kb.load(src, i, j), dst, i, j);
+      });
+      kb.phaseEnd(abi::Phase::Other);
+      rewriter.replaceOp(op, out);
+      return success();
+    }
     forEachCoefficientBlock(kb, N, tile, [&](Value i0) {
       CoeffRef src{in, i0, toCoeffMajor}, dst{out, i0, !toCoeffMajor};
       kb.loop(m, [&](Value j) { kb.loop(tile, [&](Value i) { kb.store(kb.load(src, i, j), dst, i, j); }); });

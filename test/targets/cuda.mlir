@@ -8,7 +8,7 @@
 // TSAN-TARGET: error: --sanitize=thread instruments the cuda-emu target's kernels only (got --target=cuda)
 // The cuda target: 30-bit primes (lazy [0, 4p) fits a 32-bit word), tables in
 // Shoup base 2^32, 32-bit digits in the CRT/iCRT; every parallel loop a grid
-// of 32-thread blocks, each NTT level a launch whose sub-levels meet in shared
+// of 256-thread blocks, each NTT level a launch whose sub-levels meet in shared
 // memory, all kernels in one PTX module embedded in the host code, launched
 // through the runtime; cuda-emu runs the same grids on the CPU.
 
@@ -26,6 +26,20 @@ module attributes {ckks.params = #ckks.params<logN = 8, logQ = 100, logp = 30, s
 // BASIS: prime_bits = 30, primes = [1073{{[0-9]+}},
 // LOOPS: fhec-manifest {{[0-9]+}}\0Atarget name=cuda shoup_bits=32
 // LOOPS: modarith.mac_split {{.*}} {digit = 32 : i64}
+// The Hadamard chain: one grid over every (prime, coefficient), consecutive
+// threads on consecutive coefficients of a prime row (coalesced).
+// LOOPS: scf.parallel (%[[E:.*]]) = (%c0) to (%{{.*}}) step (%c1) {
+// LOOPS-NEXT: %[[J:.*]] = arith.divui %[[E]], %c256 : index
+// LOOPS-NEXT: %[[I:.*]] = arith.remui %[[E]], %c256 : index
+// LOOPS: memref.load %{{.*}}[%[[J]], %[[I]]] : memref<8x256xi64
+// LOOPS: modarith.mul_barrett
+// The transpose to coefficient-major: one thread per residue, consecutive
+// threads on consecutive words of the result.
+// LOOPS: scf.parallel (%[[T:.*]]) = (%c0) to (%c2048) step (%c1) {
+// LOOPS-NEXT: %[[TI:.*]] = arith.divui %[[T]], %c8 : index
+// LOOPS-NEXT: %[[TJ:.*]] = arith.remui %[[T]], %c8 : index
+// LOOPS-NEXT: memref.load %{{.*}}[%[[TJ]], %[[TI]]] : memref<8x256xi64
+// LOOPS-NEXT: memref.store %{{.*}}, %{{.*}}[%[[TI]], %[[TJ]]] : memref<256x8xi64>
 // The forward NTT of 2^8 in one level (fhe-merge-ntt-levels): 32 threads of
 // 8 residues, sub-levels of 2, 3 and 3 stages through a 256-word tile (288
 // words with the padding), its last sub-level stored by a coalesced copy.
@@ -49,7 +63,7 @@ module attributes {ckks.params = #ckks.params<logN = 8, logQ = 100, logp = 30, s
 // PTX: ld.shared.b64
 
 // HOST: @__fhec_gpu_ptx = constant
-// HOST: call void @fhec_rt_gpu_cuda_launch(ptr nonnull @__fhec_gpu_ptx, ptr nonnull @__fhec_gpu_name_he_mul_kernel, i64 8, i64 1, i64 1, i64 32, i64 1, i64 1, i64 0, ptr nonnull %{{[0-9]+}}, i32 4)
+// HOST: call void @fhec_rt_gpu_cuda_launch(ptr nonnull @__fhec_gpu_ptx, ptr nonnull @__fhec_gpu_name_he_mul_kernel, i64 1, i64 1, i64 1, i64 256, i64 1, i64 1, i64 0, ptr nonnull %{{[0-9]+}}, i32 4)
 // HOST-NOT: omp
 
 // EMU: --target=cuda-emu
