@@ -47,7 +47,11 @@ Value centerTerm(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, Value i, 
 // with A = sum_{k even} d_k d_k+1 per coefficient (once for all primes) and
 // B_j = sum_{k even} s_k s_k+1 per prime (CrtWinograd table): one IFMA
 // product pair per two digits instead of two, for two vector additions.
-void digitCrt(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, const CoeffRef &out, int64_t B, unsigned D) {
+//
+// With `gpuRow` and `gpuCoeff` (GPU targets) it computes the one residue
+// (gpuRow, gpuCoeff) instead, from the input's digits in place.
+void digitCrt(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, const CoeffRef &out, int64_t B, unsigned D,
+              Value gpuRow = Value(), Value gpuCoeff = Value()) {
   auto outT = op.getResult().getType();
   auto basis = outT.getBasis();
   int64_t L = op.getInput().getType().getLimbs(), m = int64_t(basis.size());
@@ -63,11 +67,12 @@ void digitCrt(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, const CoeffR
   Value consts = kb.table(abi::TableKind::PrimeConsts, basis, 0, outT.getLogN());
   Value pow = kb.table(winograd ? abi::TableKind::CrtWinograd : abi::TableKind::CrtPowers, basis, nd, outT.getLogN());
   Value center = op.getCentered() ? kb.table(abi::TableKind::CrtCenter, basis, logq, outT.getLogN()) : Value();
-  Value digits = kb.scratch({nd, B});
+  bool digitsIn = !gpuRow;
+  Value digits = digitsIn ? kb.scratch({nd, B}) : Value();
   // Winograd: A of each coefficient (low and high words) in a (2, B) scratch.
   Value corr = winograd ? kb.scratch({2, B}) : Value();
   Value zero = kb.constW(0, W);
-  kb.loop(kb.cidx(0), kb.cidx(B), kb.cidx(W), {}, [&](Value i, ValueRange) {
+  if (digitsIn) kb.loop(kb.cidx(0), kb.cidx(B), kb.cidx(W), {}, [&](Value i, ValueRange) {
     SmallVector<Value> d;
     for (int64_t k = 0; k < nd; ++k) {
       d.push_back(k < real ? digitOf(kb, in, i, k, L, Dd, W) : zero);
@@ -100,6 +105,69 @@ void digitCrt(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, const CoeffR
   int64_t sumRange =
       int64_t(llvm::PowerOf2Ceil(uint64_t((int64_t(1) << (D - pb + 1)) + 2 + h1Max + (center ? 1 : 0))));
   bool wordH1 = lazySum && h1Max >= 0 && sumRange <= 16;
+  // The residue mod p_j of the dot product lo + hi 2^D of W coefficients i ..
+  // lo + hi 2^D = l + h0 2^D + h1 2^(2D), each part below 2^D, h0 reduced
+  // with Shoup, h1 (small) with Shoup or a word multiply. (Winograd: lo and
+  // hi are signed, their sum lo + hi 2^D is not: an arithmetic shift carries
+  // lo's sign, and h >= 0.)
+  auto finish = [&](Value lo, Value hi, Value j, Value i) {
+    auto c = [&](int col) { return kb.splat(kb.tableAt(consts, j, col), W); };
+    Value p = c(abi::kPrime);
+    Value carry = winograd ? Value(arith::ShRSIOp::create(kb.b, kb.loc, lo, shift))
+                           : Value(arith::ShRUIOp::create(kb.b, kb.loc, lo, shift));
+    Value h = kb.add(hi, carry);
+    bool noH1 = wordH1 && h1Max == 0;
+    Value l = kb.bitAnd(lo, mask), h0 = noH1 ? h : kb.bitAnd(h, mask);
+    Value r1 = kb.mulShoup(h0, c(abi::kBetaMod), c(abi::kBetaModShoup), p, lazySum ? 2 : 1), r2;
+    if (!noH1) {
+      Value h1 = arith::ShRUIOp::create(kb.b, kb.loc, h, shift);
+      r2 = wordH1 ? kb.mul(h1, c(abi::kBeta2Mod))
+                  : kb.mulShoup(h1, c(abi::kBeta2Mod), c(abi::kBeta2ModShoup), p, lazySum ? 2 : 1);
+    }
+    Value r, cTerm = center ? centerTerm(kb, op, in, i, center, j, W) : Value();
+    if (lazySum) {
+      // l < 2^D <= 2^(D - pb + 1) p (8p), r1 in [0, 2p), r2 below
+      // h1Max p (or 2p) and a centered term below p: the sum, below 16p,
+      // goes to [0, p) by conditional subtractions of 8p, 4p, 2p and p,
+      // or to [0, 4p) by the first two for a lazy CRT (an NTT's input).
+      Value p2 = kb.add(p, p), sum = r2 ? kb.add(kb.add(l, r1), r2) : kb.add(l, r1);
+      if (cTerm) sum = kb.add(sum, cTerm);
+      r = op.getLazy() ? kb.reduce(sum, p2, 8, 2) : kb.reduce(kb.reduce(sum, p2, 8, 1), p, 2, 1);
+    } else {
+      Value r0 = kb.mulShoup(l, kb.constW(1, W), c(abi::kOneShoup), p);
+      r = kb.modAdd(kb.modAdd(r0, r1, p), r2, p);
+      if (cTerm) r = kb.modAdd(r, cTerm, p);
+    }
+    return r;
+  };
+  if (!digitsIn) {
+    // GPU (gpuDigitCrt): one thread per (prime j, coefficient i), its digits
+    // read from the input where they lie (32-bit digits are the halves of
+    // its limbs), no scratch.
+    assert(!winograd && 64 % D == 0 && W == 1 && "the per-residue form reads D = 32 bit digits of the limbs");
+    int64_t perLimb = 64 / D;
+    Value j = gpuRow, i = gpuCoeff;
+    SmallVector<Value> acc{zero, zero};
+    auto mac = [&](ValueRange a, Value limb, int64_t half, Value k) {
+      Value d = kb.bitAnd(half ? kb.shr(limb, kb.constW(half * D, 1)) : limb, mask);
+      auto [lo, hi] = kb.macSplit(a[0], a[1], d, kb.load(pow, {j, k}), D);
+      return SmallVector<Value>{lo, hi};
+    };
+    // Whole limbs, then the top limb's digits below logq.
+    int64_t wholeLimbs = real / perLimb;
+    acc = kb.loop(0, wholeLimbs, acc, [&](Value w, ValueRange a) {
+      Value limb = kb.load(in, i, w);
+      SmallVector<Value> next(a);
+      for (int64_t h = 0; h < perLimb; ++h) next = mac(next, limb, h, kb.add(kb.mul(w, kb.cidx(perLimb)), kb.cidx(h)));
+      return next;
+    });
+    if (real % perLimb) {
+      Value limb = kb.load(in, i, kb.cidx(wholeLimbs));
+      for (int64_t h = 0; h < real % perLimb; ++h) acc = mac(acc, limb, h, kb.cidx(wholeLimbs * perLimb + h));
+    }
+    kb.store(finish(acc[0], acc[1], j, i), out, i, j);
+    return;
+  }
   // Matrix order: P primes times V vectors of W coefficients per pass, 2 P V
   // independent accumulators hiding the multiply-accumulate latency (8 pairs;
   // 6 in Winograd's form, whose sums of digits and powers need registers too:
@@ -157,43 +225,9 @@ void digitCrt(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, const CoeffR
         return next;
       });
     }
-    for (int64_t q = 0; q < n; ++q) {
-      auto c = [&](int col) { return kb.splat(kb.tableAt(consts, row[q], col), W); };
-      Value p = c(abi::kPrime);
-      for (int64_t v = 0; v < V; ++v) {
-        Value lo = acc[2 * (q * V + v)], hi = acc[2 * (q * V + v) + 1];
-        // lo + hi 2^D = l + h0 2^D + h1 2^(2D), each part below 2^D, h0
-        // reduced with Shoup, h1 (small) with Shoup or a word multiply.
-        // (Winograd: lo and hi are signed, their sum lo + hi 2^D is not: an
-        // arithmetic shift carries lo's sign, and h >= 0.)
-        Value carry = winograd ? Value(arith::ShRSIOp::create(kb.b, kb.loc, lo, shift))
-                               : Value(arith::ShRUIOp::create(kb.b, kb.loc, lo, shift));
-        Value h = kb.add(hi, carry);
-        bool noH1 = wordH1 && h1Max == 0;
-        Value l = kb.bitAnd(lo, mask), h0 = noH1 ? h : kb.bitAnd(h, mask);
-        Value r1 = kb.mulShoup(h0, c(abi::kBetaMod), c(abi::kBetaModShoup), p, lazySum ? 2 : 1), r2;
-        if (!noH1) {
-          Value h1 = arith::ShRUIOp::create(kb.b, kb.loc, h, shift);
-          r2 = wordH1 ? kb.mul(h1, c(abi::kBeta2Mod))
-                      : kb.mulShoup(h1, c(abi::kBeta2Mod), c(abi::kBeta2ModShoup), p, lazySum ? 2 : 1);
-        }
-        Value r, cTerm = center ? centerTerm(kb, op, in, at[v], center, row[q], W) : Value();
-        if (lazySum) {
-          // l < 2^D <= 2^(D - pb + 1) p (8p), r1 in [0, 2p), r2 below
-          // h1Max p (or 2p) and a centered term below p: the sum, below 16p,
-          // goes to [0, p) by conditional subtractions of 8p, 4p, 2p and p,
-          // or to [0, 4p) by the first two for a lazy CRT (an NTT's input).
-          Value p2 = kb.add(p, p), sum = r2 ? kb.add(kb.add(l, r1), r2) : kb.add(l, r1);
-          if (cTerm) sum = kb.add(sum, cTerm);
-          r = op.getLazy() ? kb.reduce(sum, p2, 8, 2) : kb.reduce(kb.reduce(sum, p2, 8, 1), p, 2, 1);
-        } else {
-          Value r0 = kb.mulShoup(l, kb.constW(1, W), c(abi::kOneShoup), p);
-          r = kb.modAdd(kb.modAdd(r0, r1, p), r2, p);
-          if (cTerm) r = kb.modAdd(r, cTerm, p);
-        }
-        kb.storeW(r, out, at[v], row[q]);
-      }
-    }
+    for (int64_t q = 0; q < n; ++q)
+      for (int64_t v = 0; v < V; ++v)
+        kb.storeW(finish(acc[2 * (q * V + v)], acc[2 * (q * V + v) + 1], row[q], at[v]), out, at[v], row[q]);
   };
   // All primes for each pass of V vectors.
   int64_t full = m / P * P;
@@ -243,6 +277,19 @@ void emitCrtBlock(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, const Co
     // Algo. 1: all primes of one coefficient.
     kb.loop(B, [&](Value i) { kb.loop(m, [&](Value j) { residue(j, i); }); });
   }
+}
+
+void emitGpuCrt(KernelBuilder &kb, fhe::CrtOp op, Value in, Value out) {
+  auto outT = op.getResult().getType();
+  int64_t N = outT.getN();
+  Value m = kb.cidx(int64_t(outT.getBasis().size())), n = kb.cidx(N);
+  // Consecutive threads on consecutive coefficients of one prime row: the
+  // stores coalesce; each coefficient's limbs, read by every prime's thread,
+  // meet in L1 and L2.
+  kb.parallel(ValueRange{kb.mul(m, n)}, [&](ValueRange iv) {
+    Value j = arith::DivUIOp::create(kb.b, kb.loc, iv[0], n), i = arith::RemUIOp::create(kb.b, kb.loc, iv[0], n);
+    digitCrt(kb, op, CoeffRef{in, Value(), false}, CoeffRef{out, Value(), true}, 1, kb.options.target->shoupBits, j, i);
+  });
 }
 
 void populateCrtPatterns(const TypeConverter &tc, RewritePatternSet &patterns, const LoweringOptions &o) {

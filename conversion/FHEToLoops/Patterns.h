@@ -28,6 +28,11 @@ void populateCoefficientKernelPatterns(const TypeConverter &tc, RewritePatternSe
 
 /// CRT (Algo. 1) of one block; `order` fixes the loop nest.
 void emitCrtBlock(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, const CoeffRef &out, int64_t B);
+/// GPU targets: a CRT with a prime-major result as one grid of a thread per
+/// residue (prime, coefficient), each a dot product of the coefficient's
+/// 32-bit digits, read in place, with the prime's beta^k row: no per-thread
+/// arrays (Jung et al. 2021's matrix form, one output element per thread).
+void emitGpuCrt(KernelBuilder &kb, fhe::CrtOp op, mlir::Value in, mlir::Value out);
 /// iCRT (Algo. 5, or Algo. 6 in matrix form) of one block; `addend`: the
 /// block of the op's addend operand (null without one).
 void emitIcrtBlock(KernelBuilder &kb, fhe::IcrtOp op, const CoeffRef &in, const CoeffRef *addend, const CoeffRef &out,
@@ -115,7 +120,13 @@ template <typename OpTy> struct CoefficientOpLowering : KernelPattern<OpTy> {
     for (auto [v, mem] : llvm::zip(op->getOperands(), adaptor.getOperands())) memory[v] = mem;
     memory[op->getResult(0)] = out;
     kb.phaseBegin(phaseOf(op));
-    emitCoefficientKernel(kb, {op.getOperation()}, memory, N, coefficientBlock(op, N));
+    bool gpuCrt = false;
+    if constexpr (std::is_same_v<OpTy, fhe::CrtOp>)
+      gpuCrt = options.target->gpu && op.getResult().getType().getLayout() == fhe::Layout::prime_major;
+    if (gpuCrt)
+      emitGpuCrt(kb, llvm::cast<fhe::CrtOp>(op.getOperation()), adaptor.getOperands()[0], out);
+    else
+      emitCoefficientKernel(kb, {op.getOperation()}, memory, N, coefficientBlock(op, N));
     kb.phaseEnd(phaseOf(op));
     rewriter.replaceOp(op, out);
     return mlir::success();

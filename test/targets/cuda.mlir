@@ -25,7 +25,15 @@ module attributes {ckks.params = #ckks.params<logN = 8, logQ = 100, logp = 30, s
 }
 // BASIS: prime_bits = 30, primes = [1073{{[0-9]+}},
 // LOOPS: fhec-manifest {{[0-9]+}}\0Atarget name=cuda shoup_bits=32
+// The CRT: one thread per residue (prime, coefficient), a dot product of the
+// coefficient's 32-bit digits, read from its limbs in place (no per-thread
+// array in local memory), with the prime's row of beta^k mod p.
+// LOOPS: scf.parallel (%[[R:.*]]) = (%c0) to (%c2048) step (%c1) {
+// LOOPS-NEXT: %[[RJ:.*]] = arith.divui %[[R]], %c256 : index
+// LOOPS-NEXT: %[[RI:.*]] = arith.remui %[[R]], %c256 : index
+// LOOPS-NOT: memref.alloca
 // LOOPS: modarith.mac_split {{.*}} {digit = 32 : i64}
+// LOOPS: memref.store %{{.*}}, %{{.*}}[%[[RJ]], %[[RI]]] : memref<8x256xi64
 // The Hadamard chain: one grid over every (prime, coefficient), consecutive
 // threads on consecutive coefficients of a prime row (coalesced).
 // LOOPS: scf.parallel (%[[E:.*]]) = (%c0) to (%{{.*}}) step (%c1) {
@@ -63,7 +71,7 @@ module attributes {ckks.params = #ckks.params<logN = 8, logQ = 100, logp = 30, s
 // PTX: ld.shared.b64
 
 // HOST: @__fhec_gpu_ptx = constant
-// HOST: call void @fhec_rt_gpu_cuda_launch(ptr nonnull @__fhec_gpu_ptx, ptr nonnull @__fhec_gpu_name_he_mul_kernel, i64 1, i64 1, i64 1, i64 256, i64 1, i64 1, i64 0, ptr nonnull %{{[0-9]+}}, i32 4)
+// HOST: call void @fhec_rt_gpu_cuda_launch(ptr nonnull @__fhec_gpu_ptx, ptr nonnull @__fhec_gpu_name_he_mul_kernel, i64 8, i64 1, i64 1, i64 256, i64 1, i64 1, i64 0, ptr nonnull %{{[0-9]+}}, i32 4)
 // HOST-NOT: omp
 
 // EMU: --target=cuda-emu
