@@ -137,8 +137,23 @@ SmallVector<Value> Lowering<modarith::MacLazyOp>::lower(modarith::MacLazyOp, mod
 template <>
 SmallVector<Value> Lowering<modarith::MacSplitOp>::lower(modarith::MacSplitOp op, modarith::MacSplitOp::Adaptor a,
                                                          Emit &e) const {
-  auto prod = arith::MulUIExtendedOp::create(e.b, e.loc, a.getX(), a.getY());
   int64_t D = op.getDigit();
+  unsigned width = getElementTypeOrSelf(e.type).getIntOrFloatBitWidth();
+  if (2 * D <= int64_t(width)) {
+    // x, y < 2^D: the product fits one word. As the product of two
+    // zero-extended half words it is one wide multiply (PTX mul.wide.u32),
+    // not a double-word product whose high word is zero.
+    Type half = IntegerType::get(e.b.getContext(), width / 2);
+    if (auto vt = dyn_cast<VectorType>(e.type)) half = vt.clone(half);
+    auto widen = [&](Value v) {
+      return arith::ExtUIOp::create(e.b, e.loc, e.type, arith::TruncIOp::create(e.b, e.loc, half, v));
+    };
+    Value x = widen(a.getX()), y = widen(a.getY());
+    Value prod = e.mul(x, y);
+    Value l = e.bitAnd(prod, e.constant(int64_t((uint64_t(1) << D) - 1)));
+    return {e.add(a.getLo(), l), e.add(a.getHi(), e.shr(prod, D))};
+  }
+  auto prod = arith::MulUIExtendedOp::create(e.b, e.loc, a.getX(), a.getY());
   Value l = prod.getLow(), h = prod.getHigh();
   if (D < 64) {
     h = e.bitOr(e.shl(h, 64 - D), e.shr(l, D));

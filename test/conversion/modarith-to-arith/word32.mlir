@@ -37,12 +37,31 @@ func.func @barrett(%x: i64, %y: i64, %p: i64, %mu: i64, %bits: i64) -> i64 {
   return %0 : i64
 }
 
-// The digit multiply-accumulate of the CRT/iCRT stays on 64-bit words.
+// The digit multiply-accumulate of the CRT/iCRT stays on 64-bit words. With
+// 32-bit digits (x, y < 2^32) the product fits one word: one multiply of the
+// zero-extended low halves (PTX mul.wide.u32), no double-word product.
 // CHECK-LABEL: func.func @mac_split
-// CHECK: arith.mului_extended %arg0, %arg1 : i64
-// CHECK-NOT: trunci
+// CHECK: %[[X:.*]] = arith.trunci %arg0 : i64 to i32
+// CHECK: %[[XW:.*]] = arith.extui %[[X]] : i32 to i64
+// CHECK: %[[Y:.*]] = arith.trunci %arg1 : i64 to i32
+// CHECK: %[[YW:.*]] = arith.extui %[[Y]] : i32 to i64
+// CHECK: %[[P:.*]] = arith.muli %[[XW]], %[[YW]] : i64
+// CHECK: %[[L:.*]] = arith.andi %[[P]], %{{.*}} : i64
+// CHECK: arith.addi %arg2, %[[L]] : i64
+// CHECK: %[[H:.*]] = arith.shrui %[[P]], %{{.*}} : i64
+// CHECK: arith.addi %arg3, %[[H]] : i64
+// CHECK-NOT: mului_extended
 func.func @mac_split(%x: i64, %y: i64, %lo: i64, %hi: i64) -> (i64, i64) {
   %0:2 = modarith.mac_split %x, %y into %lo, %hi {digit = 32} : i64
+  return %0#0, %0#1 : i64, i64
+}
+
+// Wider digits: the double-word product, split at D bits.
+// CHECK-LABEL: func.func @mac_split_wide
+// CHECK: arith.mului_extended %arg0, %arg1 : i64
+// CHECK-NOT: trunci
+func.func @mac_split_wide(%x: i64, %y: i64, %lo: i64, %hi: i64) -> (i64, i64) {
+  %0:2 = modarith.mac_split %x, %y into %lo, %hi {digit = 40} : i64
   return %0#0, %0#1 : i64, i64
 }
 
