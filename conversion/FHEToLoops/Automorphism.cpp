@@ -9,6 +9,9 @@
 // automorphism is a plain permutation of the slots: slot t (the value at
 // psi^(2 brv(t) + 1)) reads slot brv(((2 brv(t) + 1) g mod 2N) >> 1); each
 // block computes its B source indices once, then gathers every prime row.
+// On 8-lane targets the slots lie in the NTT's transposed order
+// (nttTransposedOrder): slot positions are mapped to it and back.
+#include "conversion/FHEToLoops/Ntt.h"
 #include "conversion/FHEToLoops/Patterns.h"
 
 using namespace mlir;
@@ -54,6 +57,13 @@ Value evalSource(KernelBuilder &kb, Value t, Value g, unsigned logN) {
   return bitReverse(kb, kb.shr(eg, kb.c64(1)), logN);
 }
 
+// Position x (an i64) of the NTT's transposed order to the natural order, and
+// back (an involution): within each group of 64, 8 e + b <-> 8 b + e.
+Value transposedSlot(KernelBuilder &kb, Value x) {
+  Value low = kb.bitAnd(x, kb.c64(7)), mid = kb.bitAnd(kb.shr(x, kb.c64(3)), kb.c64(7));
+  return kb.bitOr(kb.bitAnd(x, kb.c64(~int64_t(63))), kb.bitOr(kb.shl(low, kb.c64(3)), mid));
+}
+
 struct AutomorphismLowering : KernelPattern<fhe::AutomorphismOp> {
   using KernelPattern::KernelPattern;
   LogicalResult matchAndRewrite(fhe::AutomorphismOp op, OpAdaptor adaptor, ConversionPatternRewriter &rewriter) const override {
@@ -67,11 +77,14 @@ struct AutomorphismLowering : KernelPattern<fhe::AutomorphismOp> {
       Value g = kb.kernelParam(op.getGalois());
       Value gI64 = arith::IndexCastOp::create(kb.b, kb.loc, kb.b.getI64Type(), g);
       kb.phaseBegin(abi::Phase::Other);
+      bool transposed = nttTransposedOrder(*kb.options.target, t.getLogN());
       forEachCoefficientBlock(kb, N, B, [&](Value t0) {
         Value sources = kb.scratch({B});
         kb.loop(B, [&](Value dt) {
           Value slot = arith::IndexCastOp::create(kb.b, kb.loc, kb.b.getI64Type(), kb.add(t0, dt));
-          kb.store(evalSource(kb, slot, gI64, t.getLogN()), sources, {dt});
+          if (transposed) slot = transposedSlot(kb, slot);
+          Value from = evalSource(kb, slot, gI64, t.getLogN());
+          kb.store(transposed ? transposedSlot(kb, from) : from, sources, {dt});
         });
         CoeffRef src{adaptor.getInput(), Value(), primeMajor}, dst{out, t0, primeMajor};
         kb.loop(kb.cidx(0), m, [&](Value j) {

@@ -333,7 +333,7 @@ static void emitTransformRow(KernelBuilder &kb, Operation *op, Value in, Value o
   int64_t logN = t.logN, skip = t.skip;
   SmallVector<int64_t> levels = t.levels;
   // The transposed radix-8 sub-level of the 8-lane targets needs its twiddle layout.
-  Value tail = kb.options.target->lanes == 8 && logN >= 6
+  Value tail = nttTransposedOrder(*kb.options.target, unsigned(logN))
                    ? kb.table(abi::TableKind::NttTailTwiddles, t.basis, inverse ? 1 : 0, logN)
                    : Value();
   NttEmitter e{{kb, t.scaledRange}, t.N, t, j, t.prime(kb, j), tail, next.first, next.second};

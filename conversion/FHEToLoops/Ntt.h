@@ -10,6 +10,13 @@
 
 namespace fhec {
 
+/// Whether `target`'s NTT of 2^logN leaves the evaluation domain in its
+/// transposed order: on 8-lane targets the radix-8 tail keeps, within each
+/// group of 64 residues, natural (bit-reversed) element 8 b + e at 8 e + b
+/// (Ntt.cpp). Pointwise kernels do not care; the evaluation-domain
+/// automorphism, a permutation of the slots, does.
+inline bool nttTransposedOrder(const TargetSpec &target, unsigned logN) { return target.lanes == 8 && logN >= 6; }
+
 /// Harvey's butterflies on residues held in registers (lazy ranges: forward
 /// [0, 4p), inverse [0, 2p)), with Shoup products by the twiddles.
 struct NttButterflies {
