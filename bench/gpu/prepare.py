@@ -10,8 +10,15 @@ tests), plus fhec-exec and the runtime with the shared libraries they need.
 Keys and inputs are made on the GPU machine (fhec-exec --random): at the
 paper's size they would not fit the 64 MiB a run may carry.
 
+With --avx512 the bundle also holds cases for the lent machine's CPU (its
+hosts have had AVX-512 IFMA, which the machines fhec is built on may lack):
+programs compiled for --target=cpu-avx512 (avx512*.so) beside the cpu oracle,
+run one thread: one and eight rotations at the paper's size (hoisted, and
+with fhe-hoist-automorphisms disabled) and test/tools' linear_transform +
+poly_eval program. run.py checks them bit for bit like the GPU cases.
+
 Usage: bench/gpu/prepare.py [--out bench/gpu/bundle] [--gpu-arch sm_90] [--build build]
-                            [--target cuda] [--cases he_mul_logN12 ...]
+                            [--target cuda] [--cases he_mul_logN12 ...] [--avx512]
 (--target cuda-emu: a bundle that runs the same check on this machine's CPU, small cases only.)
 Then, on the lent machine (the `run` tool of /work/.library/device):
   run(command="python3 bench/gpu/run.py bench/gpu/bundle $OUT", carry=["bench/gpu/bundle"])
@@ -62,6 +69,30 @@ def transform_counts(fhe_text):
     return counts
 
 
+def rotations_program(offsets, logN=16, logQ=1200):
+    """k rotations of one ciphertext (bench/rotations' program) at the paper's size."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    from rotations.bench import PROGRAM as ROTATIONS  # noqa: E402
+    return ROTATIONS.render(logN=logN, logQ=logQ, slots=1 << (logN - 1), offsets=offsets)
+
+
+# (name, program, {module: extra fhec flags}): cpu-avx512 builds checked against the cpu build.
+def avx512_cases():
+    nohoist = ["--disable-pass=fhe-hoist-automorphisms"]
+    return [("avx512_rotate1_paper", rotations_program([1]), {"avx512": []}),
+            ("avx512_rotate8_paper", rotations_program(list(range(1, 9))), {"avx512": [], "avx512-nohoist": nohoist}),
+            ("avx512_matrices_polynomials", (ROOT / "test" / "tools" / "fhec-matrices-polynomials.mlir").read_text(),
+             {"avx512": []})]
+
+
+def compile_module(fhec, program, target, so, extra):
+    cmd = [str(fhec), str(program), "--target=" + target, "-O2", "-o", str(so)] + extra
+    print("prepare:", " ".join(cmd[1:]), flush=True)
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode != 0:
+        sys.exit(f"prepare: compiling {program} for {target} failed:\n{p.stderr}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default=str(ROOT / "bench" / "gpu" / "bundle"))
@@ -69,6 +100,7 @@ def main():
     ap.add_argument("--build", default=str(ROOT / "build"))
     ap.add_argument("--target", default="cuda", choices=["cuda", "cuda-emu"])
     ap.add_argument("--cases", nargs="+", choices=[c[0] for c in CASES], default=[c[0] for c in CASES])
+    ap.add_argument("--avx512", action="store_true", help="also the cpu-avx512 cases for the machine's CPU")
     args = ap.parse_args()
     build = pathlib.Path(args.build)
     fhec, fhec_exec = build / "bin" / "fhec", build / "bin" / "fhec-exec"
@@ -91,11 +123,15 @@ def main():
                              check=True).stdout
         (case / "transforms.json").write_text(json.dumps(transform_counts(fhe)))
         for target, so, extra in ((args.target, "gpu.so", ["--gpu-arch=" + args.gpu_arch]), ("cpu", "cpu.so", [])):
-            cmd = [str(fhec), str(program), "--target=" + target, "-O2", "-o", str(case / so)] + extra
-            print("prepare:", " ".join(cmd[1:]), flush=True)
-            p = subprocess.run(cmd, capture_output=True, text=True)
-            if p.returncode != 0:
-                sys.exit(f"prepare: compiling {name} for {target} failed:\n{p.stderr}")
+            compile_module(fhec, program, target, case / so, extra)
+    for name, text, modules in avx512_cases() if args.avx512 else []:
+        case = out / "cases" / name
+        case.mkdir(parents=True)
+        program = case / "program.mlir"
+        program.write_text(text)
+        compile_module(fhec, program, "cpu", case / "cpu.so", [])
+        for module, extra in modules.items():
+            compile_module(fhec, program, "cpu-avx512", case / (module + ".so"), extra)
     # The libraries fhec-exec and the modules need beyond glibc and libstdc++
     # (GMP; libomp, which every module links; OpenSSL's libcrypto, the CSPRNG), in case the GPU machine lacks them.
     for binary in [fhec_exec] + sorted(out.rglob("*.so")):

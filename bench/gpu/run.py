@@ -12,6 +12,9 @@ reach (each level launch reads and writes every residue once; counts from
 prepare.py's transforms.json) against the GPU's peak. Writes
 OUT/results.json and OUT/results.txt.
 
+The cases of prepare.py --avx512 (avx512*.so) run the same check one thread on
+the host CPU (its model in the report).
+
 Usage: python3 bench/gpu/run.py BUNDLE OUT [--repeat 20]
 Exit status: non-zero if a case fails or differs.
 """
@@ -38,6 +41,20 @@ def gpu_name():
         return "unknown"
 
 
+def cpu_name():
+    """The host CPU's model name, family and model (the avx512 cases' timings depend on it)."""
+    info = {}
+    try:
+        for line in pathlib.Path("/proc/cpuinfo").read_text().splitlines():
+            key, _, value = line.partition(":")
+            info.setdefault(key.strip(), value.strip())
+    except OSError:
+        return "unknown"
+    ifma = " avx512ifma" in " " + info.get("flags", "")
+    return (f"{info.get('model name', '?')} (family {info.get('cpu family', '?')} model {info.get('model', '?')}, "
+            f"{'with' if ifma else 'without'} AVX-512 IFMA)")
+
+
 def peak_gbps(name):
     for prefix, gbps in sorted(PEAK_GBPS.items(), key=lambda kv: -len(kv[0])):
         if name.startswith(prefix):
@@ -57,19 +74,29 @@ def main():
     gpu = gpu_name()
     peak = peak_gbps(gpu)
     results, lines, failed = [], [f"GPU: {gpu}; peak DRAM bandwidth: {peak or '?'} GB/s", ""], False
-    for case in sorted((bundle / "cases").iterdir()):
-        js = out / (case.name + ".json")
-        cmd = [str(bundle / "bin" / "fhec-exec"), str(case / "gpu.so"), "--random",
+    lines.insert(1, f"CPU: {cpu_name()}")
+    runs = [(case, so) for case in sorted((bundle / "cases").iterdir())
+            for so in sorted(case.glob("*.so")) if so.name != "cpu.so"]
+    for case, so in runs:
+        name = case.name if so.name == "gpu.so" else f"{case.name}.{so.stem}"
+        js = out / (name + ".json")
+        cmd = [str(bundle / "bin" / "fhec-exec"), str(so), "--random",
                "--expect-from=" + str(case / "cpu.so"), f"--repeat={args.repeat}", f"--json={js}"]
+        if so.name != "gpu.so":
+            cmd.append("--threads=1")  # the host CPU's cases (prepare.py --avx512): one thread
         p = subprocess.run(cmd, capture_output=True, text=True, env=env)
-        lines.append(f"== {case.name}: {' '.join(cmd[1:])}")
+        lines.append(f"== {name}: {' '.join(cmd[1:])}")
         lines += p.stdout.splitlines() + p.stderr.splitlines()
         if p.returncode != 0 or not js.exists():
             failed = True
             lines.append(f"FAILED (exit {p.returncode})")
             continue
         r = json.loads(js.read_text())
-        r["case"] = case.name
+        r["case"] = name
+        results.append(r)
+        failed |= any(v != "bit-identical" for v in r["outputs"])
+        if so.name != "gpu.so":
+            continue
         counts = json.loads((case / "transforms.json").read_text())
         N = 1 << r["logN"]
         # The call's total also holds the host<->device copies of its ciphertexts and the host's work
@@ -86,8 +113,12 @@ def main():
             r[phase + "_GBps"] = gbps
             lines.append(f"  {phase}: {rows} prime rows of 2^{r['logN']}, {ms * 1e3 / rows:.2f} us each, "
                          f"{gbps:.0f} GB/s" + (f" ({100 * gbps / peak:.0f}% of peak)" if peak else ""))
-        results.append(r)
-        failed |= any(v != "bit-identical" for v in r["outputs"])
+    # fhe-hoist-automorphisms' gain where a case was built both ways (medians of the same run).
+    totals = {r["case"]: r["total_ms_median"] for r in results}
+    for name, hoisted in totals.items():
+        plain = totals.get(name + "-nohoist")
+        if plain:
+            lines.append(f"{name}: hoisted / not hoisted = {hoisted:.1f} / {plain:.1f} ms = {hoisted / plain:.2f}x")
     (out / "results.json").write_text(json.dumps({"gpu": gpu, "peak_GBps": peak, "cases": results}, indent=1))
     (out / "results.txt").write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
