@@ -282,12 +282,10 @@ void emitCrtBlock(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, const Co
 void emitGpuCrt(KernelBuilder &kb, fhe::CrtOp op, Value in, Value out) {
   auto outT = op.getResult().getType();
   int64_t N = outT.getN();
-  Value m = kb.cidx(int64_t(outT.getBasis().size())), n = kb.cidx(N);
   // Consecutive threads on consecutive coefficients of one prime row: the
   // stores coalesce; each coefficient's limbs, read by every prime's thread,
   // meet in L1 and L2.
-  kb.parallel(ValueRange{kb.mul(m, n)}, [&](ValueRange iv) {
-    Value j = arith::DivUIOp::create(kb.b, kb.loc, iv[0], n), i = arith::RemUIOp::create(kb.b, kb.loc, iv[0], n);
+  kb.rowMajorGrid(kb.cidx(int64_t(outT.getBasis().size())), kb.cidx(N), [&](Value j, Value i) {
     digitCrt(kb, op, CoeffRef{in, Value(), false}, CoeffRef{out, Value(), true}, 1, kb.options.target->shoupBits, j, i);
   });
 }

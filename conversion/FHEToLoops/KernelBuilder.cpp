@@ -185,6 +185,13 @@ void KernelBuilder::parallel(ValueRange ubs, function_ref<void(ValueRange)> body
   b.setInsertionPointAfter(p);
 }
 
+void KernelBuilder::rowMajorGrid(Value rows, Value cols, function_ref<void(Value, Value)> body) {
+  parallel(ValueRange{mul(rows, cols)}, [&](ValueRange e) {
+    Value row = arith::DivUIOp::create(b, loc, e[0], cols);
+    body(row, arith::RemUIOp::create(b, loc, e[0], cols));
+  });
+}
+
 Value KernelBuilder::primeCount(fhe::BasisAttr basis) {
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPointToStart(functionEntry);

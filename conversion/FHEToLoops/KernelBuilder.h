@@ -116,6 +116,10 @@ public:
                 llvm::ArrayRef<int64_t> steps = {});
   /// The same with upper bounds computed in the IR (steps 1).
   void parallel(mlir::ValueRange ubs, llvm::function_ref<void(mlir::ValueRange)> body);
+  /// GPU targets' element grids: one scf.parallel over rows x cols elements
+  /// (rows major), the body given (row, col) = (e / cols, e % cols), so that
+  /// consecutive threads take consecutive columns of a row (coalesced).
+  void rowMajorGrid(mlir::Value rows, mlir::Value cols, llvm::function_ref<void(mlir::Value, mlir::Value)> body);
   /// scf.if without results.
   void ifThen(mlir::Value cond, llvm::function_ref<void()> body);
 

@@ -153,17 +153,11 @@ void emitResidueKernel(KernelBuilder &kb, ArrayRef<Operation *> ops, llvm::Dense
     // element-wise phases).
     // (Coefficient-major rows are m words wide, m a constant of the layout.)
     Value m = primeMajor ? kb.primeCount(e.basis) : kb.cidx(int64_t(e.basis.size())), B = kb.cidx(e.N / e.K);
-    kb.parallel(ValueRange{kb.mul(m, B)}, [&](ValueRange iv) {
-      Value j, blk;
-      if (primeMajor) {
-        j = arith::DivUIOp::create(kb.b, kb.loc, iv[0], B);
-        blk = arith::RemUIOp::create(kb.b, kb.loc, iv[0], B);
-      } else {
-        blk = arith::DivUIOp::create(kb.b, kb.loc, iv[0], m);
-        j = arith::RemUIOp::create(kb.b, kb.loc, iv[0], m);
-      }
-      e.element(j, blk, e.rowFor(j, blk, 1), 1);
-    });
+    auto element = [&](Value j, Value blk) { e.element(j, blk, e.rowFor(j, blk, 1), 1); };
+    if (primeMajor)
+      kb.rowMajorGrid(m, B, element);
+    else
+      kb.rowMajorGrid(B, m, [&](Value blk, Value j) { element(j, blk); });
     return;
   }
   if (primeMajor) {
@@ -249,10 +243,7 @@ struct TransposeLowering : KernelPattern<fhe::TransposeOp> {
       // GPU: one thread per residue, consecutive threads on consecutive words
       // of the result (its stores coalesce; the strided loads meet in L2).
       CoeffRef src{in, Value(), toCoeffMajor}, dst{out, Value(), !toCoeffMajor};
-      Value rowWords = kb.cidx(toCoeffMajor ? m : N);
-      kb.parallel({m * N}, [&](ValueRange iv) {
-        Value row = arith::DivUIOp::create(kb.b, kb.loc, iv[0], rowWords);
-        Value col = arith::RemUIOp::create(kb.b, kb.loc, iv[0], rowWords);
+      kb.rowMajorGrid(kb.cidx(toCoeffMajor ? N : m), kb.cidx(toCoeffMajor ? m : N), [&](Value row, Value col) {
         auto [i, j] = toCoeffMajor ? std::pair(row, col) : std::pair(col, row);
         kb.store(kb.load(src, i, j), dst, i, j);
       });
