@@ -45,14 +45,19 @@ Value bitReverse(KernelBuilder &kb, Value x, unsigned bits) {
                                    0x00FF00FF00FF00FFull, 0x0000FFFF0000FFFFull, 0x00000000FFFFFFFFull};
   for (int s = 0; s < 6; ++s) {
     Value sh = kb.c64(int64_t(1) << s), m = kb.c64(int64_t(masks[s]));
-    x = kb.bitOr(kb.bitAnd(kb.shr(x, sh), m), kb.shl(kb.bitAnd(x, m), sh));
+    // Named steps: call arguments' evaluation order is unspecified, and the
+    // IR must not depend on the compiler that built fhec.
+    Value high = kb.bitAnd(kb.shr(x, sh), m);
+    Value low = kb.shl(kb.bitAnd(x, m), sh);
+    x = kb.bitOr(high, low);
   }
   return kb.shr(x, kb.c64(64 - int64_t(bits)));
 }
 
 // For evaluation-domain slot t (an i64): the slot phi_g moves to it.
 Value evalSource(KernelBuilder &kb, Value t, Value g, unsigned logN) {
-  Value e = kb.add(kb.shl(bitReverse(kb, t, logN), kb.c64(1)), kb.c64(1));  // 2 brv(t) + 1
+  Value r = bitReverse(kb, t, logN);
+  Value e = kb.add(kb.shl(r, kb.c64(1)), kb.c64(1));  // 2 brv(t) + 1
   Value eg = kb.bitAnd(kb.mul(e, g), kb.c64((int64_t(2) << logN) - 1));
   return bitReverse(kb, kb.shr(eg, kb.c64(1)), logN);
 }
@@ -60,8 +65,11 @@ Value evalSource(KernelBuilder &kb, Value t, Value g, unsigned logN) {
 // Position x (an i64) of the NTT's transposed order to the natural order, and
 // back (an involution): within each group of 64, 8 e + b <-> 8 b + e.
 Value transposedSlot(KernelBuilder &kb, Value x) {
-  Value low = kb.bitAnd(x, kb.c64(7)), mid = kb.bitAnd(kb.shr(x, kb.c64(3)), kb.c64(7));
-  return kb.bitOr(kb.bitAnd(x, kb.c64(~int64_t(63))), kb.bitOr(kb.shl(low, kb.c64(3)), mid));
+  Value low = kb.bitAnd(x, kb.c64(7));
+  Value mid = kb.bitAnd(kb.shr(x, kb.c64(3)), kb.c64(7));
+  Value swapped = kb.bitOr(kb.shl(low, kb.c64(3)), mid);
+  Value group = kb.bitAnd(x, kb.c64(~int64_t(63)));
+  return kb.bitOr(group, swapped);
 }
 
 struct AutomorphismLowering : KernelPattern<fhe::AutomorphismOp> {

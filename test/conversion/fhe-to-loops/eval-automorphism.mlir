@@ -16,6 +16,8 @@
 // NATURAL-LABEL: func.func @rotate64(
 // NATURAL: scf.for %[[T:.*]] = %c0 to %c64 step %c1 {
 // NATURAL-NEXT: %[[S:.*]] = arith.index_cast %[[T]] : index to i64
+// NATURAL-NEXT: arith.shrui %[[S]], %c1_i64 : i64
+// NATURAL-NEXT: arith.andi
 // NATURAL-NEXT: arith.andi %[[S]], %c6148914691236517205_i64 : i64
 // NATURAL-NOT: %c-64_i64
 // NATURAL: memref.store
@@ -29,6 +31,8 @@
 // TRANSPOSED-NEXT: %[[LOW:.*]] = arith.ori %[[E8]], %[[B]] : i64
 // TRANSPOSED-NEXT: %[[G:.*]] = arith.andi %[[S]], %c-64_i64 : i64
 // TRANSPOSED-NEXT: %[[NAT:.*]] = arith.ori %[[G]], %[[LOW]] : i64
+// TRANSPOSED-NEXT: arith.shrui %[[NAT]], %c1_i64 : i64
+// TRANSPOSED-NEXT: arith.andi
 // TRANSPOSED-NEXT: arith.andi %[[NAT]], %c6148914691236517205_i64 : i64
 // The source slot (after the product by g) goes back to the transposed order.
 // TRANSPOSED: arith.muli
@@ -46,6 +50,8 @@ func.func @rotate64(%x: !e6) -> !e6 {
 // TRANSPOSED-LABEL: func.func @rotate32(
 // TRANSPOSED: scf.for %[[T:.*]] = %c0 to %c32 step %c1 {
 // TRANSPOSED-NEXT: %[[S:.*]] = arith.index_cast %[[T]] : index to i64
+// TRANSPOSED-NEXT: arith.shrui %[[S]], %c1_i64 : i64
+// TRANSPOSED-NEXT: arith.andi
 // TRANSPOSED-NEXT: arith.andi %[[S]], %c6148914691236517205_i64 : i64
 // TRANSPOSED-NOT: %c-64_i64
 // TRANSPOSED: return
