@@ -73,8 +73,16 @@ FailureOr<std::vector<V>> interpret(func::FuncOp f, const std::vector<V> &inputs
             .template Case<ckks::AddConstOp>([&](auto o) { return env[o.getResult()] = ops.addConst(o, get(o.getInput())), success(); })
             .template Case<ckks::MulPlainOp>([&](auto o) { return env[o.getResult()] = ops.mulPlain(o, get(o.getInput())), success(); })
             .template Case<ckks::AddPlainOp>([&](auto o) { return env[o.getResult()] = ops.addPlain(o, get(o.getInput())), success(); })
-            .template Case<ckks::RotateOp, ckks::ConjugateOp>([&](auto o) -> LogicalResult {
-              FailureOr<V> r = ops.automorphism(o, get(o.getInput()));
+            .template Case<ckks::RotateOp>([&](ckks::RotateOp o) -> LogicalResult {
+              for (auto [i, result] : llvm::enumerate(o.getResults())) {
+                FailureOr<V> r = ops.rotate(o, i, get(o.getInput()));
+                if (failed(r)) return failure();
+                env[result] = *r;
+              }
+              return success();
+            })
+            .template Case<ckks::ConjugateOp>([&](ckks::ConjugateOp o) -> LogicalResult {
+              FailureOr<V> r = ops.conjugate(o, get(o.getInput()));
               if (failed(r)) return failure();
               env[o.getResult()] = *r;
               return success();
@@ -167,7 +175,7 @@ struct ReferenceOps {
       for (auto &x : v) x = -x;
     return rt::referenceAddPlain(a, rt::encode(v, params.logN, a.logp, a.logq()));
   }
-  FailureOr<rt::Ciphertext> rotate(Operation *op, uint64_t g, const rt::Ciphertext &a) {
+  FailureOr<rt::Ciphertext> automorphism(Operation *op, uint64_t g, const rt::Ciphertext &a) {
     const rt::RotationKey *rk = nullptr;
     if (keys.rotationKeys) {
       auto it = keys.rotationKeys->find(g);
@@ -176,8 +184,12 @@ struct ReferenceOps {
     if (!rk) return op->emitOpError() << "needs the rotation key of Galois element " << g;
     return rt::referenceRotate(params, a, *rk, form());
   }
-  template <typename Op> FailureOr<rt::Ciphertext> automorphism(Op o, const rt::Ciphertext &a) {
-    return rotate(o, o.getGaloisElement(), a);
+  // Result i of `o`.
+  FailureOr<rt::Ciphertext> rotate(ckks::RotateOp o, unsigned i, const rt::Ciphertext &a) {
+    return automorphism(o, o.getGaloisElement(i), a);
+  }
+  FailureOr<rt::Ciphertext> conjugate(ckks::ConjugateOp o, const rt::Ciphertext &a) {
+    return automorphism(o, o.getGaloisElement(), a);
   }
   // ckks.linear_transform's BSGS sequence: per giant step, the exact sum mod q
   // of the unrescaled plaintext products of the baby rotations, rotated.
@@ -190,7 +202,7 @@ struct ReferenceOps {
         babies.emplace(0, a);
         continue;
       }
-      FailureOr<rt::Ciphertext> r = rotate(o, rt::galoisForRotation(params.logN, b), a);
+      FailureOr<rt::Ciphertext> r = automorphism(o, rt::galoisForRotation(params.logN, b), a);
       if (failed(r)) return failure();
       babies.emplace(b, std::move(*r));
     }
@@ -204,7 +216,7 @@ struct ReferenceOps {
         inner = inner ? rt::referenceAdd(*inner, p) : p;
       }
       if (giant != 0) {
-        FailureOr<rt::Ciphertext> r = rotate(o, rt::galoisForRotation(params.logN, giant), *inner);
+        FailureOr<rt::Ciphertext> r = automorphism(o, rt::galoisForRotation(params.logN, giant), *inner);
         if (failed(r)) return failure();
         inner = std::move(*r);
       }
@@ -244,9 +256,9 @@ struct PlainOps {
     double sign = o.getNegate() ? -1 : 1;
     return map(a, [&](rt::Complex x, size_t i) { return x + sign * v[i]; });
   }
-  // Slot j takes slot j + offset (mod slots: a sparse vector repeats).
-  FailureOr<Vec> automorphism(ckks::RotateOp o, const Vec &a) {
-    size_t n = a.size(), k = size_t(o.getOffset()) % n;
+  // Result i: slot j takes slot j + offsets[i] (mod slots: a sparse vector repeats).
+  FailureOr<Vec> rotate(ckks::RotateOp o, unsigned i, const Vec &a) {
+    size_t n = a.size(), k = size_t(o.getOffsets()[i]) % n;
     return map(a, [&](rt::Complex, size_t i) { return a[(i + k) % n]; });
   }
   // y[j] = sum_i diag_i[j] x[(j + offset_i) mod slots].
@@ -258,7 +270,7 @@ struct PlainOps {
       for (size_t j = 0; j < n; ++j) y[j] += diagonals[i][j] * a[(j + size_t(d)) % n];
     return y;
   }
-  FailureOr<Vec> automorphism(ckks::ConjugateOp, const Vec &a) {
+  FailureOr<Vec> conjugate(ckks::ConjugateOp, const Vec &a) {
     return map(a, [](rt::Complex x, size_t) { return std::conj(x); });
   }
 };
@@ -281,10 +293,7 @@ FailureOr<std::vector<rt::Ciphertext>> evaluateReference(func::FuncOp f, const r
 std::vector<uint64_t> galoisElements(func::FuncOp f) {
   std::set<uint64_t> g;
   f.walk([&](Operation *op) {
-    if (auto r = dyn_cast<ckks::RotateOp>(op)) g.insert(r.getGaloisElement());
-    if (auto c = dyn_cast<ckks::ConjugateOp>(op)) g.insert(c.getGaloisElement());
-    if (auto l = dyn_cast<ckks::LinearTransformOp>(op))
-      for (uint64_t e : l.getGaloisElements()) g.insert(e);
+    for (uint64_t e : ckks::keySwitchGaloisElements(op)) g.insert(e);
   });
   return {g.begin(), g.end()};
 }

@@ -83,17 +83,29 @@ CiphertextShape ProgramBuilder::shape(Handle v) const {
   return {int(t.getLogq()), int(t.getLogp()), int(t.getSlots())};
 }
 
-template <typename F> ProgramBuilder::Handle ProgramBuilder::build(const SourceLocation &loc, F &&f) {
+template <typename F> std::vector<ProgramBuilder::Handle> ProgramBuilder::buildAll(const SourceLocation &loc, F &&f) {
   if (s->finished) throw ProgramError(ProgramError::Kind::Parameter, "the program is finished");
   DiagnosticCollector diags(*s->ctx);
   s->manager->outOfDepth = false;
-  FailureOr<Value> v = f(s->location(loc));
-  if (failed(v)) diags.raise(s->manager->outOfDepth ? ProgramError::Kind::Depth : ProgramError::Kind::Compile);
-  // Ops verify as they are built, so that an error points at its source line.
-  if (Operation *def = v->getDefiningOp(); def && failed(verify(def)))
-    diags.raise(ProgramError::Kind::Compile);
-  s->values.push_back(*v);
-  return s->values.size() - 1;
+  FailureOr<SmallVector<Value>> values = f(s->location(loc));
+  if (failed(values)) diags.raise(s->manager->outOfDepth ? ProgramError::Kind::Depth : ProgramError::Kind::Compile);
+  std::vector<Handle> handles;
+  for (Value v : *values) {
+    // Ops verify as they are built, so that an error points at its source line.
+    if (Operation *def = v.getDefiningOp(); def && failed(verify(def)))
+      diags.raise(ProgramError::Kind::Compile);
+    s->values.push_back(v);
+    handles.push_back(s->values.size() - 1);
+  }
+  return handles;
+}
+
+template <typename F> ProgramBuilder::Handle ProgramBuilder::build(const SourceLocation &loc, F &&f) {
+  return buildAll(loc, [&](Location l) -> FailureOr<SmallVector<Value>> {
+           FailureOr<Value> v = f(l);
+           if (failed(v)) return failure();
+           return SmallVector<Value>{*v};
+         }).front();
 }
 
 namespace {
@@ -192,9 +204,11 @@ ProgramBuilder::Handle ProgramBuilder::addPlainArg(Handle x, Handle pt, bool neg
   return build(loc, [&](Location l) { return s->manager->addPlain(l, a, p, negate); });
 }
 
-ProgramBuilder::Handle ProgramBuilder::rotate(Handle x, int64_t r, const SourceLocation &loc) {
+std::vector<ProgramBuilder::Handle> ProgramBuilder::rotate(Handle x, const std::vector<int64_t> &offsets,
+                                                           const SourceLocation &loc) {
   Value a = valueOf(s->values, x);
-  return build(loc, [&](Location l) { return s->manager->rotate(l, a, r); });
+  if (offsets.empty()) throw ProgramError(ProgramError::Kind::Parameter, "rotate needs at least one offset");
+  return buildAll(loc, [&](Location l) { return s->manager->rotate(l, a, offsets); });
 }
 
 ProgramBuilder::Handle ProgramBuilder::conjugate(Handle x, const SourceLocation &loc) {

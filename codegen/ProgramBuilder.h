@@ -48,8 +48,10 @@ public:
   /// The same with a plaintext argument `pt` (`negate`: x minus it).
   Handle mulPlainArg(Handle x, Handle pt, const SourceLocation &loc);
   Handle addPlainArg(Handle x, Handle pt, bool negate, const SourceLocation &loc);
-  /// Left rotation by r slots (negative: right), mod N/2.
-  Handle rotate(Handle x, int64_t r, const SourceLocation &loc);
+  /// Left rotations by each of `offsets` slots (negative: right), mod N/2:
+  /// one handle per offset, from one ckks.rotate (they share x's
+  /// decomposition when hoisted).
+  std::vector<Handle> rotate(Handle x, const std::vector<int64_t> &offsets, const SourceLocation &loc);
   Handle conjugate(Handle x, const SourceLocation &loc);
   /// ckks.linear_transform: y[j] = sum_i diagonals[i][j] x[(j + offsets[i]) mod
   /// slots], by baby-step giant-step; Parameter error for mismatched shapes.
@@ -69,6 +71,8 @@ private:
   struct State;
   std::unique_ptr<State> s;
   template <typename F> Handle build(const SourceLocation &loc, F &&f);
+  /// The same for `f` giving several values (FailureOr<SmallVector<Value>>).
+  template <typename F> std::vector<Handle> buildAll(const SourceLocation &loc, F &&f);
   /// `values` as the slot values of a plaintext for x; Parameter error if their count is not x's slots.
   mlir::ElementsAttr plaintext(Handle x, const std::vector<std::complex<double>> &values);
 };

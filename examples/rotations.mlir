@@ -9,10 +9,8 @@
 
 module attributes {ckks.params = #ckks.params<logN = 16, logQ = 1200, logp = 30, security = "none">} {
   func.func @rotations(%a: !ct) -> (!ct, !ct, !ct, !ct) {
-    %r1 = ckks.rotate %a {offset = 1 : i64} : !ct
-    %r2 = ckks.rotate %a {offset = 2 : i64} : !ct
-    %r4 = ckks.rotate %a {offset = 4 : i64} : !ct
-    %r8 = ckks.rotate %a {offset = 8 : i64} : !ct
-    return %r1, %r2, %r4, %r8 : !ct, !ct, !ct, !ct
+    // One op, four results: they share the decomposition of %a's ax.
+    %r:4 = ckks.rotate %a [1, 2, 4, 8] : !ct
+    return %r#0, %r#1, %r#2, %r#3 : !ct, !ct, !ct, !ct
   }
 }

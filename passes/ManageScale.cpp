@@ -50,12 +50,12 @@ struct CKKSManageScalePass : public fhec::impl::CKKSManageScaleBase<CKKSManageSc
         f.setFunctionType(b.getFunctionType(f.getArgumentTypes(), ValueRange(results).getTypes()));
         continue;
       }
-      if (!isa<ckks::CKKSDialect>(op.getDialect()) || op.getNumResults() != 1)
+      if (!isa<ckks::CKKSDialect>(op.getDialect()))
         return op.emitOpError() << "is not supported by ckks-manage-scale";
       SmallVector<Value> operands = llvm::map_to_vector(op.getOperands(), [&](Value v) { return map.lookupOrDefault(v); });
-      FailureOr<Value> r = manager.rebuild(&op, operands);
+      FailureOr<SmallVector<Value>> r = manager.rebuild(&op, operands);
       if (failed(r)) return failure();
-      map.map(op.getResult(0), *r);
+      map.map(op.getResults(), *r);
       old.push_back(&op);
     }
     // The old ops, users first.

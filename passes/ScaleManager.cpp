@@ -138,18 +138,40 @@ FailureOr<Value> ScaleManager::linearTransform(Location loc, Value x, DenseI64Ar
 }
 
 FailureOr<Value> ScaleManager::rotate(Location loc, Value x, int64_t offset) {
+  FailureOr<SmallVector<Value>> r = rotate(loc, x, ArrayRef<int64_t>{offset});
+  if (failed(r)) return failure();
+  return r->front();
+}
+
+FailureOr<SmallVector<Value>> ScaleManager::rotate(Location loc, Value x, ArrayRef<int64_t> offsets) {
   int64_t half = int64_t(1) << (typeOf(x).getLogN() - 1);
-  int64_t k = offset % half;
-  if (k < 0) k += half;
-  if (k == 0) return x;
-  return ckks::RotateOp::create(b, loc, typeOf(x), x, b.getI64IntegerAttr(k)).getResult();
+  // Each distinct non-zero offset mod N/2 once, in the order first given.
+  SmallVector<int64_t> reduced, distinct;
+  for (int64_t offset : offsets) {
+    int64_t k = offset % half;
+    reduced.push_back(k < 0 ? k + half : k);
+    if (reduced.back() && !llvm::is_contained(distinct, reduced.back())) distinct.push_back(reduced.back());
+  }
+  ckks::RotateOp op;
+  if (!distinct.empty()) op = ckks::RotateOp::create(b, loc, x, distinct);
+  return llvm::map_to_vector(reduced, [&](int64_t k) {
+    return k ? op.getResult(unsigned(llvm::find(distinct, k) - distinct.begin())) : x;
+  });
 }
 
 FailureOr<Value> ScaleManager::conjugate(Location loc, Value x) {
   return ckks::ConjugateOp::create(b, loc, typeOf(x), x).getResult();
 }
 
-FailureOr<Value> ScaleManager::rebuild(Operation *op, ValueRange operands) {
+FailureOr<SmallVector<Value>> ScaleManager::rebuild(Operation *op, ValueRange operands) {
+  if (auto r = dyn_cast<ckks::RotateOp>(op)) return rotate(op->getLoc(), operands[0], r.getOffsets());
+  if (op->getNumResults() != 1) return op->emitOpError() << "is not supported by ckks-manage-scale";
+  FailureOr<Value> v = rebuildSingle(op, operands);
+  if (failed(v)) return failure();
+  return SmallVector<Value>{*v};
+}
+
+FailureOr<Value> ScaleManager::rebuildSingle(Operation *op, ValueRange operands) {
   Location loc = op->getLoc();
   // A product the program rescales itself keeps its scale.
   bool rescaleAfter = llvm::none_of(op->getUsers(), [](Operation *u) { return isa<ckks::RescaleOp>(u); });
@@ -172,7 +194,6 @@ FailureOr<Value> ScaleManager::rebuild(Operation *op, ValueRange operands) {
         return o.getPlain() ? addPlain(loc, operands[0], operands[1], o.getNegate())
                             : addPlain(loc, operands[0], *o.getValues());
       })
-      .Case<ckks::RotateOp>([&](ckks::RotateOp o) { return rotate(loc, operands[0], o.getOffset()); })
       .Case<ckks::ConjugateOp>([&](auto) { return conjugate(loc, operands[0]); })
       .Case<ckks::LinearTransformOp>([&](ckks::LinearTransformOp o) {
         return linearTransform(loc, operands[0], o.getOffsetsAttr(), o.getDiagonals(), o.getBabyStepAttr(),

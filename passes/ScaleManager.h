@@ -43,6 +43,10 @@ public:
                                                bool rescaleAfter = true);
   /// Left rotation by `offset` slots (negative: right), taken mod N/2; 0 returns x.
   mlir::FailureOr<mlir::Value> rotate(mlir::Location loc, mlir::Value x, int64_t offset);
+  /// The rotations of x by each of `offsets` (as above), from one ckks.rotate
+  /// (so that they share x's decomposition); one value per offset.
+  mlir::FailureOr<llvm::SmallVector<mlir::Value>> rotate(mlir::Location loc, mlir::Value x,
+                                                          llvm::ArrayRef<int64_t> offsets);
   mlir::FailureOr<mlir::Value> conjugate(mlir::Location loc, mlir::Value x);
   /// An explicit rescale by `bits` (the program's own).
   mlir::FailureOr<mlir::Value> rescale(mlir::Location loc, mlir::Value x, unsigned bits);
@@ -58,9 +62,11 @@ public:
   /// Builds the managed form of the ckks op `op` on `operands` (its operands,
   /// already managed). A product with a ckks.rescale among its users is left
   /// unrescaled: the program manages that one itself.
-  mlir::FailureOr<mlir::Value> rebuild(mlir::Operation *op, mlir::ValueRange operands);
+  /// One value per result of `op`.
+  mlir::FailureOr<llvm::SmallVector<mlir::Value>> rebuild(mlir::Operation *op, mlir::ValueRange operands);
 
 private:
+  mlir::FailureOr<mlir::Value> rebuildSingle(mlir::Operation *op, mlir::ValueRange operands);
   mlir::OpBuilder &b;
   ckks::ParamsAttr params;
 

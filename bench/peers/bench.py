@@ -72,7 +72,7 @@ module attributes {{ckks.params = #ckks.params<logN = {logN}, logQ = {logQ}, log
     "rotate": """!ct = !ckks.ct<logN = {logN}, logq = {logQ}, logp = 30, slots = {slots}>
 module attributes {{ckks.params = #ckks.params<logN = {logN}, logQ = {logQ}, logp = 30, security = "none">}} {{
   func.func @rotate(%a: !ct) -> !ct {{
-    %0 = ckks.rotate %a {{offset = 1 : i64}} : !ct
+    %0 = ckks.rotate %a [1] : !ct
     return %0 : !ct
   }}
 }}

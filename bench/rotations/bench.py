@@ -42,7 +42,7 @@ PROGRAM = jinja2.Template("""\
 !ct = !ckks.ct<logN = {{ logN }}, logq = {{ logQ }}, logp = 30, slots = {{ slots }}>
 module attributes {ckks.params = #ckks.params<logN = {{ logN }}, logQ = {{ logQ }}, logp = 30, security = "none">} {
   func.func @rotations(%a: !ct) -> ({% for r in offsets %}!ct{{ ', ' if not loop.last }}{% endfor %}) {
-{% for r in offsets %}    %r{{ r }} = ckks.rotate %a {offset = {{ r }} : i64} : !ct
+{% for r in offsets %}    %r{{ r }} = ckks.rotate %a [{{ r }}] : !ct
 {% endfor %}    return {% for r in offsets %}%r{{ r }}{{ ', ' if not loop.last }}{% endfor %} : \
 {% for r in offsets %}!ct{{ ', ' if not loop.last }}{% endfor %}
   }

@@ -55,8 +55,14 @@ public:
     return llvm::TypeSwitch<Operation *, LogicalResult>(op)
         .Case<ckks::AddOp>([&](auto o) { return binary<fhe::PolyAddOp>(o); })
         .Case<ckks::SubOp>([&](auto o) { return binary<fhe::PolySubOp>(o); })
-        .Case<ckks::RotateOp>([&](ckks::RotateOp o) { return lowerAutomorphism(o, o.getGaloisElement()); })
-        .Case<ckks::ConjugateOp>([&](ckks::ConjugateOp o) { return lowerAutomorphism(o, o.getGaloisElement()); })
+        .Case<ckks::RotateOp>([&](ckks::RotateOp o) {
+          for (auto [i, r] : llvm::enumerate(o.getResults())) lowerAutomorphism(o, r, o.getGaloisElement(i));
+          return success();
+        })
+        .Case<ckks::ConjugateOp>([&](ckks::ConjugateOp o) {
+          lowerAutomorphism(o, o.getResult(), o.getGaloisElement());
+          return success();
+        })
         .Case<ckks::LinearTransformOp>([&](ckks::LinearTransformOp o) { return lowerLinearTransform(o); })
         .Case<ckks::MulPlainOp>([&](ckks::MulPlainOp o) -> LogicalResult {
           auto in = o.getInput().getType();
@@ -301,10 +307,10 @@ private:
   // on its residues give the residues of the signed a' = phi_g(ax) (|a'| < q,
   // within region 2's bound like axax); key switching with the rotation key
   // of g; b' = phi_g(bx) mod q.
-  LogicalResult lowerAutomorphism(Operation *o, uint64_t g) {
-    auto t = cast<ckks::CiphertextType>(o->getResult(0).getType());
-    map[o->getResult(0)] = rotate(o->getLoc(), map.at(o->getOperand(0)), t.getLogq(), g);
-    return success();
+  // Result `r` of rotation or conjugation `o`: phi_g of its input.
+  void lowerAutomorphism(Operation *o, Value r, uint64_t g) {
+    auto t = cast<ckks::CiphertextType>(r.getType());
+    map[r] = rotate(o->getLoc(), map.at(o->getOperand(0)), t.getLogq(), g);
   }
 
   Pair rotate(Location loc, Pair x, unsigned logq, uint64_t g) {
@@ -407,8 +413,7 @@ struct CKKSToFHEPass : public fhec::impl::CKKSToFHEBase<CKKSToFHEPass> {
     unsigned maxLogq = 0;
     module.walk([&](Operation *op) {
       if (isa<ckks::MulOp>(op)) maxLogq = std::max(maxLogq, cast<ckks::MulOp>(op).getType().getLogq());
-      auto lt = dyn_cast<ckks::LinearTransformOp>(op);
-      if (isa<ckks::RotateOp, ckks::ConjugateOp>(op) || (lt && !lt.getRotationOffsets().empty()))
+      if (!ckks::keySwitchGaloisElements(op).empty())
         maxLogq = std::max(maxLogq, cast<ckks::CiphertextType>(op->getResult(0).getType()).getLogq());
     });
     fhe::BasisAttr evkBasis;
@@ -458,10 +463,7 @@ struct CKKSToFHEPass : public fhec::impl::CKKSToFHEBase<CKKSToFHEPass> {
     std::set<uint64_t> galois;  // rotation keys, in a fixed order
     f.walk([&](Operation *op) {
       hasMul |= isa<ckks::MulOp>(op);
-      if (auto r = dyn_cast<ckks::RotateOp>(op)) galois.insert(r.getGaloisElement());
-      if (auto c = dyn_cast<ckks::ConjugateOp>(op)) galois.insert(c.getGaloisElement());
-      if (auto l = dyn_cast<ckks::LinearTransformOp>(op))
-        for (uint64_t e : l.getGaloisElements()) galois.insert(e);
+      for (uint64_t g : ckks::keySwitchGaloisElements(op)) galois.insert(g);
     });
 
     // New signature: (ct0.ax, ct0.bx, ..., [pt<j>@<scale>,<logq> per plaintext

@@ -12,6 +12,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -49,6 +50,19 @@ static void printBinaryTypes(OpAsmPrinter &printer, Operation *, Type lhs, Type 
   print(result);
 }
 
+// custom<RotateTypes>: one ciphertext type, for the input and each of the
+// results (one per offset, parsed before).
+static ParseResult parseRotateTypes(OpAsmParser &parser, Type &input, SmallVectorImpl<Type> &results,
+                                    DenseI64ArrayAttr offsets) {
+  if (parseCiphertextType(parser, input)) return failure();
+  results.assign(offsets ? offsets.size() : 0, input);
+  return success();
+}
+
+static void printRotateTypes(OpAsmPrinter &printer, Operation *, Type input, TypeRange, DenseI64ArrayAttr) {
+  printer.printStrippedAttrOrType(cast<CiphertextType>(input));
+}
+
 #include "dialect/CKKS/CKKSDialect.cpp.inc"
 #define GET_ATTRDEF_CLASSES
 #include "dialect/CKKS/CKKSAttributes.cpp.inc"
@@ -76,6 +90,17 @@ ParamsAttr fhec::ckks::getModuleParams(Operation *op) {
   auto module = isa<ModuleOp>(op) ? cast<ModuleOp>(op) : op->getParentOfType<ModuleOp>();
   if (!module) return {};
   return module->getAttrOfType<ParamsAttr>(CKKSDialect::getParamsAttrName());
+}
+
+std::vector<uint64_t> fhec::ckks::keySwitchGaloisElements(Operation *op) {
+  if (auto r = dyn_cast<RotateOp>(op)) {
+    std::vector<uint64_t> g;
+    for (unsigned i = 0; i < r.getNumResults(); ++i) g.push_back(r.getGaloisElement(i));
+    return g;
+  }
+  if (auto c = dyn_cast<ConjugateOp>(op)) return {c.getGaloisElement()};
+  if (auto l = dyn_cast<LinearTransformOp>(op)) return l.getGaloisElements();
+  return {};
 }
 
 std::string fhec::ckks::formatNumber(double v) {
@@ -276,15 +301,33 @@ LogicalResult MulConstOp::verify() {
   return verifyAll(*this);
 }
 
-LogicalResult RotateOp::verify() {
-  unsigned half = 1u << (getType().getLogN() - 1);
-  if (uint64_t(getOffset()) >= half)
-    return emitOpError() << "offset = " << getOffset() << " must be in [1, N/2 = " << half
-                         << "): a right rotation by r is the left rotation by N/2 - r";
-  return verifySameType(*this);
+void RotateOp::build(OpBuilder &b, OperationState &state, Value input, ArrayRef<int64_t> offsets) {
+  build(b, state, SmallVector<Type>(offsets.size(), input.getType()), input, b.getDenseI64ArrayAttr(offsets));
 }
 
-uint64_t RotateOp::getGaloisElement() { return fhec::rt::galoisForRotation(int(getType().getLogN()), getOffset()); }
+LogicalResult RotateOp::verify() {
+  auto t = getInput().getType();
+  unsigned half = 1u << (t.getLogN() - 1);
+  ArrayRef<int64_t> offsets = getOffsets();
+  if (offsets.empty()) return emitOpError() << "needs at least one offset";
+  if (offsets.size() != getNumResults())
+    return emitOpError() << "has " << getNumResults() << " results for " << offsets.size()
+                         << " offsets: one result per offset";
+  llvm::SmallDenseSet<int64_t> seen;
+  for (int64_t k : offsets) {
+    if (k < 1 || uint64_t(k) >= half)
+      return emitOpError() << "offset = " << k << " must be in [1, N/2 = " << half
+                           << "): a right rotation by r is the left rotation by N/2 - r";
+    if (!seen.insert(k).second) return emitOpError() << "lists offset " << k << " twice";
+  }
+  for (Type r : getResultTypes())
+    if (r != t) return emitOpError() << "result type " << r << " differs from the input type " << t;
+  return verifyAll(*this);
+}
+
+uint64_t RotateOp::getGaloisElement(unsigned i) {
+  return fhec::rt::galoisForRotation(int(getInput().getType().getLogN()), getOffsets()[i]);
+}
 
 LogicalResult ConjugateOp::verify() { return verifySameType(*this); }
 

@@ -47,6 +47,10 @@ namespace fhec::ckks {
 /// The `ckks.params` attribute of the module enclosing `op`, or null.
 ParamsAttr getModuleParams(mlir::Operation *op);
 
+/// The Galois elements whose rotation keys `op` key-switches with
+/// (ckks.rotate, ckks.conjugate, ckks.linear_transform), or none.
+std::vector<uint64_t> keySwitchGaloisElements(mlir::Operation *op);
+
 /// `v` as a short decimal ("0.5", "-4", "1e-12") for messages.
 std::string formatNumber(double v);
 

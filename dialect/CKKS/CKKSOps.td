@@ -121,23 +121,31 @@ def CKKS_AddConstOp : CKKS_Op<"add_const", [AllTypesMatch<["input", "result"]>]>
   let assemblyFormat = "$input attr-dict `:` type($result)";
 }
 
-def CKKS_RotateOp : CKKS_Op<"rotate", [AllTypesMatch<["input", "result"]>]> {
-  let summary = "Slot rotation: slot j takes slot j + offset (HEAAN leftRotateFast)";
+def CKKS_RotateOp : CKKS_Op<"rotate"> {
+  let summary = "Slot rotations of one ciphertext: in result i, slot j takes slot j + offsets[i] (HEAAN leftRotateFast)";
   let description = [{
-    The automorphism X -> X^g with g = 5^offset mod 2N on both polynomials,
-    then key switching of the rotated ax with the rotation key of g through
-    region 2 of HE Mul (docs/design.md). 0 < offset < N/2; a right rotation by r
-    is the left rotation by N/2 - r (HEAAN's rightRotateFast).
+    One result per offset, each the automorphism X -> X^g with
+    g = 5^offset mod 2N on both polynomials, then key switching of the
+    rotated ax with the rotation key of g through region 2 of HE Mul
+    (docs/design.md). 0 < offset < N/2, no offset twice; a right rotation by r
+    is the left rotation by N/2 - r (HEAAN's rightRotateFast). The rotations
+    of one op (like any rotations of one ciphertext) share the decomposition
+    of ax: fhe-hoist-automorphisms computes its CRT and NTT once.
     ```mlir
-    %r = ckks.rotate %c {offset = 1 : i64} : !ckks.ct<logN = 13, logq = 240, logp = 30, slots = 4096>
+    %r = ckks.rotate %c [1] : !ckks.ct<logN = 13, logq = 240, logp = 30, slots = 4096>
+    %s:3 = ckks.rotate %c [1, 2, 4] : !ckks.ct<logN = 13, logq = 240, logp = 30, slots = 4096>
     ```
   }];
-  let arguments = (ins CKKS_CiphertextType:$input, ConfinedAttr<I64Attr, [IntPositive]>:$offset);
-  let results = (outs CKKS_CiphertextType:$result);
-  let assemblyFormat = "$input attr-dict `:` type($result)";
+  let arguments = (ins CKKS_CiphertextType:$input, DenseI64ArrayAttr:$offsets);
+  let results = (outs Variadic<CKKS_CiphertextType>:$results);
+  let assemblyFormat = "$input $offsets attr-dict `:` custom<RotateTypes>(type($input), type($results), ref($offsets))";
+  let builders = [
+    // One result of x's type per offset.
+    OpBuilder<(ins "::mlir::Value":$input, "::llvm::ArrayRef<int64_t>":$offsets)>
+  ];
   let extraClassDeclaration = [{
-    /// The Galois element 5^offset mod 2N of the rotation.
-    uint64_t getGaloisElement();
+    /// The Galois element 5^offsets[i] mod 2N of result i.
+    uint64_t getGaloisElement(unsigned i);
   }];
 }
 

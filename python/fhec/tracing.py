@@ -117,15 +117,18 @@ class Encrypted:
 
     def rotate(self, k):
         """Left rotation by k slots (slot j takes slot j + k); negative k rotates right.
-        A list of offsets gives the list of rotations, hoisted: the compiler
-        (fhe-hoist-automorphisms) shares one decomposition (CRT and NTT of
-        ax) among all rotations of a ciphertext, each rotation then costing
-        its key switch's products only."""
-        if isinstance(k, (list, tuple)):
-            return [self.rotate(r) for r in k]
-        if not isinstance(k, numbers.Integral) or isinstance(k, bool):
-            raise TraceError(f"rotate() takes an integer number of slots or a list of them, got {k!r}")
-        return self._trace.emit("rotate", self._handle, int(k))
+        A list of offsets gives the list of rotations, from one ckks.rotate:
+        they share one decomposition of the ciphertext (CRT and NTT of ax,
+        fhe-hoist-automorphisms), each then costing its key switch's
+        products only. Raises TraceError for anything but an integer or a
+        non-empty list of integers."""
+        offsets = list(k) if isinstance(k, (list, tuple)) else [k]
+        if not offsets or any(not isinstance(r, numbers.Integral) or isinstance(r, bool) for r in offsets):
+            raise TraceError(f"rotate() takes an integer number of slots or a non-empty list of them, got {k!r}")
+        trace = self._trace
+        handles = trace.builder.rotate(self._handle, [int(r) for r in offsets], user_location())
+        rotated = [Encrypted(trace, h) for h in handles]
+        return rotated if isinstance(k, (list, tuple)) else rotated[0]
 
     def conj(self):
         """Slot-wise complex conjugation."""

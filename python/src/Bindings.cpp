@@ -460,7 +460,9 @@ PYBIND11_MODULE(_fhec, m) {
       .def("add_plain_arg", [](ProgramBuilder &b, size_t x, size_t pt, bool negate, const py::tuple &l) {
         return b.addPlainArg(x, pt, negate, location(l));
       })
-      .def("rotate", [](ProgramBuilder &b, size_t x, int64_t r, const py::tuple &l) { return b.rotate(x, r, location(l)); })
+      .def("rotate", [](ProgramBuilder &b, size_t x, const std::vector<int64_t> &offsets, const py::tuple &l) {
+        return b.rotate(x, offsets, location(l));
+      })
       .def("conjugate", [](ProgramBuilder &b, size_t x, const py::tuple &l) { return b.conjugate(x, location(l)); })
       .def("linear_transform",
            [](ProgramBuilder &b, size_t x, const std::vector<int64_t> &offsets,

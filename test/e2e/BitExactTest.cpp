@@ -232,8 +232,8 @@ std::string denseValues(int n, bool complex) {
   return out + "]> : tensor<" + std::to_string(n) + (complex ? "xcomplex<f64>>" : "xf64>");
 }
 
-// Rotations (by 1, and by 1000 >= slots on a sparse ciphertext, at two
-// levels), conjugation, plaintext products and sums, and add/sub/mul of
+// Rotations (by 1 and 7 from one op, and by 1000 >= slots on a sparse
+// ciphertext, at two levels), conjugation, plaintext products and sums, and add/sub/mul of
 // operands at different levels and scales (ckks.add's alignment), with the
 // key-switching form `keySwitch`.
 std::string rotationsProgram(const std::string &keySwitch) {
@@ -242,16 +242,17 @@ std::string rotationsProgram(const std::string &keySwitch) {
   return llvm::formatv(R"(
 module attributes {{ckks.params = #ckks.params<logN = 11, logQ = 200, logp = 30, security = "none", keyswitch = "{6}">} {{
   func.func @h(%x: {0}, %y: {0}) -> ({3}, {3}, {0}) {{
-    %r1 = ckks.rotate %x {{offset = 1 : i64} : {0}
-    %r2 = ckks.rotate %y {{offset = 1000 : i64} : {0}
+    %r:2 = ckks.rotate %x [1, 7] : {0}
+    %r2 = ckks.rotate %y [1000] : {0}
     %c = ckks.conjugate %x : {0}
-    %p = ckks.mul_plain %r1 {{values = {4}} : {0} -> {1}
+    %p = ckks.mul_plain %r#0 {{values = {4}} : {0} -> {1}
     %pr = ckks.rescale %p : {1} -> {2}
-    %q = ckks.add_plain %c {{values = {5}} : {0}
+    %q0 = ckks.add_plain %c {{values = {5}} : {0}
+    %q = ckks.add %q0, %r#1 : {0}
     %s = ckks.add %pr, %q : ({2}, {0}) -> {2}
     %m = ckks.mul %s, %r2 : ({2}, {0}) -> {3}
     %t = ckks.sub %m, %x : ({3}, {0}) -> {3}
-    %rot = ckks.rotate %t {{offset = 5 : i64} : {3}
+    %rot = ckks.rotate %t [5] : {3}
     return %t, %rot, %c : {3}, {3}, {0}
   }
 })",

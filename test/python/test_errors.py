@@ -119,7 +119,7 @@ def test_plaintexts_and_results(small):
         compile_(small, lambda x: x * float("inf"))
     with pytest.raises(fhec.TraceError, match="must return encrypted values .* got float"):
         compile_(small, lambda x: 1.0)
-    with pytest.raises(fhec.TraceError, match="rotate\\(\\) takes an integer number of slots or a list of them, got 1.5"):
+    with pytest.raises(fhec.TraceError, match="rotate\\(\\) takes an integer number of slots or a non-empty list of them, got 1.5"):
         compile_(small, lambda x: x.rotate(1.5))
     with pytest.raises(fhec.TraceError, match="a fixed number of encrypted arguments"):
         compile_(small, lambda *xs: xs[0])
@@ -162,7 +162,7 @@ def test_ir_diagnostics_become_exceptions():
         _fhec.Program.parse("module { func.func @f() { %0 = ckks.bogus } }", "prog.mlir")
     bad = """module attributes {ckks.params = #ckks.params<logN = 4, logQ = 100, logp = 30, security = "none">} {
   func.func @f(%x: !ckks.ct<logN = 4, logq = 100, logp = 30, slots = 2>) -> !ckks.ct<logN = 4, logq = 100, logp = 30, slots = 2> {
-    %0 = ckks.rotate %x {offset = 8 : i64} : !ckks.ct<logN = 4, logq = 100, logp = 30, slots = 2>
+    %0 = ckks.rotate %x [8] : !ckks.ct<logN = 4, logq = 100, logp = 30, slots = 2>
     return %0 : !ckks.ct<logN = 4, logq = 100, logp = 30, slots = 2>
   }
 }"""

@@ -75,13 +75,16 @@ def test_key_switching_forms(rng):
 
 
 def test_rotation_lists_are_hoisted_and_exact(rng):
-    """x.rotate([..]) traces one rotation per offset; compiled (with one
-    shared NTT, fhe-hoist-automorphisms) they equal the reference bit for bit
-    and decrypt to the rolled vectors; fhec.rotate does the same on NumPy."""
+    """x.rotate([..]) traces one ckks.rotate with one result per offset (a
+    right rotation as its left one, an offset 0 as x itself, a repeated
+    offset once); compiled (with one shared NTT, fhe-hoist-automorphisms)
+    they equal the reference bit for bit and decrypt to the rolled vectors;
+    fhec.rotate does the same on NumPy."""
     params = fhec.Params(logN=10, logQ=120, logp=30, slots=64, security="none")
-    offsets = [1, 2, 5, -3]
+    offsets = [1, 2, 5, -3, 0, 2]
     f = fhec.compile(params, target="cpu")(lambda x: tuple(x.rotate(offsets)))
-    assert f.mlir.count("ckks.rotate") == len(offsets)
+    assert f.mlir.count("ckks.rotate") == 1
+    assert "ckks.rotate %arg0 [1, 2, 5, 509]" in f.mlir
     ctx = fhec.Context(params)
     v = rng.uniform(-1, 1, 64)
     c = ctx.encrypt(v)
@@ -90,8 +93,10 @@ def test_rotation_lists_are_hoisted_and_exact(rng):
     for g, k, p in zip(got, offsets, fhec.rotate(v, offsets)):
         assert np.array_equal(p, np.roll(v, -k))
         assert np.max(np.abs(ctx.decrypt(g) - p)) < 2**-10
-    with pytest.raises(fhec.TraceError, match="a list of them"):
+    with pytest.raises(fhec.TraceError, match="a non-empty list of them"):
         fhec.compile(params, target="cpu")(lambda x: x.rotate([1, 0.5]))
+    with pytest.raises(fhec.TraceError, match="a non-empty list of them"):
+        fhec.compile(params, target="cpu")(lambda x: x.rotate([]))
 
 
 def test_scale_management_keeps_the_scale(rng):

@@ -61,9 +61,9 @@ CASES = [
     ("add_plain", lambda x, y: x + VEC, [f"%0 = ckks.add_plain %arg0 {{values = {DENSE}}} : {t(150)}"], 150),
     ("add_complex_const", lambda x, y: x + 1j,
      [f"%0 = ckks.add_plain %arg0 {{values = dense<(0.000000e+00,1.000000e+00)> : tensor<8xcomplex<f64>>}} : {t(150)}"], 150),
-    ("rotate", lambda x, y: x.rotate(1), [f"%0 = ckks.rotate %arg0 {{offset = 1 : i64}} : {t(150)}"], 150),
+    ("rotate", lambda x, y: x.rotate(1), [f"%0 = ckks.rotate %arg0 [1] : {t(150)}"], 150),
     # A right rotation is the left rotation by N/2 - r (HEAAN's rightRotateFast).
-    ("rotate_right", lambda x, y: fhec.rotate(x, -1), [f"%0 = ckks.rotate %arg0 {{offset = 511 : i64}} : {t(150)}"], 150),
+    ("rotate_right", lambda x, y: fhec.rotate(x, -1), [f"%0 = ckks.rotate %arg0 [511] : {t(150)}"], 150),
     ("rotate_zero", lambda x, y: x.rotate(512) + y, [f"%0 = ckks.add %arg0, %arg1 : {t(150)}"], 150),
     ("conj", lambda x, y: x.conj(), [f"%0 = ckks.conjugate %arg0 : {t(150)}"], 150),
     ("pow", lambda x, y: x ** 3,
@@ -79,13 +79,13 @@ CASES = [
       f"%2 = ckks.mod_down %arg0 : {t(150)} -> {t(120)}",
       f"%3 = ckks.add %1, %2 : {t(120)}"], 120),
     ("sum", lambda x, y: fhec.sum(x),
-     [f"%0 = ckks.rotate %arg0 {{offset = 1 : i64}} : {t(150)}", f"%1 = ckks.add %arg0, %0 : {t(150)}",
-      f"%2 = ckks.rotate %1 {{offset = 2 : i64}} : {t(150)}", f"%3 = ckks.add %1, %2 : {t(150)}",
-      f"%4 = ckks.rotate %3 {{offset = 4 : i64}} : {t(150)}", f"%5 = ckks.add %3, %4 : {t(150)}"], 150),
+     [f"%0 = ckks.rotate %arg0 [1] : {t(150)}", f"%1 = ckks.add %arg0, %0 : {t(150)}",
+      f"%2 = ckks.rotate %1 [2] : {t(150)}", f"%3 = ckks.add %1, %2 : {t(150)}",
+      f"%4 = ckks.rotate %3 [4] : {t(150)}", f"%5 = ckks.add %3, %4 : {t(150)}"], 150),
     ("dot", lambda x, y: fhec.dot(x, y, 2),
      [f"%0 = ckks.mul %arg0, %arg1 : ({t(150)}, {t(150)}) -> {t(150, 60)}",
       f"%1 = ckks.rescale %0 : {t(150, 60)} -> {t(120)}",
-      f"%2 = ckks.rotate %1 {{offset = 1 : i64}} : {t(120)}", f"%3 = ckks.add %1, %2 : {t(120)}"], 120),
+      f"%2 = ckks.rotate %1 [1] : {t(120)}", f"%3 = ckks.add %1, %2 : {t(120)}"], 120),
 ]
 
 

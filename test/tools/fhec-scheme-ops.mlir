@@ -26,8 +26,8 @@
 
 module attributes {ckks.params = #ckks.params<logN = 9, logQ = 120, logp = 30, security = "none">} {
   func.func @f(%a: !ct, %b: !ct) -> (!out, !ct) {
-    %0 = ckks.rotate %a {offset = 1 : i64} : !ct
-    %1 = ckks.rotate %b {offset = 3 : i64} : !ct
+    %0 = ckks.rotate %a [1] : !ct
+    %1 = ckks.rotate %b [3] : !ct
     %2 = ckks.conjugate %1 : !ct
     %3 = ckks.mul_plain %0 {values = dense<0.25> : tensor<64xf64>} : !ct -> !ct60
     %4 = ckks.rescale %3 : !ct60 -> !out

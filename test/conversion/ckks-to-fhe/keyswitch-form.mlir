@@ -27,7 +27,7 @@ module attributes {ckks.params = #ckks.params<logN = 10, logQ = 300, logp = 30, 
   // HEAAN-NOT: centered
   func.func @mul_rot(%a: !ct, %b: !ct) -> !ct60 {
     %0 = ckks.mul %a, %b : (!ct, !ct) -> !ct60
-    %1 = ckks.rotate %0 {offset = 1 : i64} : !ct60
+    %1 = ckks.rotate %0 [1] : !ct60
     return %1 : !ct60
   }
 }

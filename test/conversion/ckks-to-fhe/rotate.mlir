@@ -31,16 +31,16 @@ module attributes {ckks.params = #ckks.params<logN = 10, logQ = 300, logp = 30>}
   // CHECK: %[[BX:.*]] = fhe.poly_shr
   // CHECK: %[[BR:.*]] = fhe.poly_automorphism %[[B]] {galois = 5 : i64} : <logN = 10, logq = 300>
   // CHECK: %[[BS:.*]] = fhe.poly_add %[[BX]], %[[BR]]
-  // The second rotation of the same ciphertext shares its CRT.
+  // The second rotation of the same ciphertext (here the op's second
+  // result) shares its CRT.
   // CHECK-NOT: fhe.crt %[[A]]
   // CHECK: fhe.automorphism %[[C]] {galois = 125 : i64}
   // CHECK: fhe.automorphism %{{.*}} {galois = 2047 : i64}
   // CHECK: fhe.poly_automorphism %{{.*}} {galois = 2047 : i64}
   func.func @rot(%a: !ct) -> (!ct, !ct, !ct60) {
-    %0 = ckks.rotate %a {offset = 1 : i64} : !ct
-    %1 = ckks.rotate %a {offset = 3 : i64} : !ct
-    %2 = ckks.conjugate %0 : !ct
-    %3 = ckks.mul %1, %1 : (!ct, !ct) -> !ct60
-    return %0, %2, %3 : !ct, !ct, !ct60
+    %r:2 = ckks.rotate %a [1, 3] : !ct
+    %2 = ckks.conjugate %r#0 : !ct
+    %3 = ckks.mul %r#1, %r#1 : (!ct, !ct) -> !ct60
+    return %r#0, %2, %3 : !ct, !ct, !ct60
   }
 }

@@ -324,7 +324,7 @@ module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>}
 module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>} {
   func.func @rotate_range(%a: !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 8>) {
     // expected-error @+1 {{offset = 2048 must be in [1, N/2 = 2048): a right rotation by r is the left rotation by N/2 - r}}
-    %0 = ckks.rotate %a {offset = 2048 : i64} : !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 8>
+    %0 = ckks.rotate %a [2048] : !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 8>
     return
   }
 }
@@ -334,9 +334,50 @@ module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>}
 // The largest offset is accepted.
 module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>} {
   func.func @rotate_max(%a: !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 8>) {
-    %0 = ckks.rotate %a {offset = 2047 : i64} : !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 8>
-    // expected-error @+1 {{attribute 'offset' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive}}
-    %1 = ckks.rotate %a {offset = 0 : i64} : !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 8>
+    %0 = ckks.rotate %a [2047] : !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 8>
+    // expected-error @+1 {{offset = 0 must be in [1, N/2 = 2048)}}
+    %1:2 = ckks.rotate %a [1, 0] : !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 8>
+    return
+  }
+}
+
+// -----
+
+// One result per offset, each of the input's type; no offset twice.
+module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>} {
+  func.func @rotate_twice(%a: !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 8>) {
+    // expected-error @+1 {{lists offset 3 twice}}
+    %0:3 = ckks.rotate %a [3, 1, 3] : !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 8>
+    return
+  }
+}
+
+// -----
+
+module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>} {
+  func.func @rotate_none(%a: !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 8>) {
+    // expected-error @+1 {{needs at least one offset}}
+    ckks.rotate %a [] : !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 8>
+    return
+  }
+}
+
+// -----
+
+module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>} {
+  func.func @rotate_results(%a: !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 8>) {
+    // expected-error @+1 {{has 1 results for 2 offsets: one result per offset}}
+    %0 = "ckks.rotate"(%a) {offsets = array<i64: 1, 2>} : (!ckks.ct<logN = 12, logq = 200, logp = 30, slots = 8>) -> !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 8>
+    return
+  }
+}
+
+// -----
+
+module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>} {
+  func.func @rotate_type(%a: !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 8>) {
+    // expected-error @+1 {{result type '!ckks.ct<logN = 12, logq = 170, logp = 30, slots = 8>' differs from the input type}}
+    %0 = "ckks.rotate"(%a) {offsets = array<i64: 1>} : (!ckks.ct<logN = 12, logq = 200, logp = 30, slots = 8>) -> !ckks.ct<logN = 12, logq = 170, logp = 30, slots = 8>
     return
   }
 }

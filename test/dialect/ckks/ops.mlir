@@ -35,8 +35,10 @@ module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>}
 
   // CHECK-LABEL: func.func @scheme
   func.func @scheme(%a: !ct, %b: !low) -> !ct60 {
-    // CHECK: ckks.rotate %{{.*}} {offset = 3 : i64} : <logN = 12, logq = 200, logp = 30, slots = 2048>
-    %0 = ckks.rotate %a {offset = 3 : i64} : !ct
+    // CHECK: ckks.rotate %{{.*}} [3] : <logN = 12, logq = 200, logp = 30, slots = 2048>
+    %0 = ckks.rotate %a [3] : !ct
+    // CHECK: %{{.*}}:3 = ckks.rotate %{{.*}} [1, 4, 2] : <logN = 12, logq = 200, logp = 30, slots = 2048>
+    %many:3 = ckks.rotate %a [1, 4, 2] : !ct
     // CHECK: ckks.conjugate %{{.*}} : <logN = 12, logq = 200, logp = 30, slots = 2048>
     %1 = ckks.conjugate %0 : !ct
     // CHECK: ckks.add_plain %{{.*}} {values = dense<{{.*}}> : tensor<2048xf64>}

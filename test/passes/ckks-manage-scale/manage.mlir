@@ -40,8 +40,8 @@ module attributes {ckks.params = #ckks.params<logN = 4, logQ = 100, logp = 20, s
     // CHECK: %[[P:.*]] = ckks.mul_plain
     // CHECK: %[[PR:.*]] = ckks.rescale %[[P]] : {{.*}} -> <logN = 4, logq = 80, logp = 20, slots = 4>
     %0 = ckks.mul_plain %y {values = dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf64>} : !y -> !y40
-    // CHECK: %[[R:.*]] = ckks.rotate %[[PR]] {offset = 7 : i64}
-    %1 = ckks.rotate %0 {offset = 7 : i64} : !y40
+    // CHECK: %[[R:.*]] = ckks.rotate %[[PR]] [7]
+    %1 = ckks.rotate %0 [7] : !y40
     // CHECK: ckks.conjugate %[[R]]
     %2 = ckks.conjugate %1 : !y40
     return %2 : !y40
