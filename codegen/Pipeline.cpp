@@ -212,6 +212,8 @@ static void addGPULowering(OpPassManager &pm, const CompileOptions &options) {
   const bool emu = options.target == "cuda-emu";
   pm.addPass(createInlinerPass());
   OpPassManager &fn = pm.nest<func::FuncOp>();
+  fn.addPass(createFHECPromoteThreadScratch());
+  fn.addPass(createCanonicalizerPass());
   fn.addPass(createFHECCopyToParallelLoops());
   fn.addPass(createFHECSerialCodeToParallel());
   fn.addPass(createFHECNormalizeParallelLoops());
