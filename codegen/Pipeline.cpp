@@ -213,7 +213,6 @@ static void addGPULowering(OpPassManager &pm, const CompileOptions &options) {
   pm.addPass(createInlinerPass());
   OpPassManager &fn = pm.nest<func::FuncOp>();
   fn.addPass(createFHECPromoteThreadScratch());
-  fn.addPass(createCanonicalizerPass());
   fn.addPass(createFHECCopyToParallelLoops());
   fn.addPass(createFHECSerialCodeToParallel());
   fn.addPass(createFHECNormalizeParallelLoops());

@@ -137,12 +137,6 @@ FailureOr<Value> ScaleManager::linearTransform(Location loc, Value x, DenseI64Ar
   return rescaleAfter ? afterProduct(loc, m) : FailureOr<Value>(m);
 }
 
-FailureOr<Value> ScaleManager::rotate(Location loc, Value x, int64_t offset) {
-  FailureOr<SmallVector<Value>> r = rotate(loc, x, ArrayRef<int64_t>{offset});
-  if (failed(r)) return failure();
-  return r->front();
-}
-
 FailureOr<SmallVector<Value>> ScaleManager::rotate(Location loc, Value x, ArrayRef<int64_t> offsets) {
   int64_t half = int64_t(1) << (typeOf(x).getLogN() - 1);
   // Each distinct non-zero offset mod N/2 once, in the order first given.

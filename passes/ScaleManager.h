@@ -41,10 +41,9 @@ public:
   mlir::FailureOr<mlir::Value> linearTransform(mlir::Location loc, mlir::Value x, mlir::DenseI64ArrayAttr offsets,
                                                mlir::ElementsAttr diagonals, mlir::IntegerAttr babyStep,
                                                bool rescaleAfter = true);
-  /// Left rotation by `offset` slots (negative: right), taken mod N/2; 0 returns x.
-  mlir::FailureOr<mlir::Value> rotate(mlir::Location loc, mlir::Value x, int64_t offset);
-  /// The rotations of x by each of `offsets` (as above), from one ckks.rotate
-  /// (so that they share x's decomposition); one value per offset.
+  /// Left rotations of x by each of `offsets` slots (negative: right), taken
+  /// mod N/2, from one ckks.rotate (so that they share x's decomposition);
+  /// one value per offset, x itself for an offset 0.
   mlir::FailureOr<llvm::SmallVector<mlir::Value>> rotate(mlir::Location loc, mlir::Value x,
                                                           llvm::ArrayRef<int64_t> offsets);
   mlir::FailureOr<mlir::Value> conjugate(mlir::Location loc, mlir::Value x);
