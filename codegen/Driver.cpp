@@ -242,6 +242,11 @@ static int driverMainImpl(int argc, char **argv) {
                "encryption and decryption through NTT products (fhec/runtime/Client.h), with decrypt kernels for "
                "logQ and the levels of the functions' results; any --emit stage, a CPU target"),
       cl::cat(cat));
+  static cl::opt<bool> gpuTraceOpt(
+      "gpu-trace",
+      cl::desc("--target=cuda-emu: instrument the kernels' memory accesses and instructions for the GPU cost model "
+               "(bench/gpu/model.py; fhec-exec --gpu-trace=FILE records them)"),
+      cl::cat(cat));
   static cl::opt<bool> noPhaseTimers("no-phase-timers", cl::desc("Do not instrument kernels with phase timers"),
                                      cl::cat(cat));
   // `fhec run` options.
@@ -336,6 +341,12 @@ static int driverMainImpl(int argc, char **argv) {
                     "-fsanitize=thread build (scripts/sanitize.sh builds build-tsan/)\n";
     return 1;
   }
+  if (gpuTraceOpt && targetOpt != "cuda-emu") {
+    llvm::errs() << "fhec: error: --gpu-trace instruments the cuda-emu target's kernels only (got --target="
+                 << targetOpt << ")\n";
+    return 1;
+  }
+  options.gpuTrace = gpuTraceOpt;
   options.disabledPasses.assign(disablePass.begin(), disablePass.end());
   options.phaseTimers = !noPhaseTimers;
   options.commandLinePassOptions = true;

@@ -232,6 +232,7 @@ static void addGPULowering(OpPassManager &pm, const CompileOptions &options) {
   if (emu) {
     pm.addPass(createFHECGPULaunchToRuntime(launch));
     pm.addPass(createFHECGPUToEmu());
+    if (options.gpuTrace) pm.addPass(createFHECGPUEmuTrace());
     addHostLowering(pm);
     pm.addPass(createFHECGPUEmuTrampolines());
   } else {

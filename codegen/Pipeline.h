@@ -32,6 +32,9 @@ struct CompileOptions {
   /// it then runs only in a process built with -fsanitize=thread (fhec-exec of
   /// build-tsan/), where races between emulated GPU threads are reported.
   bool sanitizeThread = false;
+  /// cuda-emu: instrument the kernels for the GPU cost model
+  /// (fhec-gpu-emu-trace); fhec-exec --gpu-trace records them.
+  bool gpuTrace = false;
 };
 
 /// The optimization passes in pipeline order, with the -O level that enables

@@ -209,6 +209,24 @@ def FHECGPUToEmu : Pass<"fhec-gpu-to-emu", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::func::FuncDialect", "::mlir::memref::MemRefDialect"];
 }
 
+def FHECGPUEmuTrace : Pass<"fhec-gpu-emu-trace", "::mlir::ModuleOp"> {
+  let summary = "Instrument the cuda-emu kernels for the GPU cost model";
+  let description = [{
+    Run after fhec-gpu-to-emu (`fhec --target=cuda-emu --gpu-trace`). In each
+    kernel function (`__fhec_kernel_*`), every memref.load and memref.store
+    first calls fhec_rt_gpu_trace_access(site, byte address, bytes, kind),
+    kind = 2 * space + store, where the space (global, shared, local) comes
+    from the memref's root: a kernel argument, a view of the block's shared
+    memory, an alloca; a memref of any other origin is an error. Every basic
+    block calls fhec_rt_gpu_trace_ops(weight) with its issue weight in 32-bit
+    instruction slots of an sm_90 GPU, and the kernel's entry
+    fhec_rt_gpu_trace_kernel(name). The runtime records sampled blocks and
+    counts sectors, bank conflicts and instructions per warp (docs/gpu-model.md).
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect", "::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect", "::mlir::LLVM::LLVMDialect"];
+}
+
 def FHECGPUEmuTrampolines : Pass<"fhec-gpu-emu-trampolines", "::mlir::ModuleOp"> {
   let summary = "Define the cuda-emu trampolines that unpack argument slots and call a kernel";
   let description = [{

@@ -6,8 +6,10 @@
 // are independent: a few host threads share the grid's (block, thread)
 // pairs without synchronizing. Missing barriers, and threads writing what
 // others read, then show up as data races under ThreadSanitizer (docs/design.md,
-// "Lowering structure").
+// "Lowering structure"). While a GPU trace runs (fhec/runtime/GpuTrace.h),
+// the threads of sampled blocks record their accesses for the cost model.
 #include "fhec/runtime/Abi.h"
+#include "fhec/runtime/GpuTrace.h"
 
 #include <algorithm>
 #include <cstring>
@@ -100,21 +102,33 @@ void fhec_rt_gpu_emu_launch(void (*kernel)(int64_t *), int64_t gx, int64_t gy, i
     s.blockDim[0] = bx, s.blockDim[1] = by, s.blockDim[2] = bz;
     s.gridDim[0] = gx, s.gridDim[1] = gy, s.gridDim[2] = gz;
   };
+  const int64_t grid[3] = {gx, gy, gz}, block[3] = {bx, by, bz};
+  auto recorder = fhec::rt::gputrace::beginLaunch(grid, block);
+  // Runs thread t of block b, recorded when the trace samples the block.
+  auto runThread = [&](int64_t b, int64_t t) {
+    const bool traced = recorder && fhec::rt::gputrace::traced(*recorder, b);
+    if (traced) fhec::rt::gputrace::beginThread();
+    kernel(slots);
+    if (traced) fhec::rt::gputrace::endThread(*recorder, b, t);
+  };
   std::vector<std::thread> pool;
   if (!(flags & fhec::abi::kGpuEmuBlockSync)) {
     // Independent threads: host thread h runs pairs [h total / H, (h+1) total / H).
     const int64_t total = blocks * threads;
     const int64_t hostThreads = std::min<int64_t>(total, kIndependentHostThreads);
     auto body = [&](int64_t h) {
+      if (recorder) fhec::rt::gputrace::beginHostThread();
       for (int64_t i = h * total / hostThreads; i < (h + 1) * total / hostThreads; ++i) {
         place(tState, i / threads, i % threads);
-        kernel(slots);
+        runThread(i / threads, i % threads);
       }
+      if (recorder) fhec::rt::gputrace::endHostThread(*recorder);
       tState = ThreadState();
     };
     spawn(pool, body, hostThreads);
     body(0);
     for (std::thread &th : pool) th.join();
+    if (recorder) fhec::rt::gputrace::endLaunch(*recorder);
     return;
   }
   BlockBarrier barrier(threads);
@@ -124,19 +138,22 @@ void fhec_rt_gpu_emu_launch(void (*kernel)(int64_t *), int64_t gx, int64_t gy, i
     ThreadState &s = tState;
     s.barrier = &barrier;
     s.shared = shared;
+    if (recorder) fhec::rt::gputrace::beginHostThread();
     for (int64_t b = 0; b < blocks; ++b) {
       place(s, b, t);
       if (t == 0) std::memset(shared, 0xA5, fhec::abi::kGpuSharedMemoryBytes);
       barrier.arriveAndWait();
-      kernel(slots);
+      runThread(b, t);
       // No thread starts the next block while one is still in this one.
       barrier.arriveAndWait();
     }
+    if (recorder) fhec::rt::gputrace::endHostThread(*recorder);
     s = ThreadState();
   };
   spawn(pool, body, threads);
   body(0);
   for (std::thread &th : pool) th.join();
+  if (recorder) fhec::rt::gputrace::endLaunch(*recorder);
 }
 
 void *fhec_rt_gpu_shared_memory() {

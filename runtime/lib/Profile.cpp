@@ -11,6 +11,7 @@ Clock::time_point gStart[size_t(fhec::abi::Phase::Count)];
 
 // Per thread: the hooks run on the thread that called the module's entry.
 thread_local fhec::rt::PhaseRecorder *gRecorder = nullptr;
+thread_local int32_t tPhase = int32_t(fhec::abi::Phase::Count);
 
 // Laps of the running multi-phase kernel (nanoseconds per phase, summed over
 // its threads) and each thread's clock.
@@ -22,6 +23,7 @@ bool valid(int32_t phase) { return phase >= 0 && phase < int32_t(fhec::abi::Phas
 
 extern "C" void fhec_rt_phase_begin(int32_t phase) {
   if (!valid(phase)) return;
+  tPhase = phase;
   if (gRecorder)
     gRecorder->begin(fhec::abi::Phase(phase));
   else
@@ -30,6 +32,7 @@ extern "C" void fhec_rt_phase_begin(int32_t phase) {
 
 extern "C" void fhec_rt_phase_end(int32_t phase) {
   if (!valid(phase)) return;
+  tPhase = int32_t(fhec::abi::Phase::Count);
   int64_t laps[size_t(fhec::abi::Phase::Count)], total = 0;
   for (size_t p = 0; p < size_t(fhec::abi::Phase::Count); ++p) total += laps[p] = gLaps[p].exchange(0);
   if (gRecorder) {
@@ -52,6 +55,7 @@ extern "C" void fhec_rt_phase_lap(int32_t phase) {
 }
 
 namespace fhec::rt {
+abi::Phase currentPhase() { return abi::Phase(tPhase); }
 void resetPhaseTimes() { gTimes = {}; }
 PhaseTimes phaseTimes() { return gTimes; }
 void addPhaseSeconds(abi::Phase phase, double seconds) {

@@ -43,3 +43,5 @@ module attributes {ckks.params = #ckks.params<logN = 6, logQ = 80, logp = 20, se
 // HELP: --pass-option=<name{options}>
 // HELP-NOT: --x86-
 // HELP-NOT: --amdgpu
+// RUN: not fhec %S/Inputs/mul.mlir --target=cuda --gpu-trace -o %t.so 2>&1 | FileCheck %s --check-prefix=GPUTRACE
+// GPUTRACE: fhec: error: --gpu-trace instruments the cuda-emu target's kernels only (got --target=cuda)

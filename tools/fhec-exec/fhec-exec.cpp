@@ -10,6 +10,10 @@
 //                                  inputs (results do not depend on the target:
 //                                  a cpu build of the program is the oracle)
 //     [--function=NAME] [--repeat=N] [--json=FILE] [--threads=N]
+//     [--gpu-trace=FILE [--trace-blocks=K]]
+//                                  a cuda-emu module compiled with --gpu-trace:
+//                                  record K blocks of each launch of the first
+//                                  run for the GPU cost model (bench/gpu/model.py)
 //
 // Prints each output's check and the per-phase medians over N runs (for GPU
 // modules: CUDA event times of each phase's kernels); every run's outputs
@@ -17,6 +21,7 @@
 // bit-identical, 1 when one differs, 2 on a usage, file or module error.
 #include "fhec/runtime/Encoding.h"
 #include "fhec/runtime/Error.h"
+#include "fhec/runtime/GpuTrace.h"
 #include "fhec/runtime/Keys.h"
 #include "fhec/runtime/Module.h"
 #include "fhec/runtime/Profile.h"
@@ -41,6 +46,7 @@ int usage() {
   std::fprintf(stderr, "usage: fhec-exec MODULE.so DIR [--function=NAME] [--repeat=N] [--json=FILE] [--threads=N]\n"
                        "       fhec-exec MODULE.so --random [--expect-from=REF.so] [--function=NAME] [--repeat=N]\n"
                        "                 [--json=FILE]\n"
+                       "       [--gpu-trace=FILE [--trace-blocks=K]] (cuda-emu modules compiled with --gpu-trace)\n"
                        "  runs MODULE on the keys and inputs of `fhec run --save=DIR` and compares the results with\n"
                        "  DIR/out<i>.ct bit for bit; or on fresh keys and random inputs, compared with REF's results\n");
   return 2;
@@ -128,7 +134,8 @@ rt::Executor makeExecutor(const rt::CompiledModule &module, const Workload &w) {
 
 int run(int argc, char **argv) {
   std::vector<std::string> positional;
-  std::string function, expectFrom, json;
+  std::string function, expectFrom, json, gpuTrace;
+  int64_t traceBlocks = 8;
   bool random = false;
   int repeat = 1, threads = 0;
   for (int i = 1; i < argc; ++i) {
@@ -141,6 +148,11 @@ int run(int argc, char **argv) {
     if (auto v = value("--function=")) function = *v;
     else if (auto v = value("--expect-from=")) expectFrom = *v;
     else if (auto v = value("--json=")) json = *v;
+    else if (auto v = value("--gpu-trace=")) gpuTrace = *v;
+    else if (auto v = value("--trace-blocks=")) {
+      traceBlocks = std::atoll(v->c_str());
+      if (traceBlocks < 1) return usage();
+    }
     else if (auto v = value("--threads=")) {
       threads = std::atoi(v->c_str());
       if (threads < 1) return usage();
@@ -170,8 +182,17 @@ int run(int argc, char **argv) {
   int status = 0;
   for (int r = 0; r < repeat; ++r) {
     rt::resetPhaseTimes();
+    if (r == 0 && !gpuTrace.empty()) rt::startGpuTrace(traceBlocks);
     auto t0 = std::chrono::steady_clock::now();
     exec.run(function, w.inputs, outputs, w.plaintexts);  // outputs allocated by the first run only
+    if (r == 0 && !gpuTrace.empty()) {
+      std::vector<rt::GpuLaunchTrace> launches = rt::stopGpuTrace();
+      if (launches.empty())
+        throw rt::Error("--gpu-trace: no traced launch (compile the module with --target=cuda-emu --gpu-trace)");
+      std::ofstream out(gpuTrace);
+      out << rt::gpuTraceJson(launches);
+      if (!out) throw rt::Error("cannot write '" + gpuTrace + "'");
+    }
     totals.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
     rt::PhaseTimes t = rt::phaseTimes();
     for (size_t p = 0; p < t.size(); ++p) phases[p].push_back(t[p] * 1e3);

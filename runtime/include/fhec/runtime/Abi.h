@@ -307,6 +307,17 @@ constexpr const char *kGpuBlockDimSymbol = "fhec_rt_gpu_block_dim";
 constexpr const char *kGpuGridDimSymbol = "fhec_rt_gpu_grid_dim";
 /// void(): the barrier of the calling thread's block (cuda-emu kernels).
 constexpr const char *kGpuBarrierSymbol = "fhec_rt_gpu_barrier";
+// cuda-emu modules compiled with --gpu-trace (fhec-gpu-emu-trace) report to
+// the recorder of the GPU cost model (fhec/runtime/GpuTrace.h).
+/// void(const char *kernel): called by every thread when its kernel starts.
+constexpr const char *kGpuTraceKernelSymbol = "fhec_rt_gpu_trace_kernel";
+/// void(int32 site, index address, int32 bytes, int32 kind): one memory
+/// access; site numbers the access in the module, kind = 2 * space + store.
+constexpr const char *kGpuTraceAccessSymbol = "fhec_rt_gpu_trace_access";
+/// void(int32 weight): a basic block's issue weight (32-bit instruction slots).
+constexpr const char *kGpuTraceOpsSymbol = "fhec_rt_gpu_trace_ops";
+/// The memory spaces of traced accesses.
+enum class GpuTraceSpace : int32_t { Global = 0, Shared = 1, Local = 2 };
 /// The PTX text of a cuda module (NUL-terminated), one module with every kernel.
 constexpr const char *kGpuPtxSymbol = "__fhec_gpu_ptx";
 /// Prefix of the cuda-emu trampolines: void __fhec_emu_<kernel>(int64 *slots).

@@ -32,6 +32,10 @@ public:
   virtual void begin(abi::Phase phase) = 0;
   virtual void end(abi::Phase phase) = 0;
 };
+/// The phase between the calling thread's latest fhec_rt_phase_begin and its
+/// end, or Phase::Count outside any (the GPU trace labels launches with it).
+abi::Phase currentPhase();
+
 /// Installs `recorder` for the calling thread (null: the host clock again);
 /// returns the previous one.
 PhaseRecorder *setPhaseRecorder(PhaseRecorder *recorder);

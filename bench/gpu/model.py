@@ -1,0 +1,269 @@
+#!/usr/bin/env python3
+"""A GPU cost model that needs no GPU (docs/gpu-model.md).
+
+The program is compiled twice: for --target=cuda (PTX, assembled by ptxas -v
+for each kernel's registers, shared memory, stack and spills) and for
+--target=cuda-emu --gpu-trace, whose kernels run on this CPU with the GPU's
+thread semantics and report every memory access and basic block of a few
+sampled blocks per launch (fhec-exec --gpu-trace). The runtime reduces them per
+warp to 32-byte sectors, shared-memory wavefronts and issue slots; this script
+scales them to the full grid and estimates each launch's time on an H100 SXM
+(or an H200) as the largest of its bounds -- DRAM traffic, L2 traffic, integer
+issue, shared-memory wavefronts, its longest warp's dependent chain -- plus a
+launch overhead. The emulated result is checked bit for bit against the cpu
+target's on the same inputs.
+
+Usage:
+  bench/gpu/model.py PROGRAM.mlir [--device h100-sxm|h200] [--json FILE]
+  bench/gpu/model.py --case he_mul_paper   (bench/gpu/prepare.py's cases: he_mul_logN12, _logN14, _paper)
+  bench/gpu/model.py --from-json FILE --device h200   (re-estimate a saved run's trace for another device)
+  [--build build] [--gpu-arch sm_90] [--trace-blocks 8] [--function NAME]
+At the paper's size the emulation takes a few minutes on two cores.
+Exit status: 0 when the emulated result is bit-identical, 1 otherwise, 2 on errors.
+"""
+import argparse
+import glob
+import json
+import math
+import pathlib
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+# Vendor data-sheet figures (H100 SXM5 80 GB, H200 SXM 141 GB) and the
+# model's assumptions, each named in docs/gpu-model.md.
+DEVICES = {
+    "h100-sxm": {
+        "name": "NVIDIA H100 SXM5 80 GB (data sheet)",
+        "sms": 132, "clock_hz": 1.98e9, "dram_bytes_per_s": 3.35e12, "l2_bytes": 50 * 2**20,
+        "regs_per_sm": 65536, "max_warps_per_sm": 64, "max_blocks_per_sm": 32,
+        "shared_per_sm": 228 * 1024, "shared_reserved_per_block": 1024,
+    },
+    "h200": {
+        "name": "NVIDIA H200 SXM 141 GB (data sheet)",
+        "sms": 132, "clock_hz": 1.98e9, "dram_bytes_per_s": 4.8e12, "l2_bytes": 50 * 2**20,
+        "regs_per_sm": 65536, "max_warps_per_sm": 64, "max_blocks_per_sm": 32,
+        "shared_per_sm": 228 * 1024, "shared_reserved_per_block": 1024,
+    },
+}
+ASSUMPTIONS = {
+    "l2_bytes_per_s": 7.0e12,          # L2 hit bandwidth (about twice HBM3's; microbenchmarks)
+    "int_lane_ops_per_clk_per_sm": 64, # 32-bit integer add/logic/IMAD per SM and clock (sm_90)
+    "shared_wavefronts_per_clk_per_sm": 1,
+    "dependent_issue_clk": 4,          # a warp issues a dependent ALU instruction every 4 clocks
+    "launch_overhead_us": 2.0,         # per kernel, launched from a CUDA graph
+    "saturating_occupancy": 0.5,       # below it the bandwidth bounds scale down in proportion
+    "reg_alloc_unit": 256,             # registers are allocated per warp in units of 256
+    "shared_alloc_unit": 128,
+}
+SECTOR = 32
+
+
+def find_ptxas():
+    for base in (pathlib.Path(sys.prefix), ROOT / ".venv"):
+        hits = glob.glob(str(base / "lib" / "python3*" / "site-packages" / "nvidia" / "cuda_nvcc" / "bin" / "ptxas"))
+        if hits:
+            return hits[0]
+    return shutil.which("ptxas")
+
+
+def parse_ptxas(text):
+    """Per kernel: registers, static shared bytes, stack frame and spill bytes, from `ptxas -v`."""
+    kernels, current = {}, None
+    for line in text.splitlines():
+        m = re.search(r"Function properties for (\S+)", line)
+        if m:
+            current = kernels.setdefault(m.group(1), {"registers": 0, "shared": 0, "stack": 0, "spills": 0})
+            continue
+        m = re.search(r"(\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads", line)
+        if m and current is not None:
+            current["stack"] = int(m.group(1))
+            current["spills"] = int(m.group(2)) + int(m.group(3))
+            continue
+        m = re.search(r"Used (\d+) registers", line)
+        if m and current is not None:
+            current["registers"] = int(m.group(1))
+            s = re.search(r"(\d+) bytes smem", line)
+            current["shared"] = int(s.group(1)) if s else 0
+    return kernels
+
+
+def occupancy(threads, registers, shared, dev):
+    """Theoretical occupancy of blocks of `threads` threads: (blocks per SM, fraction of the SM's warps, limiter)."""
+    a = ASSUMPTIONS
+    warps = math.ceil(threads / 32)
+    limits = {"warps": dev["max_warps_per_sm"] // warps, "blocks": dev["max_blocks_per_sm"]}
+    if registers:
+        per_warp = math.ceil(registers * 32 / a["reg_alloc_unit"]) * a["reg_alloc_unit"]
+        limits["registers"] = (dev["regs_per_sm"] // per_warp) // warps
+    if shared:
+        per_block = math.ceil(shared / a["shared_alloc_unit"]) * a["shared_alloc_unit"] + dev["shared_reserved_per_block"]
+        limits["shared"] = dev["shared_per_sm"] // per_block
+    limiter = min(limits, key=limits.get)
+    blocks = limits[limiter]
+    return blocks, blocks * warps / dev["max_warps_per_sm"], limiter
+
+
+def estimate(launch, props, dev):
+    """The model's figures for one traced launch (a GpuLaunchTrace as JSON) and its kernel's ptxas properties."""
+    a = ASSUMPTIONS
+    threads = launch["block"][0] * launch["block"][1] * launch["block"][2]
+    blocks = launch["blocks"]
+    scale = blocks / max(1, launch["traced_blocks"])
+    per_sm, occ, limiter = occupancy(threads, props.get("registers", 0), props.get("shared", 0), dev)
+    if per_sm == 0:
+        raise ValueError(f"{launch['kernel']}: a block of {threads} threads does not fit an SM")
+    sms_used = min(dev["sms"], blocks)
+    waves = math.ceil(blocks / (per_sm * dev["sms"]))
+    share = sms_used / dev["sms"]
+    # Below the saturating occupancy too few requests are in flight for full bandwidth.
+    mem_share = share * min(1.0, occ / a["saturating_occupancy"])
+    # L2 traffic: what each block's L1 passes on (its distinct sectors), and
+    # local memory. DRAM traffic: the grid's distinct sectors, read or written
+    # once while they fit the L2 with the threads' local memory; beyond it the
+    # excess's share (footprint - L2) / footprint of the re-reads misses too.
+    l2 = (launch["global_block_sectors"] + launch["local_sectors"]) * SECTOR * scale
+    footprint = launch["global_footprint_sectors"] * SECTOR
+    local = launch["local_sectors"] * SECTOR * scale
+    local_footprint = blocks * threads * props.get("stack", 0)
+    total_footprint = footprint + local_footprint
+    fits = total_footprint <= dev["l2_bytes"]
+    dram = footprint + (0 if fits else local)
+    if not fits:
+        dram += max(0.0, l2 - local - footprint) * (total_footprint - dev["l2_bytes"]) / total_footprint
+    bounds = {
+        "dram": dram / (dev["dram_bytes_per_s"] * mem_share),
+        "l2": l2 / (a["l2_bytes_per_s"] * mem_share),
+        "issue": launch["issue_slots"] * scale * 32 / (a["int_lane_ops_per_clk_per_sm"] * sms_used * dev["clock_hz"]),
+        "shared": launch["shared_wavefronts"] * scale / (a["shared_wavefronts_per_clk_per_sm"] * sms_used
+                                                         * dev["clock_hz"]),
+        "latency": waves * launch["max_warp_issue_slots"] * a["dependent_issue_clk"] / dev["clock_hz"],
+    }
+    bound = max(bounds, key=bounds.get)
+    requested = launch["global_sectors"] * SECTOR
+    return {
+        "kernel": launch["kernel"], "phase": launch.get("phase", ""),
+        "grid": launch["grid"], "block": launch["block"], "threads": blocks * threads,
+        "bytes": dram, "l2_bytes": l2, "footprint_fits_l2": fits,
+        "sector_efficiency": launch["global_bytes"] / requested if requested else 1.0,
+        "bank_conflict_factor": (launch["shared_wavefronts"] / launch["shared_ideal_wavefronts"]
+                                 if launch["shared_ideal_wavefronts"] else 1.0),
+        "occupancy": occ, "occupancy_limiter": limiter, "registers": props.get("registers", 0),
+        "stack": props.get("stack", 0), "spills": props.get("spills", 0),
+        "bounds_us": {k: v * 1e6 for k, v in bounds.items()},
+        "bound": bound, "us": bounds[bound] * 1e6 + a["launch_overhead_us"],
+    }
+
+
+def summarize(rows):
+    total_bytes = sum(r["bytes"] for r in rows)
+    phases = {}
+    for r in rows:
+        phases[r["phase"] or "-"] = phases.get(r["phase"] or "-", 0.0) + r["us"]
+    heavy = [r for r in rows if total_bytes and r["bytes"] > 0.01 * total_bytes]
+    return {"launches": len(rows), "bytes": total_bytes, "us": sum(r["us"] for r in rows), "phases_us": phases,
+            # the issue's acceptance figures: kernels moving > 1% of the bytes
+            "heavy_kernels": len(heavy),
+            "heavy_min_sector_efficiency": min((r["sector_efficiency"] for r in heavy), default=1.0),
+            "heavy_min_occupancy": min((r["occupancy"] for r in heavy), default=1.0),
+            "max_stack": max((r["stack"] for r in rows), default=0),
+            "max_spills": max((r["spills"] for r in rows), default=0)}
+
+
+def table(rows, total, device):
+    out = [f"GPU cost model: {device['name']} (estimated, not measured)",
+           f"{'#':>3} {'kernel':<24} {'phase':<8} {'grid x block':>16} {'MB':>8} {'sect.eff':>8} {'occup.':>12} "
+           f"{'regs':>4} {'stack':>5} {'est. us':>9}  bound"]
+    for i, r in enumerate(rows):
+        occ = f"{r['occupancy'] * 100:.0f}% {r['occupancy_limiter'][:4]}"
+        out.append(f"{i:>3} {r['kernel'][:24]:<24} {r['phase'][:8]:<8} "
+                   f"{r['grid'][0] * r['grid'][1] * r['grid'][2]:>9} x {r['block'][0] * r['block'][1] * r['block'][2]:<4} "
+                   f"{r['bytes'] / 1e6:>8.2f} {r['sector_efficiency'] * 100:>7.0f}% {occ:>12} {r['registers']:>4} "
+                   f"{r['stack']:>5} {r['us']:>9.1f}  {r['bound']}")
+    out.append(f"total: {total['launches']} launches, {total['bytes'] / 1e6:.1f} MB, estimated {total['us'] / 1e3:.3f} ms")
+    out.append("per phase (ms): " + ", ".join(f"{k} {v / 1e3:.3f}" for k, v in total["phases_us"].items()))
+    out.append(f"kernels moving > 1% of the bytes: {total['heavy_kernels']}, lowest sector efficiency "
+               f"{total['heavy_min_sector_efficiency'] * 100:.0f}%, lowest occupancy "
+               f"{total['heavy_min_occupancy'] * 100:.0f}%; largest stack frame {total['max_stack']} B, "
+               f"spills {total['max_spills']} B")
+    return "\n".join(out)
+
+
+def run(cmd, what):
+    p = subprocess.run([str(c) for c in cmd], capture_output=True, text=True)
+    if p.returncode not in (0, 1):
+        sys.exit(f"model: {what} failed ({p.returncode}):\n{p.stderr}{p.stdout}")
+    return p
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("program", nargs="?")
+    ap.add_argument("--case")
+    ap.add_argument("--device", default="h100-sxm", choices=sorted(DEVICES))
+    ap.add_argument("--build", default=str(ROOT / "build"))
+    ap.add_argument("--gpu-arch", default="sm_90")
+    ap.add_argument("--trace-blocks", type=int, default=8)
+    ap.add_argument("--function")
+    ap.add_argument("--json")
+    ap.add_argument("--from-json")
+    args = ap.parse_args()
+    dev = DEVICES[args.device]
+    if args.from_json:
+        saved = json.loads(pathlib.Path(args.from_json).read_text())
+        return report(saved["program"], saved["launches"], saved["ptxas"], saved["bit_identical"], dev, args)
+    if bool(args.program) == bool(args.case):
+        ap.error("give a PROGRAM.mlir, --case or --from-json")
+    bin_dir = pathlib.Path(args.build) / "bin"
+    fhec, exe = bin_dir / "fhec", bin_dir / "fhec-exec"
+    ptxas = find_ptxas()
+    if not ptxas:
+        sys.exit("model: no ptxas (scripts/setup.sh installs nvidia-cuda-nvcc-cu12 into .venv)")
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = pathlib.Path(tmp)
+        program = pathlib.Path(args.program) if args.program else tmp / "program.mlir"
+        if args.case:
+            sys.path.insert(0, str(pathlib.Path(__file__).parent))
+            from prepare import CASES, PROGRAM
+            case = {c[0]: c for c in CASES}.get(args.case)
+            if not case:
+                sys.exit(f"model: no case {args.case} (cases: {', '.join(c[0] for c in CASES)})")
+            _, logN, logQ = case
+            program.write_text(PROGRAM.format(logN=logN, logQ=logQ, slots=2 ** (logN - 1), logq_out=logQ - 30))
+        run([fhec, program, "--target=cuda", "--emit=ptx", "--gpu-arch=" + args.gpu_arch, "-o", tmp / "k.ptx"],
+            "compiling for cuda")
+        p = run([ptxas, "-arch=" + args.gpu_arch, "-v", tmp / "k.ptx", "-o", tmp / "k.cubin"], "ptxas")
+        props = parse_ptxas(p.stderr + p.stdout)
+        run([fhec, program, "--target=cuda-emu", "--gpu-trace", "-o", tmp / "emu.so"], "compiling for cuda-emu")
+        run([fhec, program, "--target=cpu", "-o", tmp / "cpu.so"], "compiling for cpu")
+        cmd = [exe, tmp / "emu.so", "--random", "--expect-from=" + str(tmp / "cpu.so"),
+               "--gpu-trace=" + str(tmp / "trace.json"), f"--trace-blocks={args.trace_blocks}"]
+        if args.function:
+            cmd.append("--function=" + args.function)
+        p = run(cmd, "the emulated run")
+        identical = p.returncode == 0
+        launches = json.loads((tmp / "trace.json").read_text())
+    return report(args.case or str(program), launches, props, identical, dev, args)
+
+
+def report(program, launches, props, identical, dev, args):
+    missing = sorted({l["kernel"] for l in launches} - set(props))
+    if missing:
+        sys.exit(f"model: kernels traced but not in the PTX: {', '.join(missing)}")
+    rows = [estimate(l, props[l["kernel"]], dev) for l in launches]
+    total = summarize(rows)
+    print(table(rows, total, dev))
+    print("emulated result vs cpu target: " + ("bit-identical" if identical else "DIFFERS"))
+    if args.json:
+        pathlib.Path(args.json).write_text(json.dumps(
+            {"program": program, "device": dev, "assumptions": ASSUMPTIONS, "gpu_arch": args.gpu_arch,
+             "trace_blocks": args.trace_blocks, "bit_identical": identical, "total": total, "kernels": rows,
+             "launches": launches, "ptxas": props}, indent=1) + "\n")
+    return 0 if identical else 1
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,312 @@
+// The recorder of the GPU cost model: the fhec_rt_gpu_trace_* hooks of
+// instrumented cuda-emu kernels (conversion/GPUToRuntime/GPUEmuTrace.cpp)
+// buffer each emulated thread's accesses; at the end of a launch the sampled
+// blocks are reduced per warp to sectors, wavefronts and issue slots
+// (fhec/runtime/GpuTrace.h, docs/gpu-model.md).
+#include "fhec/runtime/GpuTrace.h"
+
+#include "fhec/runtime/Abi.h"
+#include "fhec/runtime/Error.h"
+#include "fhec/runtime/Profile.h"
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <climits>
+#include <cstdio>
+#include <map>
+#include <mutex>
+#include <tuple>
+#include <utility>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace fhec::rt {
+namespace {
+
+constexpr int64_t kWarpThreads = 32, kSectorBytes = 32, kSharedBanks = 32, kBankBytes = 4;
+
+struct Access {
+  int32_t site, occurrence, bytes, kind;
+  int64_t address;
+};
+
+/// A set of 32-byte sectors: bitmaps of 4096 sectors (128 KiB) per page.
+class SectorSet {
+public:
+  void insert(int64_t sector) {
+    int64_t page = sector >> 12;
+    if (page != lastPage_ || !last_) {
+      last_ = &pages_[page];
+      lastPage_ = page;
+    }
+    (*last_)[size_t(sector >> 6) & 63] |= uint64_t(1) << (sector & 63);
+  }
+  void merge(const SectorSet &other) {
+    for (const auto &[page, bits] : other.pages_) {
+      auto &mine = pages_[page];
+      for (size_t i = 0; i < bits.size(); ++i) mine[i] |= bits[i];
+    }
+    last_ = nullptr;
+  }
+  int64_t count() const {
+    int64_t n = 0;
+    for (const auto &[page, bits] : pages_)
+      for (uint64_t w : bits) n += __builtin_popcountll(w);
+    return n;
+  }
+  void clear() {
+    pages_.clear();
+    last_ = nullptr;
+  }
+
+private:
+  std::unordered_map<int64_t, std::array<uint64_t, 64>> pages_;
+  int64_t lastPage_ = 0;
+  std::array<uint64_t, 64> *last_ = nullptr;
+};
+
+/// The global sectors every thread of a traced launch touches, per host thread.
+thread_local bool tFootprintOn = false;
+thread_local SectorSet tFootprint;
+
+/// The calling emulated thread's records (only while it runs a traced block).
+struct ThreadRecord {
+  bool on = false;
+  const char *kernel = nullptr;
+  std::vector<Access> accesses;
+  std::vector<int32_t> occurrences;  // per site
+  int64_t issueSlots = 0;
+};
+thread_local ThreadRecord tRecord;
+
+std::atomic<bool> gActive{false};
+std::mutex gMutex;  // guards the two below
+int64_t gBlocksPerLaunch = 8;
+std::vector<GpuLaunchTrace> gLaunches;
+
+struct Warp {
+  std::vector<Access> accesses;
+  int64_t maxIssueSlots = 0;
+};
+
+} // namespace
+
+namespace gputrace {
+
+class LaunchRecorder {
+public:
+  GpuLaunchTrace trace;
+  std::vector<int64_t> sampled;  // sorted block indices
+  std::mutex mutex;
+  std::map<std::pair<int64_t, int64_t>, Warp> warps;  // (block, warp)
+  const char *kernel = nullptr;
+  SectorSet footprint;
+};
+
+static void destroy(LaunchRecorder *r) { delete r; }
+
+std::unique_ptr<LaunchRecorder, void (*)(LaunchRecorder *)> beginLaunch(const int64_t grid[3],
+                                                                        const int64_t block[3]) {
+  std::unique_ptr<LaunchRecorder, void (*)(LaunchRecorder *)> r(nullptr, destroy);
+  if (!gActive.load(std::memory_order_acquire)) return r;
+  r.reset(new LaunchRecorder);
+  GpuLaunchTrace &t = r->trace;
+  std::copy(grid, grid + 3, t.grid);
+  std::copy(block, block + 3, t.block);
+  t.blocks = grid[0] * grid[1] * grid[2];
+  abi::Phase phase = currentPhase();
+  if (phase != abi::Phase::Count) t.phase = abi::phaseName(phase);
+  int64_t samples;
+  {
+    std::lock_guard<std::mutex> lock(gMutex);
+    samples = std::min(t.blocks, gBlocksPerLaunch);
+  }
+  // Evenly spaced over the grid, the first block included.
+  for (int64_t i = 0; i < samples; ++i) r->sampled.push_back(i * t.blocks / samples);
+  r->sampled.erase(std::unique(r->sampled.begin(), r->sampled.end()), r->sampled.end());
+  return r;
+}
+
+bool traced(const LaunchRecorder &launch, int64_t block) {
+  return std::binary_search(launch.sampled.begin(), launch.sampled.end(), block);
+}
+
+void beginHostThread() {
+  tFootprintOn = true;
+  tFootprint.clear();
+}
+
+void endHostThread(LaunchRecorder &launch) {
+  tFootprintOn = false;
+  std::lock_guard<std::mutex> lock(launch.mutex);
+  launch.footprint.merge(tFootprint);
+  tFootprint.clear();
+}
+
+void beginThread() {
+  tRecord.on = true;
+  tRecord.kernel = nullptr;
+  tRecord.accesses.clear();
+  tRecord.occurrences.clear();
+  tRecord.issueSlots = 0;
+}
+
+void endThread(LaunchRecorder &launch, int64_t block, int64_t thread) {
+  ThreadRecord &r = tRecord;
+  r.on = false;
+  std::lock_guard<std::mutex> lock(launch.mutex);
+  if (r.kernel) launch.kernel = r.kernel;
+  Warp &w = launch.warps[{block, thread / kWarpThreads}];
+  w.accesses.insert(w.accesses.end(), r.accesses.begin(), r.accesses.end());
+  w.maxIssueSlots = std::max(w.maxIssueSlots, r.issueSlots);
+  r.accesses.clear();
+}
+
+// One warp request: the accesses of one site's k-th execution by the warp's threads.
+static void reduceRequest(GpuLaunchTrace &t, const Access *begin, const Access *end,
+                          std::unordered_set<int64_t> &blockSectors) {
+  const auto space = abi::GpuTraceSpace(begin->kind / 2);
+  int64_t bytes = 0;
+  for (const Access *a = begin; a != end; ++a) bytes += a->bytes;
+  if (space == abi::GpuTraceSpace::Local) {
+    t.localRequests += 1;
+    t.localBytes += bytes;
+    t.localSectors += (bytes + kSectorBytes - 1) / kSectorBytes;
+    return;
+  }
+  if (space == abi::GpuTraceSpace::Global) {
+    std::vector<int64_t> sectors;
+    std::vector<std::pair<int64_t, int64_t>> ranges;  // [first, last) byte
+    for (const Access *a = begin; a != end; ++a) {
+      for (int64_t s = a->address / kSectorBytes; s <= (a->address + a->bytes - 1) / kSectorBytes; ++s)
+        sectors.push_back(s);
+      ranges.push_back({a->address, a->address + a->bytes});
+    }
+    std::sort(sectors.begin(), sectors.end());
+    sectors.erase(std::unique(sectors.begin(), sectors.end()), sectors.end());
+    // Distinct bytes: threads reading the same word (a broadcast) use it once.
+    std::sort(ranges.begin(), ranges.end());
+    int64_t distinct = 0, covered = INT64_MIN;
+    for (auto [first, last] : ranges) {
+      first = std::max(first, covered);
+      if (last > first) distinct += last - first;
+      covered = std::max(covered, last);
+    }
+    t.globalRequests += 1;
+    t.globalBytes += distinct;
+    t.globalSectors += int64_t(sectors.size());
+    blockSectors.insert(sectors.begin(), sectors.end());
+    return;
+  }
+  // Shared: each bank serves one distinct 4-byte word per wavefront.
+  std::vector<int64_t> words;
+  for (const Access *a = begin; a != end; ++a)
+    for (int64_t w = a->address / kBankBytes; w <= (a->address + a->bytes - 1) / kBankBytes; ++w) words.push_back(w);
+  std::sort(words.begin(), words.end());
+  words.erase(std::unique(words.begin(), words.end()), words.end());
+  int64_t perBank[kSharedBanks] = {};
+  for (int64_t w : words) ++perBank[w % kSharedBanks];
+  t.sharedRequests += 1;
+  t.sharedWavefronts += std::max<int64_t>(1, *std::max_element(perBank, perBank + kSharedBanks));
+  t.sharedIdealWavefronts += std::max<int64_t>(1, (int64_t(words.size()) + kSharedBanks - 1) / kSharedBanks);
+}
+
+void endLaunch(LaunchRecorder &launch) {
+  if (!launch.kernel) return;  // a module compiled without --gpu-trace
+  GpuLaunchTrace &t = launch.trace;
+  t.kernel = launch.kernel;
+  t.tracedBlocks = int64_t(launch.sampled.size());
+  // Warps in block order: the distinct sectors of each block (what its SM's
+  // L1 asks of the L2), summed.
+  std::unordered_set<int64_t> blockSectors;
+  int64_t block = -1;
+  for (auto &[key, warp] : launch.warps) {
+    if (key.first != block) {
+      t.globalBlockSectors += int64_t(blockSectors.size());
+      blockSectors.clear();
+      block = key.first;
+    }
+    t.tracedWarps += 1;
+    t.issueSlots += warp.maxIssueSlots;
+    t.maxWarpIssueSlots = std::max(t.maxWarpIssueSlots, warp.maxIssueSlots);
+    std::vector<Access> &a = warp.accesses;
+    std::stable_sort(a.begin(), a.end(), [](const Access &x, const Access &y) {
+      return std::tie(x.site, x.occurrence) < std::tie(y.site, y.occurrence);
+    });
+    for (size_t i = 0; i < a.size();) {
+      size_t j = i + 1;
+      while (j < a.size() && a[j].site == a[i].site && a[j].occurrence == a[i].occurrence) ++j;
+      reduceRequest(t, a.data() + i, a.data() + j, blockSectors);
+      i = j;
+    }
+  }
+  t.globalBlockSectors += int64_t(blockSectors.size());
+  t.globalFootprintSectors = launch.footprint.count();
+  std::lock_guard<std::mutex> lock(gMutex);
+  gLaunches.push_back(std::move(t));
+}
+
+} // namespace gputrace
+
+void startGpuTrace(int64_t blocksPerLaunch) {
+  if (blocksPerLaunch < 1) throw Error("startGpuTrace: blocksPerLaunch must be at least 1");
+  std::lock_guard<std::mutex> lock(gMutex);
+  gBlocksPerLaunch = blocksPerLaunch;
+  gLaunches.clear();
+  gActive.store(true, std::memory_order_release);
+}
+
+std::vector<GpuLaunchTrace> stopGpuTrace() {
+  gActive.store(false, std::memory_order_release);
+  std::lock_guard<std::mutex> lock(gMutex);
+  return std::exchange(gLaunches, {});
+}
+
+std::string gpuTraceJson(const std::vector<GpuLaunchTrace> &launches) {
+  std::string out = "[";
+  char buf[1024];
+  for (size_t i = 0; i < launches.size(); ++i) {
+    const GpuLaunchTrace &t = launches[i];
+    std::snprintf(buf, sizeof buf,
+                  "%s\n  {\"kernel\": \"%s\", \"phase\": \"%s\", \"grid\": [%lld, %lld, %lld], \"block\": [%lld, %lld, %lld], "
+                  "\"blocks\": %lld, \"traced_blocks\": %lld, \"traced_warps\": %lld, \"issue_slots\": %lld, "
+                  "\"max_warp_issue_slots\": %lld, \"global_requests\": %lld, \"global_sectors\": %lld, "
+                  "\"global_bytes\": %lld, \"global_block_sectors\": %lld, \"global_footprint_sectors\": %lld, \"local_requests\": %lld, "
+                  "\"local_sectors\": %lld, \"local_bytes\": %lld, \"shared_requests\": %lld, "
+                  "\"shared_wavefronts\": %lld, \"shared_ideal_wavefronts\": %lld}",
+                  i ? "," : "", t.kernel.c_str(), t.phase.c_str(), (long long)t.grid[0], (long long)t.grid[1], (long long)t.grid[2],
+                  (long long)t.block[0], (long long)t.block[1], (long long)t.block[2], (long long)t.blocks,
+                  (long long)t.tracedBlocks, (long long)t.tracedWarps, (long long)t.issueSlots,
+                  (long long)t.maxWarpIssueSlots, (long long)t.globalRequests, (long long)t.globalSectors,
+                  (long long)t.globalBytes, (long long)t.globalBlockSectors, (long long)t.globalFootprintSectors, (long long)t.localRequests,
+                  (long long)t.localSectors, (long long)t.localBytes, (long long)t.sharedRequests,
+                  (long long)t.sharedWavefronts, (long long)t.sharedIdealWavefronts);
+    out += buf;
+  }
+  return out + "\n]\n";
+}
+
+} // namespace fhec::rt
+
+extern "C" {
+
+void fhec_rt_gpu_trace_kernel(const char *kernel) {
+  if (fhec::rt::tRecord.on) fhec::rt::tRecord.kernel = kernel;
+}
+
+void fhec_rt_gpu_trace_access(int32_t site, int64_t address, int32_t bytes, int32_t kind) {
+  if (bytes <= 0) return;
+  if (fhec::rt::tFootprintOn && kind / 2 == int32_t(fhec::abi::GpuTraceSpace::Global))
+    for (int64_t s = address / 32; s <= (address + bytes - 1) / 32; ++s) fhec::rt::tFootprint.insert(s);
+  fhec::rt::ThreadRecord &r = fhec::rt::tRecord;
+  if (!r.on || site < 0) return;
+  if (size_t(site) >= r.occurrences.size()) r.occurrences.resize(size_t(site) + 1, 0);
+  r.accesses.push_back({site, r.occurrences[size_t(site)]++, bytes, kind, address});
+}
+
+void fhec_rt_gpu_trace_ops(int32_t weight) {
+  if (fhec::rt::tRecord.on) fhec::rt::tRecord.issueSlots += weight;
+}
+
+} // extern "C"

@@ -1,0 +1,109 @@
+// RUN: fhec-opt %s --split-input-file --fhec-gpu-to-emu --fhec-gpu-emu-trace --verify-diagnostics | FileCheck %s
+// fhec-gpu-emu-trace: each access reports (site, byte address, bytes, kind =
+// 2 * space + store) with space 0 global (a kernel argument), 1 shared (a view
+// of the block's shared memory), 2 local (an alloca); the block reports its
+// issue weight before the trace code was added; the kernel names itself.
+
+// CHECK-LABEL: func.func private @__fhec_kernel_k(
+// CHECK-SAME:    %[[IN:.*]]: memref<4x8xi64>, %[[OUT:.*]]: memref<8xi32, strided<[2], offset: 1>>)
+// CHECK:         %[[NAME:.*]] = llvm.mlir.addressof @__fhec_trace_name_k
+// CHECK:         call @fhec_rt_gpu_trace_kernel(%[[NAME]])
+// CHECK:         %[[VIEW:.*]] = memref.view
+// CHECK:         %[[TID:.*]] = call @fhec_rt_gpu_thread_id
+// CHECK:         %[[SCRATCH:.*]] = memref.alloca() : memref<2xi64>
+// Global load of in[0, tid]: aligned pointer + (offset + 0 * stride0 + tid * stride1) * 8.
+// CHECK:         %[[P0:.*]] = memref.extract_aligned_pointer_as_index %[[IN]]
+// CHECK:         %{{.*}}, %[[OFF0:.*]], %{{.*}}:2, %[[STR0:.*]]:2 = memref.extract_strided_metadata %[[IN]]
+// CHECK:         %[[T1:.*]] = arith.muli %[[TID]], %[[STR0]]#1
+// CHECK:         %[[L0:.*]] = arith.addi %{{.*}}, %[[T1]]
+// CHECK:         %[[B0:.*]] = arith.muli %[[L0]], %c8
+// CHECK:         %[[A0:.*]] = arith.addi %[[P0]], %[[B0]]
+// CHECK:         call @fhec_rt_gpu_trace_access(%c0_i32{{.*}}, %[[A0]], %c8_i32, %c0_i32{{.*}})
+// CHECK-NEXT:    memref.load %[[IN]]
+// Local store: kind 5.
+// CHECK:         memref.extract_aligned_pointer_as_index %[[SCRATCH]]
+// CHECK:         %[[K1:.*]] = arith.constant 5 : i32
+// CHECK-NEXT:    call @fhec_rt_gpu_trace_access(%{{.*}}, %{{.*}}, %{{.*}}, %[[K1]])
+// CHECK-NEXT:    memref.store %{{.*}}, %[[SCRATCH]]
+// Shared store (kind 3) and load (kind 2) of 4-byte words.
+// CHECK:         memref.extract_aligned_pointer_as_index %[[VIEW]]
+// CHECK:         %[[K2:.*]] = arith.constant 3 : i32
+// CHECK-NEXT:    call @fhec_rt_gpu_trace_access(%{{.*}}, %{{.*}}, %c4_i32, %[[K2]])
+// CHECK-NEXT:    memref.store %{{.*}}, %[[VIEW]]
+// CHECK:         call @fhec_rt_gpu_barrier
+// CHECK:         %[[K3:.*]] = arith.constant 2 : i32
+// CHECK-NEXT:    call @fhec_rt_gpu_trace_access(%{{.*}}, %{{.*}}, %{{.*}}, %[[K3]])
+// CHECK-NEXT:    memref.load %[[VIEW]]
+// Global store through a strided argument: the offset and stride come from the metadata.
+// CHECK:         memref.extract_strided_metadata %[[OUT]]
+// CHECK:         %[[K4:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    call @fhec_rt_gpu_trace_access(%{{.*}}, %{{.*}}, %{{.*}}, %[[K4]])
+// CHECK-NEXT:    memref.store %{{.*}}, %[[OUT]]
+// Weight: 3 calls (shared memory, thread id, barrier), 5 accesses, a 64-bit
+// multiply (3), a truncation and the return.
+// CHECK:         %[[W:.*]] = arith.constant 13 : i32
+// CHECK-NEXT:    call @fhec_rt_gpu_trace_ops(%[[W]])
+// CHECK-NEXT:    return
+// CHECK:       llvm.mlir.global internal constant @__fhec_trace_name_k("k\00")
+module attributes {gpu.container_module} {
+  gpu.module @fhec_kernels {
+    gpu.func @k(%in: memref<4x8xi64>, %out: memref<8xi32, strided<[2], offset: 1>>)
+        workgroup(%tile: memref<64xi32, #gpu.address_space<workgroup>>) kernel {
+      %c0 = arith.constant 0 : index
+      %t = gpu.thread_id x
+      %scratch = memref.alloca() : memref<2xi64>
+      %v = memref.load %in[%c0, %t] : memref<4x8xi64>
+      %w = arith.muli %v, %v : i64
+      memref.store %w, %scratch[%c0] : memref<2xi64>
+      %x = arith.trunci %w : i64 to i32
+      memref.store %x, %tile[%t] : memref<64xi32, #gpu.address_space<workgroup>>
+      gpu.barrier
+      %y = memref.load %tile[%t] : memref<64xi32, #gpu.address_space<workgroup>>
+      memref.store %y, %out[%t] : memref<8xi32, strided<[2], offset: 1>>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// Weights per basic block; a 64-bit product of two zero-extended 32-bit words
+// is one mul.wide.u32; the high half of a 64x64 product about eight slots.
+// CHECK-LABEL: func.func private @__fhec_kernel_w(
+// CHECK:         %[[W1:.*]] = arith.constant 6 : i32
+// CHECK-NEXT:    call @fhec_rt_gpu_trace_ops(%[[W1]])
+// CHECK-NEXT:    cf.br ^bb1
+// CHECK:       ^bb1:
+// CHECK:         %[[W2:.*]] = arith.constant 9 : i32
+// CHECK-NEXT:    call @fhec_rt_gpu_trace_ops(%[[W2]])
+// CHECK-NEXT:    return
+module attributes {gpu.container_module} {
+  gpu.module @fhec_kernels {
+    gpu.func @w(%a: i32, %b: i32, %c: i64) kernel {
+      %x = arith.extui %a : i32 to i64
+      %y = arith.extui %b : i32 to i64
+      %p = arith.muli %x, %y : i64
+      %q = arith.addi %p, %c : i64
+      cf.br ^bb1
+    ^bb1:
+      %lo, %hi = arith.mului_extended %c, %c : i64
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// A memref of unknown origin (a block argument other than the kernel's).
+module attributes {gpu.container_module} {
+  gpu.module @fhec_kernels {
+    gpu.func @bad(%in: memref<8xi64>) kernel {
+      %c0 = arith.constant 0 : index
+      cf.br ^bb1(%in : memref<8xi64>)
+    ^bb1(%m: memref<8xi64>):
+      // expected-error @+1 {{fhec-gpu-emu-trace: cannot tell the memory space}}
+      %v = memref.load %m[%c0] : memref<8xi64>
+      gpu.return
+    }
+  }
+}
