@@ -55,7 +55,11 @@ bool isZeroExtendedFrom32(Value v) {
 /// NVPTX's usual lowering, documented in docs/gpu-model.md.
 int64_t issueWeight(Operation *op) {
   if (isa<arith::ConstantOp>(op)) return 0;
-  if (auto call = dyn_cast<func::CallOp>(op)) return call.getCallee().starts_with("fhec_rt_gpu_trace") ? 0 : 1;
+  // The emulation's own calls (the block's shared memory, the trace hooks) are
+  // no GPU instructions; thread and block queries read special registers.
+  if (auto call = dyn_cast<func::CallOp>(op))
+    return call.getCallee().starts_with("fhec_rt_gpu_trace") || call.getCallee() == abi::kGpuSharedMemorySymbol ? 0
+                                                                                                                : 1;
   if (isa<memref::LoadOp, memref::StoreOp, cf::BranchOp, cf::CondBranchOp, func::ReturnOp>(op)) return 1;
   if (op->getNumResults() == 0 || op->getDialect() != op->getContext()->getLoadedDialect<arith::ArithDialect>())
     return isa<memref::ViewOp, memref::ExtractAlignedPointerAsIndexOp, memref::ExtractStridedMetadataOp,
@@ -139,7 +143,8 @@ struct FHECGPUEmuTracePass : public fhec::impl::FHECGPUEmuTraceBase<FHECGPUEmuTr
           return signalPassFailure();
         }
         auto type = cast<MemRefType>(memref.getType());
-        int64_t elemBytes = std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+        Type elem = type.getElementType();
+        int64_t elemBytes = elem.isIndex() ? 8 : std::max<int64_t>(1, elem.getIntOrFloatBitWidth() / 8);
         Location l = op->getLoc();
         b.setInsertionPoint(op);
         // The byte address: aligned pointer + (offset + sum of index * stride) * element size.

@@ -263,26 +263,53 @@ std::vector<GpuLaunchTrace> stopGpuTrace() {
   return std::exchange(gLaunches, {});
 }
 
+// A JSON string literal of `s` (kernel names are identifiers, but escape anyway).
+static std::string jsonString(const std::string &s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", unsigned(c));
+      out += buf;
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
 std::string gpuTraceJson(const std::vector<GpuLaunchTrace> &launches) {
   std::string out = "[";
-  char buf[1024];
   for (size_t i = 0; i < launches.size(); ++i) {
     const GpuLaunchTrace &t = launches[i];
-    std::snprintf(buf, sizeof buf,
-                  "%s\n  {\"kernel\": \"%s\", \"phase\": \"%s\", \"grid\": [%lld, %lld, %lld], \"block\": [%lld, %lld, %lld], "
-                  "\"blocks\": %lld, \"traced_blocks\": %lld, \"traced_warps\": %lld, \"issue_slots\": %lld, "
-                  "\"max_warp_issue_slots\": %lld, \"global_requests\": %lld, \"global_sectors\": %lld, "
-                  "\"global_bytes\": %lld, \"global_block_sectors\": %lld, \"global_footprint_sectors\": %lld, \"local_requests\": %lld, "
-                  "\"local_sectors\": %lld, \"local_bytes\": %lld, \"shared_requests\": %lld, "
-                  "\"shared_wavefronts\": %lld, \"shared_ideal_wavefronts\": %lld}",
-                  i ? "," : "", t.kernel.c_str(), t.phase.c_str(), (long long)t.grid[0], (long long)t.grid[1], (long long)t.grid[2],
-                  (long long)t.block[0], (long long)t.block[1], (long long)t.block[2], (long long)t.blocks,
-                  (long long)t.tracedBlocks, (long long)t.tracedWarps, (long long)t.issueSlots,
-                  (long long)t.maxWarpIssueSlots, (long long)t.globalRequests, (long long)t.globalSectors,
-                  (long long)t.globalBytes, (long long)t.globalBlockSectors, (long long)t.globalFootprintSectors, (long long)t.localRequests,
-                  (long long)t.localSectors, (long long)t.localBytes, (long long)t.sharedRequests,
-                  (long long)t.sharedWavefronts, (long long)t.sharedIdealWavefronts);
-    out += buf;
+    auto triple = [](const int64_t (&v)[3]) {
+      return "[" + std::to_string(v[0]) + ", " + std::to_string(v[1]) + ", " + std::to_string(v[2]) + "]";
+    };
+    const std::pair<const char *, int64_t> counts[] = {
+        {"blocks", t.blocks},
+        {"traced_blocks", t.tracedBlocks},
+        {"traced_warps", t.tracedWarps},
+        {"issue_slots", t.issueSlots},
+        {"max_warp_issue_slots", t.maxWarpIssueSlots},
+        {"global_requests", t.globalRequests},
+        {"global_sectors", t.globalSectors},
+        {"global_bytes", t.globalBytes},
+        {"global_block_sectors", t.globalBlockSectors},
+        {"global_footprint_sectors", t.globalFootprintSectors},
+        {"local_requests", t.localRequests},
+        {"local_sectors", t.localSectors},
+        {"local_bytes", t.localBytes},
+        {"shared_requests", t.sharedRequests},
+        {"shared_wavefronts", t.sharedWavefronts},
+        {"shared_ideal_wavefronts", t.sharedIdealWavefronts},
+    };
+    out += std::string(i ? "," : "") + "\n  {\"kernel\": " + jsonString(t.kernel) + ", \"phase\": " +
+           jsonString(t.phase) + ", \"grid\": " + triple(t.grid) + ", \"block\": " + triple(t.block);
+    for (const auto &[name, value] : counts) out += std::string(", \"") + name + "\": " + std::to_string(value);
+    out += "}";
   }
   return out + "\n]\n";
 }

@@ -84,12 +84,21 @@ def test_bank_conflicted_tile_is_shared_bound():
 
 def test_one_block_serial_kernel_is_latency_bound():
     # One block whose threads loop over 65,536 elements: one SM works, one warp's chain dominates.
+    # Each thread reads its own 8-byte words (one 256-byte row per warp request).
     r = model.estimate(launch(1, threads=32, traced=1, issue_slots=65536 * 20, max_warp_issue_slots=65536 * 20,
-                              global_requests=65536, global_sectors=65536 * 32, global_bytes=65536 * 256,
-                              global_block_sectors=65536 * 32, global_footprint_sectors=65536 * 32),
+                              global_requests=65536, global_sectors=65536 * 8, global_bytes=65536 * 256,
+                              global_block_sectors=65536 * 8, global_footprint_sectors=65536 * 8),
                        {"registers": 40}, H100)
     assert r["bound"] == "latency"
     assert r["us"] == pytest.approx(65536 * 20 * 4 / 1.98e9 * 1e6 + OVERHEAD)
+    assert max(v for k, v in r["bounds_us"].items() if k != "latency") < r["bounds_us"]["latency"] / 2
+
+
+def test_local_memory_in_registers_moves_nothing():
+    # An emulated per-thread array that ptxas keeps in registers (0-byte stack frame).
+    counts = dict(local_requests=64, local_sectors=64 * 8, local_bytes=64 * 256)
+    assert model.estimate(launch(64, **counts), {"registers": 32, "stack": 0}, H100)["l2_bytes"] == 0
+    assert model.estimate(launch(64, **counts), {"registers": 32, "stack": 16}, H100)["l2_bytes"] == 64 * 8 * 32 * 8
 
 
 def test_footprint_beyond_l2_misses_in_proportion():
@@ -117,7 +126,9 @@ def test_summary_flags_heavy_kernels():
     assert total["heavy_min_sector_efficiency"] == 0.25
     assert total["heavy_min_occupancy"] == 0.25
     assert total["max_stack"] == 64
-    assert "estimated" in model.table(rows, total, H100)
+    lines = model.table(rows, total, H100).splitlines()
+    assert lines[2].split()[:6] == ["0", "k", "65536", "x", "256", f"{2 ** 24 * 16 / 1e6:.2f}"]
+    assert lines[-3].startswith("total: 2 launches")
 
 
 def test_parse_ptxas():

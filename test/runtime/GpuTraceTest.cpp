@@ -159,6 +159,10 @@ TEST(GpuTrace, JsonHasOneObjectPerLaunch) {
   EXPECT_NE(json.find("\"kernel\": \"stride32\""), std::string::npos);
   EXPECT_NE(json.find("\"global_sectors\": 32,"), std::string::npos);  // stride32, one warp
   EXPECT_EQ(json.front(), '[');
+  // Names are escaped.
+  rt::GpuLaunchTrace odd;
+  odd.kernel = "a\"b\\c";
+  EXPECT_NE(rt::gpuTraceJson({odd}).find("\"kernel\": \"a\\\"b\\\\c\""), std::string::npos);
 }
 
 } // namespace

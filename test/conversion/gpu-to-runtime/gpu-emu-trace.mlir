@@ -39,9 +39,9 @@
 // CHECK:         %[[K4:.*]] = arith.constant 1 : i32
 // CHECK-NEXT:    call @fhec_rt_gpu_trace_access(%{{.*}}, %{{.*}}, %{{.*}}, %[[K4]])
 // CHECK-NEXT:    memref.store %{{.*}}, %[[OUT]]
-// Weight: 3 calls (shared memory, thread id, barrier), 5 accesses, a 64-bit
-// multiply (3), a truncation and the return.
-// CHECK:         %[[W:.*]] = arith.constant 13 : i32
+// Weight: 2 calls (thread id, barrier; the shared-memory view is the
+// emulation's), 5 accesses, a 64-bit multiply (3), a truncation and the return.
+// CHECK:         %[[W:.*]] = arith.constant 12 : i32
 // CHECK-NEXT:    call @fhec_rt_gpu_trace_ops(%[[W]])
 // CHECK-NEXT:    return
 // CHECK:       llvm.mlir.global internal constant @__fhec_trace_name_k("k\00")

@@ -1,0 +1,24 @@
+// RUN: fhec %s --target=cuda-emu --gpu-trace -o %t.traced.so
+// RUN: fhec-exec %t.traced.so --random --gpu-trace=%t.json --trace-blocks=1 | FileCheck %s --check-prefix=EXEC
+// RUN: FileCheck %s --check-prefix=JSON < %t.json
+// RUN: fhec %s --target=cuda-emu -o %t.plain.so
+// RUN: not fhec-exec %t.plain.so --random --gpu-trace=%t.trace 2>&1 | FileCheck %s --check-prefix=UNTRACED
+// RUN: not fhec-exec %t.traced.so --random --gpu-trace=%t.trace --trace-blocks=0 2>&1 | FileCheck %s --check-prefix=BLOCKS
+// fhec-exec --gpu-trace: one JSON object per launch of the first run, one
+// block of each traced (bench/gpu/model.py reads them, docs/gpu-model.md).
+
+// EXEC: @add on cuda-emu
+// JSON: [
+// JSON-NEXT: {"kernel": "add_kernel", "phase": "{{[A-Za-z]+}}", "grid": [{{[0-9]+}}, 1, 1], "block": [256, 1, 1], "blocks": {{[0-9]+}}, "traced_blocks": 1, "traced_warps": 8, "issue_slots": {{[1-9][0-9]*}},
+// JSON-SAME: "global_requests": {{[1-9][0-9]*}}
+// JSON: ]
+// UNTRACED: fhec-exec: --gpu-trace: no traced launch (compile the module with --target=cuda-emu --gpu-trace)
+// BLOCKS: usage: fhec-exec
+
+!ct = !ckks.ct<logN = 8, logq = 60, logp = 30, slots = 64>
+module attributes {ckks.params = #ckks.params<logN = 8, logQ = 60, logp = 30, security = "none">} {
+  func.func @add(%a: !ct, %b: !ct) -> !ct {
+    %0 = ckks.add %a, %b : !ct
+    return %0 : !ct
+  }
+}
