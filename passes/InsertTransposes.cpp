@@ -17,6 +17,8 @@ namespace {
 
 using fhe::Layout;
 
+constexpr int64_t kGpuWarpThreads = 32;
+
 // The layout a CRT writes contiguously in its loop order.
 Layout naturalCrtLayout(fhe::CrtOp op) {
   return op.getOrder() == fhe::Order::matrix ? Layout::prime_major : Layout::coeff_major;
@@ -61,11 +63,15 @@ struct FHEInsertTransposesPass : public fhec::impl::FHEInsertTransposesBase<FHEI
     if (!fold) return;
     // Fold where a strided access costs less than a transpose's extra pass:
     // per residue, the folded access is foldedAccessCost, scaled up when the
-    // kernel's block of coefficients covers less than a cache line of a row
+    // coefficients one access covers span less than a cache line of a row
     // (8 words), against 1 (natural access) + transposeCost (the transpose).
+    // One access covers the kernel's block of coefficients on a CPU thread;
+    // on a GPU, the 32 threads of a warp take consecutive blocks, so its
+    // request covers 32 of them (coalesced along the row).
     auto cheaper = [&](Operation *kernel) {
       int64_t block = 1;
       if (auto b = kernel->getAttrOfType<IntegerAttr>("block")) block = b.getInt();
+      if (spec->gpu) block *= kGpuWarpThreads;
       double folded = spec->foldedAccessCost * std::max(1.0, 8.0 / double(block));
       return folded < 1.0 + spec->transposeCost;
     };

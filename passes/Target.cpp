@@ -27,13 +27,17 @@ const TargetSpec kTargets[] = {
     // CUDA: 32-bit integer arithmetic, 30-bit primes (lazy [0, 4p) < 2^32),
     // Shoup in base 2^32; an NTT level of up to 2^11 words is one thread
     // block's tile in shared memory (16 KiB), each thread holding 8 residues
-    // (radix-8 sub-levels: 256 threads per 2^11 tile); coalescing makes
-    // strided access costly. Its host code is x86-64.
-    {"cuda", "", "x86-64", "", 30, 32, 1, true, 3, 11, 5, 1, 1, 4.0, 2.0},
+    // (radix-8 sub-levels: 256 threads per 2^11 tile). A warp's request
+    // covers 32 consecutive coefficients of a row, coalesced like a
+    // stream: an iCRT reads the NTTs' prime-major rows in place, without
+    // a transpose (docs/gpu-model.md: the transposes moved 40% useful
+    // sectors, and the iCRT's coefficient-major reads 25-31%). Its host
+    // code is x86-64.
+    {"cuda", "", "x86-64", "", 30, 32, 1, true, 3, 11, 5, 1, 1, 1.1, 2.0},
     // The cuda target's kernels executed on the CPU with the GPU's block,
     // thread, shared-memory and barrier semantics (runtime/lib/GpuEmu.cpp):
     // the same grids, arithmetic and primes, for machines without a GPU.
-    {"cuda-emu", "", "x86-64", "", 30, 32, 1, true, 3, 11, 5, 1, 1, 4.0, 2.0},
+    {"cuda-emu", "", "x86-64", "", 30, 32, 1, true, 3, 11, 5, 1, 1, 1.1, 2.0},
 };
 // clang-format on
 } // namespace

@@ -278,9 +278,9 @@ struct IcrtContext {
       // (measured on Zen 4 with rows padded by three cache lines: -8% iCRT
       // time against the same prefetches in a separate loop over the rows;
       // fetching the next block into L1 as well, or farther ahead, gains
-      // nothing).
+      // nothing). Not on a GPU, where a warp's 32 threads read the row together.
       auto prefetchRow = [&](Value j) {
-        if (!in.base || !in.wordMajor) return;
+        if (!in.base || !in.wordMajor || kb.options.target->gpu) return;
         int64_t N = cast<MemRefType>(in.mem.getType()).getShape()[1];
         for (int64_t v = 0; v < V; ++v) {
           Value ahead = kb.add(kb.coeffIndex(in, at[v]), kb.cidx(4 * B));

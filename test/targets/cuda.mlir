@@ -41,13 +41,14 @@ module attributes {ckks.params = #ckks.params<logN = 8, logQ = 100, logp = 30, s
 // LOOPS-NEXT: %[[I:.*]] = arith.remui %[[E]], %c256 : index
 // LOOPS: memref.load %{{.*}}[%[[J]], %[[I]]] : memref<8x256xi64
 // LOOPS: modarith.mul_barrett
-// The transpose to coefficient-major: one thread per residue, consecutive
-// threads on consecutive words of the result.
-// LOOPS: scf.parallel (%[[T:.*]]) = (%c0) to (%c2048) step (%c1) {
-// LOOPS-NEXT: %[[TI:.*]] = arith.divui %[[T]], %c8 : index
-// LOOPS-NEXT: %[[TJ:.*]] = arith.remui %[[T]], %c8 : index
-// LOOPS-NEXT: memref.load %{{.*}}[%[[TJ]], %[[TI]]] : memref<8x256xi64
-// LOOPS-NEXT: memref.store %{{.*}}, %{{.*}}[%[[TI]], %[[TJ]]] : memref<256x8xi64>
+// The iCRT reads the iNTT's prime-major rows in place, no transpose kernel
+// (fhe-insert-transposes: a warp's request covers 32 coefficients of a row):
+// one thread per coefficient, consecutive threads on consecutive words.
+// BASIS-NOT: fhe.transpose
+// LOOPS: scf.parallel (%[[C:.*]]) = (%c0) to (%c256) step (%c1) {
+// LOOPS-NOT: scf.parallel
+// LOOPS: memref.load %{{.*}}[%{{.*}}, %[[C]]] : memref<8x256xi64, strided<[280, 1]>>
+// LOOPS: modarith.mac_split
 // The forward NTT of 2^8 in one level (fhe-merge-ntt-levels): 32 threads of
 // 8 residues, sub-levels of 2, 3 and 3 stages through a 256-word tile (288
 // words with the padding), its last sub-level stored by a coalesced copy.
