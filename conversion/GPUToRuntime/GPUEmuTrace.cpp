@@ -120,10 +120,7 @@ struct FHECGPUEmuTracePass : public fhec::impl::FHECGPUEmuTraceBase<FHECGPUEmuTr
       // The kernel's name, for the recorder's report.
       std::string global = ("__fhec_trace_name_" + kernel).str();
       b.setInsertionPointToEnd(module.getBody());
-      std::string bytes = kernel.str();
-      bytes.push_back('\0');
-      LLVM::GlobalOp::create(b, loc, LLVM::LLVMArrayType::get(b.getI8Type(), bytes.size()), /*isConstant=*/true,
-                             LLVM::Linkage::Internal, global, b.getStringAttr(bytes));
+      gpurt::stringGlobal(b, loc, global, kernel, LLVM::Linkage::Internal);
       b.setInsertionPointToStart(&fn.getBody().front());
       Value name = LLVM::AddressOfOp::create(b, loc, ptr, global);
       func::CallOp::create(b, loc, kernelHook, ValueRange{name});

@@ -17,13 +17,6 @@ using namespace fhec;
 
 namespace {
 
-LLVM::GlobalOp stringGlobal(OpBuilder &b, Location loc, StringRef name, StringRef value, LLVM::Linkage linkage) {
-  std::string bytes = value.str();
-  bytes.push_back('\0');
-  auto type = LLVM::LLVMArrayType::get(b.getI8Type(), bytes.size());
-  return LLVM::GlobalOp::create(b, loc, type, /*isConstant=*/true, linkage, name, b.getStringAttr(bytes));
-}
-
 // The argument as an i64 slot value: memrefs by their aligned pointer (the
 // kernels' bare-pointer convention), index and narrower integers zero-extended.
 FailureOr<Value> slotValue(OpBuilder &b, Location loc, Value v) {
@@ -82,7 +75,7 @@ struct FHECGPULaunchToRuntimePass : public fhec::impl::FHECGPULaunchToRuntimeBas
         return signalPassFailure();
       }
       b.setInsertionPointToEnd(module.getBody());
-      stringGlobal(b, loc, abi::kGpuPtxSymbol, object.getObject().getValue(), LLVM::Linkage::External);
+      gpurt::stringGlobal(b, loc, abi::kGpuPtxSymbol, object.getObject().getValue(), LLVM::Linkage::External);
     }
     SmallVector<Type> launchParams = emu ? SmallVector<Type>{ptr} : SmallVector<Type>{ptr, ptr};
     launchParams.append(7, i64);  // grid, block, shared bytes
@@ -114,7 +107,7 @@ struct FHECGPULaunchToRuntimePass : public fhec::impl::FHECGPULaunchToRuntimeBas
           decl->setAttr(emu::kTrampolineOfAttr, FlatSymbolRefAttr::get(ctx, emu::kernelFunction(kernel)));
         } else {
           symbol = ("__fhec_gpu_name_" + kernel).str();
-          stringGlobal(b, loc, symbol, kernel, LLVM::Linkage::Internal);
+          gpurt::stringGlobal(b, loc, symbol, kernel, LLVM::Linkage::Internal);
         }
       }
 

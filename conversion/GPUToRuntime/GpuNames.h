@@ -1,11 +1,13 @@
 // Names and declarations shared by the GPU passes (fhec-gpu-kernel-module,
-// fhec-gpu-launch-to-runtime, fhec-gpu-to-emu, fhec-gpu-emu-trampolines).
+// fhec-gpu-launch-to-runtime, fhec-gpu-to-emu, fhec-gpu-emu-trampolines,
+// fhec-gpu-emu-trace).
 #pragma once
 
 #include "fhec/runtime/Abi.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Func/Utils/Utils.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -22,6 +24,15 @@ inline mlir::func::FuncOp declareHook(mlir::OpBuilder &b, mlir::ModuleOp module,
                                       mlir::FunctionType type) {
   if (auto fn = module.lookupSymbol<mlir::func::FuncOp>(name)) return fn;
   return mlir::func::createFnDecl(b, module, name, type, /*setPrivate=*/true);
+}
+
+/// A constant, NUL-terminated string global `name` holding `value`.
+inline mlir::LLVM::GlobalOp stringGlobal(mlir::OpBuilder &b, mlir::Location loc, llvm::StringRef name,
+                                         llvm::StringRef value, mlir::LLVM::Linkage linkage) {
+  std::string bytes = value.str();
+  bytes.push_back('\0');
+  auto type = mlir::LLVM::LLVMArrayType::get(b.getI8Type(), bytes.size());
+  return mlir::LLVM::GlobalOp::create(b, loc, type, /*isConstant=*/true, linkage, name, b.getStringAttr(bytes));
 }
 
 } // namespace fhec::gpurt

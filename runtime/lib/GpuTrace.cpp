@@ -31,6 +31,11 @@ struct Access {
   int64_t address;
 };
 
+/// Calls f(u) for each unit u (address / unitBytes) that bytes [address, address + bytes) touch.
+template <typename F> void forEachUnit(int64_t address, int64_t bytes, int64_t unitBytes, F f) {
+  for (int64_t u = address / unitBytes; u <= (address + bytes - 1) / unitBytes; ++u) f(u);
+}
+
 /// A set of 32-byte sectors: bitmaps of 4096 sectors (128 KiB) per page.
 class SectorSet {
 public:
@@ -179,8 +184,7 @@ static void reduceRequest(GpuLaunchTrace &t, const Access *begin, const Access *
     std::vector<int64_t> sectors;
     std::vector<std::pair<int64_t, int64_t>> ranges;  // [first, last) byte
     for (const Access *a = begin; a != end; ++a) {
-      for (int64_t s = a->address / kSectorBytes; s <= (a->address + a->bytes - 1) / kSectorBytes; ++s)
-        sectors.push_back(s);
+      forEachUnit(a->address, a->bytes, kSectorBytes, [&](int64_t s) { sectors.push_back(s); });
       ranges.push_back({a->address, a->address + a->bytes});
     }
     std::sort(sectors.begin(), sectors.end());
@@ -202,7 +206,7 @@ static void reduceRequest(GpuLaunchTrace &t, const Access *begin, const Access *
   // Shared: each bank serves one distinct 4-byte word per wavefront.
   std::vector<int64_t> words;
   for (const Access *a = begin; a != end; ++a)
-    for (int64_t w = a->address / kBankBytes; w <= (a->address + a->bytes - 1) / kBankBytes; ++w) words.push_back(w);
+    forEachUnit(a->address, a->bytes, kBankBytes, [&](int64_t w) { words.push_back(w); });
   std::sort(words.begin(), words.end());
   words.erase(std::unique(words.begin(), words.end()), words.end());
   int64_t perBank[kSharedBanks] = {};
@@ -325,7 +329,7 @@ void fhec_rt_gpu_trace_kernel(const char *kernel) {
 void fhec_rt_gpu_trace_access(int32_t site, int64_t address, int32_t bytes, int32_t kind) {
   if (bytes <= 0) return;
   if (fhec::rt::tFootprintOn && kind / 2 == int32_t(fhec::abi::GpuTraceSpace::Global))
-    for (int64_t s = address / 32; s <= (address + bytes - 1) / 32; ++s) fhec::rt::tFootprint.insert(s);
+    fhec::rt::forEachUnit(address, bytes, fhec::rt::kSectorBytes, [](int64_t s) { fhec::rt::tFootprint.insert(s); });
   fhec::rt::ThreadRecord &r = fhec::rt::tRecord;
   if (!r.on || site < 0) return;
   if (size_t(site) >= r.occurrences.size()) r.occurrences.resize(size_t(site) + 1, 0);
