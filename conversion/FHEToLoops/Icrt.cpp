@@ -213,6 +213,13 @@ struct IcrtContext {
   // two primes instead of two. The accumulators' words are then signed (their
   // column sums are not), and a product's high half, in units of 2^52, counts
   // twice in the next column of 2^51.
+  //
+  // On a GPU (one coefficient per thread) nothing is kept per thread in
+  // memory: a column group after the first reloads the input rows (coalesced
+  // across the warp, from L1/L2) and recomputes temp_j, and the 32-bit
+  // digits become the result's 64-bit limbs as they are produced, from a
+  // window of the last three, so neither the (m) temps nor the (Dq) digits
+  // live in local memory.
   void digitMatrix(const CoeffRef &in, const CoeffRef &out, int64_t B, unsigned D, int64_t shiftBits,
                    bool exactAlways) {
     bool winograd = D == 52 && kb.options.target->wordBits() == 64 && basis.getPrimeBits() <= 50 && m <= 512;
@@ -233,7 +240,15 @@ struct IcrtContext {
       return winograd ? kb.load(wino, {c, kb.cidx(m + 2)}) : kb.load(negP, {kb.cidx(0), c});
     };
     int64_t pairs = winograd ? m / 2 : 0;
-    Value tempBuf = kb.scratch({m, B}), digits = kb.scratch({Dq, B});
+    bool gpu = kb.options.target->gpu;
+    bool streamLimbs = gpu && Dc == 32 && !winograd;
+    Value tempBuf = gpu ? Value() : kb.scratch({m, B});
+    Value digits = streamLimbs ? Value() : kb.scratch({Dq, B});
+    // Streamed limbs: limb w is digits s0 + 2w .. s0 + 2w + 2 (the last one
+    // only with limbOff > 0), shifted right by limbOff; it is stored once its
+    // last digit, column s0 + 2w + last, is known.
+    int64_t s0 = shiftBits / 32, limbOff = shiftBits % 32, last = limbOff ? 2 : 1;
+    SmallVector<Value> guard;  // digit cLo + 1 of each vector, from the first pass
     // Winograd: A of each coefficient (low and high words).
     Value corr = winograd ? kb.scratch({2, B}) : Value();
     OpBuilder &b = kb.b;
@@ -247,12 +262,14 @@ struct IcrtContext {
     // V vectors of W coefficients per pass: their temp_j / p_j sums are
     // independent floating-point chains, and below 2 C V independent digit
     // accumulators hide the IFMA latency (one lo/hi pair per column would
-    // serialize on it).
+    // serialize on it). On a GPU, 4 columns per group: the paper-size iCRT
+    // kernels then take 62-64 registers (50% occupancy) against 73-74 with 8.
     int64_t V = std::max<int64_t>(1, std::min<int64_t>(B / W, 2));
-    int64_t C = std::max<int64_t>(1, 8 / V);
+    int64_t C = gpu ? 4 : std::max<int64_t>(1, 8 / V);
     Value zero = kb.constW(0, W);
     kb.loop(kb.cidx(0), kb.cidx(B), kb.cidx(W * V), {}, [&](Value i0, ValueRange) {
       SmallVector<Value> at;  // first coefficient of each vector
+      guard.clear();
       for (int64_t v = 0; v < V; ++v) at.push_back(kb.add(i0, kb.cidx(v * W)));
       // Row j of the block: temp_j (stored for the later column groups, and
       // the redo) and its contribution to the estimates f of the multiples k
@@ -265,7 +282,7 @@ struct IcrtContext {
         for (int64_t v = 0; v < V; ++v) {
           Value x = kb.loadW(in, at[v], j, W);
           t.push_back(tempOf(x, at[v], row(abi::kIcrtInv), row(abi::kIcrtInvShoup), row(abi::kPrime), W));
-          kb.storeW(t.back(), tempBuf, {j, at[v]});
+          if (tempBuf) kb.storeW(t.back(), tempBuf, {j, at[v]});
           Value tf = arith::UIToFPOp::create(b, kb.loc, f64W, t.back());
           fNext.push_back(arith::AddFOp::create(b, kb.loc, f[v], arith::MulFOp::create(b, kb.loc, tf, invp)));
         }
@@ -330,8 +347,13 @@ struct IcrtContext {
             SmallVector<Value> fNext;
             gatherRow(j, a.slice(2 * n * V, V), t, fNext);
             for (int64_t v = 0; v < V; ++v) next[2 * n * V + v] = fNext[v];
-          } else {
+          } else if (tempBuf) {
             for (int64_t v = 0; v < V; ++v) t.push_back(kb.loadW(tempBuf, {j, at[v]}, W));
+          } else {
+            for (int64_t v = 0; v < V; ++v)
+              t.push_back(tempOf(kb.loadW(in, at[v], j, W), at[v], kb.splat(kb.tableAt(consts, j, abi::kIcrtInv), W),
+                                 kb.splat(kb.tableAt(consts, j, abi::kIcrtInvShoup), W),
+                                 kb.splat(kb.tableAt(consts, j, abi::kPrime), W), W));
           }
           return t;
         };
@@ -391,6 +413,31 @@ struct IcrtContext {
             }
         }
         SmallVector<Value> st(state);
+        // Streamed limbs: digit d of column col completes limb w when col =
+        // s0 + 2w + last; the window holds the two digits before it.
+        auto emitDigit = [&](Value colIdx, int64_t c, int64_t v, Value d) {
+          Value &p2 = st[2 * V + 2 * v], &p1 = st[2 * V + 2 * v + 1];
+          int64_t firstCol = s0 + last, lastCol = firstCol + 2 * (Lq - 1);
+          Value inRange = arith::AndIOp::create(
+              b, kb.loc, arith::CmpIOp::create(b, kb.loc, arith::CmpIPredicate::sge, colIdx, kb.cidx(firstCol)),
+              arith::CmpIOp::create(b, kb.loc, arith::CmpIPredicate::sle, colIdx, kb.cidx(lastCol)));
+          Value parity = arith::AndIOp::create(b, kb.loc, colIdx, kb.cidx(1));
+          Value due = arith::AndIOp::create(
+              b, kb.loc, inRange,
+              arith::CmpIOp::create(b, kb.loc, arith::CmpIPredicate::eq, parity, kb.cidx(firstCol & 1)));
+          Value w2 = p2, w1 = p1;
+          kb.ifThen(due, [&] {
+            Value limb = limbOff ? kb.bitOr(kb.bitOr(kb.shr(w2, kb.constW(limbOff, W)),
+                                                     kb.shl(w1, kb.constW(32 - limbOff, W))),
+                                            kb.shl(d, kb.constW(64 - limbOff, W)))
+                                 : kb.bitOr(w1, kb.shl(d, kb.constW(32, W)));
+            Value w = arith::ShRUIOp::create(b, kb.loc, kb.sub(colIdx, kb.cidx(firstCol)), kb.cidx(1));
+            kb.storeW(limb, out, at[v], w);
+          });
+          if (first && c == 1) guard.push_back(d);
+          p2 = p1;
+          p1 = d;
+        };
         for (int64_t c = 0; c < n; ++c) {
           Value s = kb.splat(negPDigit(col[c]), W);
           for (int64_t v = 0; v < V; ++v) {
@@ -400,7 +447,10 @@ struct IcrtContext {
             // over in Winograd's columns of 2^51), the carry (signed there).
             Value prevHi = winograd ? kb.add(st[2 * v + 1], st[2 * v + 1]) : st[2 * v + 1];
             Value sum = kb.add(kb.add(lo, prevHi), st[2 * v]);
-            kb.storeW(kb.bitAnd(sum, mask), digits, {col[c], at[v]});
+            if (streamLimbs)
+              emitDigit(col[c], c, v, kb.bitAnd(sum, mask));
+            else
+              kb.storeW(kb.bitAnd(sum, mask), digits, {col[c], at[v]});
             st[2 * v] = winograd ? Value(arith::ShRSIOp::create(b, kb.loc, sum, shift))
                                  : Value(arith::ShRUIOp::create(b, kb.loc, sum, shift));
             st[2 * v + 1] = hi;
@@ -412,7 +462,9 @@ struct IcrtContext {
       // the block's first pass (its first group reads the rows).
       auto columnsFrom = [&](int64_t from, bool first) {
         int64_t n0 = std::min(C, Dq - from), full = from + n0 + (Dq - from - n0) / C * C;
-        SmallVector<Value> st = columns(kb.cidx(from), n0, SmallVector<Value>(2 * V, zero), first);
+        assert((!first || cLo == 0 || n0 >= 2) && "the guard digit cLo + 1 is in the first group");
+        SmallVector<Value> st =
+            columns(kb.cidx(from), n0, SmallVector<Value>((streamLimbs ? 4 : 2) * V, zero), first);
         if (full > from + n0)
           st = kb.loop(kb.cidx(from + n0), kb.cidx(full), kb.cidx(C), st,
                        [&](Value c0, ValueRange s) { return columns(c0, C, s, false); });
@@ -424,7 +476,7 @@ struct IcrtContext {
         Value redo = arith::ConstantIntOp::create(b, kb.loc, b.getI1Type(), exactAlways ? 1 : 0);
         Value limit = kb.constW(int64_t((uint64_t(1) << Dc) - uint64_t(m + 1)), W);
         for (int64_t v = 0; v < V; ++v) {
-          Value d1 = kb.loadW(digits, {kb.cidx(cLo + 1), at[v]}, W);
+          Value d1 = streamLimbs ? guard[v] : kb.loadW(digits, {kb.cidx(cLo + 1), at[v]}, W);
           Value hit = arith::CmpIOp::create(b, kb.loc, arith::CmpIPredicate::uge, d1, limit);
           if (W > 1) hit = vector::ReductionOp::create(b, kb.loc, vector::CombiningKind::OR, hit);
           redo = arith::OrIOp::create(b, kb.loc, redo, hit);
@@ -435,6 +487,7 @@ struct IcrtContext {
     });
     // Digits to 64-bit limbs: limb w is bits [shift + 64 w, shift + 64 w + 64),
     // from digit (shift + 64 w) / D onwards (static shifts).
+    if (streamLimbs) return;
     kb.loop(kb.cidx(0), kb.cidx(B), kb.cidx(W), {}, [&](Value i, ValueRange) {
       for (int64_t w = 0; w < Lq; ++w) {
         int64_t bit = shiftBits + 64 * w, d0 = bit / Dc, off = bit - d0 * Dc;

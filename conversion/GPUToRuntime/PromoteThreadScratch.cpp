@@ -84,6 +84,16 @@ struct FHECPromoteThreadScratchPass
       return promotable ? WalkResult::advance() : WalkResult::interrupt();
     });
     if (!promotable) return std::nullopt;
+    // Unrolled copies of a loop that keeps a rolled loop inside (an iCRT's
+    // column groups around their loop over the primes) exhaust the
+    // registers: ptxas took 255 and spilled for the fused paper-size iCRT
+    // kernels, against 64 with their 19-word BigInts left in local memory.
+    for (scf::ForOp loop : loops) {
+      WalkResult inner = loop.getBody()->walk([&](scf::ForOp nested) {
+        return loops.contains(nested) ? WalkResult::advance() : WalkResult::interrupt();
+      });
+      if (inner.wasInterrupted()) return std::nullopt;
+    }
     // The unrolled size of each loop: its trip count times its body, and
     // times the trip counts of the listed loops inside it (unrolled too).
     llvm::DenseMap<Operation *, int64_t> trips;
@@ -107,6 +117,13 @@ struct FHECPromoteThreadScratchPass
       if (!p->getParentOfType<scf::ParallelOp>()) threads.push_back(p);
     });
     for (scf::ParallelOp thread : threads) {
+      // A thread's fixed-size scratch arrays open its body: LLVM's SROA
+      // promotes only the allocas of a kernel's entry block, and one after
+      // a loop (a fused chain's second iCRT result) stayed in local memory.
+      Block *body = thread.getBody();
+      thread.getBody()->walk([&](memref::AllocaOp alloca) {
+        if (alloca.getType().hasStaticShape() && alloca->getNumOperands() == 0) alloca->moveBefore(&body->front());
+      });
       std::optional<llvm::SetVector<scf::ForOp>> loops = loopsToUnroll(thread);
       if (!loops) continue;
       // Deepest first: unrolling a loop copies the loops inside it, so they

@@ -148,3 +148,45 @@ func.func @kept(%a: memref<64x4xi64>, %out: memref<64xi64>) {
   memref.store %h, %out[%c0] : memref<64xi64>
   return
 }
+
+// -----
+
+// Left alone: a loop around a loop that stays rolled (an iCRT's column groups
+// around their loop over the primes); its unrolled copies would exhaust the
+// registers. A thread's fixed-size arrays move to the start of its body,
+// where LLVM's SROA can promote them (the one below was after a loop).
+// CHECK-LABEL: func.func @rolled_inner
+// CHECK: scf.parallel
+// CHECK-NEXT: memref.alloca() : memref<4xi64>
+// CHECK: scf.for {{.*}} to %c100
+// CHECK: scf.for {{.*}} to %c4
+// CHECK: scf.for {{.*}} to %c100
+// CHECK: scf.reduce
+func.func @rolled_inner(%a: memref<64x100xi64>, %out: memref<64xi64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c64 = arith.constant 64 : index
+  %c100 = arith.constant 100 : index
+  %z = arith.constant 0 : i64
+  scf.parallel (%t) = (%c0) to (%c64) step (%c1) {
+    %first = scf.for %j = %c0 to %c100 step %c1 iter_args(%acc = %z) -> (i64) {
+      %x = memref.load %a[%t, %j] : memref<64x100xi64>
+      %y = arith.xori %acc, %x : i64
+      scf.yield %y : i64
+    }
+    %s = memref.alloca() : memref<4xi64>
+    scf.for %w = %c0 to %c4 step %c1 {
+      %sum = scf.for %j = %c0 to %c100 step %c1 iter_args(%acc = %first) -> (i64) {
+        %x = memref.load %a[%t, %j] : memref<64x100xi64>
+        %y = arith.addi %acc, %x : i64
+        scf.yield %y : i64
+      }
+      memref.store %sum, %s[%w] : memref<4xi64>
+    }
+    %v = memref.load %s[%c3] : memref<4xi64>
+    memref.store %v, %out[%t] : memref<64xi64>
+  }
+  return
+}
