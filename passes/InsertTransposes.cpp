@@ -69,8 +69,7 @@ struct FHEInsertTransposesPass : public fhec::impl::FHEInsertTransposesBase<FHEI
     // on a GPU, the 32 threads of a warp take consecutive blocks, so its
     // request covers 32 of them (coalesced along the row).
     auto cheaper = [&](Operation *kernel) {
-      int64_t block = 1;
-      if (auto b = kernel->getAttrOfType<IntegerAttr>("block")) block = b.getInt();
+      int64_t block = int64_t(fhe::conversionBlock(kernel).value_or(1));
       if (spec->gpu) block *= kGpuWarpThreads;
       double folded = spec->foldedAccessCost * std::max(1.0, 8.0 / double(block));
       return folded < 1.0 + spec->transposeCost;

@@ -112,7 +112,7 @@ struct FHEMergeNTTLevelsPass : public fhec::impl::FHEMergeNTTLevelsBase<FHEMerge
       }
     }
     for (Operation *op : ntts)
-      op->setAttr("levels", DenseI64ArrayAttr::get(ctx, isa<fhe::NttOp>(op) ? forward : inverse));
+      fhe::setTransformLevels(op, isa<fhe::NttOp>(op) ? forward : inverse);
   }
 };
 

@@ -23,9 +23,8 @@ struct FHEReorderICRTPass : public fhec::impl::FHEReorderICRTBase<FHEReorderICRT
       module.emitError() << "fhe-reorder-icrt: block = " << unsigned(block) << " is not a power of two";
       return signalPassFailure();
     }
-    auto matrix = fhe::OrderAttr::get(&getContext(), fhe::Order::matrix);
     WalkResult r = module.walk([&](Operation *op) -> WalkResult {
-      if (!isa<fhe::IcrtOp, fhe::CrtOp>(op) || op->hasAttr("order")) return WalkResult::advance();
+      if (!isa<fhe::IcrtOp, fhe::CrtOp>(op) || fhe::hasConversionOrder(op)) return WalkResult::advance();
       bool isCrt = isa<fhe::CrtOp>(op);
       if (isCrt && !crt) return WalkResult::advance();
       int64_t N = int64_t(1) << cast<fhe::PolyType>(isCrt ? op->getOperand(0).getType() : op->getResult(0).getType())
@@ -35,8 +34,7 @@ struct FHEReorderICRTPass : public fhec::impl::FHEReorderICRTBase<FHEReorderICRT
         if (block) return op->emitOpError() << "fhe-reorder-icrt: block = " << B << " exceeds N = " << N;
         B = N;
       }
-      op->setAttr("order", matrix);
-      op->setAttr("block", IntegerAttr::get(IntegerType::get(&getContext(), 64), B));
+      fhe::setConversionOrder(op, fhe::Order::matrix, uint64_t(B));
       return WalkResult::advance();
     });
     if (r.wasInterrupted()) signalPassFailure();

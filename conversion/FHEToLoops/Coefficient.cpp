@@ -17,8 +17,8 @@ int64_t coefficientBlock(Operation *op, int64_t N) {
   int64_t B = 1;
   if (auto f = dyn_cast<fhe::FusedOp>(op)) {
     for (Operation &inner : f.getBody()->without_terminator()) B = std::max(B, coefficientBlock(&inner, N));
-  } else if (auto attr = op->getAttrOfType<IntegerAttr>("block")) {
-    B = attr.getInt();
+  } else if (std::optional<uint64_t> block = fhe::conversionBlock(op)) {
+    B = int64_t(*block);
   }
   // A power of two no larger than N, so blocks tile the coefficients exactly.
   B = std::min<int64_t>(B, N);

@@ -81,8 +81,8 @@ TransformPlan planTransform(KernelBuilder &kb, Operation *op) {
   t.logN = evalT.getLogN();
   t.N = evalT.getN();
   t.skip = evalT.getIncomplete();
-  if (auto attr = op->getAttrOfType<DenseI64ArrayAttr>("levels"))
-    t.levels.assign(attr.asArrayRef().begin(), attr.asArrayRef().end());
+  if (std::optional<ArrayRef<int64_t>> levels = fhe::transformLevels(op))
+    t.levels.assign(levels->begin(), levels->end());
   else
     t.levels.assign(size_t(t.logN - t.skip), 1);
   t.basis = outT.getBasis();

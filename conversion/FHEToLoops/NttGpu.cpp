@@ -131,8 +131,8 @@ void emitLevel(KernelBuilder &kb, const TransformPlan &t, Value m, Value src, Va
 
 LogicalResult checkGpuLevels(Operation *op, const LoweringOptions &o) {
   if (!usesGpuLaunches(o)) return success();
-  if (auto levels = op->getAttrOfType<DenseI64ArrayAttr>("levels"))
-    for (int64_t k : levels.asArrayRef())
+  if (std::optional<ArrayRef<int64_t>> levels = fhe::transformLevels(op))
+    for (int64_t k : *levels)
       if (k > int64_t(o.target->nttBlockLog))
         return op->emitOpError() << "has a level of " << k << " stages; a " << o.target->name
                                  << " thread block holds at most " << o.target->nttBlockLog

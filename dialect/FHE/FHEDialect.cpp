@@ -430,3 +430,32 @@ LogicalResult PrimeCountOp::verify() {
   if (!getBasis().isResolved()) return emitOpError() << "needs a resolved basis (run fhe-select-basis first)";
   return success();
 }
+
+std::optional<ArrayRef<int64_t>> fhec::fhe::transformLevels(Operation *op) {
+  return llvm::TypeSwitch<Operation *, std::optional<ArrayRef<int64_t>>>(op)
+      .Case<NttOp, InttOp>([](auto t) { return t.getLevels(); })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
+void fhec::fhe::setTransformLevels(Operation *op, ArrayRef<int64_t> levels) {
+  llvm::TypeSwitch<Operation *>(op).Case<NttOp, InttOp>([&](auto t) { t.setLevels(levels); });
+}
+
+std::optional<uint64_t> fhec::fhe::conversionBlock(Operation *op) {
+  return llvm::TypeSwitch<Operation *, std::optional<uint64_t>>(op)
+      .Case<CrtOp, IcrtOp>([](auto c) { return c.getBlock(); })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
+bool fhec::fhe::hasConversionOrder(Operation *op) {
+  return llvm::TypeSwitch<Operation *, bool>(op)
+      .Case<CrtOp, IcrtOp>([](auto c) { return c.getOrder().has_value(); })
+      .Default([](Operation *) { return false; });
+}
+
+void fhec::fhe::setConversionOrder(Operation *op, Order order, uint64_t block) {
+  llvm::TypeSwitch<Operation *>(op).Case<CrtOp, IcrtOp>([&](auto c) {
+    c.setOrder(order);
+    c.setBlock(block);
+  });
+}

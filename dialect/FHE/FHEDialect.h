@@ -18,3 +18,18 @@
 #include "dialect/FHE/FHETypes.h.inc"
 #define GET_OP_CLASSES
 #include "dialect/FHE/FHEOps.h.inc"
+
+namespace fhec::fhe {
+/// The `levels` of an fhe.ntt or fhe.intt (their ODS accessors); none for
+/// any other op or where the attribute is absent.
+std::optional<llvm::ArrayRef<int64_t>> transformLevels(mlir::Operation *op);
+/// Sets the `levels` of an fhe.ntt or fhe.intt.
+void setTransformLevels(mlir::Operation *op, llvm::ArrayRef<int64_t> levels);
+/// The coefficient `block` of an fhe.crt or fhe.icrt; none for any other op
+/// or where the attribute is absent.
+std::optional<uint64_t> conversionBlock(mlir::Operation *op);
+/// Whether an fhe.crt or fhe.icrt has its `order` set.
+bool hasConversionOrder(mlir::Operation *op);
+/// Sets the `order` and `block` of an fhe.crt or fhe.icrt.
+void setConversionOrder(mlir::Operation *op, Order order, uint64_t block);
+} // namespace fhec::fhe
