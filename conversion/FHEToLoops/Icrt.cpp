@@ -219,7 +219,9 @@ struct IcrtContext {
   // across the warp, from L1/L2) and recomputes temp_j, and the 32-bit
   // digits become the result's 64-bit limbs as they are produced, from a
   // window of the last three, so neither the (m) temps nor the (Dq) digits
-  // live in local memory.
+  // live in local memory. The input is then read after limbs of the result
+  // were stored: the two never share memory (a kernel's result has a buffer
+  // of its own in the workspace plan, a fused intermediate its own scratch).
   void digitMatrix(const CoeffRef &in, const CoeffRef &out, int64_t B, unsigned D, int64_t shiftBits,
                    bool exactAlways) {
     bool winograd = D == 52 && kb.options.target->wordBits() == 64 && basis.getPrimeBits() <= 50 && m <= 512;
@@ -271,8 +273,8 @@ struct IcrtContext {
       SmallVector<Value> at;  // first coefficient of each vector
       guard.clear();
       for (int64_t v = 0; v < V; ++v) at.push_back(kb.add(i0, kb.cidx(v * W)));
-      // Row j of the block: temp_j (stored for the later column groups, and
-      // the redo) and its contribution to the estimates f of the multiples k
+      // Row j of the block: temp_j (stored for the later column groups and
+      // the redo; a GPU recomputes it there) and its contribution to the estimates f of the multiples k
       // of P. The first column group does this inside its multiply-accumulate
       // loop, so that the loads of the m prime rows overlap IFMA work
       // (measured on Zen 4: -1.4 ms iCRT in HE Mul against a separate loop).
@@ -339,7 +341,8 @@ struct IcrtContext {
         }
         int64_t extra = first ? V * (winograd ? 3 : 1) : 0;  // f, and A's words
         for (int64_t e = 0; e < extra; ++e) init.push_back(e < V ? fconst(0.0) : zero);
-        // temp_j of each vector: gathered (first group) or from tempBuf.
+        // temp_j of each vector: gathered (first group), from tempBuf, or
+        // (GPU) recomputed from the input row.
         auto temps = [&](Value j, ValueRange a, SmallVectorImpl<Value> &next) {
           SmallVector<Value> t;
           if (first) {

@@ -34,10 +34,11 @@ std::string rns(int minBits, const char *domain, int incomplete = 0) {
 }
 
 // The shifted iCRT: more than three 52-bit digits, so that the digit form
-// starts its columns above zero.
-constexpr int kShift = 200;
-std::string shifted(const Variant &v) {
-  std::string a = std::string(v.order) + (*v.order ? ", " : "") + "shift = " + std::to_string(kShift);
+// starts its columns above zero. kShiftWords: whole 32- and 64-bit words
+// (the GPU's streamed limbs then take two digits each, not three).
+constexpr int kShift = 200, kShiftWords = 256;
+std::string shifted(const Variant &v, int shift = kShift) {
+  std::string a = std::string(v.order) + (*v.order ? ", " : "") + "shift = " + std::to_string(shift);
   return "{" + a + "}";
 }
 
@@ -58,7 +59,7 @@ std::string program(const Variant &v) {
               pe = rns(prodBits, "eval", v.incomplete), ps = rns(prodBits, v.scaled ? "coeff_scaled" : "coeff");
   return llvm::formatv(R"(
 module attributes {{ckks.params = #ckks.params<logN = {0}, logQ = {1}, logp = 30>} {{
-  func.func @roundtrip(%x: {2} {{fhe.role = "x"}) -> ({2}, {2}, {9}, {9}) {{
+  func.func @roundtrip(%x: {2} {{fhe.role = "x"}) -> ({2}, {2}, {9}, {9}, {11}) {{
     %c = fhe.crt %x {3} : {2} -> {4}
     %r = fhe.icrt %c {3} : {4} -> {2}
     %z = fhe.sub %c, %c : {4}
@@ -66,7 +67,8 @@ module attributes {{ckks.params = #ckks.params<logN = {0}, logQ = {1}, logp = 30
     %rn = fhe.icrt %n {3} : {4} -> {2}
     %s = fhe.icrt %c {10} : {4} -> {9}
     %sn = fhe.icrt %n {10} : {4} -> {9}
-    return %r, %rn, %s, %sn : {2}, {2}, {9}, {9}
+    %sw = fhe.icrt %n {12} : {4} -> {11}
+    return %r, %rn, %s, %sn, %sw : {2}, {2}, {9}, {9}, {11}
   }
   func.func @product(%a: {2} {{fhe.role = "a"}, %b: {2} {{fhe.role = "b"}) -> {2} {{
     %ca = fhe.crt %a {3} : {2} -> {5}
@@ -80,7 +82,7 @@ module attributes {{ckks.params = #ckks.params<logN = {0}, logQ = {1}, logp = 30
   }
 })",
                        kLogN, v.logq, p, attrs(v, false), c, pc, pe, attrs(v, true), ps, poly(v.logq - kShift),
-                       shifted(v))
+                       shifted(v), poly(v.logq - kShiftWords), shifted(v, kShiftWords))
       .str();
 }
 
@@ -106,11 +108,13 @@ TEST_P(KernelBitExact, RoundTripAndProduct) {
   std::fill(x.coeff(2) + 1, x.coeff(2) + x.limbs(), 0);
   x.maskTop();
   auto rt = exec.runPolys("roundtrip", {x});
-  ASSERT_EQ(rt.size(), 4u);
+  ASSERT_EQ(rt.size(), 5u);
   EXPECT_TRUE(rt[0] == x) << "icrt(crt(x)) != x";
   EXPECT_TRUE(rt[1] == rt::negate(x)) << "icrt(-crt(x)) != -x";
   EXPECT_TRUE(rt[2] == rt::shiftRight(x, kShift)) << "icrt{shift}(crt(x)) != x >> shift";
   EXPECT_TRUE(rt[3] == rt::shiftRight(rt::negate(x), kShift)) << "icrt{shift}(-crt(x)) != floor(-x / 2^shift)";
+  EXPECT_TRUE(rt[4] == rt::shiftRight(rt::negate(x), kShiftWords))
+      << "icrt{shift = " << kShiftWords << "}(-crt(x)) != floor(-x / 2^shift)";
 
   rt::BigPoly a = rt::test::randomPoly(kLogN, v.logq, rng), b = rt::test::randomPoly(kLogN, v.logq, rng);
   std::fill(a.coeff(0), a.coeff(0) + a.limbs(), ~uint64_t(0));
