@@ -1,6 +1,7 @@
 #include "codegen/ClientKernels.h"
 #include "codegen/Driver.h"
 #include "codegen/Program.h"
+#include "passes/Target.h"
 #include "passes/Bounds.h"
 
 #include "dialect/CKKS/CKKSDialect.h"
@@ -175,7 +176,7 @@ std::vector<int> resultLevels(ModuleOp module) {
 std::unique_ptr<rt::CompiledModule> compileClientKernels(const rt::Params &params, CompileOptions options,
                                                          const std::vector<int> &decryptLevels) {
   // The client runs on the CPU whatever the server's target.
-  if (options.target != "cpu" && options.target != "cpu-avx512") options.target = "auto";
+  if (const TargetSpec *t = lookupTarget(options.target); !t || t->gpu) options.target = "auto";
   std::string error;
   if (failed(resolveOptions(options, error))) throw ProgramError(ProgramError::Kind::Parameter, error);
   DialectRegistry registry;

@@ -328,7 +328,9 @@ static int driverMainImpl(int argc, char **argv) {
     return 1;
   }
   options.sanitizeThread = sanitizeOpt == "thread";
-  if (options.sanitizeThread && targetOpt != "cuda-emu") {
+  const TargetSpec *named = lookupTarget(targetOpt);  // null for auto
+  const bool emulatedGpu = named && named->emulated;
+  if (options.sanitizeThread && !emulatedGpu) {
     // cpu: libomp's synchronization is invisible to TSan (false reports);
     // cuda: only the host code would be instrumented, not the kernels.
     llvm::errs() << "fhec: error: --sanitize=thread instruments the cuda-emu target's kernels only (got --target="
@@ -341,7 +343,7 @@ static int driverMainImpl(int argc, char **argv) {
                     "-fsanitize=thread build (scripts/sanitize.sh builds build-tsan/)\n";
     return 1;
   }
-  if (gpuTraceOpt && targetOpt != "cuda-emu") {
+  if (gpuTraceOpt && !emulatedGpu) {
     llvm::errs() << "fhec: error: --gpu-trace instruments the cuda-emu target's kernels only (got --target="
                  << targetOpt << ")\n";
     return 1;
@@ -422,7 +424,8 @@ static int driverMainImpl(int argc, char **argv) {
     llvm::errs() << "fhec: error: unknown --emit=" << emit << " (expected ckks, fhe, mlir, llvm, asm, obj, so or ptx)\n";
     return 1;
   }
-  if (emit == "ptx" && options.target != "cuda") {
+  const TargetSpec *resolved = lookupTarget(options.target);  // PTX: a GPU's, not emulated
+  if (emit == "ptx" && !(resolved && resolved->gpu && !resolved->emulated)) {
     llvm::errs() << "fhec: error: --emit=ptx needs --target=cuda\n";
     return 1;
   }

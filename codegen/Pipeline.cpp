@@ -209,7 +209,7 @@ static std::string nvptxDataLayout() {
 }
 
 static void addGPULowering(OpPassManager &pm, const CompileOptions &options) {
-  const bool emu = options.target == "cuda-emu";
+  const bool emu = lookupTarget(options.target)->emulated;
   pm.addPass(createInlinerPass());
   OpPassManager &fn = pm.nest<func::FuncOp>();
   fn.addPass(createFHECPromoteThreadScratch());
@@ -255,7 +255,7 @@ static void addGPULowering(OpPassManager &pm, const CompileOptions &options) {
 LogicalResult buildLLVMPipeline(OpPassManager &pm, const CompileOptions &options, std::string &error) {
   const TargetSpec *target = lookupTarget(options.target);
   // The only target-specific arithmetic: IFMA for cpu-avx512, 64-bit words otherwise.
-  if (options.target == "cpu-avx512") {
+  if (target->ifma) {
     pm.addPass(createModArithToAVX512());
   } else {
     ModArithToArithOptions arith;

@@ -1,6 +1,7 @@
 #include "codegen/Runner.h"
 #include "codegen/ClientKernels.h"
 #include "codegen/Program.h"
+#include "passes/Target.h"
 #include "codegen/Driver.h"
 #include "codegen/Evaluate.h"
 
@@ -172,7 +173,7 @@ int runProgram(ModuleOp module, const RunOptions &opts) {
     for (Config &c : configs) c.label = describe(c.compile, c.threads);
     // Before compiling (PTX takes a while): a cuda run needs a GPU.
     for (Config &c : configs)
-      if (c.compile.target == "cuda")
+      if (const TargetSpec *t = lookupTarget(c.compile.target); t && t->gpu && !t->emulated)
         if (std::string why = rt::cudaUnavailableReason(); !why.empty())
           return fail("--target=cuda runs on an NVIDIA GPU, but there is none here (" + why +
                       "); --target=cuda-emu runs the same kernels on the CPU");

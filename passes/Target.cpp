@@ -23,7 +23,7 @@ const TargetSpec kTargets[] = {
     // measured twice as slow: spills). Every target pads prime-major rows by
     // three cache lines (abi::rnsRowWords).
     {"cpu-avx512", "avx512f,avx512dq,avx512vl,avx512ifma", "x86-64-v4", "+avx512ifma,-prefer-256-bit", 50, 52, 8,
-     false, 3, 12, 4, 16, 16, 1.1, 2.0},
+     false, 3, 12, 4, 16, 16, 1.1, 2.0, /*emulated=*/false, /*ifma=*/true},
     // CUDA: 32-bit integer arithmetic, 30-bit primes (lazy [0, 4p) < 2^32),
     // Shoup in base 2^32; an NTT level of up to 2^11 words is one thread
     // block's tile in shared memory (16 KiB), each thread holding 8 residues
@@ -37,7 +37,7 @@ const TargetSpec kTargets[] = {
     // The cuda target's kernels executed on the CPU with the GPU's block,
     // thread, shared-memory and barrier semantics (runtime/lib/GpuEmu.cpp):
     // the same grids, arithmetic and primes, for machines without a GPU.
-    {"cuda-emu", "", "x86-64", "", 30, 32, 1, true, 3, 11, 5, 1, 1, 1.1, 2.0},
+    {"cuda-emu", "", "x86-64", "", 30, 32, 1, true, 3, 11, 5, 1, 1, 1.1, 2.0, /*emulated=*/true},
 };
 // clang-format on
 } // namespace
@@ -54,7 +54,14 @@ const TargetSpec *lookupTarget(llvm::StringRef name) {
   return nullptr;
 }
 
-llvm::StringRef knownTargetNames() { return "cpu, cpu-avx512, cuda, cuda-emu"; }
+llvm::StringRef knownTargetNames() {
+  static const std::string names = [] {
+    std::string s;
+    for (const TargetSpec &t : kTargets) s += (s.empty() ? "" : ", ") + t.name.str();
+    return s;
+  }();
+  return names;
+}
 
 const TargetSpec *requireTarget(mlir::Operation *op, llvm::StringRef pass, llvm::StringRef name) {
   const TargetSpec *t = lookupTarget(name);

@@ -35,6 +35,10 @@ struct TargetSpec {
   /// a transpose costs `transposeCost` per residue.
   double foldedAccessCost;
   double transposeCost;
+  /// GPU kernels executed on the host CPU with the GPU's semantics (cuda-emu).
+  bool emulated = false;
+  /// The modarith lowering to AVX-512 IFMA (52-bit multiplies, 8 lanes).
+  bool ifma = false;
 
   /// cpuFeatures as a list.
   std::vector<std::string> requiredCpuFeatures() const;
@@ -46,7 +50,7 @@ struct TargetSpec {
 /// The target named `name` (cpu, cpu-avx512, cuda, cuda-emu), or null.
 const TargetSpec *lookupTarget(llvm::StringRef name);
 
-/// Names of the known targets, for diagnostics.
+/// Names of the known targets, for diagnostics: "cpu, cpu-avx512, ...".
 llvm::StringRef knownTargetNames();
 
 /// The target named `name`, or null after reporting "<pass>: unknown target" on `op`.

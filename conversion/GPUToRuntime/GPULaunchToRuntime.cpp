@@ -2,6 +2,7 @@
 // arguments marshalled into 8-byte slots (runtime/include/fhec/runtime/Abi.h).
 #include "conversion/GPUToRuntime/GpuNames.h"
 #include "conversion/Passes.h"
+#include "passes/Target.h"
 
 #include "fhec/runtime/Abi.h"
 
@@ -48,11 +49,13 @@ struct FHECGPULaunchToRuntimePass : public fhec::impl::FHECGPULaunchToRuntimeBas
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (target != "cuda" && target != "cuda-emu") {
-      module.emitError() << "fhec-gpu-launch-to-runtime: unknown target '" << target << "' (expected cuda or cuda-emu)";
+    const TargetSpec *spec = requireTarget(module, "fhec-gpu-launch-to-runtime", target);
+    if (!spec) return signalPassFailure();
+    if (!spec->gpu) {
+      module.emitError() << "fhec-gpu-launch-to-runtime: target '" << target << "' is not a GPU target";
       return signalPassFailure();
     }
-    const bool emu = target == "cuda-emu";
+    const bool emu = spec->emulated;
     SmallVector<gpu::LaunchFuncOp> launches;
     module.walk([&](gpu::LaunchFuncOp l) { launches.push_back(l); });
     if (launches.empty()) return;
