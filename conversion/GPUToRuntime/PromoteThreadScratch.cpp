@@ -121,7 +121,7 @@ struct FHECPromoteThreadScratchPass
       // promotes only the allocas of a kernel's entry block, and one after
       // a loop (a fused chain's second iCRT result) stayed in local memory.
       Block *body = thread.getBody();
-      thread.getBody()->walk([&](memref::AllocaOp alloca) {
+      body->walk([&](memref::AllocaOp alloca) {
         if (alloca.getType().hasStaticShape() && alloca->getNumOperands() == 0) alloca->moveBefore(&body->front());
       });
       std::optional<llvm::SetVector<scf::ForOp>> loops = loopsToUnroll(thread);
