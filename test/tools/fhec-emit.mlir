@@ -1,11 +1,11 @@
-// RUN: fhec %s --emit=fhe | FileCheck %s --check-prefix=FHE
-// RUN: fhec %s --emit=mlir | FileCheck %s --check-prefix=LOOPS
-// RUN: fhec %s --emit=llvm | FileCheck %s --check-prefix=LLVM
-// RUN: fhec %s --emit=asm | FileCheck %s --check-prefix=ASM
-// RUN: fhec %s --emit=obj -o %t.o && test -s %t.o
-// RUN: fhec %s --emit=so -o %t.so && test -s %t.so
-// RUN: fhec %s --emit=fhe --mlir-print-ir-after-all 2>&1 | FileCheck %s --check-prefix=PRINT
-// RUN: fhec %s --emit=fhe --mlir-timing 2>&1 | FileCheck %s --check-prefix=TIMING
+// RUN: fhec %s --target=cpu --emit=fhe | FileCheck %s --check-prefix=FHE
+// RUN: fhec %s --target=cpu --emit=mlir | FileCheck %s --check-prefix=LOOPS
+// RUN: fhec %s --target=cpu --emit=llvm | FileCheck %s --check-prefix=LLVM
+// RUN: fhec %s --target=cpu --emit=asm | FileCheck %s --check-prefix=ASM
+// RUN: fhec %s --target=cpu --emit=obj -o %t.o && test -s %t.o
+// RUN: fhec %s --target=cpu --emit=so -o %t.so && test -s %t.so
+// RUN: fhec %s --target=cpu --emit=fhe --mlir-print-ir-after-all 2>&1 | FileCheck %s --check-prefix=PRINT
+// RUN: fhec %s --target=cpu --emit=fhe --mlir-timing 2>&1 | FileCheck %s --check-prefix=TIMING
 
 !ct = !ckks.ct<logN = 6, logq = 80, logp = 20, slots = 32>
 !ct40 = !ckks.ct<logN = 6, logq = 80, logp = 40, slots = 32>
