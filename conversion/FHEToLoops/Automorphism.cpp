@@ -86,14 +86,49 @@ struct AutomorphismLowering : KernelPattern<fhe::AutomorphismOp> {
       Value gI64 = arith::IndexCastOp::create(kb.b, kb.loc, kb.b.getI64Type(), g);
       kb.phaseBegin(abi::Phase::Other);
       bool transposed = nttTransposedOrder(*kb.options.target, t.getLogN());
+      // The source of slot t0 + dt, stored at sources[dt].
+      auto sourceOf = [&](Value t0, Value dt, Value sources) {
+        Value slot = arith::IndexCastOp::create(kb.b, kb.loc, kb.b.getI64Type(), kb.add(t0, dt));
+        if (transposed) slot = transposedSlot(kb, slot);
+        Value from = evalSource(kb, slot, gI64, t.getLogN());
+        kb.store(transposed ? transposedSlot(kb, from) : from, sources, {dt});
+      };
+      if (!kb.options.target->gpu && primeMajor) {
+        // CPU: the N sources once, then one prime row at a time while the
+        // next row is prefetched into L2, so that the gather's loads (runs
+        // of 16 slots scattered over the row) hit L2. Measured at N = 2^16,
+        // 73 primes, Zen 4: 5-7 ms instead of 10-13 ms for gathering a block
+        // of slots from every row.
+        Value sources = kb.alloc(MemRefType::get({N}, kb.b.getI64Type()));
+        kb.parallel({N / B}, [&](ValueRange iv) {
+          Value t0 = kb.mul(iv[0], kb.cidx(B));
+          Value block = memref::SubViewOp::create(kb.b, kb.loc, sources, ArrayRef<OpFoldResult>{t0},
+                                                  ArrayRef<OpFoldResult>{kb.b.getIndexAttr(B)},
+                                                  ArrayRef<OpFoldResult>{kb.b.getIndexAttr(1)});
+          kb.loop(B, [&](Value dt) { sourceOf(t0, dt, block); });
+        });
+        CoeffRef src{adaptor.getInput(), Value(), true}, dst{out, Value(), true};
+        constexpr int64_t kLine = 8;  // words per cache line
+        kb.parallel(ValueRange{m}, [&](ValueRange iv) {
+          Value j = iv[0];
+          Value next = arith::MinUIOp::create(kb.b, kb.loc, kb.add(j, kb.cidx(1)), kb.sub(m, kb.cidx(1)));
+          kb.loop(kb.cidx(0), kb.cidx(N), kb.cidx(kLine), {}, [&](Value i0, ValueRange) {
+            kb.prefetch(adaptor.getInput(), {next, i0}, /*locality=*/2);
+            kb.loop(kLine, [&](Value di) {
+              Value i = kb.add(i0, di);
+              Value from = arith::IndexCastOp::create(kb.b, kb.loc, kb.b.getIndexType(), kb.load(sources, {i}));
+              kb.store(kb.load(src, from, j), dst, i, j);
+            });
+            return SmallVector<Value>{};
+          });
+        });
+        kb.phaseEnd(abi::Phase::Other);
+        rewriter.replaceOp(op, out);
+        return success();
+      }
       forEachCoefficientBlock(kb, N, B, [&](Value t0) {
         Value sources = kb.scratch({B});
-        kb.loop(B, [&](Value dt) {
-          Value slot = arith::IndexCastOp::create(kb.b, kb.loc, kb.b.getI64Type(), kb.add(t0, dt));
-          if (transposed) slot = transposedSlot(kb, slot);
-          Value from = evalSource(kb, slot, gI64, t.getLogN());
-          kb.store(transposed ? transposedSlot(kb, from) : from, sources, {dt});
-        });
+        kb.loop(B, [&](Value dt) { sourceOf(t0, dt, sources); });
         CoeffRef src{adaptor.getInput(), Value(), primeMajor}, dst{out, t0, primeMajor};
         kb.loop(kb.cidx(0), m, [&](Value j) {
           kb.loop(B, [&](Value dt) {
