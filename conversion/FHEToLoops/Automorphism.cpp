@@ -7,8 +7,10 @@
 // The index map is two integer operations per coefficient, not a table.
 // In the evaluation domain (a complete NTT in bit-reversed order) the
 // automorphism is a plain permutation of the slots: slot t (the value at
-// psi^(2 brv(t) + 1)) reads slot brv(((2 brv(t) + 1) g mod 2N) >> 1); each
-// block computes its B source indices once, then gathers every prime row.
+// psi^(2 brv(t) + 1)) reads slot brv(((2 brv(t) + 1) g mod 2N) >> 1). On
+// CPUs both domains gather one prime row at a time (gatherRows; the slots'
+// sources computed once); on GPUs each block computes its sources once,
+// then gathers every prime row.
 // On 8-lane targets the slots lie in the NTT's transposed order
 // (nttTransposedOrder): slot positions are mapped to it and back.
 #include "conversion/FHEToLoops/Ntt.h"
@@ -72,6 +74,29 @@ Value transposedSlot(KernelBuilder &kb, Value x) {
   return kb.bitOr(group, swapped);
 }
 
+// CPU, prime-major (m, N) residues: out[j][t] = value(j, t), one prime row
+// at a time while the next row is prefetched into L2, so that the gather's
+// loads (scattered over row j) hit L2 instead of memory. Measured at
+// N = 2^16, 73 primes, Zen 4: 5-7 ms instead of 10-13 ms for gathering a
+// block of slots from every row at a time.
+void gatherRows(KernelBuilder &kb, Value in, Value out, Value m, int64_t N,
+                llvm::function_ref<Value(Value j, Value t)> value) {
+  constexpr int64_t kLine = 8;  // words per cache line
+  CoeffRef dst{out, Value(), true};
+  kb.parallel(ValueRange{m}, [&](ValueRange iv) {
+    Value j = iv[0];
+    Value next = arith::MinUIOp::create(kb.b, kb.loc, kb.add(j, kb.cidx(1)), kb.sub(m, kb.cidx(1)));
+    kb.loop(kb.cidx(0), kb.cidx(N), kb.cidx(kLine), {}, [&](Value t0, ValueRange) {
+      kb.prefetch(in, {next, t0}, /*locality=*/2);
+      kb.loop(kLine, [&](Value dt) {
+        Value t = kb.add(t0, dt);
+        kb.store(value(j, t), dst, t, j);
+      });
+      return SmallVector<Value>{};
+    });
+  });
+}
+
 struct AutomorphismLowering : KernelPattern<fhe::AutomorphismOp> {
   using KernelPattern::KernelPattern;
   LogicalResult matchAndRewrite(fhe::AutomorphismOp op, OpAdaptor adaptor, ConversionPatternRewriter &rewriter) const override {
@@ -94,11 +119,8 @@ struct AutomorphismLowering : KernelPattern<fhe::AutomorphismOp> {
         kb.store(transposed ? transposedSlot(kb, from) : from, sources, {dt});
       };
       if (!kb.options.target->gpu && primeMajor) {
-        // CPU: the N sources once, then one prime row at a time while the
-        // next row is prefetched into L2, so that the gather's loads (runs
-        // of 16 slots scattered over the row) hit L2. Measured at N = 2^16,
-        // 73 primes, Zen 4: 5-7 ms instead of 10-13 ms for gathering a block
-        // of slots from every row.
+        // CPU: the N sources once (runs of 16 slots scattered over a row),
+        // then the rows one at a time.
         Value sources = kb.alloc(MemRefType::get({N}, kb.b.getI64Type()));
         kb.parallel({N / B}, [&](ValueRange iv) {
           Value t0 = kb.mul(iv[0], kb.cidx(B));
@@ -107,20 +129,9 @@ struct AutomorphismLowering : KernelPattern<fhe::AutomorphismOp> {
                                                   ArrayRef<OpFoldResult>{kb.b.getIndexAttr(1)});
           kb.loop(B, [&](Value dt) { sourceOf(t0, dt, block); });
         });
-        CoeffRef src{adaptor.getInput(), Value(), true}, dst{out, Value(), true};
-        constexpr int64_t kLine = 8;  // words per cache line
-        kb.parallel(ValueRange{m}, [&](ValueRange iv) {
-          Value j = iv[0];
-          Value next = arith::MinUIOp::create(kb.b, kb.loc, kb.add(j, kb.cidx(1)), kb.sub(m, kb.cidx(1)));
-          kb.loop(kb.cidx(0), kb.cidx(N), kb.cidx(kLine), {}, [&](Value i0, ValueRange) {
-            kb.prefetch(adaptor.getInput(), {next, i0}, /*locality=*/2);
-            kb.loop(kLine, [&](Value di) {
-              Value i = kb.add(i0, di);
-              Value from = arith::IndexCastOp::create(kb.b, kb.loc, kb.b.getIndexType(), kb.load(sources, {i}));
-              kb.store(kb.load(src, from, j), dst, i, j);
-            });
-            return SmallVector<Value>{};
-          });
+        CoeffRef src{adaptor.getInput(), Value(), true};
+        gatherRows(kb, adaptor.getInput(), out, m, N, [&](Value j, Value t) {
+          return kb.load(src, arith::IndexCastOp::create(kb.b, kb.loc, kb.b.getIndexType(), kb.load(sources, {t})), j);
         });
         kb.phaseEnd(abi::Phase::Other);
         rewriter.replaceOp(op, out);
@@ -144,18 +155,23 @@ struct AutomorphismLowering : KernelPattern<fhe::AutomorphismOp> {
     Value gInv = kb.kernelParam(inverseMod2N(op.getGalois(), t.getLogN()));
     Value consts = kb.table(abi::TableKind::PrimeConsts, t.getBasis(), 0, t.getLogN());
     kb.phaseBegin(abi::Phase::Other);
-    forEachCoefficientBlock(kb, N, B, [&](Value t0) {
-      CoeffRef src{adaptor.getInput(), Value(), primeMajor}, dst{out, t0, primeMajor};
-      kb.loop(kb.cidx(0), m, [&](Value j) {
-        Value p = kb.tableAt(consts, j, abi::kPrime);
-        kb.loop(B, [&](Value dt) {
-          auto [i, negated] = source(kb, kb.add(t0, dt), gInv, N);
-          Value x = kb.load(src, i, j);
-          Value v = arith::SelectOp::create(kb.b, kb.loc, negated, kb.modSub(kb.c64(0), x, p), x);
-          kb.store(v, dst, dt, j);
+    // +-x[j][i] for output t.
+    auto signedSource = [&](const CoeffRef &src, Value j, Value t) {
+      auto [i, negated] = source(kb, t, gInv, N);
+      Value x = kb.load(src, i, j), p = kb.tableAt(consts, j, abi::kPrime);
+      return arith::SelectOp::create(kb.b, kb.loc, negated, kb.modSub(kb.c64(0), x, p), x).getResult();
+    };
+    if (!kb.options.target->gpu && primeMajor) {
+      CoeffRef src{adaptor.getInput(), Value(), true};
+      gatherRows(kb, adaptor.getInput(), out, m, N, [&](Value j, Value t) { return signedSource(src, j, t); });
+    } else {
+      forEachCoefficientBlock(kb, N, B, [&](Value t0) {
+        CoeffRef src{adaptor.getInput(), Value(), primeMajor}, dst{out, t0, primeMajor};
+        kb.loop(kb.cidx(0), m, [&](Value j) {
+          kb.loop(B, [&](Value dt) { kb.store(signedSource(src, j, kb.add(t0, dt)), dst, dt, j); });
         });
       });
-    });
+    }
     kb.phaseEnd(abi::Phase::Other);
     rewriter.replaceOp(op, out);
     return success();
