@@ -132,7 +132,9 @@ struct FHECOutlineKernelsPass : public fhec::impl::FHECOutlineKernelsBase<FHECOu
 
   // If `kernel` takes one prime count m and every other argument is a buffer
   // (m, X) whose rows lie a static stride apart, its buffers become views
-  // (maxPrimes, X) of the same rows, reinterpreted at the call site.
+  // (maxPrimes, X) of the same rows, reinterpreted at the call site. A
+  // static buffer with no dimension m (an automorphism's slot sources) is
+  // not per prime and stays as it is.
   void generalizeBasisSize(func::FuncOp kernel, func::CallOp caller) {
     Block &body = kernel.getBody().front();
     std::optional<int64_t> m;
@@ -147,6 +149,7 @@ struct FHECOutlineKernelsPass : public fhec::impl::FHECOutlineKernelsBase<FHECOu
     for (auto [i, t] : llvm::enumerate(kernel.getArgumentTypes())) {
       if (t.isIndex()) continue;
       auto mt = dyn_cast<MemRefType>(t);
+      if (mt && mt.hasStaticShape() && !llvm::is_contained(mt.getShape(), *m)) continue;
       if (!mt || mt.getRank() != 2 || mt.getDimSize(0) != *m || !mt.hasStaticShape()) return;
       auto [strides, offset] = mt.getStridesAndOffset();
       if (ShapedType::isDynamic(strides[0]) || strides[1] != 1 || ShapedType::isDynamic(offset)) return;

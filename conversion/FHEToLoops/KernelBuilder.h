@@ -86,7 +86,7 @@ public:
   /// access patterns the hardware prefetchers do not follow; `write`: for a
   /// store (the line is fetched for ownership).
   void prefetch(mlir::Value mem, mlir::ValueRange idx, unsigned locality = 3, bool write = false);
-  /// A 64-byte aligned buffer for a kernel result (fhec-plan-workspace places it).
+  /// A 64-byte aligned buffer for a kernel's result or temporary (fhec-plan-workspace places it).
   mlir::Value alloc(mlir::MemRefType t);
   /// Block-local scratch on the stack of the current loop body.
   mlir::Value scratch(llvm::ArrayRef<int64_t> shape);
