@@ -85,7 +85,9 @@ void gatherRows(KernelBuilder &kb, Value in, Value out, Value m, int64_t N,
   CoeffRef dst{out, Value(), true};
   kb.parallel(ValueRange{m}, [&](ValueRange iv) {
     Value j = iv[0];
-    Value next = arith::MinUIOp::create(kb.b, kb.loc, kb.add(j, kb.cidx(1)), kb.sub(m, kb.cidx(1)));
+    // (Named operands: the IR must not depend on the compiler's argument order.)
+    Value after = kb.add(j, kb.cidx(1)), last = kb.sub(m, kb.cidx(1));
+    Value next = arith::MinUIOp::create(kb.b, kb.loc, after, last);
     kb.loop(kb.cidx(0), kb.cidx(N), kb.cidx(line), {}, [&](Value t0, ValueRange) {
       kb.prefetch(in, {next, t0}, /*locality=*/2);
       kb.loop(line, [&](Value dt) {
@@ -105,48 +107,44 @@ struct AutomorphismLowering : KernelPattern<fhe::AutomorphismOp> {
     int64_t N = t.getN(), B = std::min(kBlock, N);
     Value m = kb.primeCount(t.getBasis());
     bool primeMajor = t.getLayout() == fhe::Layout::prime_major;
+    bool rowByRow = !kb.options.target->gpu && primeMajor;  // gatherRows
     Value out = kb.alloc(memrefFor(t));
     if (t.getDomain() == fhe::Domain::eval) {
       Value g = kb.kernelParam(op.getGalois());
       Value gI64 = arith::IndexCastOp::create(kb.b, kb.loc, kb.b.getI64Type(), g);
       kb.phaseBegin(abi::Phase::Other);
       bool transposed = nttTransposedOrder(*kb.options.target, t.getLogN());
-      // The source of slot t0 + dt, stored at sources[dt].
-      auto sourceOf = [&](Value t0, Value dt, Value sources) {
-        Value slot = arith::IndexCastOp::create(kb.b, kb.loc, kb.b.getI64Type(), kb.add(t0, dt));
+      // The source (an i64) of slot `at`.
+      auto sourceOf = [&](Value at) {
+        Value slot = arith::IndexCastOp::create(kb.b, kb.loc, kb.b.getI64Type(), at);
         if (transposed) slot = transposedSlot(kb, slot);
         Value from = evalSource(kb, slot, gI64, t.getLogN());
-        kb.store(transposed ? transposedSlot(kb, from) : from, sources, {dt});
+        return transposed ? transposedSlot(kb, from) : from;
       };
-      if (!kb.options.target->gpu && primeMajor) {
-        // CPU: the N sources once, then the rows one at a time.
+      auto asIndex = [&](Value v) { return arith::IndexCastOp::create(kb.b, kb.loc, kb.b.getIndexType(), v); };
+      if (rowByRow) {
+        // The N sources once, then the rows one at a time.
         Value sources = kb.alloc(MemRefType::get({N}, kb.b.getI64Type()));
         kb.parallel({N / B}, [&](ValueRange iv) {
           Value t0 = kb.mul(iv[0], kb.cidx(B));
-          Value block = memref::SubViewOp::create(kb.b, kb.loc, sources, ArrayRef<OpFoldResult>{t0},
-                                                  ArrayRef<OpFoldResult>{kb.b.getIndexAttr(B)},
-                                                  ArrayRef<OpFoldResult>{kb.b.getIndexAttr(1)});
-          kb.loop(B, [&](Value dt) { sourceOf(t0, dt, block); });
-        });
-        CoeffRef src{adaptor.getInput(), Value(), true};
-        gatherRows(kb, adaptor.getInput(), out, m, N, [&](Value j, Value t) {
-          return kb.load(src, arith::IndexCastOp::create(kb.b, kb.loc, kb.b.getIndexType(), kb.load(sources, {t})), j);
-        });
-        kb.phaseEnd(abi::Phase::Other);
-        rewriter.replaceOp(op, out);
-        return success();
-      }
-      forEachCoefficientBlock(kb, N, B, [&](Value t0) {
-        Value sources = kb.scratch({B});
-        kb.loop(B, [&](Value dt) { sourceOf(t0, dt, sources); });
-        CoeffRef src{adaptor.getInput(), Value(), primeMajor}, dst{out, t0, primeMajor};
-        kb.loop(kb.cidx(0), m, [&](Value j) {
           kb.loop(B, [&](Value dt) {
-            Value i = arith::IndexCastOp::create(kb.b, kb.loc, kb.b.getIndexType(), kb.load(sources, {dt}));
-            kb.store(kb.load(src, i, j), dst, dt, j);
+            Value at = kb.add(t0, dt);
+            kb.store(sourceOf(at), sources, {at});
           });
         });
-      });
+        CoeffRef src{adaptor.getInput(), Value(), true};
+        gatherRows(kb, adaptor.getInput(), out, m, N,
+                   [&](Value j, Value t) { return kb.load(src, asIndex(kb.load(sources, {t})), j); });
+      } else {
+        forEachCoefficientBlock(kb, N, B, [&](Value t0) {
+          Value sources = kb.scratch({B});
+          kb.loop(B, [&](Value dt) { kb.store(sourceOf(kb.add(t0, dt)), sources, {dt}); });
+          CoeffRef src{adaptor.getInput(), Value(), primeMajor}, dst{out, t0, primeMajor};
+          kb.loop(kb.cidx(0), m, [&](Value j) {
+            kb.loop(B, [&](Value dt) { kb.store(kb.load(src, asIndex(kb.load(sources, {dt})), j), dst, dt, j); });
+          });
+        });
+      }
       kb.phaseEnd(abi::Phase::Other);
       rewriter.replaceOp(op, out);
       return success();
@@ -160,7 +158,7 @@ struct AutomorphismLowering : KernelPattern<fhe::AutomorphismOp> {
       Value x = kb.load(src, i, j);
       return arith::SelectOp::create(kb.b, kb.loc, negated, kb.modSub(kb.c64(0), x, p), x).getResult();
     };
-    if (!kb.options.target->gpu && primeMajor) {
+    if (rowByRow) {
       CoeffRef src{adaptor.getInput(), Value(), true};
       gatherRows(kb, adaptor.getInput(), out, m, N,
                  [&](Value j, Value t) { return signedSource(src, j, t, kb.tableAt(consts, j, abi::kPrime)); });
