@@ -270,11 +270,11 @@ struct FHEFusePass : public fhec::impl::FHEFuseBase<FHEFusePass> {
     return success();
   }
 
-  // (g) Row pipelines: a residue kernel with the transform kernels that only
-  // feed it and those that only read its results, all prime-major on one
-  // basis, become one fhe.fused rows kernel that takes each prime row through
-  // the whole pipeline while it is in cache (CPU targets: a GPU kernel's
-  // grid covers every prime at once).
+  // (g) Row pipelines: a residue kernel with the transform kernels (and
+  // automorphisms) that only feed it and those that only read its results,
+  // all prime-major on one basis, become one fhe.fused rows kernel that takes
+  // each prime row through the whole pipeline while it is in cache (CPU
+  // targets: a GPU kernel's grid covers every prime at once).
   LogicalResult fuseRows(func::FuncOp f) {
     Block &body = f.getBody().front();
     Grouping g(body);
@@ -301,9 +301,18 @@ struct FHEFusePass : public fhec::impl::FHEFuseBase<FHEFusePass> {
       auto merge = [&](Operation *k) {
         if (fits(k) && g.tryMerge(&r, k)) g.commit(&r, k);
       };
-      for (Value v : r.getOperands())
-        if (Operation *def = v.getDefiningOp(); def && spaceOf(def) == fhe::Space::transform && onlyUser(def, &r))
-          merge(def);
+      // Transforms that only feed it; an automorphism that only feeds it,
+      // with the transform that only feeds the automorphism (a rotation's
+      // NTT, slot permutation and products: each row stays in cache).
+      for (Value v : r.getOperands()) {
+        Operation *def = v.getDefiningOp();
+        if (def && spaceOf(def) == fhe::Space::transform && onlyUser(def, &r)) merge(def);
+        auto a = dyn_cast_or_null<fhe::AutomorphismOp>(def);
+        if (!a || !onlyUser(a, &r) || !fits(a) || !g.tryMerge(&r, a)) continue;
+        g.commit(&r, a);
+        if (Operation *t = a.getInput().getDefiningOp(); t && spaceOf(t) == fhe::Space::transform && onlyUser(t, a))
+          merge(t);
+      }
       llvm::SetVector<Operation *> users(r.getUsers().begin(), r.getUsers().end());
       for (Operation *u : users)
         if (spaceOf(u) == fhe::Space::transform &&

@@ -92,6 +92,28 @@ llvm::SmallVector<mlir::Value> emitResidueElement(KernelBuilder &kb, mlir::Opera
                                                   llvm::ArrayRef<llvm::SmallVector<mlir::Value>> args,
                                                   const PrimeRow &row);
 
+//===----------------------------------------------------------------------===//
+// Automorphisms row by row (CPU, prime-major): the kernel of a single
+// fhe.automorphism, and a stage of rows kernels.
+//===----------------------------------------------------------------------===//
+
+/// fhe.automorphism of prime-major residues one prime row at a time: the
+/// constructor emits what every row shares (the evaluation domain's N slot
+/// sources, computed once); row(j) stores row j of `out` from row j of `in`,
+/// prefetching row `next` of `in` into L2 meanwhile when given.
+class AutomorphismRows {
+public:
+  AutomorphismRows(KernelBuilder &kb, fhe::AutomorphismOp op, mlir::Value in, mlir::Value out);
+  void row(mlir::Value j, mlir::Value next = mlir::Value());
+
+private:
+  KernelBuilder &kb;
+  mlir::Value in, out;
+  int64_t N;
+  mlir::Value sources;      ///< evaluation domain: slot t reads slot sources[t]
+  mlir::Value gInv, consts; ///< coefficient domain: g^-1 mod 2N and the primes
+};
+
 } // namespace fhec
 
 namespace fhec {

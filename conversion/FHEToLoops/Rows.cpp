@@ -1,8 +1,8 @@
 // fhe.fused rows (fhe-fuse (g)): a pipeline of transform and residue kernels
-// of one basis -- NTTs, the Hadamard chain, iNTTs -- taken one prime row at a
-// time through all of them. A row one stage writes is read by the next while
-// it is still in cache, instead of after the whole (m, N) matrix went through
-// memory. The buffers are those the separate kernels would use (in place where
+// of one basis -- NTTs, automorphisms (row permutations), the Hadamard chain,
+// iNTTs -- taken one prime row at a time through all of them. A row one stage
+// writes is read by the next while it is still in cache, instead of after the
+// whole (m, N) matrix went through memory. The buffers are those the separate kernels would use (in place where
 // a value dies), so only the loop order changes: every stage touches row j
 // alone, so running the stages row by row computes the same values.
 #include "conversion/FHEToLoops/Ntt.h"
@@ -14,9 +14,11 @@ namespace fhec {
 
 namespace {
 
-// One stage of the pipeline: a batch of transforms, or a residue kernel.
+// One stage of the pipeline: a batch of transforms, a residue kernel, or an
+// automorphism (a permutation within each row).
 struct Stage {
   bool transform = false;
+  std::unique_ptr<AutomorphismRows> automorphism;
   abi::Phase phase = abi::Phase::Other;  ///< what the stage's time counts for
   SmallVector<Operation *> ops;       ///< the transforms, or the residue ops in order
   SmallVector<Value> ins, outs;       ///< transforms: input and result buffers
@@ -51,9 +53,16 @@ struct FusedRowsLowering : KernelPattern<fhe::FusedOp> {
     SmallVector<Stage, 3> stages;
     for (Operation &inner : body.without_terminator()) {
       Stage &st = stages.emplace_back();
+      st.phase = phaseOf(&inner);
+      if (auto a = dyn_cast<fhe::AutomorphismOp>(inner)) {
+        // (Its slot sources are computed here, once for all rows.)
+        Value out = kb.alloc(memrefFor(a.getResult().getType()));
+        st.automorphism = std::make_unique<AutomorphismRows>(kb, a, buffer.at(a.getInput()), out);
+        buffer[a.getResult()] = out;
+        continue;
+      }
       auto fused = dyn_cast<fhe::FusedOp>(inner);
       st.transform = fused ? fused.getSpace() == fhe::Space::transform : isa<fhe::NttOp, fhe::InttOp>(inner);
-      st.phase = phaseOf(&inner);
       if (st.transform && !fused) {
         buffer[inner.getResult(0)] = transformInto(st, &inner, inner.getOperand(0), true);
       } else if (st.transform) {
@@ -103,6 +112,11 @@ struct FusedRowsLowering : KernelPattern<fhe::FusedOp> {
       // is split in proportion).
       kb.phaseLap(std::nullopt);
       for (Stage &st : stages) {
+        if (st.automorphism) {
+          st.automorphism->row(j);
+          kb.phaseLap(st.phase);
+          continue;
+        }
         if (!st.transform) {
           emitResidueRow(kb, st.ops, st.env, st.results, j);
           kb.phaseLap(st.phase);

@@ -269,7 +269,7 @@ LogicalResult FusedOp::verifyRegions() {
     case Space::transform: ok = isa<NttOp, InttOp>(op); break;
     case Space::rows: {
       auto inner = dyn_cast<FusedOp>(op);
-      ok = isa<NttOp, InttOp, HadamardOp, AddOp, SubOp>(op) ||
+      ok = isa<NttOp, InttOp, AutomorphismOp, HadamardOp, AddOp, SubOp>(op) ||
            (inner && (inner.getSpace() == Space::transform || inner.getSpace() == Space::residue));
       break;
     }

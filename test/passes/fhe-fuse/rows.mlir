@@ -4,8 +4,8 @@
 // RUN: fhec-opt --fhe-fuse="target=cuda" %s | FileCheck %s --check-prefix=GPU
 // RUN: fhec-opt --fhe-fuse="rows=false" %s | FileCheck %s --check-prefix=GPU
 // RUN: fhec-opt --fhe-select-basis --fhe-fuse --fhe-to-loops %s | FileCheck %s --check-prefix=LOOPS
-// (g) Row pipelines: NTTs, the residue chain and iNTTs of one basis, one
-// prime row at a time through all of them.
+// (g) Row pipelines: NTTs, automorphisms, the residue chain and iNTTs of one
+// basis, one prime row at a time through all of them.
 
 #r1 = #fhe.basis<min_bits = 100>
 #r2 = #fhe.basis<min_bits = 200>
@@ -92,6 +92,87 @@ func.func @outside_users(%x: !c1, %k: !e1) -> (!c1, !e1) {
   %h = fhe.hadamard %n, %k : !e1
   %i = fhe.intt %h : !e1 -> !c1
   return %i, %n : !c1, !e1
+}
+
+// A rotation's key switching: the NTT of ax, the slot permutation, the
+// products with the key's two polynomials and their iNTTs take each row
+// through all four stages; the automorphism's phase is "other" (5).
+// CHECK-LABEL: func.func @rotation(
+// CHECK: fhe.fused {{ *}}rows
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: fhe.ntt
+// CHECK-NEXT: fhe.automorphism {{.*}}galois = 5
+// CHECK-NEXT: fhe.fused {{ *}}residue
+// CHECK-COUNT-2: fhe.hadamard
+// CHECK: fhe.fused {{ *}}transform
+// CHECK-COUNT-2: fhe.intt
+// CHECK: fhe.yield
+// CHECK-NOT: fhe.automorphism
+// CHECK: return
+// GPU-LABEL: func.func @rotation(
+// GPU-NOT: fhe.fused {{ *}}rows
+// GPU: fhe.automorphism
+// GPU: return
+// LOOPS-LABEL: func.func @rotation(
+// LOOPS: scf.parallel
+// LOOPS: call @fhec_rt_phase_lap(%c-1_i32{{[_0-9]*}})
+// LOOPS: call @fhec_rt_phase_lap(%c1_i32{{[_0-9]*}})
+// LOOPS-NOT: call @fhec_rt_phase_lap
+// LOOPS: call @fhec_rt_phase_lap(%c5_i32{{[_0-9]*}})
+// LOOPS-NOT: call @fhec_rt_phase_lap
+// LOOPS: call @fhec_rt_phase_lap(%c2_i32{{[_0-9]*}})
+// LOOPS-NOT: call @fhec_rt_phase_lap
+// LOOPS: call @fhec_rt_phase_lap(%c3_i32{{[_0-9]*}})
+// LOOPS: call @fhec_rt_phase_end
+func.func @rotation(%x: !c1, %k0: !e1, %k1: !e1) -> (!c1, !c1) {
+  %n = fhe.ntt %x : !c1 -> !e1
+  %r = fhe.automorphism %n {galois = 5 : i64} : !e1
+  %h0 = fhe.hadamard %r, %k0 : !e1
+  %h1 = fhe.hadamard %r, %k1 : !e1
+  %i0 = fhe.intt %h0 : !e1 -> !c1
+  %i1 = fhe.intt %h1 : !e1 -> !c1
+  return %i0, %i1 : !c1, !c1
+}
+
+// Hoisted rotations: the NTT both automorphisms read stays a kernel of its
+// own; both automorphisms join the rows kernel of their products (one
+// residue kernel: the products share a basis).
+// CHECK-LABEL: func.func @hoisted(
+// CHECK: %[[N:.*]] = fhe.ntt
+// CHECK: fhe.fused {{ *}}rows(%[[N]], %{{.*}})
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: fhe.automorphism {{.*}}galois = 5
+// CHECK-NEXT: fhe.automorphism {{.*}}galois = 25
+// CHECK-NEXT: fhe.fused {{ *}}residue
+// CHECK: fhe.fused {{ *}}transform
+// CHECK: return
+func.func @hoisted(%x: !c1, %k5: !e1, %k25: !e1) -> (!c1, !c1) {
+  %n = fhe.ntt %x : !c1 -> !e1
+  %r5 = fhe.automorphism %n {galois = 5 : i64} : !e1
+  %r25 = fhe.automorphism %n {galois = 25 : i64} : !e1
+  %h5 = fhe.hadamard %r5, %k5 : !e1
+  %h25 = fhe.hadamard %r25, %k25 : !e1
+  %i5 = fhe.intt %h5 : !e1 -> !c1
+  %i25 = fhe.intt %h25 : !e1 -> !c1
+  return %i5, %i25 : !c1, !c1
+}
+
+// An automorphism whose result is also returned stays outside, and so does
+// the NTT that feeds it.
+// CHECK-LABEL: func.func @automorphism_used_outside(
+// CHECK: %[[N:.*]] = fhe.ntt
+// CHECK: %[[R:.*]] = fhe.automorphism %[[N]]
+// CHECK: fhe.fused {{ *}}rows(%[[R]], %{{.*}})
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: fhe.hadamard
+// CHECK-NEXT: fhe.intt
+// CHECK: return
+func.func @automorphism_used_outside(%x: !c1, %k: !e1) -> (!c1, !e1) {
+  %n = fhe.ntt %x : !c1 -> !e1
+  %r = fhe.automorphism %n {galois = 5 : i64} : !e1
+  %h = fhe.hadamard %r, %k : !e1
+  %i = fhe.intt %h : !e1 -> !c1
+  return %i, %r : !c1, !e1
 }
 
 // Nothing to pipeline: a transform on another basis, a coefficient-major
