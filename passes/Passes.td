@@ -181,7 +181,10 @@ def FHEFuse : Pass<"fhe-fuse", "::mlir::ModuleOp"> {
     whose results only it reads and those that read only its results become
     one `fhe.fused rows` kernel that takes each prime row through NTTs,
     Hadamard chain and iNTTs in turn, so the rows pass from stage to stage
-    in cache, not through memory.
+    in cache, not through memory. An automorphism whose result only the
+    residue kernel reads joins it too (it permutes each prime row alone),
+    with the transform whose result only the automorphism reads: a
+    rotation's NTT, slot permutation, key products and iNTTs.
     (h) A CRT whose results only feed forward NTTs is marked `lazy`: its
     residues may stay in [0, 4p), the range Harvey's butterflies take.
     (i) Hadamard products and differences whose results only feed iNTTs or
@@ -201,7 +204,7 @@ def FHEFuse : Pass<"fhe-fuse", "::mlir::ModuleOp"> {
     Option<"lazyProducts", "lazy-products", "bool", /*default=*/"true",
            "(i) let products and differences feeding only iNTTs leave residues in [0, 2p)">,
     Option<"rows", "rows", "bool", /*default=*/"true",
-           "(g) take NTTs, the residue chain and iNTTs of one basis row by row (CPU targets)">,
+           "(g) take NTTs, automorphisms, the residue chain and iNTTs of one basis row by row (CPU targets)">,
   ];
 }
 

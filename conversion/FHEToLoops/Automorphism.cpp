@@ -9,10 +9,10 @@
 // automorphism is a plain permutation of the slots: slot t (the value at
 // psi^(2 brv(t) + 1)) reads slot brv(((2 brv(t) + 1) g mod 2N) >> 1). On
 // CPUs, prime-major, both domains gather one prime row at a time
-// (AutomorphismRows), the evaluation domain from the N slots' sources computed once;
-// otherwise (GPUs) a block of slots from every prime row at a time. Rows
-// kernels (Rows.cpp) take a row through the automorphism as one of their
-// stages.
+// (AutomorphismRows), the evaluation domain from the N slots' sources
+// computed once; otherwise (GPUs) a block of slots from every prime row at a
+// time. Rows kernels (Rows.cpp) take a row through the automorphism as one of
+// their stages.
 // On 8-lane targets the slots lie in the NTT's transposed order
 // (nttTransposedOrder): slot positions are mapped to it and back.
 #include "conversion/FHEToLoops/Ntt.h"

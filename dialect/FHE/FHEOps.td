@@ -219,10 +219,10 @@ def FHE_FusedOp : FHE_Op<"fused", [IsolatedFromAbove, SingleBlockImplicitTermina
     one prime at a time for all of them, so that the prime's twiddle tables
     are read from memory once for the batch.
     `rows`: a pipeline of transform and residue kernels of one basis (NTTs,
-    automorphisms, then a residue chain, then iNTTs), one prime row at a time
-    through all of them, so that a row one kernel writes is read by the next
-    while it is still in cache instead of after the whole matrix went through
-    memory (an automorphism of prime-major residues permutes each row alone).
+    then a residue chain, then iNTTs), with the automorphisms between them
+    (each permutes a prime row alone), one prime row at a time through all
+    of them, so that a row one kernel writes is read by the next while it is
+    still in cache instead of after the whole matrix went through memory.
     ```mlir
     %ax, %bx = fhe.fused residue (%a1, %a2, %b1, %b2) : (!e, !e, !e, !e) -> (!e, !e) {
     ^bb0(%x1: !e, %x2: !e, %y1: !e, %y2: !e):

@@ -146,6 +146,14 @@ func.func @rotation(%x: !c1, %k0: !e1, %k1: !e1) -> (!c1, !c1) {
 // CHECK-NEXT: fhe.fused {{ *}}residue
 // CHECK: fhe.fused {{ *}}transform
 // CHECK: return
+// The first stage to read the NTT's rows (from memory) prefetches the next
+// prime's row; the second finds row j in cache.
+// LOOPS-LABEL: func.func @hoisted(
+// LOOPS: call @fhec_rt_phase_lap(%c-1_i32{{[_0-9]*}})
+// LOOPS: memref.prefetch
+// LOOPS: call @fhec_rt_phase_lap(%c5_i32{{[_0-9]*}})
+// LOOPS-NOT: memref.prefetch
+// LOOPS: call @fhec_rt_phase_lap(%c5_i32{{[_0-9]*}})
 func.func @hoisted(%x: !c1, %k5: !e1, %k25: !e1) -> (!c1, !c1) {
   %n = fhe.ntt %x : !c1 -> !e1
   %r5 = fhe.automorphism %n {galois = 5 : i64} : !e1
