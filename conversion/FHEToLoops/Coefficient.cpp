@@ -108,7 +108,7 @@ static void transposeBlock(KernelBuilder &kb, const CoeffRef &mem, Value scratch
   });
 }
 
-void emitCoefficientKernel(KernelBuilder &kb, ArrayRef<Operation *> ops, const llvm::DenseMap<Value, Value> &memory,
+void emitCoefficientKernel(KernelBuilder &kb, ArrayRef<Operation *> ops, const llvm::MapVector<Value, Value> &memory,
                            int64_t N, int64_t B) {
   int64_t lanes = kb.options.target->lanes;
   int64_t W = lanes > 1 && lanes == 8 && B % lanes == 0 ? lanes : 1;
@@ -158,7 +158,9 @@ struct FusedCoefficientLowering : KernelPattern<fhe::FusedOp> {
     KernelBuilder kb(rewriter, op.getLoc(), options);
     Block &body = *op.getBody();
     SmallVector<Value> yielded(op.getYield().getValues());
-    llvm::DenseMap<Value, Value> memory;
+    // (In operand order: the kernel's scratch and transposes are emitted in
+    // this map's order, and the IR must not depend on pointer values.)
+    llvm::MapVector<Value, Value> memory;
     for (auto [a, mem] : llvm::zip(body.getArguments(), adaptor.getInputs())) memory[a] = mem;
     for (Value y : yielded)
       if (!memory.count(y)) memory[y] = kb.alloc(memrefFor(y.getType()));

@@ -7,6 +7,7 @@
 #include "conversion/FHEToLoops/KernelBuilder.h"
 
 #include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/MapVector.h"
 
 namespace fhec {
 
@@ -63,7 +64,7 @@ void forEachCoefficientBlock(KernelBuilder &kb, int64_t N, int64_t B, llvm::func
 /// BigInts are kept limb-major in the block (coefficient-major buffers are
 /// transposed in and out), so every op's vectors run along coefficients.
 void emitCoefficientKernel(KernelBuilder &kb, llvm::ArrayRef<mlir::Operation *> ops,
-                           const llvm::DenseMap<mlir::Value, mlir::Value> &memory, int64_t N, int64_t B);
+                           const llvm::MapVector<mlir::Value, mlir::Value> &memory, int64_t N, int64_t B);
 
 //===----------------------------------------------------------------------===//
 // Residue space: pointwise RNS ops on one element of prime j. An element is
@@ -138,7 +139,7 @@ template <typename OpTy> struct CoefficientOpLowering : KernelPattern<OpTy> {
     mlir::Type resT = op->getResult(0).getType();
     mlir::Value out = kb.alloc(memrefFor(resT));
     int64_t N = int64_t(1) << logNOf(resT);
-    llvm::DenseMap<mlir::Value, mlir::Value> memory;
+    llvm::MapVector<mlir::Value, mlir::Value> memory;
     for (auto [v, mem] : llvm::zip(op->getOperands(), adaptor.getOperands())) memory[v] = mem;
     memory[op->getResult(0)] = out;
     kb.phaseBegin(phaseOf(op));
