@@ -299,7 +299,9 @@ struct FHEFusePass : public fhec::impl::FHEFuseBase<FHEFusePass> {
       };
       if (!fits(&r)) continue;
       auto merge = [&](Operation *k) {
-        if (fits(k) && g.tryMerge(&r, k)) g.commit(&r, k);
+        if (!fits(k) || !g.tryMerge(&r, k)) return false;
+        g.commit(&r, k);
+        return true;
       };
       // Transforms that only feed it; an automorphism that only feeds it,
       // with the transform that only feeds the automorphism (a rotation's
@@ -308,8 +310,7 @@ struct FHEFusePass : public fhec::impl::FHEFuseBase<FHEFusePass> {
         Operation *def = v.getDefiningOp();
         if (def && spaceOf(def) == fhe::Space::transform && onlyUser(def, &r)) merge(def);
         auto a = dyn_cast_or_null<fhe::AutomorphismOp>(def);
-        if (!a || !onlyUser(a, &r) || !fits(a) || !g.tryMerge(&r, a)) continue;
-        g.commit(&r, a);
+        if (!a || !onlyUser(a, &r) || !merge(a)) continue;
         if (Operation *t = a.getInput().getDefiningOp(); t && spaceOf(t) == fhe::Space::transform && onlyUser(t, a))
           merge(t);
       }

@@ -76,6 +76,22 @@ Value transposedSlot(KernelBuilder &kb, Value x) {
   return kb.bitOr(group, swapped);
 }
 
+// The source (an i64) of evaluation-domain slot `at` (an index), in the
+// NTT's transposed order on 8-lane targets.
+Value slotSource(KernelBuilder &kb, Value at, Value g, unsigned logN, bool transposed) {
+  Value slot = arith::IndexCastOp::create(kb.b, kb.loc, kb.b.getI64Type(), at);
+  if (transposed) slot = transposedSlot(kb, slot);
+  Value from = evalSource(kb, slot, g, logN);
+  return transposed ? transposedSlot(kb, from) : from;
+}
+
+// Coefficient-domain output t of row j: +-x[j][i], negated mod p = p_j.
+Value signedSource(KernelBuilder &kb, const CoeffRef &src, Value j, Value t, Value gInv, int64_t N, Value p) {
+  auto [i, negated] = source(kb, t, gInv, N);
+  Value x = kb.load(src, i, j);
+  return arith::SelectOp::create(kb.b, kb.loc, negated, kb.modSub(kb.c64(0), x, p), x);
+}
+
 } // namespace
 
 // The evaluation domain's slot sources once (an N-word buffer; slot t reads
@@ -98,10 +114,7 @@ AutomorphismRows::AutomorphismRows(KernelBuilder &kb, fhe::AutomorphismOp op, Va
     Value t0 = kb.mul(iv[0], kb.cidx(B));
     kb.loop(B, [&](Value dt) {
       Value at = kb.add(t0, dt);
-      Value slot = arith::IndexCastOp::create(kb.b, kb.loc, kb.b.getI64Type(), at);
-      if (transposed) slot = transposedSlot(kb, slot);
-      Value from = evalSource(kb, slot, gI64, t.getLogN());
-      kb.store(transposed ? transposedSlot(kb, from) : from, sources, {at});
+      kb.store(slotSource(kb, at, gI64, t.getLogN(), transposed), sources, {at});
     });
   });
 }
@@ -120,13 +133,10 @@ void AutomorphismRows::row(Value j, Value next) {
     if (next) kb.prefetch(in, {next, t0}, /*locality=*/2);
     kb.loop(line, [&](Value dt) {
       Value t = kb.add(t0, dt), x;
-      if (sources) {
+      if (sources)
         x = kb.load(src, arith::IndexCastOp::create(kb.b, kb.loc, kb.b.getIndexType(), kb.load(sources, {t})), j);
-      } else {
-        auto [i, negated] = source(kb, t, gInv, N);
-        Value v = kb.load(src, i, j);
-        x = arith::SelectOp::create(kb.b, kb.loc, negated, kb.modSub(kb.c64(0), v, p), v);
-      }
+      else
+        x = signedSource(kb, src, j, t, gInv, N, p);
       kb.store(x, dst, t, j);
     });
     return SmallVector<Value>{};
@@ -158,15 +168,11 @@ struct AutomorphismLowering : KernelPattern<fhe::AutomorphismOp> {
       Value g = kb.kernelParam(op.getGalois());
       Value gI64 = arith::IndexCastOp::create(kb.b, kb.loc, kb.b.getI64Type(), g);
       bool transposed = nttTransposedOrder(*kb.options.target, t.getLogN());
-      auto sourceOf = [&](Value at) {
-        Value slot = arith::IndexCastOp::create(kb.b, kb.loc, kb.b.getI64Type(), at);
-        if (transposed) slot = transposedSlot(kb, slot);
-        Value from = evalSource(kb, slot, gI64, t.getLogN());
-        return transposed ? transposedSlot(kb, from) : from;
-      };
       forEachCoefficientBlock(kb, N, B, [&](Value t0) {
         Value sources = kb.scratch({B});
-        kb.loop(B, [&](Value dt) { kb.store(sourceOf(kb.add(t0, dt)), sources, {dt}); });
+        kb.loop(B, [&](Value dt) {
+          kb.store(slotSource(kb, kb.add(t0, dt), gI64, t.getLogN(), transposed), sources, {dt});
+        });
         CoeffRef src{adaptor.getInput(), Value(), primeMajor}, dst{out, t0, primeMajor};
         kb.loop(kb.cidx(0), m, [&](Value j) {
           kb.loop(B, [&](Value dt) {
@@ -182,12 +188,7 @@ struct AutomorphismLowering : KernelPattern<fhe::AutomorphismOp> {
         CoeffRef src{adaptor.getInput(), Value(), primeMajor}, dst{out, t0, primeMajor};
         kb.loop(kb.cidx(0), m, [&](Value j) {
           Value p = kb.tableAt(consts, j, abi::kPrime);
-          kb.loop(B, [&](Value dt) {
-            auto [i, negated] = source(kb, kb.add(t0, dt), gInv, N);
-            Value x = kb.load(src, i, j);
-            kb.store(arith::SelectOp::create(kb.b, kb.loc, negated, kb.modSub(kb.c64(0), x, p), x).getResult(), dst,
-                     dt, j);
-          });
+          kb.loop(B, [&](Value dt) { kb.store(signedSource(kb, src, j, kb.add(t0, dt), gInv, N, p), dst, dt, j); });
         });
       });
     }
