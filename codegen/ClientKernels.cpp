@@ -13,6 +13,7 @@
 #include "mlir/IR/Builders.h"
 
 #include <algorithm>
+#include <limits>
 #include <set>
 
 using namespace mlir;
@@ -25,8 +26,9 @@ namespace {
 // their signatures and roles).
 class ClientKernelBuilder {
 public:
-  ClientKernelBuilder(ModuleOp module, const rt::Params &p)
-      : b(module.getContext()), loc(module.getLoc()), p(p), moduleBody(module.getBody()),
+  ClientKernelBuilder(ModuleOp module, const rt::Params &p, unsigned logH, unsigned primeBits)
+      : b(module.getContext()), loc(module.getLoc()), p(p), logH(logH), primeBits(primeBits),
+        moduleBody(module.getBody()),
         keyBasis(basis(clientKeyBits(unsigned(p.logN), unsigned(p.logQ)))),
         encryptBasis(basis(clientEncryptBits(unsigned(p.logN), unsigned(p.logQ)))) {}
 
@@ -85,19 +87,37 @@ public:
     ret({ax, bx});
   }
 
-  // m = bx + ax s mod 2^logq.
+  // m = bx + ax s mod 2^logq, with ax cut into bit-windows A_g: each
+  // window's CRT, NTT, Hadamard with the secret and iNTT in a basis of the
+  // window's size, then one icrt_sum adds the products A_g s at their
+  // offsets, and bx.
   void decrypt(int logq) {
     Block *body = function(abi::clientDecryptFunc(logq), {{poly(logq), "ax"}, {poly(logq), "bx"}, {eval(keyBasis), "sk"}},
                            {{poly(logq), "m"}});
-    auto d = basis(clientDecryptBits(unsigned(p.logN), unsigned(logq)));
-    Value as = product(body->getArgument(0), prefix(body->getArgument(2), d), d, logq);
-    ret({fhe::PolyAddOp::create(b, loc, body->getArgument(1), as)});
+    SmallVector<Value> products;
+    SmallVector<int64_t> offsets;
+    llvm::DenseMap<unsigned, Value> secrets;  // basis bits -> the secret in that basis
+    for (const DecryptWindow &w : planDecryptWindows(unsigned(logq), logH, primeBits)) {
+      fhe::BasisAttr d = basis(w.basisBits);
+      auto crt = fhe::CrtOp::create(b, loc, coeff(d), body->getArgument(0));
+      crt.setWindow(ArrayRef<int64_t>{w.offset, w.bits});
+      Value &key = secrets[w.basisBits];
+      if (!key) key = prefix(body->getArgument(2), d);
+      Value ntt = fhe::NttOp::create(b, loc, eval(d), crt.getResult());
+      Value h = fhe::HadamardOp::create(b, loc, ntt, key);
+      products.push_back(fhe::InttOp::create(b, loc, coeff(d), h));
+      offsets.push_back(w.offset);
+    }
+    auto sum = fhe::IcrtSumOp::create(b, loc, poly(logq), products, body->getArgument(1),
+                                      b.getDenseI64ArrayAttr(offsets), nullptr);
+    ret({sum.getResult()});
   }
 
 private:
   OpBuilder b;
   Location loc;
   rt::Params p;
+  unsigned logH, primeBits;
   Block *moduleBody;
   fhe::BasisAttr keyBasis, encryptBasis;
 
@@ -142,10 +162,41 @@ private:
 
 } // namespace
 
-OwningOpRef<ModuleOp> buildClientKernels(MLIRContext &ctx, const rt::Params &params,
+std::vector<DecryptWindow> planDecryptWindows(unsigned logq, unsigned logH, unsigned primeBits) {
+  int64_t extra = clientDecryptWindowBits(logH, 0);
+  // The fewest primes whose product holds `bits` (each above 2^(primeBits - 1),
+  // the target's primes just below 2^primeBits: m of them above 2^(m primeBits - 1)).
+  auto primesFor = [&](int64_t bits) { return (bits + int64_t(primeBits)) / int64_t(primeBits); };
+  std::vector<DecryptWindow> best;
+  int64_t bestCost = std::numeric_limits<int64_t>::max();
+  for (int64_t m = 1; m <= primesFor(extra + logq); ++m) {
+    int64_t w = m * primeBits - 1 - extra;
+    if (w < 1) continue;
+    std::vector<DecryptWindow> plan;
+    int64_t offset = 0, rows = 0, work = 0;
+    for (; int64_t(logq) - offset > w; offset += w, rows += m, work += m * m)
+      plan.push_back({offset, w, unsigned(w + extra)});
+    int64_t rest = int64_t(logq) - offset, last = primesFor(rest + extra);
+    // (A last window as wide in primes as the others shares their basis.)
+    plan.push_back({offset, rest, unsigned(last == m ? w + extra : rest + extra)});
+    int64_t windows = int64_t(plan.size());
+    int64_t cost = 29 * (rows + last) + work + last * last + 10 * windows;
+    if (cost < bestCost) {
+      bestCost = cost;
+      best = std::move(plan);
+    }
+  }
+  return best;
+}
+
+OwningOpRef<ModuleOp> buildClientKernels(MLIRContext &ctx, const rt::Params &params, const TargetSpec &target,
                                          const std::vector<int> &decryptLevels) {
   params.validate();
   OwningOpRef<ModuleOp> module = ModuleOp::create(UnknownLoc::get(&ctx));
+  // Decryption's windows hold for a secret of weight up to h rounded up to a power of two.
+  unsigned logH = llvm::Log2_64_Ceil(uint64_t(params.h));
+  (*module)->setAttr(fhe::FHEDialect::getClientSecretWeightAttrName(),
+                     IntegerAttr::get(IntegerType::get(&ctx, 64), int64_t(1) << logH));
   (*module)->setAttr(ckks::CKKSDialect::getParamsAttrName(),
                      ckks::ParamsAttr::get(&ctx, unsigned(params.logN), unsigned(params.logQ), unsigned(params.logp),
                                            StringAttr::get(&ctx, "none"), StringAttr()));
@@ -155,7 +206,7 @@ OwningOpRef<ModuleOp> buildClientKernels(MLIRContext &ctx, const rt::Params &par
     if (l < 1 || l > params.logQ)
       throw ProgramError(ProgramError::Kind::Parameter, "a decrypt kernel's modulus 2^" + std::to_string(l) +
                                                             " is outside [2, 2^logQ]");
-  ClientKernelBuilder kb(*module, params);
+  ClientKernelBuilder kb(*module, params, logH, target.primeBits);
   kb.prepareSecret();
   kb.preparePublic();
   kb.keyB();
@@ -184,7 +235,7 @@ std::unique_ptr<rt::CompiledModule> compileClientKernels(const rt::Params &param
   MLIRContext ctx(registry);
   ctx.loadAllAvailableDialects();
   DiagnosticCollector diags(ctx);
-  OwningOpRef<ModuleOp> module = buildClientKernels(ctx, params, decryptLevels);
+  OwningOpRef<ModuleOp> module = buildClientKernels(ctx, params, *lookupTarget(options.target), decryptLevels);
   return compileAndLoad(*module, options, diags);
 }
 

@@ -384,7 +384,7 @@ static int driverMainImpl(int argc, char **argv) {
     params.logQ = int(p.getLogQ());
     params.logp = int(p.getLogp());
     try {
-      module = buildClientKernels(ctx, params, resultLevels(*module));
+      module = buildClientKernels(ctx, params, *lookupTarget(options.target), resultLevels(*module));
     } catch (const ProgramError &e) {
       llvm::errs() << "fhec: error: " << e.what() << "\n";
       return 1;

@@ -33,7 +33,10 @@ inline unsigned region2Bits(unsigned logN, unsigned logq, unsigned logQ) {
 inline unsigned clientEncryptBits(unsigned logN, unsigned logQ) { return productBasisBits(logN, 1, logQ); }
 /// A key's a s, a below Q^2: |X| < N Q^2.
 inline unsigned clientKeyBits(unsigned logN, unsigned logQ) { return productBasisBits(logN, 0, 2 * logQ); }
-/// Decryption's ax s, ax below 2^logq.
-inline unsigned clientDecryptBits(unsigned logN, unsigned logq) { return productBasisBits(logN, 0, logq); }
+/// Decryption's ax s for one bit-window A of ax, below 2^bits, and a secret
+/// of Hamming weight at most 2^logH: |X| < 2^logH 2^bits <= P / 4. (A
+/// window's basis has few primes: the iCRT's estimate of k errs by less than
+/// 2m (m + 3) 2^-53 (Icrt.cpp), far below the 1/4 this margin leaves.)
+inline unsigned clientDecryptWindowBits(unsigned logH, unsigned bits) { return logH + bits + 2; }
 
 } // namespace fhec

@@ -149,13 +149,13 @@ struct FHEFusePass : public fhec::impl::FHEFuseBase<FHEFusePass> {
   // is an iCRT (through transposes, which keep the domain).
   // v and its transposes (transitively), if every other user of them is an
   // OpTy; none otherwise.
-  template <typename OpTy> static std::optional<SmallVector<Value>> onlyUsedBy(Value v) {
+  template <typename... OpTys> static std::optional<SmallVector<Value>> onlyUsedBy(Value v) {
     SmallVector<Value> chain{v};
     for (size_t i = 0; i < chain.size(); ++i)
       for (Operation *user : chain[i].getUsers()) {
         if (isa<fhe::TransposeOp>(user))
           chain.push_back(user->getResult(0));
-        else if (!isa<OpTy>(user))
+        else if (!isa<OpTys...>(user))
           return std::nullopt;
       }
     return chain;
@@ -165,7 +165,7 @@ struct FHEFusePass : public fhec::impl::FHEFuseBase<FHEFusePass> {
     f.walk([&](fhe::InttOp intt) {
       auto t = cast<fhe::RnsType>(intt.getResult().getType());
       if (t.getDomain() != fhe::Domain::coeff) return;
-      if (auto chain = onlyUsedBy<fhe::IcrtOp>(intt.getResult()))
+      if (auto chain = onlyUsedBy<fhe::IcrtOp, fhe::IcrtSumOp>(intt.getResult()))
         for (Value v : *chain) v.setType(cast<fhe::RnsType>(v.getType()).withDomain(fhe::Domain::coeff_scaled));
     });
   }
@@ -264,6 +264,12 @@ struct FHEFusePass : public fhec::impl::FHEFuseBase<FHEFusePass> {
         });
         if (oneGroup) merge(first, op);
       }
+      // The bit-windows of one BigInt (fhe.crt with `window`): one pass reads
+      // it for all of them.
+      llvm::DenseMap<Value, Operation *> firstWindow;
+      for (Operation *op : candidates)
+        if (auto crt = dyn_cast<fhe::CrtOp>(op); crt && crt.getWindow())
+          if (auto [it, fresh] = firstWindow.try_emplace(crt.getInput(), op); !fresh) merge(it->second, op);
     }
     for (auto &members : g.multiOpGroups()) materialize(members, space);
     if (!sortTopologically(&body)) return f.emitOpError() << "fhe-fuse: the fused body has a cycle";

@@ -97,6 +97,8 @@ LogicalResult ManifestBuilder::finish() {
   } else {
     os << "params logN=" << logN << " logQ=0 logp=0\n";
   }
+  if (auto w = module->getAttrOfType<IntegerAttr>(FHEDialect::getClientSecretWeightAttrName()))
+    os << "client secret_weight=" << w.getInt() << "\n";
   for (auto [i, a] : llvm::enumerate(bases)) {
     os << "basis id=" << i << " primes=";
     llvm::interleave(cast<fhe::BasisAttr>(a).getPrimes(), os, ",");

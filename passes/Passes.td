@@ -161,7 +161,7 @@ def FHEFuse : Pass<"fhe-fuse", "::mlir::ModuleOp"> {
     products, the Karatsuba sums and differences; the two evaluation-key
     Hadamards that read the same axax) become one `fhe.fused residue` kernel
     that reads each input once and writes only the values used outside.
-    (b) An iNTT whose results only feed iCRTs produces `coeff_scaled`
+    (b) An iNTT whose results only feed iCRTs (or icrt_sums) produces `coeff_scaled`
     residues: its last stage applies n^-1 (P/p_j)^-1, one constant per
     prime, and the iCRT skips its pre-multiplication.
     (c, d) Coefficient chains: an iCRT feeding a CRT (region 1's axax into
@@ -169,7 +169,9 @@ def FHEFuse : Pass<"fhe-fuse", "::mlir::ModuleOp"> {
     logQ, the addition of region 1's iCRT, the rescale) become `fhe.fused
     coefficient` kernels that work block by block with the BigInt
     intermediates in a block-local scratch. A producer joins its consumers'
-    kernel only when all its uses are inside (its buffer disappears).
+    kernel only when all its uses are inside (its buffer disappears). The
+    bit-window CRTs of one BigInt (`window`) share a kernel, which reads the
+    BigInt once for all of them.
     (f) An iCRT whose only use is a right shift (region 2's division by Q)
     computes the shifted value itself (`shift`): the kernel can skip the
     columns below the shift but two guard digits.

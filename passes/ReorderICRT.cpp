@@ -1,5 +1,6 @@
 // fhe-reorder-icrt: iCRT (Algo. 5 -> Algo. 6) and CRT in matrix-multiply
-// form, recorded as `order` and `block` attributes the lowering reads.
+// form, recorded as `order` and `block` attributes the lowering reads (an
+// icrt_sum, always in matrix form, gets its block).
 #include "passes/Passes.h"
 #include "passes/Target.h"
 
@@ -24,6 +25,12 @@ struct FHEReorderICRTPass : public fhec::impl::FHEReorderICRTBase<FHEReorderICRT
       return signalPassFailure();
     }
     WalkResult r = module.walk([&](Operation *op) -> WalkResult {
+      // An icrt_sum has the matrix form only: its block.
+      if (auto sum = dyn_cast<fhe::IcrtSumOp>(op)) {
+        int64_t N = int64_t(1) << sum.getResult().getType().getLogN();
+        if (!sum.getBlock()) sum.setBlock(uint64_t(std::min<int64_t>(block ? int64_t(block) : spec->icrtBlock, N)));
+        return WalkResult::advance();
+      }
       if (!isa<fhe::IcrtOp, fhe::CrtOp>(op) || fhe::hasConversionOrder(op)) return WalkResult::advance();
       bool isCrt = isa<fhe::CrtOp>(op);
       if (isCrt && !crt) return WalkResult::advance();

@@ -33,6 +33,10 @@ void emitCoefficientBlock(KernelBuilder &kb, Operation *op, ArrayRef<CoeffRef> i
   llvm::TypeSwitch<Operation *>(op)
       .Case<fhe::CrtOp>([&](fhe::CrtOp o) { emitCrtBlock(kb, o, ins[0], out, B); })
       .Case<fhe::IcrtOp>([&](fhe::IcrtOp o) { emitIcrtBlock(kb, o, ins[0], ins.size() > 1 ? &ins[1] : nullptr, out, B); })
+      .Case<fhe::IcrtSumOp>([&](fhe::IcrtSumOp o) {
+        size_t G = o.getInputs().size();
+        emitIcrtSumBlock(kb, o, ins.take_front(G), ins.size() > G ? &ins[G] : nullptr, out, B);
+      })
       .Default([&](Operation *o) { emitBigIntBlock(kb, o, ins, out, B); });
 }
 

@@ -5,24 +5,52 @@
 // are cut into 52-bit digits and each residue accumulates the low and high
 // halves of its digit products lazily (modarith.mac_split), W coefficients
 // per vector, then reduces the 104+-bit sum with Shoup products. A `centered`
-// CRT adds (-2^logq) mod p_j where the input's top bit is set.
+// CRT adds (-2^logq) mod p_j where the input's top bit is set. A CRT with a
+// `window` reads bits [offset, offset + bits) of each coefficient: its
+// digits (or limbs) start at bit `offset` and end at the window's top.
 #include "conversion/FHEToLoops/Patterns.h"
 
 using namespace mlir;
 
 namespace fhec {
 
-namespace {
-
-// Digit k (base 2^D, D < 64) of W coefficients i .. i + W - 1 of an L-limb
-// BigInt: bits [D k, D k + D), from limb w = D k / 64 and, across a limb
-// boundary, w + 1 (static shifts).
-Value digitOf(KernelBuilder &kb, const CoeffRef &in, Value i, int64_t k, int64_t L, unsigned D, int64_t W) {
-  int64_t bit = int64_t(D) * k, w = bit / 64, off = bit % 64;
+// Digit k (base 2^D, D < 64) of W coefficients i .. i + W - 1 of the CRT's
+// input window (bits [from, from + bits) of an L-limb BigInt): bits
+// [from + D k, from + D k + D) below the window's top, from limb
+// w = (from + D k) / 64 and, across a limb boundary, w + 1 (static shifts).
+Value bigIntDigit(KernelBuilder &kb, const CoeffRef &in, Value i, int64_t k, int64_t L, unsigned D, int64_t W,
+              int64_t from, int64_t bits) {
+  int64_t bit = from + int64_t(D) * k, w = bit / 64, off = bit % 64;
+  int64_t width = std::min<int64_t>(D, bits - int64_t(D) * k);
   Value v = kb.loadW(in, i, kb.cidx(w), W);
   if (off) v = kb.shr(v, kb.constW(off, W));
-  if (off + int64_t(D) > 64 && w + 1 < L) v = kb.bitOr(v, kb.shl(kb.loadW(in, i, kb.cidx(w + 1), W), kb.constW(64 - off, W)));
-  return kb.bitAnd(v, kb.constW(int64_t((uint64_t(1) << D) - 1), W));
+  if (off + width > 64 && w + 1 < L) v = kb.bitOr(v, kb.shl(kb.loadW(in, i, kb.cidx(w + 1), W), kb.constW(64 - off, W)));
+  return kb.bitAnd(v, kb.constW(int64_t((uint64_t(1) << width) - 1), W));
+}
+
+namespace {
+
+// Limb k (dynamic) of the 64-bit form's input window, bits [from + 64 k,
+// from + 64 k + 64) below the window's top (`limbs` limbs in all).
+Value windowLimb(KernelBuilder &kb, const CoeffRef &in, Value i, Value k, int64_t L, int64_t from, int64_t bits) {
+  OpBuilder &b = kb.b;
+  int64_t first = from / 64, off = from % 64, limbs = (bits + 63) / 64;
+  Value w = kb.add(k, kb.cidx(first));
+  Value v = kb.load(in, i, w);
+  if (off) {
+    // The next limb's low bits, where there is a next limb.
+    Value next = kb.add(w, kb.cidx(1));
+    Value inside = arith::CmpIOp::create(b, kb.loc, arith::CmpIPredicate::ult, next, kb.cidx(L));
+    Value hi = kb.load(in, i, arith::MinUIOp::create(b, kb.loc, next, kb.cidx(L - 1)));
+    hi = arith::SelectOp::create(b, kb.loc, inside, kb.shl(hi, kb.c64(64 - off)), kb.c64(0));
+    v = kb.bitOr(kb.shr(v, kb.c64(off)), hi);
+  }
+  if (int64_t top = bits - 64 * (limbs - 1); top < 64) {
+    Value last = arith::CmpIOp::create(b, kb.loc, arith::CmpIPredicate::eq, k, kb.cidx(limbs - 1));
+    Value mask = arith::SelectOp::create(b, kb.loc, last, kb.c64(int64_t((uint64_t(1) << top) - 1)), kb.c64(-1));
+    v = kb.bitAnd(v, mask);
+  }
+  return v;
 }
 
 // A `centered` CRT reads x >= 2^(logq-1) as x - 2^logq: the residue of x plus,
@@ -57,16 +85,20 @@ void digitCrt(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, const CoeffR
   int64_t L = op.getInput().getType().getLimbs(), m = int64_t(basis.size());
   int64_t pb = basis.getPrimeBits(), wordBits = kb.options.target->wordBits();
   bool matrix = op.getOrder() == fhe::Order::matrix;
-  int64_t logq = op.getInput().getType().getLogq();
+  auto [from, bits] = op.getWindowBits();
   // (At most 1024 digits: the signed accumulators' bounds below.)
-  bool winograd = matrix && D == 52 && wordBits == 64 && pb <= 50 && logq <= 51 * 1023;
+  bool winograd = matrix && D == 52 && wordBits == 64 && pb <= 50 && bits <= 51 * 1023;
   unsigned Dd = winograd ? D - 1 : D;  // bits per input digit
-  int64_t real = (logq + Dd - 1) / Dd;                 // the input's digits
+  int64_t real = (bits + Dd - 1) / Dd;                 // the input's digits
+  // (Without a window the bits above logq are zero: full-width digits.)
+  int64_t top = op.getWindow() ? bits : int64_t(Dd) * real;
   int64_t nd = winograd ? real + real % 2 : real;      // pairs of digits (a zero one on top)
   int64_t W = kb.lanesFor(B, {in, out});
   Value consts = kb.table(abi::TableKind::PrimeConsts, basis, 0, outT.getLogN());
   Value pow = kb.table(winograd ? abi::TableKind::CrtWinograd : abi::TableKind::CrtPowers, basis, nd, outT.getLogN());
-  Value center = op.getCentered() ? kb.table(abi::TableKind::CrtCenter, basis, logq, outT.getLogN()) : Value();
+  Value center = op.getCentered()
+                     ? kb.table(abi::TableKind::CrtCenter, basis, op.getInput().getType().getLogq(), outT.getLogN())
+                     : Value();
   bool digitsIn = !gpuRow;
   Value digits = digitsIn ? kb.scratch({nd, B}) : Value();
   // Winograd: A of each coefficient (low and high words) in a (2, B) scratch.
@@ -75,7 +107,7 @@ void digitCrt(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, const CoeffR
   if (digitsIn) kb.loop(kb.cidx(0), kb.cidx(B), kb.cidx(W), {}, [&](Value i, ValueRange) {
     SmallVector<Value> d;
     for (int64_t k = 0; k < nd; ++k) {
-      d.push_back(k < real ? digitOf(kb, in, i, k, L, Dd, W) : zero);
+      d.push_back(k < real ? bigIntDigit(kb, in, i, k, L, Dd, W, from, top) : zero);
       kb.storeW(d.back(), digits, {kb.cidx(k), i});
     }
     if (winograd) {
@@ -153,6 +185,12 @@ void digitCrt(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, const CoeffR
       auto [lo, hi] = kb.macSplit(a[0], a[1], d, kb.load(pow, {j, k}), D);
       return SmallVector<Value>{lo, hi};
     };
+    if (op.getWindow()) {
+      // A window's digits, shifted into place.
+      for (int64_t k = 0; k < real; ++k) acc = mac(acc, bigIntDigit(kb, in, i, k, L, D, 1, from, bits), 0, kb.cidx(k));
+      kb.store(finish(acc[0], acc[1], j, i), out, i, j);
+      return;
+    }
     // Whole limbs, then the top limb's digits below logq.
     int64_t wholeLimbs = real / perLimb;
     acc = kb.loop(0, wholeLimbs, acc, [&](Value w, ValueRange a) {
@@ -249,16 +287,20 @@ void emitCrtBlock(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, const Co
   if (D < 64) return digitCrt(kb, op, in, out, B, D);
   auto outT = op.getResult().getType();
   auto basis = outT.getBasis();
-  int64_t L = op.getInput().getType().getLimbs(), m = int64_t(basis.size());
+  auto [from, bits] = op.getWindowBits();
+  int64_t L = op.getInput().getType().getLimbs(), m = int64_t(basis.size()), limbs = (bits + 63) / 64;
   Value consts = kb.table(abi::TableKind::PrimeConsts, basis, 0, outT.getLogN());
-  Value pow = kb.table(abi::TableKind::CrtPowers, basis, L, outT.getLogN());
+  Value pow = kb.table(abi::TableKind::CrtPowers, basis, limbs, outT.getLogN());
   Value center = op.getCentered()
                      ? kb.table(abi::TableKind::CrtCenter, basis, op.getInput().getType().getLogq(), outT.getLogN())
                      : Value();
   auto residue = [&](Value j, Value i) {
     Value zero = kb.c64(0);
     // Products of a limb and beta^k mod p_j < 2^primeBits.
-    auto acc = kb.dot(L, basis.getPrimeBits(), {zero, zero, zero}, [&](Value k) { return kb.load(in, i, k); },
+    auto limb = [&](Value k) {
+      return op.getWindow() ? windowLimb(kb, in, i, k, L, from, bits) : kb.load(in, i, k);
+    };
+    auto acc = kb.dot(limbs, basis.getPrimeBits(), {zero, zero, zero}, limb,
                       [&](Value k) { return kb.load(pow, {j, k}); });
     // acc0 + acc1 beta + acc2 beta^2 mod p_j, one Shoup product per word.
     Value p = kb.tableAt(consts, j, abi::kPrime);

@@ -329,7 +329,7 @@ std::pair<Value, Value> KernelBuilder::subBorrow(Value x, Value y, Value borrowI
 
 Value KernelBuilder::table(abi::TableKind kind, fhe::BasisAttr basis, int64_t param, unsigned logN) {
   std::vector<uint64_t> primes(basis.getPrimes().begin(), basis.getPrimes().end());
-  abi::TableShape s = abi::tableShape(kind, int64_t(primes.size()), int(logN), param, rt::productLimbs(primes));
+  abi::TableShape s = abi::tableShape(kind, int64_t(primes.size()), int(logN), param, rt::productBits(primes));
   auto t = MemRefType::get({s.rows, s.cols}, b.getI64Type());
   // At the top of the function: tables are loop-invariant, and CSE merges repeats.
   OpBuilder::InsertionGuard g(b);
@@ -384,7 +384,7 @@ abi::Phase phaseOf(Operation *op) {
       .Case<fhe::NttOp>([](auto) { return abi::Phase::Ntt; })
       .Case<fhe::InttOp>([](auto) { return abi::Phase::Intt; })
       .Case<fhe::HadamardOp>([](auto) { return abi::Phase::Hadamard; })
-      .Case<fhe::IcrtOp>([](auto) { return abi::Phase::Icrt; })
+      .Case<fhe::IcrtOp, fhe::IcrtSumOp>([](auto) { return abi::Phase::Icrt; })
       .Default([](Operation *) { return abi::Phase::Other; });
 }
 

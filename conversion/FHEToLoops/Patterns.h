@@ -29,6 +29,10 @@ void populateCoefficientKernelPatterns(const TypeConverter &tc, RewritePatternSe
 
 /// CRT (Algo. 1) of one block; `order` fixes the loop nest.
 void emitCrtBlock(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, const CoeffRef &out, int64_t B);
+/// Digit k (base 2^D, D < 64) of W coefficients i .. of an L-limb BigInt read
+/// from bit `from` on: bits [from + D k, from + D k + D) below bit from + top.
+mlir::Value bigIntDigit(KernelBuilder &kb, const CoeffRef &in, mlir::Value i, int64_t k, int64_t L, unsigned D,
+                        int64_t W, int64_t from, int64_t top);
 /// GPU targets: a CRT with a prime-major result as one grid of a thread per
 /// residue (prime, coefficient), each a dot product of the coefficient's
 /// 32-bit digits, read in place, with the prime's beta^k row: no per-thread
@@ -38,6 +42,9 @@ void emitGpuCrt(KernelBuilder &kb, fhe::CrtOp op, mlir::Value in, mlir::Value ou
 /// block of the op's addend operand (null without one).
 void emitIcrtBlock(KernelBuilder &kb, fhe::IcrtOp op, const CoeffRef &in, const CoeffRef *addend, const CoeffRef &out,
                    int64_t B);
+/// fhe.icrt_sum on a block: `ins` the windows' residues, `addend` optional.
+void emitIcrtSumBlock(KernelBuilder &kb, fhe::IcrtSumOp op, llvm::ArrayRef<CoeffRef> ins, const CoeffRef *addend,
+                      const CoeffRef &out, int64_t B);
 /// The BigInt pointwise ops that fuse (poly_add, poly_sub, poly_negate, poly_shr, poly_reduce).
 void emitBigIntBlock(KernelBuilder &kb, mlir::Operation *op, llvm::ArrayRef<CoeffRef> ins, const CoeffRef &out,
                      int64_t B);
@@ -135,6 +142,8 @@ template <typename OpTy> struct CoefficientOpLowering : KernelPattern<OpTy> {
 
   mlir::LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                                       mlir::ConversionPatternRewriter &rewriter) const override {
+    if constexpr (std::is_same_v<OpTy, fhe::IcrtSumOp>)
+      if (options.target->gpu) return op.emitOpError() << "has no GPU lowering: it runs on CPU targets";
     KernelBuilder kb(rewriter, op.getLoc(), options);
     mlir::Type resT = op->getResult(0).getType();
     mlir::Value out = kb.alloc(memrefFor(resT));

@@ -170,7 +170,34 @@ LogicalResult CrtOp::verify() {
   auto in = getInput().getType();
   auto out = getResult().getType();
   if (failed(sameRing(*this, in.getLogN(), out.getLogN()))) return failure();
+  if (auto w = getWindow()) {
+    if (w->size() != 2) return emitOpError() << "window must be [offset, bits], got " << w->size() << " value(s)";
+    auto [offset, bits] = getWindowBits();
+    if (offset < 0 || bits < 1 || offset + bits > int64_t(in.getLogq()))
+      return emitOpError() << "window of bits [" << offset << ", " << offset + bits
+                           << ") is not within the input's " << in.getLogq() << " bits";
+    if (getCentered()) return emitOpError() << "a window is read unsigned: it cannot be 'centered'";
+  }
   return requireDomain(*this, out, Domain::coeff, "result");
+}
+
+LogicalResult IcrtSumOp::verify() {
+  auto out = getResult().getType();
+  if (getInputs().empty()) return emitOpError() << "needs at least one input";
+  if (getOffsets().size() != getInputs().size())
+    return emitOpError() << getOffsets().size() << " offset(s) for " << getInputs().size() << " input(s)";
+  for (auto [x, offset] : llvm::zip(getInputs(), getOffsets())) {
+    auto in = cast<RnsType>(x.getType());
+    if (failed(sameRing(*this, in.getLogN(), out.getLogN()))) return failure();
+    if (!in.isCoeff())
+      return emitOpError() << "inputs must be in the coeff or coeff_scaled domain, got "
+                           << stringifyDomain(in.getDomain());
+    if (offset < 0 || offset >= int64_t(out.getLogq()))
+      return emitOpError() << "offset " << offset << " is outside [0, " << out.getLogq() << ")";
+  }
+  if (Value e = getAddend(); e && e.getType() != out)
+    return emitOpError() << "addend of type " << e.getType() << " must have the result's type " << out;
+  return success();
 }
 
 LogicalResult IcrtOp::verify() {
@@ -337,6 +364,14 @@ LogicalResult TableOp::verify() {
     return success();
   }
   if (*kind == TableKind::IcrtNegP) return success();
+  if (*kind == TableKind::IcrtWindow) {
+    int64_t rows = fhec::abi::icrtWindowColumns(param, fhec::rt::productBits(primes));
+    if (t.getShape()[1] != int64_t(basis.size()) + 3 || t.getShape()[0] != rows)
+      return emitOpError() << "table of shape " << t.getShape()[0] << "x" << t.getShape()[1] << " for a window table of "
+                           << rows << "x" << basis.size() + 3;
+    if (param >= 51) return emitOpError() << "window shift " << param << " is not below 51";
+    return success();
+  }
   if (*kind == TableKind::IcrtWinograd) {
     if (t.getShape()[1] != int64_t(basis.size()) + 3)
       return emitOpError() << "table has " << t.getShape()[1] << " columns for a basis of " << basis.size()
@@ -443,7 +478,7 @@ void fhec::fhe::setTransformLevels(Operation *op, ArrayRef<int64_t> levels) {
 
 std::optional<uint64_t> fhec::fhe::conversionBlock(Operation *op) {
   return llvm::TypeSwitch<Operation *, std::optional<uint64_t>>(op)
-      .Case<CrtOp, IcrtOp>([](auto c) { return c.getBlock(); })
+      .Case<CrtOp, IcrtOp, IcrtSumOp>([](auto c) { return c.getBlock(); })
       .Default([](Operation *) { return std::nullopt; });
 }
 

@@ -43,6 +43,9 @@ def FHE_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getEntriesAttrName() { return "fhe.entries"; }
     /// Module: the target the module was lowered for.
     static constexpr ::llvm::StringLiteral getTargetAttrName() { return "fhe.target"; }
+    /// Module of client kernels: the largest Hamming weight of a secret its
+    /// decrypt kernels are exact for (their windows' bases rely on it).
+    static constexpr ::llvm::StringLiteral getClientSecretWeightAttrName() { return "fhe.client_secret_weight"; }
   }];
 }
 

@@ -33,15 +33,29 @@ def FHE_CrtOp : FHE_Op<"crt"> {
     is read as a signed integer in [-2^(logq-1), 2^(logq-1)) (two's complement
     mod 2^logq: a coefficient x >= 2^(logq-1) stands for x - 2^logq), for small
     signed polynomials (a secret key, an encryption's ternary v) and the
-    centered lift of a polynomial mod q.
+    centered lift of a polynomial mod q. `window = array<i64: offset, bits>`:
+    the input coefficient read is floor(IN[i] / 2^offset) mod 2^bits, an
+    unsigned integer of `bits` bits (one bit-window of a wide polynomial,
+    whose product then needs a basis of the window's size; `fhe.icrt_sum`
+    puts the windows' products back together).
     ```mlir
     %r = fhe.crt %p : !fhe.poly<logN = 16, logq = 1200>
         -> !fhe.rns<logN = 16, basis = #fhe.basis<min_bits = 2419>, domain = coeff, layout = prime_major>
+    %w = fhe.crt %p {window = array<i64: 339, 339>} : !fhe.poly<logN = 16, logq = 1200>
+        -> !fhe.rns<logN = 16, basis = #fhe.basis<min_bits = 349>, domain = coeff, layout = prime_major>
     ```
   }];
   let arguments = (ins FHE_PolyType:$input, OptionalAttr<FHE_OrderAttr>:$order,
                        OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$block, UnitAttr:$lazy,
-                       UnitAttr:$centered);
+                       UnitAttr:$centered, OptionalAttr<DenseI64ArrayAttr>:$window);
+  let extraClassDeclaration = [{
+    /// The bits read from each input coefficient: [offset, offset + bits),
+    /// the whole input (0, logq) without a window.
+    std::pair<int64_t, int64_t> getWindowBits() {
+      if (auto w = getWindow()) return {(*w)[0], (*w)[1]};
+      return {0, int64_t(getInput().getType().getLogq())};
+    }
+  }];
   let results = (outs FHE_RnsType:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
 }
@@ -88,6 +102,35 @@ def FHE_IcrtOp : FHE_Op<"icrt"> {
   ];
   let assemblyFormat = [{
     $input (`plus` $addend^)? attr-dict `:` type($input) (`,` type($addend)^)? `->` type($result)
+  }];
+}
+
+def FHE_IcrtSumOp : FHE_Op<"icrt_sum", [AttrSizedOperandSegments]> {
+  let summary = "iCRT of bit-window products, summed at their offsets mod 2^logq";
+  let description = [{
+    The result is (e + sum_g X_g 2^offsets[g]) mod 2^logq, where X_g is the
+    centered reconstruction of input g (as by `fhe.icrt`, each in its own
+    basis) and e the optional `addend`, a polynomial mod 2^logq. A product
+    x * y of a wide x cut into bit-windows x = sum_g x_g 2^off_g (`fhe.crt`
+    with `window`) comes back in one pass: each window's product needs a
+    basis of the window's size only, and the CRT and iCRT work, quadratic
+    in a basis's primes, shrinks with it (the client's decryption,
+    m = bx + ax s). On IFMA targets each window adds its columns
+    sum_j temp_j T_j[c] - k_g P_g[c] (Algo. 6, with Winograd's inner
+    products) to the result's 51-bit columns from offsets[g] / 51 on only.
+    CPU targets only.
+    ```mlir
+    %m = fhe.icrt_sum %x0, %x1 plus %bx {offsets = array<i64: 0, 339>}
+        : !fhe.rns<logN = 16, basis = #b, domain = coeff_scaled, layout = prime_major>,
+          !fhe.rns<logN = 16, basis = #b, domain = coeff_scaled, layout = prime_major>
+          plus !fhe.poly<logN = 16, logq = 600> -> !fhe.poly<logN = 16, logq = 600>
+    ```
+  }];
+  let arguments = (ins Variadic<FHE_RnsType>:$inputs, Optional<FHE_PolyType>:$addend, DenseI64ArrayAttr:$offsets,
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$block);
+  let results = (outs FHE_PolyType:$result);
+  let assemblyFormat = [{
+    $inputs (`plus` $addend^)? attr-dict `:` type($inputs) (`plus` type($addend)^)? `->` type($result)
   }];
 }
 

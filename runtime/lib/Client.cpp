@@ -46,6 +46,10 @@ KernelArithmetic::KernelArithmetic(const CompiledModule &module, const Params &p
   std::sort(decryptLevels_.begin(), decryptLevels_.end());
   if (decryptLevels_.empty() || decryptLevels_.back() < params.logQ)
     throw Error("the client module has no decrypt kernel for logq = " + std::to_string(params.logQ));
+  if (m.clientSecretWeight && params.h > m.clientSecretWeight)
+    throw Error("the client kernels decrypt with secrets of Hamming weight up to " +
+                std::to_string(m.clientSecretWeight) + ", but the parameters say h = " + std::to_string(params.h) +
+                ": compile them for these parameters");
 }
 
 KernelArithmetic::~KernelArithmetic() { exec_.wipeWorkspace(); }
@@ -57,6 +61,11 @@ void KernelArithmetic::checkParams(const Params &params) const {
 
 void KernelArithmetic::useSecret(const SecretKey &sk) {
   if (sk.s.size() != params_.N()) throw Error("the secret key does not match " + params_.str());
+  // The decrypt kernels' bases hold for weights up to h.
+  int64_t weight = std::count_if(sk.s.begin(), sk.s.end(), [](int8_t c) { return c != 0; });
+  if (weight > params_.h)
+    throw Error("the secret key has Hamming weight " + std::to_string(weight) + ", above the parameters' h = " +
+                std::to_string(params_.h));
   if (secretReady_ && sk.keySet.known() && sk.keySet == secretKeySet_) return;
   BigPoly s = smallPoly(sk.s, params_.logN, 2);
   exec_.prepare(abi::kClientPrepareSecret, "sk", s, /*secret=*/true);

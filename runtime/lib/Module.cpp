@@ -96,6 +96,9 @@ Manifest parseManifest(const std::string &text) {
       m.logN = int(num(f, "logN", line));
       m.logQ = int(num(f, "logQ", line));
       m.logp = int(num(f, "logp", line));
+    } else if (head == "client") {
+      m.clientSecretWeight = num(f, "secret_weight", line);
+      if (m.clientSecretWeight < 1) bad(line, "secret weight below 1");
     } else if (head == "basis") {
       if (num(f, "id", line) != (long long)m.bases.size()) bad(line, "basis ids must be consecutive");
       std::vector<uint64_t> primes;

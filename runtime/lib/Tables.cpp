@@ -65,17 +65,33 @@ std::vector<uint64_t> twiddles(uint64_t p, int logN, bool inverse) {
   }
   return t;
 }
+// The Winograd columns of an iCRT table of rows [T_0 .. T_m-1, B lo, B hi,
+// last]: B_c = sum over full pairs of primes T_j[c] T_j+1[c] in words of 52
+// bits and the rest, and `last` (a digit per row) in the final column.
+void winogradColumns(std::vector<uint64_t> &t, size_t m, const std::vector<uint64_t> &last) {
+  const size_t cols = m + 3;
+  for (size_t c = 0; c < last.size(); ++c) {
+    uint64_t *r = t.data() + c * cols;
+    u128 b = 0;
+    for (size_t i = 0; i + 1 < m; i += 2) b += (u128)r[i] * r[i + 1];
+    r[m] = uint64_t(b) & ((uint64_t(1) << 52) - 1);
+    r[m + 1] = uint64_t(b >> 52);
+    r[m + 2] = last[c];
+  }
+}
 } // namespace
 
-int productLimbs(const std::vector<uint64_t> &primes) {
+int productBits(const std::vector<uint64_t> &primes) {
   MpzProduct prod(primes);
-  return int((mpz_sizeinbase(prod.P, 2) + 63) / 64);
+  return int(mpz_sizeinbase(prod.P, 2));
 }
+
+int productLimbs(const std::vector<uint64_t> &primes) { return (productBits(primes) + 63) / 64; }
 
 std::vector<uint64_t> buildTable(TableKind kind, const std::vector<uint64_t> &primes, int logN, int64_t param,
                                  int shoupBits) {
   const size_t m = primes.size(), N = size_t(1) << logN;
-  const int pLimbs = productLimbs(primes);
+  const int pBits = productBits(primes), pLimbs = (pBits + 63) / 64;
   if (shoupBits != 64 && shoupBits != 52 && shoupBits != 32)
     throw Error("table construction: Shoup base 2^" + std::to_string(shoupBits) + " is not 2^64, 2^52 or 2^32");
   bool paramOk = true;
@@ -88,6 +104,7 @@ std::vector<uint64_t> buildTable(TableKind kind, const std::vector<uint64_t> &pr
   case TableKind::IcrtColumns:
   case TableKind::IcrtNegP: paramOk = param >= 1 && param <= 64 * pLimbs / shoupBits + 1; break;
   case TableKind::IcrtWinograd: paramOk = shoupBits == 52 && param >= 1 && param <= 64 * pLimbs / 51 + 2; break;
+  case TableKind::IcrtWindow: paramOk = shoupBits == 52 && param >= 0 && param < 51; break;
   case TableKind::InttConsts:
   case TableKind::IncompleteZeta: paramOk = param >= 0 && param < logN; break;
   case TableKind::NttTailTwiddles: paramOk = (param == 0 || param == 1) && logN >= 6; break;
@@ -96,7 +113,7 @@ std::vector<uint64_t> buildTable(TableKind kind, const std::vector<uint64_t> &pr
   if (!paramOk)
     throw Error("table construction: parameter " + std::to_string(param) + " is out of range for table '" +
                 abi::tableKindName(kind) + "'");
-  abi::TableShape shape = abi::tableShape(kind, int64_t(m), logN, param, pLimbs);
+  abi::TableShape shape = abi::tableShape(kind, int64_t(m), logN, param, pBits);
   std::vector<uint64_t> t(size_t(shape.rows * shape.cols), 0);
   auto shoup = [&](uint64_t y, uint64_t p) { return shoupPrecompute(y, p, shoupBits); };
   MpzProduct prod(primes);
@@ -107,7 +124,8 @@ std::vector<uint64_t> buildTable(TableKind kind, const std::vector<uint64_t> &pr
     if (p >= (uint64_t(1) << (shoupBits - 2)) || (p - 1) % (2 * N) != 0)
       throw Error("table construction: " + std::to_string(p) + " is not an NTT prime below 2^" +
                   std::to_string(shoupBits - 2) + " for N = " + std::to_string(N));
-    bool columnMajor = kind == TableKind::IcrtColumns || kind == TableKind::IcrtNegP || kind == TableKind::IcrtWinograd;
+    bool columnMajor = kind == TableKind::IcrtColumns || kind == TableKind::IcrtNegP ||
+                       kind == TableKind::IcrtWinograd || kind == TableKind::IcrtWindow;
     uint64_t *row = t.data() + (columnMajor ? 0 : j * size_t(shape.cols));
     switch (kind) {
     case TableKind::PrimeConsts: {
@@ -202,15 +220,22 @@ std::vector<uint64_t> buildTable(TableKind kind, const std::vector<uint64_t> &pr
       mpz_ui_pow_ui(tmp, 2, unsigned(51 * param));
       mpz_sub(tmp, tmp, prod.P);
       mpz_fdiv_r_2exp(tmp, tmp, unsigned(51 * param));
-      std::vector<uint64_t> negP = exportDigits(tmp, 51, param);
-      for (int64_t c = 0; c < param; ++c) {
-        uint64_t *r = t.data() + size_t(c) * cols;
-        u128 b = 0;
-        for (size_t i = 0; i + 1 < m; i += 2) b += (u128)r[i] * r[i + 1];
-        r[m] = uint64_t(b) & ((uint64_t(1) << 52) - 1);
-        r[m + 1] = uint64_t(b >> 52);
-        r[m + 2] = negP[size_t(c)];
-      }
+      winogradColumns(t, m, exportDigits(tmp, 51, param));
+      break;
+    }
+    case TableKind::IcrtWindow: {
+      // As IcrtWinograd's columns, of (P/p_j) 2^param, and P 2^param itself
+      // instead of its negation (the window's columns are a band of the
+      // result's: k P is subtracted there, with signed accumulators).
+      const size_t cols = m + 3;
+      const int64_t rows = shape.rows;
+      mpz_divexact_ui(tmp, prod.P, p);
+      mpz_mul_2exp(tmp, tmp, unsigned(param));
+      std::vector<uint64_t> digits = exportDigits(tmp, 51, rows);
+      for (int64_t c = 0; c < rows; ++c) t[size_t(c) * cols + j] = digits[size_t(c)];
+      if (j + 1 < m) break;
+      mpz_mul_2exp(tmp, prod.P, unsigned(param));
+      winogradColumns(t, m, exportDigits(tmp, 51, rows));
       break;
     }
     case TableKind::InttConsts: {

@@ -87,6 +87,46 @@ TEST_P(ClientKernelsTest, RefusesOtherParametersAndForeignKeys) {
   rt::Ciphertext ct = rt::encrypt(p, a.pk, rt::encode({1.0}, c.logN, 30, c.logQ), 30, 1, rng, kernels);
   EXPECT_THROW(rt::decrypt(b.sk, ct, kernels), rt::Error);
   EXPECT_NO_THROW(rt::decrypt(a.sk, ct, kernels));
+  // Decryption's windows hold for secrets of weight up to h (64): a heavier
+  // secret, or parameters with a larger h, are refused, not decrypted wrong.
+  rt::SecretKey heavy = a.sk;
+  for (size_t i = 0; i < heavy.s.size(); i += 2)
+    if (heavy.s[i] == 0) heavy.s[i] = 1;
+  heavy.keySet = rt::KeySetId();
+  try {
+    kernels.decrypt(heavy, ct);
+    ADD_FAILURE() << "a secret of weight above h was used";
+  } catch (const rt::Error &e) {
+    EXPECT_NE(std::string(e.what()).find("Hamming weight"), std::string::npos) << e.what();
+  }
+  try {
+    rt::KernelArithmetic wide(*module, rt::test::makeParams(c.logN, c.logQ, 30, /*h=*/128));
+    ADD_FAILURE() << "client kernels for h = 64 accepted h = 128";
+  } catch (const rt::Error &e) {
+    EXPECT_NE(std::string(e.what()).find("Hamming weight up to 64"), std::string::npos) << e.what();
+  }
+}
+
+// Decryption's bit-windows cover ax exactly, each product within its basis.
+TEST(DecryptWindows, CoverTheModulusWithinTheirBases) {
+  for (unsigned primeBits : {50u, 60u})
+    for (unsigned logq : {1u, 40u, 300u, 1200u, 2400u})
+      for (unsigned logH : {0u, 6u, 16u}) {
+        std::vector<DecryptWindow> w = planDecryptWindows(logq, logH, primeBits);
+        ASSERT_FALSE(w.empty());
+        int64_t next = 0;
+        for (const DecryptWindow &x : w) {
+          EXPECT_EQ(x.offset, next);
+          EXPECT_GE(x.bits, 1);
+          EXPECT_GE(int64_t(x.basisBits), int64_t(logH) + x.bits + 2);
+          next = x.offset + x.bits;
+        }
+        EXPECT_EQ(next, int64_t(logq)) << "logq " << logq << ", logH " << logH << ", " << primeBits << "-bit primes";
+      }
+  // The paper's size on IFMA: five windows of five 50-bit primes (25 NTT rows).
+  std::vector<DecryptWindow> paper = planDecryptWindows(1200, 6, 50);
+  EXPECT_EQ(paper.size(), 5u);
+  EXPECT_EQ(paper.front().bits, 241);
 }
 
 INSTANTIATE_TEST_SUITE_P(Targets, ClientKernelsTest,

@@ -347,6 +347,49 @@ TEST(Tables, IcrtWinogradBase52) {
   EXPECT_THROW(buildTable(TableKind::IcrtWinograd, nttPrimes(logN, 50, 4), logN, Dq, 64), Error);  // base 2^52 only
 }
 
+// An icrt_sum window's columns (base 2^51): the digits of (P/p_j) 2^shift,
+// the Winograd correction of each column and the digits of P 2^shift, over
+// exactly the columns P 2^shift needs.
+TEST(Tables, IcrtWindowBase52) {
+  const int logN = 10;
+  for (size_t count : {3, 4})
+    for (int64_t shift : {0, 37, 50}) {
+      auto primes = nttPrimes(logN, 50, count);
+      const size_t m = primes.size(), cols = m + 3;
+      auto t = buildTable(TableKind::IcrtWindow, primes, logN, shift, 52);
+      mpz_t P, x, y;
+      mpz_init_set_ui(P, 1);
+      mpz_inits(x, y, nullptr);
+      for (uint64_t p : primes) mpz_mul_ui(P, P, p);
+      const int64_t rows = fhec::abi::icrtWindowColumns(shift, int64_t(mpz_sizeinbase(P, 2)));
+      ASSERT_EQ(t.size(), size_t(rows) * cols);
+      auto column = [&](mpz_t out, size_t j) {  // sum_c t[c][j] 2^(51 c)
+        mpz_set_ui(out, 0);
+        for (int64_t c = rows; c-- > 0;) {
+          EXPECT_LT(t[c * cols + j], uint64_t(1) << 51);
+          mpz_mul_2exp(out, out, 51);
+          mpz_add_ui(out, out, t[c * cols + j]);
+        }
+      };
+      for (size_t j = 0; j < m; ++j) {
+        column(x, j);
+        mpz_divexact_ui(y, P, primes[j]);
+        mpz_mul_2exp(y, y, unsigned(shift));
+        EXPECT_EQ(mpz_cmp(x, y), 0) << "prime " << j << ", shift " << shift;
+      }
+      column(x, m + 2);
+      mpz_mul_2exp(y, P, unsigned(shift));
+      EXPECT_EQ(mpz_cmp(x, y), 0) << "P, shift " << shift;
+      for (int64_t c = 0; c < rows; ++c) {
+        const uint64_t *r = t.data() + c * cols;
+        EXPECT_TRUE(holdsPairProductSum(r, m - m % 2, r[m], r[m + 1])) << "column " << c;
+      }
+      mpz_clears(P, x, y, nullptr);
+    }
+  EXPECT_THROW(buildTable(TableKind::IcrtWindow, nttPrimes(logN, 50, 4), logN, 51, 52), Error);  // shift below 51
+  EXPECT_THROW(buildTable(TableKind::IcrtWindow, nttPrimes(logN, 50, 4), logN, 0, 64), Error);   // base 2^52 only
+}
+
 // The 8-lane radix-8 tail's twiddles: per group of 64 residues (8 blocks of
 // 8), the twiddle of sub-stage d, twiddle group e and lane l (block 8 V + l)
 // is the table's whole value (the one-group sub-stage) or the product of a

@@ -715,3 +715,67 @@ func.func @poly_constant_shape() {
   %0 = fhe.poly_constant {value = dense<0> : tensor<4x4xi64>} : !fhe.poly<logN = 4, logq = 30>
   return
 }
+
+// -----
+
+func.func @crt_window_outside(%x: !fhe.poly<logN = 4, logq = 20>) {
+  // expected-error @+1 {{window of bits [12, 22) is not within the input's 20 bits}}
+  %0 = fhe.crt %x {window = array<i64: 12, 10>} : !fhe.poly<logN = 4, logq = 20> -> !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major>
+  return
+}
+
+// -----
+
+func.func @crt_window_shape(%x: !fhe.poly<logN = 4, logq = 20>) {
+  // expected-error @+1 {{window must be [offset, bits], got 1 value(s)}}
+  %0 = fhe.crt %x {window = array<i64: 12>} : !fhe.poly<logN = 4, logq = 20> -> !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major>
+  return
+}
+
+// -----
+
+func.func @crt_window_centered(%x: !fhe.poly<logN = 4, logq = 20>) {
+  // expected-error @+1 {{a window is read unsigned: it cannot be 'centered'}}
+  %0 = fhe.crt %x {window = array<i64: 0, 10>, centered} : !fhe.poly<logN = 4, logq = 20> -> !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major>
+  return
+}
+
+// -----
+
+func.func @icrt_sum_offsets(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major>) {
+  // expected-error @+1 {{2 offset(s) for 1 input(s)}}
+  %0 = fhe.icrt_sum %x {offsets = array<i64: 0, 5>} : !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major> -> !fhe.poly<logN = 4, logq = 20>
+  return
+}
+
+// -----
+
+func.func @icrt_sum_offset_range(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major>) {
+  // expected-error @+1 {{offset 20 is outside [0, 20)}}
+  %0 = fhe.icrt_sum %x {offsets = array<i64: 20>} : !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major> -> !fhe.poly<logN = 4, logq = 20>
+  return
+}
+
+// -----
+
+func.func @icrt_sum_domain(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = prime_major>) {
+  // expected-error @+1 {{inputs must be in the coeff or coeff_scaled domain, got eval}}
+  %0 = fhe.icrt_sum %x {offsets = array<i64: 0>} : !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = prime_major> -> !fhe.poly<logN = 4, logq = 20>
+  return
+}
+
+// -----
+
+func.func @icrt_sum_addend(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major>, %e: !fhe.poly<logN = 4, logq = 8>) {
+  // expected-error @+1 {{addend of type '!fhe.poly<logN = 4, logq = 8>' must have the result's type '!fhe.poly<logN = 4, logq = 20>'}}
+  %0 = fhe.icrt_sum %x plus %e {offsets = array<i64: 0>} : !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major> plus !fhe.poly<logN = 4, logq = 8> -> !fhe.poly<logN = 4, logq = 20>
+  return
+}
+
+// -----
+
+func.func @icrt_sum_empty() {
+  // expected-error @+1 {{needs at least one input}}
+  %0 = "fhe.icrt_sum"() {offsets = array<i64>, operandSegmentSizes = array<i32: 0, 0>} : () -> !fhe.poly<logN = 4, logq = 20>
+  return
+}

@@ -132,3 +132,17 @@ func.func @table() -> memref<3x16xi64> {
   %t = fhe.table "ntt_twiddles" #b param 0 : memref<3x16xi64>
   return %t : memref<3x16xi64>
 }
+
+// Bit-windows of a wide polynomial and the iCRT that sums their products.
+// CHECK-LABEL: func.func @windows
+// CHECK: fhe.crt %{{.*}} {window = array<i64: 0, 16>}
+// CHECK: fhe.crt %{{.*}} {window = array<i64: 16, 14>}
+// CHECK: fhe.icrt_sum %{{.*}}, %{{.*}} plus %{{.*}} {offsets = array<i64: 0, 16>} : !fhe.rns<{{.*}}>, !fhe.rns<{{.*}}> plus !fhe.poly<logN = 4, logq = 30> -> <logN = 4, logq = 30>
+// CHECK: fhe.icrt_sum %{{.*}} {offsets = array<i64: 3>} : !fhe.rns<{{.*}}> -> <logN = 4, logq = 30>
+func.func @windows(%x: !p, %b: !p) -> (!p, !p) {
+  %0 = fhe.crt %x {window = array<i64: 0, 16>} : !p -> !c
+  %1 = fhe.crt %x {window = array<i64: 16, 14>} : !p -> !c
+  %2 = fhe.icrt_sum %0, %1 plus %b {offsets = array<i64: 0, 16>} : !c, !c plus !p -> !p
+  %3 = fhe.icrt_sum %0 {offsets = array<i64: 3>} : !c -> !p
+  return %2, %3 : !p, !p
+}

@@ -178,3 +178,28 @@ func.func @shift_addend_round(%x: !c1, %e: !fhe.poly<logN = 4, logq = 8>)
   %d = fhe.poly_shr %c {shift = 5 : i64} : !fhe.poly<logN = 4, logq = 25> -> !fhe.poly<logN = 4, logq = 20>
   return %b, %d : !fhe.poly<logN = 4, logq = 20>, !fhe.poly<logN = 4, logq = 20>
 }
+
+// (c) Bit-windows of one BigInt (the client's decryption): the window CRTs
+// share a coefficient kernel that reads ax once; (b) the iNTTs that only
+// feed the icrt_sum produce coeff_scaled residues.
+// NONE-LABEL: func.func @windows(
+// NONE-NOT: fhe.fused
+// NONE: fhe.icrt_sum %{{.*}}, %{{.*}} plus %{{.*}} {offsets = array<i64: 0, 20>} : !fhe.rns<{{.*}}domain = coeff,
+// CHECK-LABEL: func.func @windows(
+// CHECK: fhe.fused coefficient(%{{.*}}) : (!fhe.poly<logN = 4, logq = 40>) -> (!fhe.rns<{{.*}}>, !fhe.rns<{{.*}}>)
+// CHECK-NEXT: ^bb0(%[[A:.*]]: !fhe.poly<logN = 4, logq = 40>):
+// CHECK-NEXT: fhe.crt %[[A]] {lazy, window = array<i64: 0, 20>}
+// CHECK-NEXT: fhe.crt %[[A]] {lazy, window = array<i64: 20, 20>}
+// CHECK: fhe.icrt_sum %{{.*}}, %{{.*}} plus %{{.*}} {offsets = array<i64: 0, 20>} : !fhe.rns<{{.*}}domain = coeff_scaled, {{.*}}>, !fhe.rns<{{.*}}domain = coeff_scaled,
+func.func @windows(%ax: !p, %bx: !p, %s: !e1) -> !p {
+  %0 = fhe.crt %ax {window = array<i64: 0, 20>} : !p -> !c1
+  %1 = fhe.crt %ax {window = array<i64: 20, 20>} : !p -> !c1
+  %2 = fhe.ntt %0 : !c1 -> !e1
+  %3 = fhe.ntt %1 : !c1 -> !e1
+  %4 = fhe.hadamard %2, %s : !e1
+  %5 = fhe.hadamard %3, %s : !e1
+  %6 = fhe.intt %4 : !e1 -> !c1
+  %7 = fhe.intt %5 : !e1 -> !c1
+  %8 = fhe.icrt_sum %6, %7 plus %bx {offsets = array<i64: 0, 20>} : !c1, !c1 plus !p -> !p
+  return %8 : !p
+}

@@ -35,3 +35,15 @@ func.func @small_ring(%x: !fhe.rns<logN = 2, basis = <min_bits = 20>, domain = c
   %0 = fhe.icrt %x : !fhe.rns<logN = 2, basis = <min_bits = 20>, domain = coeff, layout = prime_major> -> !fhe.poly<logN = 2, logq = 10>
   return %0 : !fhe.poly<logN = 2, logq = 10>
 }
+
+// An icrt_sum (always in matrix form) gets its block; one it has is kept.
+// CHECK-LABEL: func.func @icrt_sum
+// CHECK: fhe.icrt_sum %{{.*}} {block = 16 : i64, offsets = array<i64: 0, 20>}
+// CHECK: fhe.icrt_sum %{{.*}} {block = 32 : i64, offsets = array<i64: 0>}
+// OPTS-LABEL: func.func @icrt_sum
+// OPTS: fhe.icrt_sum %{{.*}} {block = 4 : i64, offsets = array<i64: 0, 20>}
+func.func @icrt_sum(%x: !c, %b: !p) -> (!p, !p) {
+  %0 = fhe.icrt_sum %x, %x plus %b {offsets = array<i64: 0, 20>} : !c, !c plus !p -> !p
+  %1 = fhe.icrt_sum %x {offsets = array<i64: 0>, block = 32} : !c -> !p
+  return %0, %1 : !p, !p
+}

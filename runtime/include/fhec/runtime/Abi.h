@@ -153,8 +153,16 @@ enum class TableKind : int {
                          ///< in two words (bits 0..51, bits 52..), then digit c of (-P) mod 2^(51 param).
   CrtCenter = 15,        ///< (m, 1): (-2^param) mod p_j, param = the input's logq: what a `centered` CRT adds
                          ///< for a coefficient whose top bit is set (x - 2^logq instead of x).
+  IcrtWindow = 16,       ///< (icrtWindowColumns(param, P bits), m + 3), base 2^52 only: an icrt_sum window's
+                         ///< Winograd columns, param = its offset mod 51. Row c: digit c (base 2^51) of
+                         ///< (P/p_j) 2^param for each j, then B_c (as IcrtWinograd's) in two words, then
+                         ///< digit c of P 2^param (subtracted k times).
 };
-constexpr int kNumTableKinds = 16;
+constexpr int kNumTableKinds = 17;
+
+/// Columns of an IcrtWindow table: the 51-bit digits of P 2^shift (and of
+/// each P/p_j 2^shift) for a product P of pBits bits.
+inline int64_t icrtWindowColumns(int64_t shift, int64_t pBits) { return (shift + pBits + 50) / 51; }
 
 /// Layout of NttTailTwiddles. The tail's twiddle for group V of 8 blocks (64
 /// residues), sub-stage d, twiddle group e and lane l (block 8 V + l) has an
@@ -190,6 +198,7 @@ inline const char *tableKindName(TableKind k) {
   case TableKind::CrtWinograd: return "crt_winograd";
   case TableKind::IcrtWinograd: return "icrt_winograd";
   case TableKind::CrtCenter: return "crt_center";
+  case TableKind::IcrtWindow: return "icrt_window";
   }
   return "?";
 }
@@ -234,9 +243,9 @@ enum InttConst : int {
 struct TableShape {
   int64_t rows, cols;
 };
-/// `pLimbs` = limbs of the basis product P.
-inline TableShape tableShape(TableKind k, int64_t m, int logN, int64_t param, int64_t pLimbs) {
-  int64_t N = int64_t(1) << logN;
+/// `pBits` = bits of the basis product P.
+inline TableShape tableShape(TableKind k, int64_t m, int logN, int64_t param, int64_t pBits) {
+  int64_t N = int64_t(1) << logN, pLimbs = (pBits + 63) / 64;
   switch (k) {
   case TableKind::PrimeConsts: return {m, kPrimeConstCols};
   case TableKind::NttTwiddles:
@@ -247,6 +256,7 @@ inline TableShape tableShape(TableKind k, int64_t m, int logN, int64_t param, in
   case TableKind::CrtWinograd: return {m, param + 2};
   case TableKind::CrtCenter: return {m, 1};
   case TableKind::IcrtWinograd: return {param, m + 3};
+  case TableKind::IcrtWindow: return {icrtWindowColumns(param, pBits), m + 3};
   case TableKind::IcrtPDivP: return {m, param ? param : pLimbs};
   case TableKind::IcrtP: return {1, param ? param : pLimbs};
   case TableKind::InttConsts: return {m, kInttConstCols};

@@ -53,6 +53,9 @@ struct Manifest {
   int shoupBits = 64;  ///< Shoup base of the module's tables
   std::vector<std::string> cpuFeatures;  ///< what the module's code needs (cpuid names)
   int logN = 0, logQ = 0, logp = 0;
+  /// Client kernels: the largest secret Hamming weight their decryption is
+  /// exact for (0: any weight up to N).
+  int64_t clientSecretWeight = 0;
   std::vector<std::vector<uint64_t>> bases;
   std::vector<ManifestFunction> functions;
   const ManifestFunction *find(const std::string &name) const;

@@ -11,6 +11,8 @@ namespace fhec::rt {
 
 /// Number of 64-bit limbs of P = prod(primes).
 int productLimbs(const std::vector<uint64_t> &primes);
+/// Number of bits of P = prod(primes).
+int productBits(const std::vector<uint64_t> &primes);
 
 /// Builds the table `kind` for `primes` (an RNS basis of NTT primes for
 /// N = 2^logN), row-major with the shape abi::tableShape gives; `param` is the
