@@ -670,7 +670,7 @@ void windowDigitSum(KernelBuilder &kb, fhe::IcrtSumOp op, ArrayRef<CoeffRef> ins
           kb.ifThen(inside, [&] { kb.storeW(kb.add(kb.loadW(cols, {up, i}, W), kb.add(hi, hi)), cols, {up, i}); });
         }
       };
-      const int64_t C = 4;
+      const int64_t C = n <= 8 ? n : 4;
       int64_t whole = n / C * C;
       if (whole)
         kb.loop(kb.cidx(0), kb.cidx(whole), kb.cidx(C), {}, [&](Value c, ValueRange) {

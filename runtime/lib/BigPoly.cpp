@@ -9,6 +9,14 @@ namespace fhec::rt {
 BigPoly::BigPoly(int logN, int logq)
     : logN(logN), logq(logq), words((size_t(1) << logN) * limbsFor(logq), 0) {}
 
+BigPoly BigPoly::uninitialized(int logN, int logq) {
+  BigPoly p;
+  p.logN = logN;
+  p.logq = logq;
+  p.words.resize((size_t(1) << logN) * limbsFor(logq));
+  return p;
+}
+
 static uint64_t topMask(int logq) {
   int r = logq % 64;
   return r == 0 ? ~uint64_t(0) : (uint64_t(1) << r) - 1;

@@ -432,7 +432,7 @@ void Executor::run(const std::string &name, const std::vector<Ciphertext> &input
     outputs[i].keySet = keySet;
     for (BigPoly *p : {&outputs[i].ax, &outputs[i].bx})
       if (p->logN != params_.logN || p->logq != f->outputs[i].logq || p->words.size() != p->N() * size_t(p->limbs()))
-        *p = BigPoly(params_.logN, f->outputs[i].logq);
+        *p = BigPoly::uninitialized(params_.logN, f->outputs[i].logq);
     outputs[i].logp = f->outputs[i].logp;
     outputs[i].slots = f->outputs[i].slots;
   }
@@ -525,7 +525,7 @@ void Executor::runPolys(const std::string &name, const std::vector<const BigPoly
       if (outputs.size() <= outs) outputs.emplace_back();
       BigPoly &p = outputs[outs++];
       if (p.logN != params_.logN || p.logq != a.logq || p.words.size() != p.N() * size_t(p.limbs()))
-        p = BigPoly(params_.logN, a.logq);
+        p = BigPoly::uninitialized(params_.logN, a.logq);
     }
   outputs.resize(outs);
   if (ins != inputs.size())

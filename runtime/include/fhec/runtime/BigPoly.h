@@ -3,6 +3,8 @@
 // This is HEAAN's ZZ* polynomial and the memory form of !fhe.poly.
 #pragma once
 #include <cstdint>
+#include <memory>
+#include <new>
 #include <vector>
 
 #include <gmp.h>
@@ -11,13 +13,32 @@ namespace fhec::rt {
 
 inline int limbsFor(int bits) { return (bits + 63) / 64; }
 
+/// std::allocator, except that a value-initialized element is left
+/// uninitialized: a vector of n words then costs no pass over memory (a
+/// kernel's 10 MB result, written whole, is not zeroed first).
+template <typename T> struct UninitializedAllocator : std::allocator<T> {
+  template <typename U> struct rebind {
+    using other = UninitializedAllocator<U>;
+  };
+  UninitializedAllocator() = default;
+  template <typename U> UninitializedAllocator(const UninitializedAllocator<U> &) noexcept {}
+  template <typename U> void construct(U *p) noexcept { ::new (static_cast<void *>(p)) U; }
+  template <typename U, typename... Args> void construct(U *p, Args &&...args) {
+    ::new (static_cast<void *>(p)) U(std::forward<Args>(args)...);
+  }
+};
+
 struct BigPoly {
   int logN = 0;
   int logq = 0;
-  std::vector<uint64_t> words;  ///< (N, limbs)
+  std::vector<uint64_t, UninitializedAllocator<uint64_t>> words;  ///< (N, limbs)
 
   BigPoly() = default;
+  /// The zero polynomial.
   BigPoly(int logN, int logq);
+  /// A polynomial of that shape whose words are not initialized: only for a
+  /// kernel's result, which writes every word.
+  static BigPoly uninitialized(int logN, int logq);
   size_t N() const { return size_t(1) << logN; }
   int limbs() const { return limbsFor(logq); }
   uint64_t *coeff(size_t i) { return words.data() + i * limbs(); }

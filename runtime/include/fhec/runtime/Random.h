@@ -23,7 +23,7 @@ void secureWipe(void *p, size_t n);
 
 /// Wipes every element of v, including spare capacity beyond size(), and
 /// leaves v empty (its allocation is kept, so nothing unwiped is freed).
-template <typename T> void secureWipe(std::vector<T> &v) {
+template <typename T, typename A> void secureWipe(std::vector<T, A> &v) {
   v.resize(v.capacity());
   secureWipe(v.data(), v.size() * sizeof(T));
   v.clear();
