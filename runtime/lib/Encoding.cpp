@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -102,6 +103,16 @@ const SpecialFFT &specialFFT(int logN, size_t slots) {
   return *f;
 }
 
+// x 2^e, as std::ldexp (exact: x is an integer below 2^53), by a product
+// with 2^e built from its exponent bits where 2^e is a normal double.
+double scaled(double x, int e) {
+  if (e < -1022 || e > 1023) return std::ldexp(x, e);
+  uint64_t bits = uint64_t(e + 1023) << 52;
+  double p;
+  std::memcpy(&p, &bits, sizeof p);
+  return x * p;
+}
+
 // x <- -x mod 2^logq over L limbs (two's complement, the bits above logq cleared).
 void negateLimbs(uint64_t *x, int L, int logq) {
   uint64_t carry = 1;
@@ -128,19 +139,38 @@ void setScaled(uint64_t *c, int L, int logq, bool negative, uint64_t m, long shi
 // Coefficient c (L limbs, mod 2^logq) read centered in [-q/2, q/2) and
 // divided by 2^logScale: the magnitude truncated to its top 53 bits, as
 // mpz_get_d does.
-double centeredAsDouble(const uint64_t *c, int L, int logq, int logScale, std::vector<uint64_t> &mag) {
+//
+// The magnitude's limbs are read in place (a decoded plaintext is 10 MB at
+// N = 2^16): for a negative x, -x mod 2^logq is 0 below x's lowest nonzero
+// limb j0, -x[j0] there and ~x[k] above (the bits above logq cleared).
+double centeredAsDouble(const uint64_t *c, int L, int logq, int logScale) {
   const bool negative = (c[(logq - 1) / 64] >> ((logq - 1) % 64)) & 1;
-  mag.assign(c, c + L);
-  if (negative) negateLimbs(mag.data(), L, logq);
-  int h = L - 1;
-  while (h >= 0 && mag[h] == 0) --h;
-  if (h < 0) return 0.0;
-  const int lz = __builtin_clzll(mag[h]);
+  const uint64_t topMask = logq % 64 ? (uint64_t(1) << (logq % 64)) - 1 : ~uint64_t(0);
+  // The top nonzero limb h of the magnitude: x's top limb that is not zero
+  // (x >= 0), or not all ones below logq above j0 (x < 0; x != 0 then).
+  int h = L - 1, j0 = 0;
+  if (!negative) {
+    if ((c[h] & topMask) == 0)
+      for (--h; h >= 0 && c[h] == 0; --h) {
+      }
+    if (h < 0) return 0.0;
+  } else {
+    while (c[j0] == 0) ++j0;
+    if (h > j0 && (~c[h] & topMask) == 0)
+      for (--h; h > j0 && c[h] == ~uint64_t(0); --h) {
+      }
+  }
+  auto mag = [&](int k) -> uint64_t {
+    uint64_t v = !negative ? c[k] : k > j0 ? ~c[k] : k == j0 ? uint64_t(0) - c[k] : 0;
+    return k == L - 1 ? v & topMask : v;
+  };
+  const uint64_t high = mag(h);
+  const int lz = __builtin_clzll(high);
   const int bits = 64 * h + 64 - lz;
-  uint64_t top = mag[h] << lz;
-  if (lz && h > 0) top |= mag[h - 1] >> (64 - lz);
-  double d = bits > 53 ? std::ldexp(double(top >> 11), bits - 53 - logScale)
-                       : std::ldexp(double(top >> (64 - bits)), -logScale);
+  uint64_t top = high << lz;
+  if (lz && h > 0) top |= mag(h - 1) >> (64 - lz);
+  double d = bits > 53 ? scaled(double(top >> 11), bits - 53 - logScale)
+                       : scaled(double(top >> (64 - bits)), -logScale);
   return negative ? -d : d;
 }
 
@@ -194,9 +224,8 @@ std::vector<Complex> decode(const BigPoly &m, int slots, int logScale) {
   checkSlots(m.logN, size_t(slots));
   size_t N = m.N(), gap = (N / 2) / size_t(slots);
   std::vector<Complex> u(slots);
-  std::vector<uint64_t> mag;
   const int L = m.limbs();
-  auto read = [&](size_t idx) { return centeredAsDouble(m.coeff(idx), L, m.logq, logScale, mag); };
+  auto read = [&](size_t idx) { return centeredAsDouble(m.coeff(idx), L, m.logq, logScale); };
   for (int i = 0; i < slots; ++i) u[i] = Complex(read(i * gap), read(i * gap + N / 2));
   specialFFT(m.logN, size_t(slots)).forward(u);
   return u;

@@ -78,3 +78,38 @@ TEST(Encoding, RejectsBadSizes) {
   EXPECT_THROW(encode(huge, 4, 30, 60), Error);  // does not fit q/2
   EXPECT_THROW(encode(three, 4, 58, 60), Error);
 }
+
+// decode reads each coefficient centered, its magnitude truncated to 53 bits
+// and scaled by 2^-logScale, as mpz_get_d: checked at the edges of the limb
+// arithmetic (sign extensions, all-ones limbs, the extremes of [-q/2, q/2)).
+TEST(Encoding, DecodeReadsCoefficientsAsMpzGetD) {
+  const int logN = 3, logScale = 30;
+  mpz_t v, bound;
+  mpz_inits(v, bound, nullptr);
+  for (int logq : {64, 100, 200}) {
+    mpz_ui_pow_ui(bound, 2, unsigned(logq - 1));
+    std::vector<std::string> values = {"0", "1", "-1", "18446744073709551615", "18446744073709551616",
+                                       "-18446744073709551615", "-18446744073709551616", "-18446744073709551617",
+                                       "340282366920938463463374607431768211455", "-340282366920938463463374607431768211456",
+                                       "123456789012345678901234567890123", "-98765432109876543210987654321"};
+    for (const char *edge : {"max", "min"}) {
+      mpz_set(v, bound);
+      if (std::string(edge) == "max") mpz_sub_ui(v, v, 1);
+      else mpz_neg(v, v);
+      char digits[128];  // |v| < 2^199: at most 61 digits
+      values.push_back(mpz_get_str(digits, 10, v));
+    }
+    for (const std::string &s : values) {
+      mpz_set_str(v, s.c_str(), 10);
+      if (mpz_cmpabs(v, bound) > 0 || mpz_cmp(v, bound) == 0) continue;  // outside [-q/2, q/2)
+      BigPoly m(logN, logq);
+      m.set(0, v);
+      m.set(size_t(1) << (logN - 1), v);
+      Complex got = decode(m, 1, logScale)[0];
+      double want = std::ldexp(mpz_get_d(v), -logScale);
+      EXPECT_EQ(got.real(), want) << s << " mod 2^" << logq;
+      EXPECT_EQ(got.imag(), want) << s << " mod 2^" << logq;
+    }
+  }
+  mpz_clears(v, bound, nullptr);
+}
