@@ -177,8 +177,11 @@ std::vector<DecryptWindow> planDecryptWindows(unsigned logq, unsigned logH, unsi
     for (; int64_t(logq) - offset > w; offset += w, rows += m, work += m * m)
       plan.push_back({offset, w, unsigned(w + extra)});
     int64_t rest = int64_t(logq) - offset, last = primesFor(rest + extra);
-    // (A last window as wide in primes as the others shares their basis.)
-    plan.push_back({offset, rest, unsigned(last == m ? w + extra : rest + extra)});
+    // (A last window as wide in primes as full ones before it shares their
+    // basis; a window alone asks for no more bits than it needs, which stay
+    // within the key basis its secret is a prefix of.)
+    bool share = !plan.empty() && last == m;
+    plan.push_back({offset, rest, unsigned(share ? w + extra : rest + extra)});
     int64_t windows = int64_t(plan.size());
     int64_t cost = 29 * (rows + last) + work + last * last + 10 * windows;
     if (cost < bestCost) {

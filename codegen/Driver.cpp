@@ -240,7 +240,9 @@ static int driverMainImpl(int argc, char **argv) {
       "client",
       cl::desc("Compile the client kernels of the module's #ckks.params instead of its functions: key generation, "
                "encryption and decryption through NTT products (fhec/runtime/Client.h), with decrypt kernels for "
-               "logQ and the levels of the functions' results; any --emit stage, a CPU target"),
+               "logQ and the levels of the functions' results; any --emit stage, a CPU target. Built for the "
+               "runtime's secret of Hamming weight h = 64 (the default of fhec run and the tools; decryption "
+               "relies on it, and a client with a larger h refuses the module)"),
       cl::cat(cat));
   static cl::opt<bool> gpuTraceOpt(
       "gpu-trace",

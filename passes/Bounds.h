@@ -1,6 +1,7 @@
 // Sizes of the RNS bases of HE Mul (docs/design.md): the product P of a basis must
 // exceed 2 * max|X| for a centered reconstruction, and the iCRT estimate of the
-// multiple of P needs |X| < P / 8. We ask for |X| < P / 16.
+// multiple of P needs |X| < P / 8. We ask for |X| < P / 16 (decryption's
+// windows, of a few primes each, for |X| < P / 4: see below).
 #pragma once
 
 namespace fhec {
@@ -27,7 +28,7 @@ inline unsigned region2Bits(unsigned logN, unsigned logq, unsigned logQ) {
 }
 
 // The client kernels (codegen/ClientKernels.h), for a secret of any Hamming
-// weight h <= N (|s|_1 <= N), and small errors below 2^29:
+// weight h <= N (|s|_1 <= N) but in decryption, and small errors below 2^29:
 /// Encryption, on the halves of pk = pk_hi Q + pk_lo (each below Q): v pk_hi
 /// and v pk_lo + e, v ternary: |X| < N Q + 2^29.
 inline unsigned clientEncryptBits(unsigned logN, unsigned logQ) { return productBasisBits(logN, 1, logQ); }

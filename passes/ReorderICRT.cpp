@@ -27,8 +27,11 @@ struct FHEReorderICRTPass : public fhec::impl::FHEReorderICRTBase<FHEReorderICRT
     WalkResult r = module.walk([&](Operation *op) -> WalkResult {
       // An icrt_sum has the matrix form only: its block.
       if (auto sum = dyn_cast<fhe::IcrtSumOp>(op)) {
+        if (sum.getBlock()) return WalkResult::advance();
         int64_t N = int64_t(1) << sum.getResult().getType().getLogN();
-        if (!sum.getBlock()) sum.setBlock(uint64_t(std::min<int64_t>(block ? int64_t(block) : spec->icrtBlock, N)));
+        if (block && int64_t(block) > N)
+          return op->emitOpError() << "fhe-reorder-icrt: block = " << int64_t(block) << " exceeds N = " << N;
+        sum.setBlock(uint64_t(std::min<int64_t>(block ? int64_t(block) : spec->icrtBlock, N)));
         return WalkResult::advance();
       }
       if (!isa<fhe::IcrtOp, fhe::CrtOp>(op) || fhe::hasConversionOrder(op)) return WalkResult::advance();

@@ -604,6 +604,7 @@ void windowDigitSum(KernelBuilder &kb, fhe::IcrtSumOp op, ArrayRef<CoeffRef> ins
     std::vector<uint64_t> primes(basis.getPrimes().begin(), basis.getPrimes().end());
     int64_t n = std::min<int64_t>(abi::icrtWindowColumns(offset % Dc, rt::productBits(primes)), Dq - c0);
     int64_t add = 52 + int64_t(llvm::Log2_64_Ceil(uint64_t(3 * m + 9)));
+    assert(add + 1 <= 62 && "a window of at most 64 primes (emitIcrtSumBlock's choice of this form)");
     bool full = false;
     for (int64_t c = c0; c < c0 + n + 1 && c < Dq; ++c) full |= std::max(bound[c], add) + 1 > 62;
     if (full) normalize();
@@ -687,8 +688,9 @@ void windowDigitSum(KernelBuilder &kb, fhe::IcrtSumOp op, ArrayRef<CoeffRef> ins
 
 // fhe.icrt_sum in the 64-bit form, one coefficient at a time: each window's
 // X_g by Algo. 5 (operandScan) as a two's complement number of PL_g limbs
-// (|X_g| < P_g / 16), then added, sign-extended and shifted by its offset,
-// to the result mod 2^(64 Lq).
+// (|X_g| < P_g / 4), then added, sign-extended and shifted by its offset,
+// to the result mod 2^(64 Lq). (IcrtContext's op is null here: without an
+// addend its temps never read it.)
 void windowLimbSum(KernelBuilder &kb, fhe::IcrtSumOp op, ArrayRef<CoeffRef> ins, const CoeffRef *addend,
                    const CoeffRef &out, int64_t B) {
   auto outT = op.getResult().getType();

@@ -173,9 +173,10 @@ LogicalResult CrtOp::verify() {
   if (auto w = getWindow()) {
     if (w->size() != 2) return emitOpError() << "window must be [offset, bits], got " << w->size() << " value(s)";
     auto [offset, bits] = getWindowBits();
-    if (offset < 0 || bits < 1 || offset + bits > int64_t(in.getLogq()))
-      return emitOpError() << "window of bits [" << offset << ", " << offset + bits
-                           << ") is not within the input's " << in.getLogq() << " bits";
+    // (Compared without forming offset + bits, which may overflow.)
+    if (offset < 0 || bits < 1 || offset > int64_t(in.getLogq()) || bits > int64_t(in.getLogq()) - offset)
+      return emitOpError() << "window of " << bits << " bits from bit " << offset << " is not within the input's "
+                           << in.getLogq() << " bits";
     if (getCentered()) return emitOpError() << "a window is read unsigned: it cannot be 'centered'";
   }
   return requireDomain(*this, out, Domain::coeff, "result");

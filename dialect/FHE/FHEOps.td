@@ -110,7 +110,8 @@ def FHE_IcrtSumOp : FHE_Op<"icrt_sum", [AttrSizedOperandSegments]> {
   let description = [{
     The result is (e + sum_g X_g 2^offsets[g]) mod 2^logq, where X_g is the
     centered reconstruction of input g (as by `fhe.icrt`, each in its own
-    basis) and e the optional `addend`, a polynomial mod 2^logq. A product
+    basis; the producer guarantees |X_g| < P_g / 4) and e the optional
+    `addend`, a polynomial mod 2^logq. A product
     x * y of a wide x cut into bit-windows x = sum_g x_g 2^off_g (`fhe.crt`
     with `window`) comes back in one pass: each window's product needs a
     basis of the window's size only, and the CRT and iCRT work, quadratic

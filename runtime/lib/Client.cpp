@@ -61,8 +61,9 @@ void KernelArithmetic::checkParams(const Params &params) const {
 
 void KernelArithmetic::useSecret(const SecretKey &sk) {
   if (sk.s.size() != params_.N()) throw Error("the secret key does not match " + params_.str());
-  // The decrypt kernels' bases hold for weights up to h.
-  int64_t weight = std::count_if(sk.s.begin(), sk.s.end(), [](int8_t c) { return c != 0; });
+  // The decrypt kernels' bases hold for |s|_1 up to h (a ternary secret's weight).
+  int64_t weight = 0;
+  for (int8_t c : sk.s) weight += c < 0 ? -int64_t(c) : int64_t(c);
   if (weight > params_.h)
     throw Error("the secret key has Hamming weight " + std::to_string(weight) + ", above the parameters' h = " +
                 std::to_string(params_.h));

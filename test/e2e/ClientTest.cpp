@@ -110,7 +110,7 @@ TEST_P(ClientKernelsTest, RefusesOtherParametersAndForeignKeys) {
 // Decryption's bit-windows cover ax exactly, each product within its basis.
 TEST(DecryptWindows, CoverTheModulusWithinTheirBases) {
   for (unsigned primeBits : {50u, 60u})
-    for (unsigned logq : {1u, 40u, 300u, 1200u, 2400u})
+    for (unsigned logq : {1u, 14u, 40u, 300u, 1200u, 2400u})
       for (unsigned logH : {0u, 6u, 16u}) {
         std::vector<DecryptWindow> w = planDecryptWindows(logq, logH, primeBits);
         ASSERT_FALSE(w.empty());
@@ -122,6 +122,8 @@ TEST(DecryptWindows, CoverTheModulusWithinTheirBases) {
           next = x.offset + x.bits;
         }
         EXPECT_EQ(next, int64_t(logq)) << "logq " << logq << ", logH " << logH << ", " << primeBits << "-bit primes";
+        // A window alone asks for what it needs: within the key basis, whose prefix its secret is.
+        if (w.size() == 1) EXPECT_EQ(w[0].basisBits, logH + logq + 2) << "logq " << logq;
       }
   // The paper's size on IFMA: five windows of five 50-bit primes (25 NTT rows).
   std::vector<DecryptWindow> paper = planDecryptWindows(1200, 6, 50);

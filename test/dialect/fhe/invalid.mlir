@@ -719,7 +719,7 @@ func.func @poly_constant_shape() {
 // -----
 
 func.func @crt_window_outside(%x: !fhe.poly<logN = 4, logq = 20>) {
-  // expected-error @+1 {{window of bits [12, 22) is not within the input's 20 bits}}
+  // expected-error @+1 {{window of 10 bits from bit 12 is not within the input's 20 bits}}
   %0 = fhe.crt %x {window = array<i64: 12, 10>} : !fhe.poly<logN = 4, logq = 20> -> !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major>
   return
 }

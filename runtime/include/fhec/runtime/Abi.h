@@ -112,7 +112,8 @@ constexpr const char *kEvkPrepareFunc = "__fhec_evk_prepare";
 ///   -> (poly<logQ> "ax", "bx"):
 ///   round((v pk.ax + e0) / Q), round((v pk.bx + e1) / Q) + m mod Q;
 /// - clientDecryptFunc(logq)(ax, bx: poly<logq> "ax", "bx", "sk") -> poly<logq> "m":
-///   bx + ax s mod 2^logq.
+///   bx + ax s mod 2^logq, exact for a secret with |s|_1 at most the module's
+///   recorded weight (manifest `client secret_weight`).
 constexpr const char *kClientPrepareSecret = "__fhec_client_prepare_secret";
 constexpr const char *kClientPreparePublic = "__fhec_client_prepare_public";
 constexpr const char *kClientKeyB = "__fhec_client_key_b";
