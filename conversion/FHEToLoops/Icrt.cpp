@@ -24,6 +24,14 @@ namespace {
 
 void addPowerOfTwo(KernelBuilder &kb, const CoeffRef &x, int64_t B, int64_t bit, int64_t L);
 
+// The double v in W lanes (a scalar for W = 1).
+Value f64Splat(KernelBuilder &kb, double v, int64_t W) {
+  OpBuilder &b = kb.b;
+  if (W == 1) return arith::ConstantOp::create(b, kb.loc, b.getF64FloatAttr(v));
+  auto t = VectorType::get({W}, b.getF64Type());
+  return arith::ConstantOp::create(b, kb.loc, DenseElementsAttr::get(t, b.getF64FloatAttr(v)));
+}
+
 // X mod 2^logq of a block: the bits above logq in the top limb cleared.
 void maskTopLimb(KernelBuilder &kb, const CoeffRef &out, fhe::PolyType t, int64_t B) {
   unsigned r = t.getLogq() % 64;
@@ -286,10 +294,7 @@ struct IcrtContext {
     auto f64W = W == 1 ? Type(b.getF64Type()) : Type(VectorType::get({W}, b.getF64Type()));
     auto i64W = kb.wordType(W);
     Value mask = kb.constW(int64_t((uint64_t(1) << Dc) - 1), W), shift = kb.constW(Dc, W);
-    auto fconst = [&](double v) -> Value {
-      if (W == 1) return arith::ConstantOp::create(b, kb.loc, b.getF64FloatAttr(v));
-      return arith::ConstantOp::create(b, kb.loc, DenseElementsAttr::get(cast<VectorType>(f64W), b.getF64FloatAttr(v)));
-    };
+    auto fconst = [&](double v) { return f64Splat(kb, v, W); };
     // V vectors of W coefficients per pass: their temp_j / p_j sums are
     // independent floating-point chains, and below 2 C V independent digit
     // accumulators hide the IFMA latency (one lo/hi pair per column would
@@ -564,10 +569,7 @@ void windowDigitSum(KernelBuilder &kb, fhe::IcrtSumOp op, ArrayRef<CoeffRef> ins
   int64_t W = kb.lanesFor(B, all);
   auto f64W = W == 1 ? Type(b.getF64Type()) : Type(VectorType::get({W}, b.getF64Type()));
   auto i64W = kb.wordType(W);
-  auto fconst = [&](double v) -> Value {
-    if (W == 1) return arith::ConstantOp::create(b, kb.loc, b.getF64FloatAttr(v));
-    return arith::ConstantOp::create(b, kb.loc, DenseElementsAttr::get(cast<VectorType>(f64W), b.getF64FloatAttr(v)));
-  };
+  auto fconst = [&](double v) { return f64Splat(kb, v, W); };
   Value zero = kb.constW(0, W), mask = kb.constW(int64_t((uint64_t(1) << Dc) - 1), W);
   Value cols = kb.scratch({Dq, B});
   int64_t maxM = 0;

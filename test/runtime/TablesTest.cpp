@@ -267,6 +267,17 @@ TEST(Tables, DigitTablesBase52) {
 
 // Winograd's correction: the words lo (bits 0..51) and hi (bits 52..) of
 // sum_i v[2i] v[2i+1] over the first n values (n even).
+// sum_c t[c][j] 2^(51 c) over `rows` rows of `cols` words: column j of a
+// table of base-2^51 digits, each digit checked below 2^51.
+static void digitColumn(mpz_t out, const std::vector<uint64_t> &t, int64_t rows, size_t cols, size_t j) {
+  mpz_set_ui(out, 0);
+  for (int64_t c = rows; c-- > 0;) {
+    EXPECT_LT(t[size_t(c) * cols + j], uint64_t(1) << 51);
+    mpz_mul_2exp(out, out, 51);
+    mpz_add_ui(out, out, t[size_t(c) * cols + j]);
+  }
+}
+
 static bool holdsPairProductSum(const uint64_t *v, size_t n, uint64_t lo, uint64_t hi) {
   mpz_t sum, x;
   mpz_inits(sum, x, nullptr);
@@ -320,14 +331,7 @@ TEST(Tables, IcrtWinogradBase52) {
     mpz_init_set_ui(P, 1);
     mpz_inits(x, y, nullptr);
     for (uint64_t p : primes) mpz_mul_ui(P, P, p);
-    auto column = [&](mpz_t out, size_t j) {  // sum_c t[c][j] 2^(51 c)
-      mpz_set_ui(out, 0);
-      for (int c = Dq; c-- > 0;) {
-        EXPECT_LT(t[c * cols + j], uint64_t(1) << 51);
-        mpz_mul_2exp(out, out, 51);
-        mpz_add_ui(out, out, t[c * cols + j]);
-      }
-    };
+    auto column = [&](mpz_t out, size_t j) { digitColumn(out, t, Dq, cols, j); };
     for (size_t j = 0; j < m; ++j) {
       column(x, j);
       mpz_divexact_ui(y, P, primes[j]);
@@ -363,14 +367,7 @@ TEST(Tables, IcrtWindowBase52) {
       for (uint64_t p : primes) mpz_mul_ui(P, P, p);
       const int64_t rows = fhec::abi::icrtWindowColumns(shift, int64_t(mpz_sizeinbase(P, 2)));
       ASSERT_EQ(t.size(), size_t(rows) * cols);
-      auto column = [&](mpz_t out, size_t j) {  // sum_c t[c][j] 2^(51 c)
-        mpz_set_ui(out, 0);
-        for (int64_t c = rows; c-- > 0;) {
-          EXPECT_LT(t[c * cols + j], uint64_t(1) << 51);
-          mpz_mul_2exp(out, out, 51);
-          mpz_add_ui(out, out, t[c * cols + j]);
-        }
-      };
+      auto column = [&](mpz_t out, size_t j) { digitColumn(out, t, rows, cols, j); };
       for (size_t j = 0; j < m; ++j) {
         column(x, j);
         mpz_divexact_ui(y, P, primes[j]);
