@@ -113,6 +113,43 @@ public:
     ret({sum.getResult()});
   }
 
+  // The decryption mod 2^w of ax's lowest window (w bits), with a check
+  // that it is the whole decryption: m_w = bx + A_0 s mod 2^w, and
+  // r = (bx + ax s - c) mod p in a basis of one prime, where c is m_w read
+  // centered. Y = bx + ax s (over Z) is below (h + 1) 2^logq in magnitude;
+  // c is Y's decryption mod 2^logq exactly when Y - c is a multiple k 2^logq
+  // with |k| <= h + 1, which the client checks on r (Client.cpp). r comes
+  // back mod 2^b, b = primeBits - 1 (p in (2^b, 2^(b+1)), r centered).
+  void narrowDecrypt(int logq) {
+    std::vector<DecryptWindow> plan = planDecryptWindows(unsigned(logq), logH, primeBits);
+    const DecryptWindow &w = plan.front();
+    Block *body = function(abi::clientNarrowDecryptFunc(logq),
+                           {{poly(logq), "ax"}, {poly(logq), "bx"}, {eval(keyBasis), "sk"}},
+                           {{poly(int(w.bits)), "m"}, {poly(int(primeBits) - 1), "check"}});
+    Value ax = body->getArgument(0), bx = body->getArgument(1), sk = body->getArgument(2);
+    fhe::BasisAttr d = basis(w.basisBits);
+    auto crt = fhe::CrtOp::create(b, loc, coeff(d), ax);
+    crt.setWindow(ArrayRef<int64_t>{0, w.bits});
+    Value ntt = fhe::NttOp::create(b, loc, eval(d), crt.getResult());
+    Value low = fhe::InttOp::create(b, loc, coeff(d), fhe::HadamardOp::create(b, loc, ntt, prefix(sk, d)).getResult());
+    Value bxLow = fhe::PolyReduceOp::create(b, loc, poly(int(w.bits)), bx);
+    Value m = fhe::IcrtSumOp::create(b, loc, poly(int(w.bits)), ValueRange{low}, bxLow,
+                                     b.getDenseI64ArrayAttr({0}), nullptr)
+                  .getResult();
+    // The check, in the first prime alone.
+    fhe::BasisAttr one = basis(primeBits - 1);
+    Value cax = fhe::CrtOp::create(b, loc, coeff(one), ax);
+    Value axs = fhe::InttOp::create(
+        b, loc, coeff(one),
+        fhe::HadamardOp::create(b, loc, fhe::NttOp::create(b, loc, eval(one), cax), prefix(sk, one)).getResult());
+    Value cbx = fhe::CrtOp::create(b, loc, coeff(one), bx);
+    auto cm = fhe::CrtOp::create(b, loc, coeff(one), m);
+    cm.setCentered(true);
+    Value y = fhe::AddOp::create(b, loc, axs, cbx);
+    Value r = fhe::SubOp::create(b, loc, y, cm.getResult());
+    ret({m, fhe::IcrtOp::create(b, loc, poly(int(primeBits) - 1), r).getResult()});
+  }
+
 private:
   OpBuilder b;
   Location loc;
@@ -214,7 +251,12 @@ OwningOpRef<ModuleOp> buildClientKernels(MLIRContext &ctx, const rt::Params &par
   kb.preparePublic();
   kb.keyB();
   kb.encrypt();
-  for (int l : levels) kb.decrypt(l);
+  for (int l : levels) {
+    kb.decrypt(l);
+    // Where the full decryption takes three windows or more, a narrow one
+    // first (KernelArithmetic::decrypt falls back to the full one).
+    if (planDecryptWindows(unsigned(l), logH, target.primeBits).size() >= 3) kb.narrowDecrypt(l);
+  }
   return module;
 }
 

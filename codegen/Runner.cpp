@@ -255,7 +255,7 @@ int runProgram(ModuleOp module, const RunOptions &opts) {
         inputs.push_back(rt::deserializeCiphertext(rt::readFile(ctPath), params));
         sameKeySet(inputs.back().keySet, ctPath);
         messages.push_back(
-            rt::decode(rt::decrypt(keys.sk, inputs.back(), arith), inputs.back().slots, inputs.back().logp));
+            rt::decode(rt::decryptMessage(keys.sk, inputs.back(), arith), inputs.back().slots, inputs.back().logp));
       }
     } else {
       keys = rt::generateKeys(params, rng, arith);
@@ -342,7 +342,7 @@ int runProgram(ModuleOp module, const RunOptions &opts) {
     size_t count = 0;
     t0 = Clock::now();
     std::vector<std::vector<rt::Complex>> decrypted;
-    for (const rt::Ciphertext &c : outputs) decrypted.push_back(rt::decode(rt::decrypt(keys.sk, c, arith), c.slots, c.logp));
+    for (const rt::Ciphertext &c : outputs) decrypted.push_back(rt::decode(rt::decryptMessage(keys.sk, c, arith), c.slots, c.logp));
     double decryptSeconds = secondsSince(t0);
     for (size_t i = 0; i < outputs.size(); ++i) {
       const auto &got = decrypted[i];

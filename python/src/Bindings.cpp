@@ -328,7 +328,7 @@ PYBIND11_MODULE(_fhec, m) {
         std::vector<rt::Complex> z;
         {
           py::gil_scoped_release nogil;
-          z = rt::decode(rt::decrypt(k.sk, c, arithOf(kernels)), c.slots, c.logp);
+          z = rt::decode(rt::decryptMessage(k.sk, c, arithOf(kernels)), c.slots, c.logp);
         }
         return toArray(z);
       },

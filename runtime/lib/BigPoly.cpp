@@ -122,6 +122,24 @@ BigPoly reduce(const BigPoly &a, int newLogq) {
   return r;
 }
 
+BigPoly signExtend(const BigPoly &a, int newLogq) {
+  if (newLogq < a.logq)
+    throw Error("signExtend: logq " + std::to_string(newLogq) + " must be at least " + std::to_string(a.logq));
+  BigPoly r = BigPoly::uninitialized(a.logN, newLogq);
+  const int la = a.limbs(), lr = r.limbs(), top = (a.logq - 1) % 64;
+  for (size_t i = 0; i < a.N(); ++i) {
+    const uint64_t *x = a.coeff(i);
+    uint64_t *y = r.coeff(i);
+    // All ones or all zeros: the sign bit, x's bit logq - 1.
+    const uint64_t fill = uint64_t(0) - ((x[la - 1] >> top) & 1);
+    std::copy(x, x + la, y);
+    if (top < 63) y[la - 1] = (x[la - 1] & ((uint64_t(2) << top) - 1)) | (fill << (top + 1));
+    std::fill(y + la, y + lr, fill);
+  }
+  r.maskTop();
+  return r;
+}
+
 BigPoly mulScalar(const BigPoly &a, const mpz_t c) {
   BigPoly r(a.logN, a.logq);
   mpz_t v;

@@ -46,6 +46,21 @@ KernelArithmetic::KernelArithmetic(const CompiledModule &module, const Params &p
   std::sort(decryptLevels_.begin(), decryptLevels_.end());
   if (decryptLevels_.empty() || decryptLevels_.back() < params.logQ)
     throw Error("the client module has no decrypt kernel for logq = " + std::to_string(params.logQ));
+  // Narrow decryption: its width is its result m's, its check's prime the one-prime basis it reads.
+  const std::string narrow = abi::kClientNarrowDecryptPrefix;
+  for (const auto &f : m.functions) {
+    if (f.name.rfind(narrow, 0) != 0) continue;
+    int width = 0;
+    for (const ManifestArg &a : f.args) {
+      if (a.output && a.role == "m") width = a.logq;
+      if (a.output && a.role == "check") checkBits_ = a.logq;
+      if (a.kind == ManifestArg::Kind::Table && a.basis >= 0 && m.bases.at(size_t(a.basis)).size() == 1)
+        checkPrime_ = m.bases[size_t(a.basis)][0];
+    }
+    if (width < 1 || checkBits_ < 1 || checkBits_ > 62 || !(checkPrime_ >> checkBits_ == 1))
+      throw Error("the client module's " + f.name + " lacks its result m, its check or a check prime in (2^b, 2^(b+1))");
+    narrowWidth_[std::stoi(f.name.substr(narrow.size()))] = width;
+  }
   if (m.clientSecretWeight && params.h > m.clientSecretWeight)
     throw Error("the client kernels decrypt with secrets of Hamming weight up to " +
                 std::to_string(m.clientSecretWeight) + ", but the parameters say h = " + std::to_string(params.h) +
@@ -121,16 +136,47 @@ std::pair<BigPoly, BigPoly> KernelArithmetic::encrypt(const Params &params, cons
 }
 
 BigPoly KernelArithmetic::decrypt(const SecretKey &sk, const Ciphertext &ct) {
+  BigPoly m = decryptMessage(sk, ct);
+  return m.logq < ct.logq() ? signExtend(m, ct.logq()) : m;
+}
+
+BigPoly KernelArithmetic::decryptMessage(const SecretKey &sk, const Ciphertext &ct) {
   auto level = std::lower_bound(decryptLevels_.begin(), decryptLevels_.end(), ct.logq());
   if (level == decryptLevels_.end())
     throw Error("decrypt: the ciphertext's modulus 2^" + std::to_string(ct.logq()) + " is above the parameters' Q");
   std::lock_guard<std::mutex> lock(mu_);
   useSecret(sk);
   BigPoly wa, wb;
+  const BigPoly *ax = widen(ct.ax, *level, wa), *bx = widen(ct.bx, *level, wb);
   std::vector<BigPoly> out;
-  exec_.runPolys(abi::clientDecryptFunc(*level), {widen(ct.ax, *level, wa), widen(ct.bx, *level, wb)}, out);
+  if (auto n = narrowWidth_.find(*level); n != narrowWidth_.end() && n->second < ct.logq()) {
+    exec_.runPolys(abi::clientNarrowDecryptFunc(*level), {ax, bx}, out);
+    if (narrowHolds(out.at(1), ct.logq())) return std::move(out.at(0));
+  }
+  exec_.runPolys(abi::clientDecryptFunc(*level), {ax, bx}, out);
   if (*level == ct.logq()) return std::move(out.at(0));
   return reduce(out.at(0), ct.logq());
+}
+
+bool KernelArithmetic::narrowHolds(const BigPoly &check, int logq) const {
+  // t = r 2^-logq mod p (Shoup's product with a constant), accepted for
+  // t in [0, h + 1] or [p - h - 1, p). Either reading of r mod 2^b may be
+  // the one: a wrong c is then taken with twice the chance decrypt says.
+  using u128 = unsigned __int128;
+  const uint64_t p = checkPrime_, bound = uint64_t(params_.h) + 1;
+  uint64_t inv = 1, half = (p + 1) / 2;  // 2^-1 mod p
+  for (int i = 0; i < logq; ++i) inv = uint64_t(u128(inv) * half % p);
+  const uint64_t invShoup = uint64_t((u128(inv) << 64) / p);
+  auto small = [&](uint64_t u) {  // u in [0, p)
+    uint64_t t = u * inv - uint64_t((u128(u) * invShoup) >> 64) * p;
+    if (t >= p) t -= p;
+    return t <= bound || p - t <= bound;
+  };
+  // r in (-p/2, p/2) comes as u = r mod 2^b: r is u or u - 2^b (p > 2^b > u).
+  const uint64_t wrap = p - (uint64_t(1) << checkBits_);
+  for (uint64_t u : check.words)
+    if (!small(u) && !small(u + wrap)) return false;
+  return true;
 }
 
 } // namespace fhec::rt

@@ -236,7 +236,8 @@ void checkSameKeySet(const KeySetId &expected, const std::string &expectedWhat, 
               ": they come from different key generations");
 }
 
-BigPoly decrypt(const SecretKey &sk, const Ciphertext &ct, ClientArithmetic &arith) {
+namespace {
+void checkDecryptable(const SecretKey &sk, const Ciphertext &ct) {
   if (sk.logN != ct.logN() || sk.s.size() != ct.ax.N())
     throw Error("decrypt: secret key (logN " + std::to_string(sk.logN) +
                 ") does not match the ciphertext (logN " + std::to_string(ct.logN()) + ")");
@@ -245,7 +246,17 @@ BigPoly decrypt(const SecretKey &sk, const Ciphertext &ct, ClientArithmetic &ari
                 sk.keySet.str() + " (they come from different key generations)");
   if (ct.bx.logN != ct.ax.logN || ct.bx.logq != ct.ax.logq)
     throw Error("decrypt: the ciphertext's polynomials differ in shape");
+}
+} // namespace
+
+BigPoly decrypt(const SecretKey &sk, const Ciphertext &ct, ClientArithmetic &arith) {
+  checkDecryptable(sk, ct);
   return arith.decrypt(sk, ct);
+}
+
+BigPoly decryptMessage(const SecretKey &sk, const Ciphertext &ct, ClientArithmetic &arith) {
+  checkDecryptable(sk, ct);
+  return arith.decryptMessage(sk, ct);
 }
 
 } // namespace fhec::rt

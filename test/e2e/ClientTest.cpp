@@ -107,6 +107,55 @@ TEST_P(ClientKernelsTest, RefusesOtherParametersAndForeignKeys) {
   }
 }
 
+// Narrow decryption (Client.h): a message within the lowest window
+// decrypts there; one coefficient beyond it, or a ciphertext of uniform ax
+// and bx (a message as large as q), falls back to all windows. Either way
+// the result is the reference's decryption bit for bit.
+TEST_P(ClientKernelsTest, NarrowDecryptionHoldsOrFallsBack) {
+  const Case c = GetParam();
+  if (std::string why = cannotRun(c.target); !why.empty()) GTEST_SKIP() << why;
+  const int logQ = 1200;  // three windows or more on every target
+  rt::Params p = rt::test::makeParams(c.logN, logQ, 30);
+  CompileOptions o;
+  o.target = c.target;
+  std::unique_ptr<rt::CompiledModule> module = compileClientKernels(p, o);
+  rt::KernelArithmetic kernels(*module, p);
+  std::vector<DecryptWindow> plan = planDecryptWindows(logQ, 6, lookupTarget(c.target)->primeBits);
+  ASSERT_GE(plan.size(), 3u);
+  const int w = int(plan.front().bits);
+
+  rt::test::DeterministicRandom rng(7);
+  rt::KeySet keys = rt::generateKeys(p, rng, kernels);
+  std::vector<rt::Complex> z = {{0.5, -0.25}, {1.0, 2.0}};
+  rt::Ciphertext fresh = rt::encrypt(p, keys.pk, rt::encode(z, c.logN, 30, logQ), 30, 2, rng, kernels);
+  auto expectReference = [&](const rt::Ciphertext &ct, int width, const std::string &what) {
+    rt::BigPoly ref = rt::decrypt(keys.sk, ct);
+    rt::BigPoly m = rt::decryptMessage(keys.sk, ct, kernels);
+    EXPECT_EQ(m.logq, width) << what;
+    EXPECT_TRUE(rt::signExtend(m, ct.logq()) == ref) << what;
+    EXPECT_TRUE(rt::decrypt(keys.sk, ct, kernels) == ref) << what;
+  };
+  expectReference(fresh, w, "a fresh encryption");
+  // The message's coefficient 3 moved by +-2^bits: within the window, beyond it.
+  for (int bits : {w - 2, w, w + 3, logQ - 2})
+    for (int64_t sign : {1, -1}) {
+      rt::Ciphertext ct = fresh;
+      std::vector<int64_t> x(p.N());
+      x[3] = sign;
+      rt::addSmallShifted(ct.bx, x, bits);
+      expectReference(ct, bits < w - 1 ? w : logQ, "coefficient 3 moved by 2^" + std::to_string(bits));
+    }
+  rt::Ciphertext uniform = fresh;
+  uniform.ax = rt::test::randomPoly(c.logN, logQ, rng);
+  uniform.bx = rt::test::randomPoly(c.logN, logQ, rng);
+  expectReference(uniform, logQ, "uniform ax and bx");
+  // At a level below logQ: the narrow check's bound is the ciphertext's q.
+  rt::Ciphertext low = fresh;
+  low.ax = rt::reduce(fresh.ax, logQ - 300);
+  low.bx = rt::reduce(fresh.bx, logQ - 300);
+  expectReference(low, w, "a ciphertext at logq " + std::to_string(logQ - 300));
+}
+
 // Decryption's bit-windows cover ax exactly, each product within its basis.
 TEST(DecryptWindows, CoverTheModulusWithinTheirBases) {
   for (unsigned primeBits : {50u, 60u})

@@ -72,6 +72,28 @@ TEST(BigPoly, CenteredRepresentative) {
   mpz_clears(v, w, nullptr);
 }
 
+// signExtend keeps the centered values: x in [-2^(logq-1), 2^(logq-1)) mod 2^newLogq.
+TEST(BigPoly, SignExtendKeepsCenteredValues) {
+  SecureRandom rng;
+  for (int logq : {1, 2, 63, 64, 65, 128, 241})
+    for (int newLogq : {logq, logq + 1, 128, 1200}) {
+      if (newLogq < logq) continue;
+      BigPoly a = randomPoly(5, logq, rng);
+      BigPoly r = signExtend(a, newLogq);
+      ASSERT_EQ(r.logq, newLogq);
+      mpz_t x, y;
+      mpz_inits(x, y, nullptr);
+      for (size_t i = 0; i < a.N(); ++i) {
+        a.get(i, x, /*centered=*/true);
+        r.get(i, y, /*centered=*/true);
+        ASSERT_EQ(mpz_cmp(x, y), 0) << "logq " << logq << " -> " << newLogq << ", coefficient " << i;
+      }
+      mpz_clears(x, y, nullptr);
+      EXPECT_TRUE(r.isReduced());
+    }
+  EXPECT_THROW(signExtend(BigPoly(4, 100), 99), Error);
+}
+
 TEST(BigPoly, MismatchedOperandsAreReported) {
   BigPoly a(4, 100), b(4, 101), c(5, 100);
   EXPECT_THROW(add(a, b), Error);

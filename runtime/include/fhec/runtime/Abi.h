@@ -113,13 +113,22 @@ constexpr const char *kEvkPrepareFunc = "__fhec_evk_prepare";
 ///   round((v pk.ax + e0) / Q), round((v pk.bx + e1) / Q) + m mod Q;
 /// - clientDecryptFunc(logq)(ax, bx: poly<logq> "ax", "bx", "sk") -> poly<logq> "m":
 ///   bx + ax s mod 2^logq, exact for a secret with |s|_1 at most the module's
-///   recorded weight (manifest `client secret_weight`).
+///   recorded weight (manifest `client secret_weight`);
+/// - clientNarrowDecryptFunc(logq)(ax, bx: poly<logq> "ax", "bx", "sk")
+///   -> (poly<w> "m", poly<b> "check"), for the levels whose decryption
+///   takes three windows or more: bx + ax s mod 2^w (w = the width of the
+///   lowest window), and r mod 2^b for r = (bx + ax s - c) mod p read
+///   centered, where c is that result read centered and p in (2^b, 2^(b+1))
+///   the prime of the module's one-prime basis; KernelArithmetic::decrypt
+///   says how the check is read.
 constexpr const char *kClientPrepareSecret = "__fhec_client_prepare_secret";
 constexpr const char *kClientPreparePublic = "__fhec_client_prepare_public";
 constexpr const char *kClientKeyB = "__fhec_client_key_b";
 constexpr const char *kClientEncrypt = "__fhec_client_encrypt";
 constexpr const char *kClientDecryptPrefix = "__fhec_client_decrypt_";
 inline std::string clientDecryptFunc(int logq) { return kClientDecryptPrefix + std::to_string(logq); }
+constexpr const char *kClientNarrowDecryptPrefix = "__fhec_client_narrow_decrypt_";
+inline std::string clientNarrowDecryptFunc(int logq) { return kClientNarrowDecryptPrefix + std::to_string(logq); }
 /// Bits of the error polynomials an encryption takes: signed values below
 /// 2^29 (the iCRT addend's range), beyond any Gaussian tail the runtime draws.
 constexpr int kClientErrorBits = 30;

@@ -65,6 +65,9 @@ BigPoly negate(const BigPoly &a);
 BigPoly shiftRight(const BigPoly &a, int bits);
 /// a mod 2^newLogq for newLogq <= logq (modulus switching down).
 BigPoly reduce(const BigPoly &a, int newLogq);
+/// a read centered, in [-2^(logq-1), 2^(logq-1)), mod 2^newLogq for
+/// newLogq >= logq: the same centered values at a larger modulus.
+BigPoly signExtend(const BigPoly &a, int newLogq);
 /// a * c mod q for an integer c (negative allowed).
 BigPoly mulScalar(const BigPoly &a, const mpz_t c);
 /// a + c mod q where c is added to the constant coefficient only.

@@ -8,6 +8,7 @@
 #include "fhec/runtime/Keys.h"
 #include "fhec/runtime/Module.h"
 
+#include <map>
 #include <mutex>
 
 namespace fhec::rt {
@@ -29,7 +30,23 @@ public:
   /// With the decrypt kernel of the ciphertext's logq, or else of the
   /// smallest larger one the module holds (the ciphertext read at that
   /// modulus, the result reduced: (bx + ax s mod 2^l) mod 2^logq is the same).
+  ///
+  /// Narrow decryption first, where the module has it (Abi.h): a message
+  /// is far smaller than q, and the decryption mod 2^w of ax's lowest
+  /// window alone, c (read centered), is the whole decryption when
+  /// Y = bx + ax s (over Z) - c is a multiple k 2^logq of q. The kernel
+  /// also gives r = Y - c mod a prime p; the client accepts c when every
+  /// r 2^-logq mod p is a k with |k| <= h + 1 (|Y| < (h + 1) q bounds the
+  /// true k), and else decrypts with all windows. So a decryption c is
+  /// never refused, and a wrong c (a message above 2^(w-1), w = 241 bits
+  /// at the paper's size) is taken only if p divides Y - c - k 2^logq for
+  /// some allowed k at every coefficient where c is wrong: a chance of
+  /// about (2h + 3) / p (2^-43 with h = 64 and p near 2^50) for a
+  /// coefficient not chosen against p. (A server that chose it could as
+  /// well have sent a ciphertext of that message.)
   BigPoly decrypt(const SecretKey &sk, const Ciphertext &ct) override;
+  /// decrypt's values, mod 2^w when the narrow decryption holds them.
+  BigPoly decryptMessage(const SecretKey &sk, const Ciphertext &ct) override;
 
   /// The moduli (logq) the module has decrypt kernels for, ascending.
   const std::vector<int> &decryptLevels() const { return decryptLevels_; }
@@ -40,11 +57,18 @@ private:
   /// Prepares the NTT form of sk (or pk) unless it is the one prepared last.
   void useSecret(const SecretKey &sk);
   void usePublic(const PublicKey &pk);
+  /// Whether a narrow decryption's check accepts it for a ciphertext mod 2^logq (see decrypt).
+  bool narrowHolds(const BigPoly &check, int logq) const;
 
   const CompiledModule &module_;
   Params params_;
   Executor exec_;
   std::vector<int> decryptLevels_;
+  /// Narrow decrypt kernels by level: their window width w; the check's
+  /// prime p and the bits b of its result.
+  std::map<int, int> narrowWidth_;
+  uint64_t checkPrime_ = 0;
+  int checkBits_ = 0;
   std::mutex mu_;  ///< one call at a time: the executor's workspace is shared
   KeySetId secretKeySet_, publicKeySet_;
   bool secretReady_ = false, publicReady_ = false;

@@ -93,6 +93,9 @@ public:
                                               const BigPoly &m) = 0;
   /// bx + ax s mod q of a ciphertext (checked against sk by decrypt()).
   virtual BigPoly decrypt(const SecretKey &sk, const Ciphertext &ct) = 0;
+  /// The same centered values (what decode reads), possibly mod a smaller
+  /// power of two 2^w <= q that holds them: by default decrypt's result.
+  virtual BigPoly decryptMessage(const SecretKey &sk, const Ciphertext &ct) { return decrypt(sk, ct); }
 };
 
 /// The reference arithmetic: products by Kronecker substitution and sparse
@@ -132,6 +135,10 @@ Ciphertext encrypt(const Params &params, const PublicKey &pk, const BigPoly &m, 
 /// other than the secret key's ("ciphertext belongs to key set X, the secret
 /// key to key set Y") or its ring dimension differs.
 BigPoly decrypt(const SecretKey &sk, const Ciphertext &ct, ClientArithmetic &arith = gmpArithmetic());
+/// The decryption's message for decode: bx + ax * s read centered, mod q or
+/// mod a smaller power of two that holds every coefficient (the client
+/// kernels' narrow decryption; KernelArithmetic::decrypt). Throws as decrypt.
+BigPoly decryptMessage(const SecretKey &sk, const Ciphertext &ct, ClientArithmetic &arith = gmpArithmetic());
 
 /// Throws Error unless `got` equals `expected`, saying "<gotWhat> belongs to
 /// key set <got>, <expectedWhat> to key set <expected>" (the names say where
