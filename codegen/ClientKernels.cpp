@@ -138,10 +138,12 @@ public:
                   .getResult();
     // The check, in the first prime alone.
     fhe::BasisAttr one = basis(primeBits - 1);
-    Value cax = fhe::CrtOp::create(b, loc, coeff(one), ax);
+    // (A window of all of ax: one pass reads it for both CRTs.)
+    auto cax = fhe::CrtOp::create(b, loc, coeff(one), ax);
+    cax.setWindow(ArrayRef<int64_t>{0, int64_t(logq)});
     Value axs = fhe::InttOp::create(
         b, loc, coeff(one),
-        fhe::HadamardOp::create(b, loc, fhe::NttOp::create(b, loc, eval(one), cax), prefix(sk, one)).getResult());
+        fhe::HadamardOp::create(b, loc, fhe::NttOp::create(b, loc, eval(one), cax.getResult()), prefix(sk, one)).getResult());
     Value cbx = fhe::CrtOp::create(b, loc, coeff(one), bx);
     auto cm = fhe::CrtOp::create(b, loc, coeff(one), m);
     cm.setCentered(true);

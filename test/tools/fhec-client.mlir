@@ -13,15 +13,19 @@
 
 // CHECK-LABEL: func.func @__fhec_client_narrow_decrypt_1200(
 // CHECK-SAME: -> (!fhe.poly<logN = 6, logq = 231> {fhe.role = "m"}, !fhe.poly<logN = 6, logq = 59> {fhe.role = "check"})
-// CHECK: %[[W:.*]] = fhe.crt %arg0 {{.*}}window = array<i64: 0, 231>}
 // CHECK: %[[BX:.*]] = fhe.poly_reduce %arg1 : <logN = 6, logq = 1200> -> <logN = 6, logq = 231>
-// CHECK: %[[M:.*]] = fhe.icrt_sum %{{.*}} plus %[[BX]] {{.*}} -> <logN = 6, logq = 231>
-// CHECK: fhe.crt %arg0 {{.*}} -> <logN = 6, basis = #[[ONE:rns_basis[0-9]+]], domain = coeff
-// CHECK: fhe.crt %arg1 {{.*}} -> <logN = 6, basis = #[[ONE]], domain = coeff
-// CHECK: fhe.crt %[[M]] {{.*}}centered{{.*}} -> <logN = 6, basis = #[[ONE]], domain = coeff
+// One pass over ax for the window and the check's CRT.
+// CHECK: %[[AX:.*]]:2 = fhe.fused coefficient(%arg0)
+// CHECK: fhe.crt {{.*}}window = array<i64: 0, 231>}
+// CHECK: fhe.crt {{.*}}window = array<i64: 0, 1200>} {{.*}} -> <logN = 6, basis = #[[ONE]], domain = coeff
+// CHECK: %[[CBX:.*]] = fhe.crt %arg1 {{.*}} -> <logN = 6, basis = #[[ONE]], domain = coeff
+// CHECK: %[[LOW:.*]] = fhe.fused rows(%[[AX]]#0,
+// CHECK: %[[M:.*]] = fhe.icrt_sum %[[LOW]] plus %[[BX]] {{.*}} -> <logN = 6, logq = 231>
+// CHECK: %[[CM:.*]] = fhe.crt %[[M]] {{.*}}centered{{.*}} -> <logN = 6, basis = #[[ONE]], domain = coeff
+// CHECK: %[[Y:.*]] = fhe.fused rows(%[[AX]]#1, %{{.*}}, %[[CBX]], %[[CM]])
 // CHECK: fhe.add
 // CHECK: fhe.sub
-// CHECK: %[[R:.*]] = fhe.icrt {{.*}} -> <logN = 6, logq = 59>
+// CHECK: %[[R:.*]] = fhe.icrt %[[Y]] {{.*}} -> <logN = 6, logq = 59>
 // CHECK: return %[[M]], %[[R]]
 
 !ct = !ckks.ct<logN = 6, logq = 1200, logp = 30, slots = 32>
