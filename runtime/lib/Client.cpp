@@ -160,8 +160,7 @@ BigPoly KernelArithmetic::decryptMessage(const SecretKey &sk, const Ciphertext &
 
 bool KernelArithmetic::narrowHolds(const BigPoly &check, int logq) const {
   // t = r 2^-logq mod p (Shoup's product with a constant), accepted for
-  // t in [0, h + 1] or [p - h - 1, p). Either reading of r mod 2^b may be
-  // the one: a wrong c is then taken with twice the chance decrypt says.
+  // t in [0, h + 1] or [p - h - 1, p), for either reading of r mod 2^b.
   using u128 = unsigned __int128;
   const uint64_t p = checkPrime_, bound = uint64_t(params_.h) + 1;
   uint64_t inv = 1, half = (p + 1) / 2;  // 2^-1 mod p

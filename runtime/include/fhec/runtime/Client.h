@@ -41,8 +41,9 @@ public:
   /// never refused, and a wrong c (a message above 2^(w-1), w = 241 bits
   /// at the paper's size) is taken only if p divides Y - c - k 2^logq for
   /// some allowed k at every coefficient where c is wrong: a chance of
-  /// about (2h + 3) / p (2^-43 with h = 64 and p near 2^50) for a
-  /// coefficient not chosen against p. (A server that chose it could as
+  /// about 2 (2h + 3) / p (2^-42 with h = 64 and p near 2^50; the 2: r
+  /// comes back mod 2^b < p, read both ways) for a coefficient not chosen
+  /// against p. (A server that chose it could as
   /// well have sent a ciphertext of that message.)
   BigPoly decrypt(const SecretKey &sk, const Ciphertext &ct) override;
   /// decrypt's values, mod 2^w when the narrow decryption holds them.
