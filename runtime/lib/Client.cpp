@@ -46,20 +46,26 @@ KernelArithmetic::KernelArithmetic(const CompiledModule &module, const Params &p
   std::sort(decryptLevels_.begin(), decryptLevels_.end());
   if (decryptLevels_.empty() || decryptLevels_.back() < params.logQ)
     throw Error("the client module has no decrypt kernel for logq = " + std::to_string(params.logQ));
-  // Narrow decryption: its width is its result m's, its check's prime the one-prime basis it reads.
+  // Narrow decryption: its width is its result m's, its check's prime the
+  // one-prime basis its tables are for (every basis is a prefix of one
+  // prime sequence), b its result "check"'s width.
   const std::string narrow = abi::kClientNarrowDecryptPrefix;
   for (const auto &f : m.functions) {
     if (f.name.rfind(narrow, 0) != 0) continue;
-    int width = 0;
+    Narrow n;
     for (const ManifestArg &a : f.args) {
-      if (a.output && a.role == "m") width = a.logq;
-      if (a.output && a.role == "check") checkBits_ = a.logq;
-      if (a.kind == ManifestArg::Kind::Table && a.basis >= 0 && m.bases.at(size_t(a.basis)).size() == 1)
-        checkPrime_ = m.bases[size_t(a.basis)][0];
+      if (a.output && a.role == "m") n.width = a.logq;
+      if (a.output && a.role == "check") n.checkBits = a.logq;
+      if (a.kind == ManifestArg::Kind::Table && a.basis >= 0 && size_t(a.basis) < m.bases.size() &&
+          m.bases[size_t(a.basis)].size() == 1)
+        n.prime = m.bases[size_t(a.basis)][0];
     }
-    if (width < 1 || checkBits_ < 1 || checkBits_ > 62 || !(checkPrime_ >> checkBits_ == 1))
-      throw Error("the client module's " + f.name + " lacks its result m, its check or a check prime in (2^b, 2^(b+1))");
-    narrowWidth_[std::stoi(f.name.substr(narrow.size()))] = width;
+    const std::string level = f.name.substr(narrow.size());
+    if (level.empty() || level.size() > 6 || level.find_first_not_of("0123456789") != std::string::npos ||
+        n.width < 1 || n.checkBits < 1 || n.checkBits > 62 || n.prime >> n.checkBits != 1)
+      throw Error("the client module's " + f.name +
+                  " lacks a level, its result m, its check or a check prime in (2^b, 2^(b+1))");
+    narrow_[std::stoi(level)] = n;
   }
   if (m.clientSecretWeight && params.h > m.clientSecretWeight)
     throw Error("the client kernels decrypt with secrets of Hamming weight up to " +
@@ -149,32 +155,33 @@ BigPoly KernelArithmetic::decryptMessage(const SecretKey &sk, const Ciphertext &
   BigPoly wa, wb;
   const BigPoly *ax = widen(ct.ax, *level, wa), *bx = widen(ct.bx, *level, wb);
   std::vector<BigPoly> out;
-  if (auto n = narrowWidth_.find(*level); n != narrowWidth_.end() && n->second < ct.logq()) {
+  if (auto n = narrow_.find(*level); n != narrow_.end() && n->second.width < ct.logq()) {
     exec_.runPolys(abi::clientNarrowDecryptFunc(*level), {ax, bx}, out);
-    if (narrowHolds(out.at(1), ct.logq())) return std::move(out.at(0));
+    if (narrowHolds(n->second, out.at(1), ct.logq())) return std::move(out.at(0));
   }
   exec_.runPolys(abi::clientDecryptFunc(*level), {ax, bx}, out);
   if (*level == ct.logq()) return std::move(out.at(0));
   return reduce(out.at(0), ct.logq());
 }
 
-bool KernelArithmetic::narrowHolds(const BigPoly &check, int logq) const {
+bool KernelArithmetic::narrowHolds(const Narrow &n, const BigPoly &check, int logq) const {
   // t = r 2^-logq mod p (Shoup's product with a constant), accepted for
-  // t in [0, h + 1] or [p - h - 1, p), for either reading of r mod 2^b.
+  // t in [0, h + 1] or [p - h, p), for either reading of r mod 2^b.
   using u128 = unsigned __int128;
-  const uint64_t p = checkPrime_, bound = uint64_t(params_.h) + 1;
-  uint64_t inv = 1, half = (p + 1) / 2;  // 2^-1 mod p
-  for (int i = 0; i < logq; ++i) inv = uint64_t(u128(inv) * half % p);
+  const uint64_t p = n.prime, above = uint64_t(params_.h) + 1, below = uint64_t(params_.h);
+  uint64_t inv = 1, base = (p + 1) / 2;  // 2^-logq = (2^-1)^logq, by squaring
+  for (int e = logq; e; e >>= 1, base = uint64_t(u128(base) * base % p))
+    if (e & 1) inv = uint64_t(u128(inv) * base % p);
   const uint64_t invShoup = uint64_t((u128(inv) << 64) / p);
-  auto small = [&](uint64_t u) {  // u in [0, p)
+  auto allowed = [&](uint64_t u) {  // u in [0, p)
     uint64_t t = u * inv - uint64_t((u128(u) * invShoup) >> 64) * p;
     if (t >= p) t -= p;
-    return t <= bound || p - t <= bound;
+    return t <= above || p - t <= below;
   };
   // r in (-p/2, p/2) comes as u = r mod 2^b: r is u or u - 2^b (p > 2^b > u).
-  const uint64_t wrap = p - (uint64_t(1) << checkBits_);
+  const uint64_t wrap = p - (uint64_t(1) << n.checkBits);
   for (uint64_t u : check.words)
-    if (!small(u) && !small(u + wrap)) return false;
+    if (!allowed(u) && !allowed(u + wrap)) return false;
   return true;
 }
 

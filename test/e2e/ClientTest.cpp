@@ -12,6 +12,7 @@
 #include "fhec/runtime/Client.h"
 #include "fhec/runtime/Encoding.h"
 #include "fhec/runtime/Error.h"
+#include "fhec/runtime/Primes.h"
 
 using namespace fhec;
 using namespace fhec::test;
@@ -154,6 +155,76 @@ TEST_P(ClientKernelsTest, NarrowDecryptionHoldsOrFallsBack) {
   low.ax = rt::reduce(fresh.ax, logQ - 300);
   low.bx = rt::reduce(fresh.bx, logQ - 300);
   expectReference(low, w, "a ciphertext at logq " + std::to_string(logQ - 300));
+
+  // The extremes of Y - c = k q, k = h + 1 and k = -h at coefficient 0
+  // (every other coefficient small too): a secret and a ciphertext of
+  // coefficients q - 1 = -1 mod q where each term of Y_0 is largest.
+  const int N = int(p.N()), h = p.h;
+  rt::BigPoly minusOne(c.logN, logQ);
+  for (uint64_t &x : minusOne.words) x = ~uint64_t(0);
+  minusOne.maskTop();
+  auto extreme = [&](bool top) {
+    rt::SecretKey sk;
+    sk.logN = c.logN;
+    sk.s.assign(size_t(N), 0);
+    rt::Ciphertext ct = fresh;
+    ct.keySet = rt::KeySetId();
+    ct.ax = rt::BigPoly(c.logN, logQ);
+    ct.bx = rt::BigPoly(c.logN, logQ);
+    // (ax s)_0 = ax_0 s_0 - sum_j ax_j s_(N-j).
+    if (top) {  // Y_0 = (q - 1) + h (q - 1) = (h + 1) q - (h + 1)
+      sk.s[0] = 1;
+      for (int j = 1; j < h; ++j) sk.s[size_t(N - j)] = -1;
+      for (int j = 0; j < h; ++j) std::copy(minusOne.coeff(0), minusOne.coeff(1), ct.ax.coeff(size_t(j)));
+      std::copy(minusOne.coeff(0), minusOne.coeff(1), ct.bx.coeff(0));
+    } else {  // Y_0 = -h (q - 1) = -h q + h
+      for (int j = 1; j <= h; ++j) sk.s[size_t(N - j)] = 1;
+      for (int j = 1; j <= h; ++j) std::copy(minusOne.coeff(0), minusOne.coeff(1), ct.ax.coeff(size_t(j)));
+    }
+    rt::BigPoly ref = rt::decrypt(sk, ct);
+    rt::BigPoly m = rt::decryptMessage(sk, ct, kernels);
+    const char *what = top ? "k = h + 1" : "k = -h";
+    EXPECT_EQ(m.logq, w) << what;
+    EXPECT_TRUE(rt::signExtend(m, logQ) == ref) << what;
+    mpz_t v;
+    mpz_init(v);
+    ref.get(0, v, /*centered=*/true);
+    EXPECT_EQ(mpz_get_si(v), top ? -(h + 1) : h) << what;
+    mpz_clear(v);
+  };
+  extreme(true);
+  extreme(false);
+}
+
+// A message wrong by j 2^w at some coefficients passes the narrow check
+// only if k + j 2^(w - logq) (+- 2^(b - logq), r's other reading) mod p is
+// an allowed k in [-h, h + 1] (Client.h). |m| < q/2 and |c| <= 2^(w-1)
+// leave 0 < |j| <= 2^(logq - w - 1): for the test's primes and levels, no
+// such j up to 2^16 comes within 2h + 1 of a multiple of p.
+TEST(NarrowDecryption, SmallOverflowsAreAlwaysRefused) {
+  using u128 = unsigned __int128;
+  const int64_t h = 64;
+  for (const char *target : {"cpu", "cpu-avx512"})
+    for (int logN : {10, 12, 16}) {
+      const unsigned primeBits = lookupTarget(target)->primeBits;
+      const int w = int(planDecryptWindows(1200, 6, primeBits).front().bits), b = int(primeBits) - 1;
+      const uint64_t p = rt::nttPrimes(logN, int(primeBits), 1)[0];
+      auto pow2 = [&](int64_t e) {  // 2^e mod p, e may be negative
+        uint64_t base = e >= 0 ? 2 : (p + 1) / 2, r = 1;
+        for (uint64_t k = uint64_t(e >= 0 ? e : -e); k; k >>= 1, base = uint64_t(u128(base) * base % p))
+          if (k & 1) r = uint64_t(u128(r) * base % p);
+        return r;
+      };
+      for (int logq : {w + 1, 300, 600, 900, 1170, 1200}) {
+        const uint64_t step = pow2(w - logq), other = pow2(b - logq);
+        const int64_t most = int64_t(1) << std::min(16, logq - w - 1);
+        for (int64_t j = 1; j <= most; ++j)
+          for (uint64_t d : {uint64_t(u128(j) * step % p), uint64_t(u128(p - uint64_t(j) % p) * step % p)})
+            for (uint64_t delta : {d, (d + other) % p, (d + p - other) % p})
+              ASSERT_TRUE(delta > uint64_t(2 * h + 1) && p - delta > uint64_t(2 * h + 1))
+                  << target << ", logN " << logN << ", logq " << logq << ": j = +-" << j << " passes";
+      }
+    }
 }
 
 // Decryption's bit-windows cover ax exactly, each product within its basis.

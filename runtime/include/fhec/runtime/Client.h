@@ -34,17 +34,19 @@ public:
   /// Narrow decryption first, where the module has it (Abi.h): a message
   /// is far smaller than q, and the decryption mod 2^w of ax's lowest
   /// window alone, c (read centered), is the whole decryption when
-  /// Y = bx + ax s (over Z) - c is a multiple k 2^logq of q. The kernel
-  /// also gives r = Y - c mod a prime p; the client accepts c when every
-  /// r 2^-logq mod p is a k with |k| <= h + 1 (|Y| < (h + 1) q bounds the
-  /// true k), and else decrypts with all windows. So a decryption c is
-  /// never refused, and a wrong c (a message above 2^(w-1), w = 241 bits
-  /// at the paper's size) is taken only if p divides Y - c - k 2^logq for
-  /// some allowed k at every coefficient where c is wrong: a chance of
-  /// about 2 (2h + 3) / p (2^-42 with h = 64 and p near 2^50; the 2: r
-  /// comes back mod 2^b < p, read both ways) for a coefficient not chosen
-  /// against p. (A server that chose it could as
-  /// well have sent a ciphertext of that message.)
+  /// Y - c is a multiple k 2^logq of q, where Y = bx + ax s over Z. The
+  /// kernel also gives r = Y - c mod a prime p; the client accepts c when
+  /// every r 2^-logq mod p is a k in [-h, h + 1] (-h (q - 1) <= Y <=
+  /// (h + 1)(q - 1) bounds the true k), and else decrypts with all windows.
+  /// So a correct c is never refused, and a wrong c (a message beyond
+  /// 2^(w-1), w = 241 bits at the paper's size) is taken only if, at every
+  /// coefficient where c is wrong by j 2^w, k + j 2^(w-logq) mod p is an
+  /// allowed k: for a j not chosen against p, a chance of about
+  /// 2 (2h + 2) / p (2^-42 with h = 64 and p near 2^50; the 2: r comes back
+  /// mod 2^b < p, read both ways). Coefficients wrong by the same j pass or
+  /// fail together; ClientTest checks that no possible j (0 < |j| <=
+  /// 2^(logq-w-1)) up to 2^16 passes for the primes and levels it tries. (A server that chose j against p
+  /// could as well have sent a ciphertext of that message.)
   BigPoly decrypt(const SecretKey &sk, const Ciphertext &ct) override;
   /// decrypt's values, mod 2^w when the narrow decryption holds them.
   BigPoly decryptMessage(const SecretKey &sk, const Ciphertext &ct) override;
@@ -58,18 +60,21 @@ private:
   /// Prepares the NTT form of sk (or pk) unless it is the one prepared last.
   void useSecret(const SecretKey &sk);
   void usePublic(const PublicKey &pk);
+  /// A narrow decrypt kernel (Abi.h): its result's width w, the check's
+  /// prime p and the bits b of the check's result.
+  struct Narrow {
+    int width = 0;
+    uint64_t prime = 0;
+    int checkBits = 0;
+  };
   /// Whether a narrow decryption's check accepts it for a ciphertext mod 2^logq (see decrypt).
-  bool narrowHolds(const BigPoly &check, int logq) const;
+  bool narrowHolds(const Narrow &n, const BigPoly &check, int logq) const;
 
   const CompiledModule &module_;
   Params params_;
   Executor exec_;
   std::vector<int> decryptLevels_;
-  /// Narrow decrypt kernels by level: their window width w; the check's
-  /// prime p and the bits b of its result.
-  std::map<int, int> narrowWidth_;
-  uint64_t checkPrime_ = 0;
-  int checkBits_ = 0;
+  std::map<int, Narrow> narrow_;  ///< by level (logq)
   std::mutex mu_;  ///< one call at a time: the executor's workspace is shared
   KeySetId secretKeySet_, publicKeySet_;
   bool secretReady_ = false, publicReady_ = false;
