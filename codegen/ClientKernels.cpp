@@ -87,25 +87,21 @@ public:
     ret({ax, bx});
   }
 
-  // m = bx + ax s mod 2^logq, with ax cut into bit-windows A_g: each
-  // window's CRT, NTT, Hadamard with the secret and iNTT in a basis of the
-  // window's size, then one icrt_sum adds the products A_g s at their
+  // m = bx + ax s mod 2^logq, with ax cut into bit-windows A_g (`plan`):
+  // each window's CRT, NTT, Hadamard with the secret and iNTT in a basis of
+  // the window's size, then one icrt_sum adds the products A_g s at their
   // offsets, and bx.
-  void decrypt(int logq) {
+  void decrypt(int logq, ArrayRef<DecryptWindow> plan) {
     Block *body = function(abi::clientDecryptFunc(logq), {{poly(logq), "ax"}, {poly(logq), "bx"}, {eval(keyBasis), "sk"}},
                            {{poly(logq), "m"}});
     SmallVector<Value> products;
     SmallVector<int64_t> offsets;
     llvm::DenseMap<unsigned, Value> secrets;  // basis bits -> the secret in that basis
-    for (const DecryptWindow &w : planDecryptWindows(unsigned(logq), logH, primeBits)) {
-      fhe::BasisAttr d = basis(w.basisBits);
-      auto crt = fhe::CrtOp::create(b, loc, coeff(d), body->getArgument(0));
-      crt.setWindow(ArrayRef<int64_t>{w.offset, w.bits});
+    for (const DecryptWindow &w : plan) {
+      Value crt = windowCrt(body->getArgument(0), w);
       Value &key = secrets[w.basisBits];
-      if (!key) key = prefix(body->getArgument(2), d);
-      Value ntt = fhe::NttOp::create(b, loc, eval(d), crt.getResult());
-      Value h = fhe::HadamardOp::create(b, loc, ntt, key);
-      products.push_back(fhe::InttOp::create(b, loc, coeff(d), h));
+      if (!key) key = prefix(body->getArgument(2), basis(w.basisBits));
+      products.push_back(timesKey(crt, key));
       offsets.push_back(w.offset);
     }
     auto sum = fhe::IcrtSumOp::create(b, loc, poly(logq), products, body->getArgument(1),
@@ -113,39 +109,30 @@ public:
     ret({sum.getResult()});
   }
 
-  // The decryption mod 2^w of ax's lowest window (w bits), with a check
+  // The decryption mod 2^w of ax's lowest window `w` alone, with a check
   // that it is the whole decryption: m_w = bx + A_0 s mod 2^w, and
   // r = (bx + ax s - c) mod p in a basis of one prime, where c is m_w read
-  // centered. Y = bx + ax s (over Z) is below (h + 1) 2^logq in magnitude;
-  // c is Y's decryption mod 2^logq exactly when Y - c is a multiple k 2^logq
-  // with |k| <= h + 1, which the client checks on r (Client.cpp). r comes
-  // back mod 2^b, b = primeBits - 1 (p in (2^b, 2^(b+1)), r centered).
-  void narrowDecrypt(int logq) {
-    std::vector<DecryptWindow> plan = planDecryptWindows(unsigned(logq), logH, primeBits);
-    const DecryptWindow &w = plan.front();
+  // centered. c is the decryption mod 2^logq exactly when Y - c = k 2^logq
+  // with -h <= k <= h + 1 (Y = bx + ax s over Z), which the client checks
+  // on r (Client.cpp). r comes back mod 2^b, b = primeBits - 1 (p in
+  // (2^b, 2^(b+1)), r centered).
+  void narrowDecrypt(int logq, const DecryptWindow &w) {
     Block *body = function(abi::clientNarrowDecryptFunc(logq),
                            {{poly(logq), "ax"}, {poly(logq), "bx"}, {eval(keyBasis), "sk"}},
                            {{poly(int(w.bits)), "m"}, {poly(int(primeBits) - 1), "check"}});
     Value ax = body->getArgument(0), bx = body->getArgument(1), sk = body->getArgument(2);
-    fhe::BasisAttr d = basis(w.basisBits);
-    auto crt = fhe::CrtOp::create(b, loc, coeff(d), ax);
-    crt.setWindow(ArrayRef<int64_t>{0, w.bits});
-    Value ntt = fhe::NttOp::create(b, loc, eval(d), crt.getResult());
-    Value low = fhe::InttOp::create(b, loc, coeff(d), fhe::HadamardOp::create(b, loc, ntt, prefix(sk, d)).getResult());
+    Value crt = windowCrt(ax, w);
+    Value low = timesKey(crt, prefix(sk, basis(w.basisBits)));
     Value bxLow = fhe::PolyReduceOp::create(b, loc, poly(int(w.bits)), bx);
     Value m = fhe::IcrtSumOp::create(b, loc, poly(int(w.bits)), ValueRange{low}, bxLow,
                                      b.getDenseI64ArrayAttr({0}), nullptr)
                   .getResult();
-    // The check, in the first prime alone.
-    fhe::BasisAttr one = basis(primeBits - 1);
-    // (A window of all of ax: one pass reads it for both CRTs.)
-    auto cax = fhe::CrtOp::create(b, loc, coeff(one), ax);
-    cax.setWindow(ArrayRef<int64_t>{0, int64_t(logq)});
-    Value axs = fhe::InttOp::create(
-        b, loc, coeff(one),
-        fhe::HadamardOp::create(b, loc, fhe::NttOp::create(b, loc, eval(one), cax.getResult()), prefix(sk, one)).getResult());
-    Value cbx = fhe::CrtOp::create(b, loc, coeff(one), bx);
-    auto cm = fhe::CrtOp::create(b, loc, coeff(one), m);
+    // The check, in the first prime alone. (ax read as a window of all of
+    // it: fhe-fuse then reads it in one pass for both CRTs.)
+    Value cax = windowCrt(ax, {0, int64_t(logq), primeBits - 1});
+    Value axs = timesKey(cax, prefix(sk, basis(primeBits - 1)));
+    Value cbx = fhe::CrtOp::create(b, loc, cax.getType(), bx);
+    auto cm = fhe::CrtOp::create(b, loc, cax.getType(), m);
     cm.setCentered(true);
     Value y = fhe::AddOp::create(b, loc, axs, cbx);
     Value r = fhe::SubOp::create(b, loc, y, cm.getResult());
@@ -175,8 +162,22 @@ private:
   // x * key mod 2^logq (key in NTT form): CRT, NTT, Hadamard, iNTT, iCRT.
   Value product(Value x, Value key, fhe::BasisAttr basis, int logq) {
     Value c = fhe::CrtOp::create(b, loc, coeff(basis), x);
-    Value h = fhe::HadamardOp::create(b, loc, fhe::NttOp::create(b, loc, eval(basis), c), key);
-    return fhe::IcrtOp::create(b, loc, poly(logq), fhe::InttOp::create(b, loc, coeff(basis), h));
+    return fhe::IcrtOp::create(b, loc, poly(logq), timesKey(c, key));
+  }
+
+  // Coefficient-domain residues times a key in NTT form of their basis:
+  // NTT, Hadamard, iNTT.
+  Value timesKey(Value residues, Value key) {
+    auto t = cast<fhe::RnsType>(residues.getType());
+    Value h = fhe::HadamardOp::create(b, loc, fhe::NttOp::create(b, loc, t.withDomain(fhe::Domain::eval), residues), key);
+    return fhe::InttOp::create(b, loc, t, h);
+  }
+
+  // The CRT of bit-window w of x, in a basis of w.basisBits bits.
+  Value windowCrt(Value x, const DecryptWindow &w) {
+    auto crt = fhe::CrtOp::create(b, loc, coeff(basis(w.basisBits)), x);
+    crt.setWindow(ArrayRef<int64_t>{w.offset, w.bits});
+    return crt.getResult();
   }
 
   // A public function with role-named arguments and results at the end of
@@ -254,10 +255,11 @@ OwningOpRef<ModuleOp> buildClientKernels(MLIRContext &ctx, const rt::Params &par
   kb.keyB();
   kb.encrypt();
   for (int l : levels) {
-    kb.decrypt(l);
+    std::vector<DecryptWindow> plan = planDecryptWindows(unsigned(l), logH, target.primeBits);
+    kb.decrypt(l, plan);
     // Where the full decryption takes three windows or more, a narrow one
     // first (KernelArithmetic::decrypt falls back to the full one).
-    if (planDecryptWindows(unsigned(l), logH, target.primeBits).size() >= 3) kb.narrowDecrypt(l);
+    if (plan.size() >= 3) kb.narrowDecrypt(l, plan.front());
   }
   return module;
 }

@@ -1,5 +1,6 @@
 #include "fhec/runtime/Client.h"
 #include "fhec/runtime/Error.h"
+#include "fhec/runtime/Modular.h"
 
 #include <algorithm>
 #include <cstring>
@@ -167,15 +168,11 @@ BigPoly KernelArithmetic::decryptMessage(const SecretKey &sk, const Ciphertext &
 bool KernelArithmetic::narrowHolds(const Narrow &n, const BigPoly &check, int logq) const {
   // t = r 2^-logq mod p (Shoup's product with a constant), accepted for
   // t in [0, h + 1] or [p - h, p), for either reading of r mod 2^b.
-  using u128 = unsigned __int128;
   const uint64_t p = n.prime, above = uint64_t(params_.h) + 1, below = uint64_t(params_.h);
-  uint64_t inv = 1, base = (p + 1) / 2;  // 2^-logq = (2^-1)^logq, by squaring
-  for (int e = logq; e; e >>= 1, base = uint64_t(u128(base) * base % p))
-    if (e & 1) inv = uint64_t(u128(inv) * base % p);
-  const uint64_t invShoup = uint64_t((u128(inv) << 64) / p);
+  const uint64_t inv = powMod((p + 1) / 2, uint64_t(logq), p);  // (2^-1)^logq
+  const uint64_t invShoup = shoupPrecompute(inv, p);
   auto allowed = [&](uint64_t u) {  // u in [0, p)
-    uint64_t t = u * inv - uint64_t((u128(u) * invShoup) >> 64) * p;
-    if (t >= p) t -= p;
+    uint64_t t = mulModShoup(u, inv, invShoup, p);
     return t <= above || p - t <= below;
   };
   // r in (-p/2, p/2) comes as u = r mod 2^b: r is u or u - 2^b (p > 2^b > u).

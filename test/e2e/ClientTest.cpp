@@ -12,6 +12,7 @@
 #include "fhec/runtime/Client.h"
 #include "fhec/runtime/Encoding.h"
 #include "fhec/runtime/Error.h"
+#include "fhec/runtime/Modular.h"
 #include "fhec/runtime/Primes.h"
 
 using namespace fhec;
@@ -202,7 +203,6 @@ TEST_P(ClientKernelsTest, NarrowDecryptionHoldsOrFallsBack) {
 // leave 0 < |j| <= 2^(logq - w - 1): for the test's primes and levels, no
 // such j up to 2^16 comes within 2h + 1 of a multiple of p.
 TEST(NarrowDecryption, SmallOverflowsAreAlwaysRefused) {
-  using u128 = unsigned __int128;
   const int64_t h = 64;
   for (const char *target : {"cpu", "cpu-avx512"})
     for (int logN : {10, 12, 16}) {
@@ -210,16 +210,13 @@ TEST(NarrowDecryption, SmallOverflowsAreAlwaysRefused) {
       const int w = int(planDecryptWindows(1200, 6, primeBits).front().bits), b = int(primeBits) - 1;
       const uint64_t p = rt::nttPrimes(logN, int(primeBits), 1)[0];
       auto pow2 = [&](int64_t e) {  // 2^e mod p, e may be negative
-        uint64_t base = e >= 0 ? 2 : (p + 1) / 2, r = 1;
-        for (uint64_t k = uint64_t(e >= 0 ? e : -e); k; k >>= 1, base = uint64_t(u128(base) * base % p))
-          if (k & 1) r = uint64_t(u128(r) * base % p);
-        return r;
+        return rt::powMod(e >= 0 ? 2 : (p + 1) / 2, uint64_t(e >= 0 ? e : -e), p);
       };
       for (int logq : {w + 1, 300, 600, 900, 1170, 1200}) {
         const uint64_t step = pow2(w - logq), other = pow2(b - logq);
         const int64_t most = int64_t(1) << std::min(16, logq - w - 1);
         for (int64_t j = 1; j <= most; ++j)
-          for (uint64_t d : {uint64_t(u128(j) * step % p), uint64_t(u128(p - uint64_t(j) % p) * step % p)})
+          for (uint64_t d : {rt::mulMod(uint64_t(j), step, p), p - rt::mulMod(uint64_t(j), step, p)})  // +-j
             for (uint64_t delta : {d, (d + other) % p, (d + p - other) % p})
               ASSERT_TRUE(delta > uint64_t(2 * h + 1) && p - delta > uint64_t(2 * h + 1))
                   << target << ", logN " << logN << ", logq " << logq << ": j = +-" << j << " passes";

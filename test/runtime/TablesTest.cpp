@@ -265,8 +265,6 @@ TEST(Tables, DigitTablesBase52) {
   mpz_clears(P, x, y, nullptr);
 }
 
-// Winograd's correction: the words lo (bits 0..51) and hi (bits 52..) of
-// sum_i v[2i] v[2i+1] over the first n values (n even).
 // sum_c t[c][j] 2^(51 c) over `rows` rows of `cols` words: column j of a
 // table of base-2^51 digits, each digit checked below 2^51.
 static void digitColumn(mpz_t out, const std::vector<uint64_t> &t, int64_t rows, size_t cols, size_t j) {
@@ -278,6 +276,8 @@ static void digitColumn(mpz_t out, const std::vector<uint64_t> &t, int64_t rows,
   }
 }
 
+// Winograd's correction: the words lo (bits 0..51) and hi (bits 52..) of
+// sum_i v[2i] v[2i+1] over the first n values (n even).
 static bool holdsPairProductSum(const uint64_t *v, size_t n, uint64_t lo, uint64_t hi) {
   mpz_t sum, x;
   mpz_inits(sum, x, nullptr);
