@@ -129,7 +129,7 @@ struct FHEFusePass : public fhec::impl::FHEFuseBase<FHEFusePass> {
       if (lazyCrt) markLazyCrt(f);
       if (lazyProducts) markLazyProducts(f);
       if (residue && failed(fuse(f, fhe::Space::residue))) return signalPassFailure();
-      if (coefficient && failed(fuse(f, fhe::Space::coefficient))) return signalPassFailure();
+      if (coefficient && failed(fuse(f, fhe::Space::coefficient, spec->gpu))) return signalPassFailure();
       if (transform && failed(fuse(f, fhe::Space::transform))) return signalPassFailure();
       if (rows && !spec->gpu && failed(fuseRows(f))) return signalPassFailure();
     }
@@ -220,7 +220,7 @@ struct FHEFusePass : public fhec::impl::FHEFuseBase<FHEFusePass> {
     });
   }
 
-  LogicalResult fuse(func::FuncOp f, fhe::Space space) {
+  LogicalResult fuse(func::FuncOp f, fhe::Space space, bool gpu = false) {
     Block &body = f.getBody().front();
     Grouping g(body);
     bool residueSpace = space == fhe::Space::residue;
@@ -270,6 +270,24 @@ struct FHEFusePass : public fhec::impl::FHEFuseBase<FHEFusePass> {
       for (Operation *op : candidates)
         if (auto crt = dyn_cast<fhe::CrtOp>(op); crt && crt.getWindow())
           if (auto [it, fresh] = firstWindow.try_emplace(crt.getInput(), op); !fresh) merge(it->second, op);
+      // GPU targets: CRTs of one shape that stay alone (a product's input
+      // BigInts) form a batch, one launch for all of them (emitGpuCrt).
+      if (gpu) {
+        llvm::DenseSet<Operation *> grouped;
+        for (auto &members : g.multiOpGroups()) grouped.insert(members.begin(), members.end());
+        SmallVector<Operation *> lone;
+        for (Operation *op : candidates)
+          if (auto crt = dyn_cast<fhe::CrtOp>(op);
+              crt && !grouped.count(op) && crt.getResult().getType().getLayout() == fhe::Layout::prime_major)
+            lone.push_back(op);
+        for (auto [i, a] : llvm::enumerate(lone))
+          for (Operation *b : ArrayRef<Operation *>(lone).take_front(i))
+            if (a->getOperandTypes() == b->getOperandTypes() && a->getResultTypes() == b->getResultTypes() &&
+                a->getAttrDictionary() == b->getAttrDictionary()) {
+              merge(b, a);
+              break;
+            }
+      }
     }
     for (auto &members : g.multiOpGroups()) materialize(members, space);
     if (!sortTopologically(&body)) return f.emitOpError() << "fhe-fuse: the fused body has a cycle";

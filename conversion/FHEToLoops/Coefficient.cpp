@@ -157,6 +157,19 @@ namespace {
 struct FusedCoefficientLowering : KernelPattern<fhe::FusedOp> {
   using KernelPattern::KernelPattern;
 
+  // CRTs of one shape with prime-major results, each reading a kernel input
+  // and yielding its result (a GPU target's batch, fhe-fuse).
+  bool isGpuCrtBatch(ArrayRef<Operation *> ops) const {
+    if (!options.target->gpu) return false;
+    return llvm::all_of(ops, [&](Operation *op) {
+      auto crt = dyn_cast<fhe::CrtOp>(op);
+      return crt && crt.getResult().getType().getLayout() == fhe::Layout::prime_major &&
+             isa<BlockArgument>(crt.getInput()) && op->getOperandTypes() == ops.front()->getOperandTypes() &&
+             op->getResultTypes() == ops.front()->getResultTypes() &&
+             op->getAttrDictionary() == ops.front()->getAttrDictionary();
+    });
+  }
+
   LogicalResult matchAndRewrite(fhe::FusedOp op, OpAdaptor adaptor, ConversionPatternRewriter &rewriter) const override {
     if (op.getSpace() != fhe::Space::coefficient) return failure();
     KernelBuilder kb(rewriter, op.getLoc(), options);
@@ -175,7 +188,17 @@ struct FusedCoefficientLowering : KernelPattern<fhe::FusedOp> {
     SmallVector<Operation *> ops;
     for (Operation &inner : body.without_terminator()) ops.push_back(&inner);
     kb.phaseBegin(phaseOf(op));
-    emitCoefficientKernel(kb, ops, memory, N, coefficientBlock(op, N));
+    if (isGpuCrtBatch(ops)) {
+      // fhe-fuse's batch of independent CRTs on a GPU: one launch.
+      SmallVector<Value> ins, outs;
+      for (Operation *crt : ops) {
+        ins.push_back(memory.lookup(crt->getOperand(0)));
+        outs.push_back(memory.lookup(crt->getResult(0)));
+      }
+      emitGpuCrt(kb, cast<fhe::CrtOp>(ops.front()), ins, outs);
+    } else {
+      emitCoefficientKernel(kb, ops, memory, N, coefficientBlock(op, N));
+    }
     kb.phaseEnd(phaseOf(op));
     SmallVector<Value> repl;
     for (Value y : yielded) repl.push_back(memory.at(y));

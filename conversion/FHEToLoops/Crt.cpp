@@ -76,10 +76,11 @@ Value centerTerm(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, Value i, 
 // B_j = sum_{k even} s_k s_k+1 per prime (CrtWinograd table): one IFMA
 // product pair per two digits instead of two, for two vector additions.
 //
-// With `gpuRow` and `gpuCoeff` (GPU targets) it computes the one residue
-// (gpuRow, gpuCoeff) instead, from the input's digits in place.
+// With GPU buffers (GPU targets, prime-major results) it emits the whole
+// CRT of each input of `gpuIns` into the same member of `gpuOuts` instead,
+// as one grid (in, out and B are ignored).
 void digitCrt(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, const CoeffRef &out, int64_t B, unsigned D,
-              Value gpuRow = Value(), Value gpuCoeff = Value()) {
+              ArrayRef<Value> gpuIns = {}, ArrayRef<Value> gpuOuts = {}) {
   auto outT = op.getResult().getType();
   auto basis = outT.getBasis();
   int64_t L = op.getInput().getType().getLimbs(), m = int64_t(basis.size());
@@ -99,7 +100,7 @@ void digitCrt(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, const CoeffR
   Value center = op.getCentered()
                      ? kb.table(abi::TableKind::CrtCenter, basis, op.getInput().getType().getLogq(), outT.getLogN())
                      : Value();
-  bool digitsIn = !gpuRow;
+  bool digitsIn = gpuIns.empty();
   Value digits = digitsIn ? kb.scratch({nd, B}) : Value();
   // Winograd: A of each coefficient (low and high words) in a (2, B) scratch.
   Value corr = winograd ? kb.scratch({2, B}) : Value();
@@ -141,9 +142,10 @@ void digitCrt(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, const CoeffR
   // lo + hi 2^D = l + h0 2^D + h1 2^(2D), each part below 2^D, h0 reduced
   // with Shoup, h1 (small) with Shoup or a word multiply. (Winograd: lo and
   // hi are signed, their sum lo + hi 2^D is not: an arithmetic shift carries
-  // lo's sign, and h >= 0.)
-  auto finish = [&](Value lo, Value hi, Value j, Value i) {
-    auto c = [&](int col) { return kb.splat(kb.tableAt(consts, j, col), W); };
+  // lo's sign, and h >= 0.) The prime's constants are row j of `cs` (the
+  // PrimeConsts table or a copy of its rows); cTerm is a centered CRT's term.
+  auto finish = [&](Value lo, Value hi, Value cs, Value j, Value cTerm) {
+    auto c = [&](int col) { return kb.splat(kb.tableAt(cs, j, col), W); };
     Value p = c(abi::kPrime);
     Value carry = winograd ? Value(arith::ShRSIOp::create(kb.b, kb.loc, lo, shift))
                            : Value(arith::ShRUIOp::create(kb.b, kb.loc, lo, shift));
@@ -156,7 +158,7 @@ void digitCrt(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, const CoeffR
       r2 = wordH1 ? kb.mul(h1, c(abi::kBeta2Mod))
                   : kb.mulShoup(h1, c(abi::kBeta2Mod), c(abi::kBeta2ModShoup), p, lazySum ? 2 : 1);
     }
-    Value r, cTerm = center ? centerTerm(kb, op, in, i, center, j, W) : Value();
+    Value r;
     if (lazySum) {
       // l < 2^D <= 2^(D - pb + 1) p (8p), r1 in [0, 2p), r2 below
       // h1Max p (or 2p) and a centered term below p: the sum, below 16p,
@@ -172,38 +174,152 @@ void digitCrt(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, const CoeffR
     }
     return r;
   };
-  if (!digitsIn) {
-    // GPU (gpuDigitCrt): one thread per (prime j, coefficient i), its digits
-    // read from the input where they lie (32-bit digits are the halves of
-    // its limbs), no scratch.
-    assert(!winograd && 64 % D == 0 && W == 1 && "the per-residue form reads D = 32 bit digits of the limbs");
-    int64_t perLimb = 64 / D;
-    Value j = gpuRow, i = gpuCoeff;
-    SmallVector<Value> acc{zero, zero};
-    auto mac = [&](ValueRange a, Value limb, int64_t half, Value k) {
-      Value d = kb.bitAnd(half ? kb.shr(limb, kb.constW(half * D, 1)) : limb, mask);
-      auto [lo, hi] = kb.macSplit(a[0], a[1], d, kb.load(pow, {j, k}), D);
-      return SmallVector<Value>{lo, hi};
-    };
-    if (op.getWindow()) {
-      // A window's digits, shifted into place.
-      for (int64_t k = 0; k < real; ++k) acc = mac(acc, bigIntDigit(kb, in, i, k, L, D, 1, from, bits), 0, kb.cidx(k));
-      kb.store(finish(acc[0], acc[1], j, i), out, i, j);
+  if (!gpuIns.empty()) {
+    assert(!winograd && D == 32 && pb <= 32 && W == 1 && "the GPU forms read 32-bit digits, the halves of the limbs");
+    int64_t N = outT.getN();
+    Value primes = kb.primeCount(basis);  // (a kernel argument: one kernel for every basis size)
+    // Tiles: T coefficients x PB primes per block of 256 threads; thread
+    // (lane r, column c) computes the residues of coefficient c for the
+    // block's primes r, r + lanes, ... (Q of them). A warp's 32 threads
+    // share their primes (T >= 32) and take consecutive coefficients.
+    int64_t threads = 256, T = std::min<int64_t>(64, N), lanes = threads / T, Q = 8, PB = lanes * Q;
+    int64_t rowsD = (L * 64 + D - 1) / D, strideD = T + 1, cols = abi::kPrimeConstCols;
+    int64_t sharedBytes = 4 * rowsD * strideD + 4 * PB * nd + 8 * PB * cols + (center ? 8 * PB : 0);
+    if (!usesGpuLaunches(kb.options) || op.getWindow() || sharedBytes > abi::kGpuSharedMemoryBytes) {
+      // One thread per residue (prime j, coefficient i) reading its digits
+      // in place: the host-loop form, windows, and inputs too wide for a
+      // block's shared memory.
+      int64_t perLimb = 64 / D, wholeLimbs = real / perLimb;
+      for (auto [inMem, outMem] : llvm::zip_equal(gpuIns, gpuOuts)) {
+        CoeffRef in{inMem, Value(), false}, out{outMem, Value(), true};
+        kb.rowMajorGrid(primes, kb.cidx(N), [&](Value j, Value i) {
+          SmallVector<Value> acc{zero, zero};
+          auto mac = [&](ValueRange a, Value limb, int64_t half, Value k) {
+            Value d = kb.bitAnd(half ? kb.shr(limb, kb.constW(half * D, 1)) : limb, mask);
+            auto [lo, hi] = kb.macSplit(a[0], a[1], d, kb.load(pow, {j, k}), D);
+            return SmallVector<Value>{lo, hi};
+          };
+          if (op.getWindow()) {
+            for (int64_t k = 0; k < real; ++k)
+              acc = mac(acc, bigIntDigit(kb, in, i, k, L, D, 1, from, bits), 0, kb.cidx(k));
+          } else {
+            acc = kb.loop(0, wholeLimbs, acc, [&](Value w, ValueRange a) {
+              Value limb = kb.load(in, i, w);
+              SmallVector<Value> next(a);
+              for (int64_t h = 0; h < perLimb; ++h)
+                next = mac(next, limb, h, kb.add(kb.mul(w, kb.cidx(perLimb)), kb.cidx(h)));
+              return next;
+            });
+            if (real % perLimb) {
+              Value limb = kb.load(in, i, kb.cidx(wholeLimbs));
+              for (int64_t h = 0; h < real % perLimb; ++h) acc = mac(acc, limb, h, kb.cidx(wholeLimbs * perLimb + h));
+            }
+          }
+          kb.store(finish(acc[0], acc[1], consts, j, center ? centerTerm(kb, op, in, i, center, j, 1) : Value()), out,
+                   i, j);
+        });
+      }
       return;
     }
-    // Whole limbs, then the top limb's digits below logq.
-    int64_t wholeLimbs = real / perLimb;
-    acc = kb.loop(0, wholeLimbs, acc, [&](Value w, ValueRange a) {
-      Value limb = kb.load(in, i, w);
-      SmallVector<Value> next(a);
-      for (int64_t h = 0; h < perLimb; ++h) next = mac(next, limb, h, kb.add(kb.mul(w, kb.cidx(perLimb)), kb.cidx(h)));
-      return next;
+    // The tiled matrix product (Jung et al. 2021's matrix form of Algo. 1;
+    // HE-Booster's (prime, coefficient) threads): each block stages its
+    // T coefficients' limbs (one contiguous, coalesced copy) as 32-bit
+    // digits, and its primes' beta^k rows and constants, in shared memory;
+    // every digit then serves Q primes from registers, and every power a
+    // warp's 32 coefficients (a broadcast). Digit rows are padded by a word
+    // so the staging's stores, consecutive limbs of one coefficient, spread
+    // over the banks.
+    SmallVector<MemRefType> shared{kb.sharedType({rowsD, strideD}, 32), kb.sharedType({PB, nd}, 32),
+                                   kb.sharedType({PB, cols})};
+    if (center) shared.push_back(kb.sharedType({PB, 1}));
+    Value groups = arith::CeilDivUIOp::create(kb.b, kb.loc, primes, kb.cidx(PB));
+    int64_t n = int64_t(gpuIns.size());
+    Type i32 = kb.b.getI32Type(), i64 = kb.b.getI64Type();
+    auto narrow = [&](Value v) { return arith::TruncIOp::create(kb.b, kb.loc, i32, v).getResult(); };
+    auto wide = [&](Value v) { return arith::ExtUIOp::create(kb.b, kb.loc, i64, v).getResult(); };
+    // Block (tile, g, b): member b of the batch, prime group g.
+    kb.gpuLaunch(kb.cidx(N / T), groups, kb.cidx(n), threads, shared,
+                 [&](Value tile, Value g, Value member, Value tid, ValueRange sh) {
+      CoeffRef in{kb.pick(member, gpuIns), Value(), false}, out{kb.pick(member, gpuOuts), Value(), true};
+      Value i0 = kb.mul(tile, kb.cidx(T)), j0 = kb.mul(g, kb.cidx(PB));
+      Value mLast = kb.sub(primes, kb.cidx(1));
+      auto primeRow = [&](Value q) { return arith::MinUIOp::create(kb.b, kb.loc, kb.add(j0, q), mLast).getResult(); };
+      // Staging: the rows x cols elements of a flat range, thread tid taking
+      // elements e = tid, tid + 256, ... as (row, col) = (e / cols, e % cols),
+      // divided once and then advanced by (256 / cols, 256 % cols) with a carry.
+      auto stage = [&](int64_t rows, int64_t cols, function_ref<void(Value, Value)> copy) {
+        Value row = arith::DivUIOp::create(kb.b, kb.loc, tid, kb.cidx(cols));
+        Value col = arith::RemUIOp::create(kb.b, kb.loc, tid, kb.cidx(cols));
+        for (int64_t e0 = 0; e0 < rows * cols; e0 += threads) {
+          if (e0) {
+            col = kb.add(col, kb.cidx(threads % cols));
+            Value wrap = arith::CmpIOp::create(kb.b, kb.loc, arith::CmpIPredicate::uge, col, kb.cidx(cols));
+            col = arith::SelectOp::create(kb.b, kb.loc, wrap, kb.sub(col, kb.cidx(cols)), col);
+            row = kb.add(row, arith::SelectOp::create(kb.b, kb.loc, wrap, kb.cidx(threads / cols + 1),
+                                                      kb.cidx(threads / cols)));
+          }
+          if (e0 + threads <= rows * cols)
+            copy(row, col);
+          else
+            kb.ifThen(arith::CmpIOp::create(kb.b, kb.loc, arith::CmpIPredicate::ult, row, kb.cidx(rows)),
+                      [&] { copy(row, col); });
+        }
+      };
+      stage(T, L, [&](Value c, Value l) {
+        Value limb = kb.load(in, kb.add(i0, c), l);
+        for (int64_t h = 0; h < 64 / int64_t(D); ++h)
+          kb.store(narrow(h ? kb.shr(limb, kb.c64(h * D)) : limb), sh[0],
+                   {kb.add(kb.mul(l, kb.cidx(64 / D)), kb.cidx(h)), c});
+      });
+      stage(PB, nd, [&](Value q, Value k) { kb.store(narrow(kb.load(pow, {primeRow(q), k})), sh[1], {q, k}); });
+      stage(PB, cols, [&](Value q, Value k) { kb.store(kb.load(consts, {primeRow(q), k}), sh[2], {q, k}); });
+      if (center)
+        stage(PB, 1, [&](Value q, Value) {
+          kb.store(kb.load(center, {primeRow(q), kb.cidx(0)}), sh[3], {q, kb.cidx(0)});
+        });
+      kb.barrier();
+      Value c = arith::RemUIOp::create(kb.b, kb.loc, tid, kb.cidx(T));
+      Value r = arith::DivUIOp::create(kb.b, kb.loc, tid, kb.cidx(T));
+      SmallVector<Value> rows;
+      for (int64_t q = 0; q < Q; ++q) rows.push_back(kb.add(r, kb.cidx(q * lanes)));
+      // Digits d < 2^32 times powers below 2^pb: 2^(32 - pb) products (4 for
+      // 30-bit primes) fit one 64-bit word, each a mul.wide.u32, so a chunk of
+      // them is summed in one word, then split at D into the (lo, hi) sums.
+      int64_t chunk = int64_t(1) << std::min<int64_t>(32 - pb, 3);
+      auto macChunk = [&](ArrayRef<Value> acc, Value k0, int64_t count) {
+        SmallVector<Value> d, next;
+        for (int64_t u = 0; u < count; ++u) d.push_back(wide(kb.load(sh[0], {kb.add(k0, kb.cidx(u)), c})));
+        for (int64_t q = 0; q < Q; ++q) {
+          Value sum;
+          for (int64_t u = 0; u < count; ++u) {
+            Value prod = kb.mul(d[u], wide(kb.load(sh[1], {rows[q], kb.add(k0, kb.cidx(u))})));
+            sum = sum ? kb.add(sum, prod) : prod;
+          }
+          next.push_back(kb.add(acc[2 * q], kb.bitAnd(sum, mask)));
+          next.push_back(kb.add(acc[2 * q + 1], kb.shr(sum, shift)));
+        }
+        return next;
+      };
+      SmallVector<Value> acc(2 * Q, zero);
+      acc = kb.loop(0, nd / chunk, acc, [&](Value kc, ValueRange a) {
+        return macChunk(SmallVector<Value>(a), kb.mul(kc, kb.cidx(chunk)), chunk);
+      });
+      if (nd % chunk) acc = macChunk(acc, kb.cidx(nd / chunk * chunk), nd % chunk);
+      // A centered CRT's top bit, from its digit in shared memory.
+      Value topBit;
+      if (center) {
+        int64_t logq = op.getInput().getType().getLogq();
+        Value digit = wide(kb.load(sh[0], {kb.cidx((logq - 1) / D), c}));
+        topBit = kb.bitAnd(kb.shr(digit, kb.c64((logq - 1) % D)), kb.c64(1));
+      }
+      for (int64_t q = 0; q < Q; ++q) {
+        Value cTerm = center ? kb.bitAnd(kb.sub(zero, topBit), kb.load(sh[3], {rows[q], kb.cidx(0)})) : Value();
+        Value res = finish(acc[2 * q], acc[2 * q + 1], sh[2], rows[q], cTerm);
+        Value j = kb.add(j0, rows[q]);
+        kb.ifThen(arith::CmpIOp::create(kb.b, kb.loc, arith::CmpIPredicate::ult, j, primes),
+                  [&] { kb.store(res, out, kb.add(i0, c), j); });
+      }
     });
-    if (real % perLimb) {
-      Value limb = kb.load(in, i, kb.cidx(wholeLimbs));
-      for (int64_t h = 0; h < real % perLimb; ++h) acc = mac(acc, limb, h, kb.cidx(wholeLimbs * perLimb + h));
-    }
-    kb.store(finish(acc[0], acc[1], j, i), out, i, j);
     return;
   }
   // Matrix order: P primes times V vectors of W coefficients per pass, 2 P V
@@ -265,7 +381,9 @@ void digitCrt(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, const CoeffR
     }
     for (int64_t q = 0; q < n; ++q)
       for (int64_t v = 0; v < V; ++v)
-        kb.storeW(finish(acc[2 * (q * V + v)], acc[2 * (q * V + v) + 1], row[q], at[v]), out, at[v], row[q]);
+        kb.storeW(finish(acc[2 * (q * V + v)], acc[2 * (q * V + v) + 1], consts, row[q],
+                         center ? centerTerm(kb, op, in, at[v], center, row[q], W) : Value()),
+                  out, at[v], row[q]);
   };
   // All primes for each pass of V vectors.
   int64_t full = m / P * P;
@@ -321,15 +439,8 @@ void emitCrtBlock(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, const Co
   }
 }
 
-void emitGpuCrt(KernelBuilder &kb, fhe::CrtOp op, Value in, Value out) {
-  auto outT = op.getResult().getType();
-  int64_t N = outT.getN();
-  // Consecutive threads on consecutive coefficients of one prime row: the
-  // stores coalesce; each coefficient's limbs, read by every prime's thread,
-  // meet in L1 and L2.
-  kb.rowMajorGrid(kb.cidx(int64_t(outT.getBasis().size())), kb.cidx(N), [&](Value j, Value i) {
-    digitCrt(kb, op, CoeffRef{in, Value(), false}, CoeffRef{out, Value(), true}, 1, kb.options.target->shoupBits, j, i);
-  });
+void emitGpuCrt(KernelBuilder &kb, fhe::CrtOp op, ArrayRef<Value> ins, ArrayRef<Value> outs) {
+  digitCrt(kb, op, CoeffRef{}, CoeffRef{}, 1, kb.options.target->shoupBits, ins, outs);
 }
 
 void populateCrtPatterns(const TypeConverter &tc, RewritePatternSet &patterns, const LoweringOptions &o) {

@@ -204,6 +204,15 @@ Value KernelBuilder::kernelParam(int64_t value) {
   return fhe::KernelParamOp::create(b, loc, value);
 }
 
+Value KernelBuilder::pick(Value index, ArrayRef<Value> options) {
+  Value v = options.front();
+  for (size_t i = 1; i < options.size(); ++i) {
+    Value isI = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, index, cidx(int64_t(i)));
+    v = arith::SelectOp::create(b, loc, isI, options[i], v);
+  }
+  return v;
+}
+
 void KernelBuilder::ifThen(Value cond, function_ref<void()> body) {
   auto op = scf::IfOp::create(b, loc, cond, /*withElseRegion=*/false);
   OpBuilder::InsertionGuard g(b);
@@ -211,25 +220,25 @@ void KernelBuilder::ifThen(Value cond, function_ref<void()> body) {
   body();
 }
 
-void KernelBuilder::gpuLaunch(Value gx, Value gy, int64_t threads, ArrayRef<MemRefType> shared,
-                              function_ref<void(Value, Value, Value, ValueRange)> body) {
+void KernelBuilder::gpuLaunch(Value gx, Value gy, Value gz, int64_t threads, ArrayRef<MemRefType> shared,
+                              function_ref<void(Value, Value, Value, Value, ValueRange)> body) {
   Value one = cidx(1);
   SmallVector<Type> sharedTypes(shared.begin(), shared.end());
-  auto launch = gpu::LaunchOp::create(b, loc, gx, gy, one, cidx(threads), one, one, /*dynamicSharedMemorySize=*/nullptr,
+  auto launch = gpu::LaunchOp::create(b, loc, gx, gy, gz, cidx(threads), one, one, /*dynamicSharedMemorySize=*/nullptr,
                                       /*asyncTokenType=*/nullptr, /*asyncDependencies=*/{}, sharedTypes);
   {
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(&launch.getBody().front());
     SmallVector<Value> buffers(launch.getWorkgroupAttributions().begin(), launch.getWorkgroupAttributions().end());
-    body(launch.getBlockIds().x, launch.getBlockIds().y, launch.getThreadIds().x, buffers);
+    body(launch.getBlockIds().x, launch.getBlockIds().y, launch.getBlockIds().z, launch.getThreadIds().x, buffers);
     gpu::TerminatorOp::create(b, loc);
   }
   b.setInsertionPointAfter(launch);
 }
 
-MemRefType KernelBuilder::sharedType(ArrayRef<int64_t> shape) {
+MemRefType KernelBuilder::sharedType(ArrayRef<int64_t> shape, unsigned bits) {
   auto space = gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
-  return MemRefType::get(shape, b.getI64Type(), MemRefLayoutAttrInterface(), space);
+  return MemRefType::get(shape, b.getIntegerType(bits), MemRefLayoutAttrInterface(), space);
 }
 
 void KernelBuilder::barrier() { gpu::BarrierOp::create(b, loc); }

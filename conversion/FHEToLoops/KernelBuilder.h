@@ -36,6 +36,10 @@ struct LoweringOptions {
   bool dropGpuBarrier = false;
 };
 
+/// Whether the kernels of these options use gpu.launch where they need a
+/// thread block's shared memory (GPU targets, unless lowered for the host).
+inline bool usesGpuLaunches(const LoweringOptions &o) { return o.target->gpu && o.gpuLaunches; }
+
 /// An RNS value or a BigInt polynomial in memory, seen from a kernel that
 /// works on a block of coefficients: word k (limb or residue) of coefficient
 /// base + i. Buffers are coefficient-major, (N, limbs) or (N, m), or
@@ -120,18 +124,24 @@ public:
   /// (rows major), the body given (row, col) = (e / cols, e % cols), so that
   /// consecutive threads take consecutive columns of a row (coalesced).
   void rowMajorGrid(mlir::Value rows, mlir::Value cols, llvm::function_ref<void(mlir::Value, mlir::Value)> body);
+  /// options[index] (index an index value below options.size(), the options
+  /// of one type): a chain of selects, how a batched GPU kernel picks the
+  /// buffers of its block's member.
+  mlir::Value pick(mlir::Value index, llvm::ArrayRef<mlir::Value> options);
   /// scf.if without results.
   void ifThen(mlir::Value cond, llvm::function_ref<void()> body);
 
   // GPU targets: kernels that need a thread block's shared memory and
   // barriers are written as gpu.launch directly (scf.parallel has neither).
-  /// gpu.launch of a (gx, gy) grid of blocks of `threads` threads, with one
-  /// workgroup (shared-memory) buffer of each type in `shared`; `body` gets
-  /// the block ids (x, y), the thread id x and the shared buffers.
-  void gpuLaunch(mlir::Value gx, mlir::Value gy, int64_t threads, llvm::ArrayRef<mlir::MemRefType> shared,
-                 llvm::function_ref<void(mlir::Value, mlir::Value, mlir::Value, mlir::ValueRange)> body);
-  /// A buffer type of `shape` words in a thread block's shared memory.
-  mlir::MemRefType sharedType(llvm::ArrayRef<int64_t> shape);
+  /// gpu.launch of a (gx, gy, gz) grid of blocks of `threads` threads, with
+  /// one workgroup (shared-memory) buffer of each type in `shared`; `body`
+  /// gets the block ids (x, y, z), the thread id x and the shared buffers.
+  /// (A batch of like kernels takes z for its member: no division.)
+  void gpuLaunch(mlir::Value gx, mlir::Value gy, mlir::Value gz, int64_t threads,
+                 llvm::ArrayRef<mlir::MemRefType> shared,
+                 llvm::function_ref<void(mlir::Value, mlir::Value, mlir::Value, mlir::Value, mlir::ValueRange)> body);
+  /// A buffer type of `shape` words of `bits` bits in a thread block's shared memory.
+  mlir::MemRefType sharedType(llvm::ArrayRef<int64_t> shape, unsigned bits = 64);
   /// gpu.barrier: the block's threads wait for each other, and see each
   /// other's shared-memory writes from before it.
   void barrier();

@@ -89,9 +89,6 @@ TransformPlan planTransform(KernelBuilder &kb, mlir::Operation *op);
 llvm::SmallVector<std::pair<int64_t, int64_t>> subLevels(int64_t s, int64_t k, int64_t radix, bool inverse,
                                                          bool lastForward);
 
-/// Whether the kernels of these options use gpu.launch where they need a
-/// thread block's shared memory (GPU targets, unless lowered for the host).
-inline bool usesGpuLaunches(const LoweringOptions &o) { return o.target->gpu && o.gpuLaunches; }
 /// The GPU form's limit: every level fits a thread block's shared memory.
 mlir::LogicalResult checkGpuLevels(mlir::Operation *op, const LoweringOptions &o);
 /// The CPU form of a batch of transforms on row j (the body of a parallel

@@ -28,8 +28,10 @@ namespace fhec {
 
 namespace {
 
-void emitLevel(KernelBuilder &kb, const TransformPlan &t, Value m, Value src, Value dst, int64_t s, int64_t k,
-               bool lastLevel) {
+// Level (s, k) of the n = srcs.size() transforms of a batch, as one launch:
+// block (tile, j, b) runs transform b on prime j.
+void emitLevel(KernelBuilder &kb, const TransformPlan &t, Value m, ArrayRef<Value> srcs, ArrayRef<Value> dsts,
+               int64_t s, int64_t k, bool lastLevel) {
   const TargetSpec &spec = *kb.options.target;
   int64_t q = t.inverse ? s : t.logN - s - k;
   int64_t c = std::min<int64_t>(q, int64_t(spec.nttBlockLog) - k), tileLog = k + c;
@@ -62,7 +64,10 @@ void emitLevel(KernelBuilder &kb, const TransformPlan &t, Value m, Value src, Va
   if (subs.size() > 1 || stageIn || stageOut) shared.push_back(kb.sharedType({T + T / 8}));
 
   Value tiles = kb.cidx(int64_t(1) << (t.logN - tileLog));
-  kb.gpuLaunch(tiles, m, int64_t(1) << threadsLog, shared, [&](Value tile, Value j, Value tid, ValueRange sh) {
+  int64_t n = int64_t(srcs.size());
+  kb.gpuLaunch(tiles, m, kb.cidx(n), int64_t(1) << threadsLog, shared,
+               [&](Value tile, Value j, Value b, Value tid, ValueRange sh) {
+    Value src = kb.pick(b, srcs), dst = kb.pick(b, dsts);
     NttButterflies bf{kb, t.scaledRange};
     Value p = t.prime(kb, j);
     std::array<Value, 4> scale = t.scale(kb, j);
@@ -143,11 +148,23 @@ LogicalResult checkGpuLevels(Operation *op, const LoweringOptions &o) {
 void emitTransformsGpu(KernelBuilder &kb, ArrayRef<Operation *> ops, ArrayRef<Value> ins, ArrayRef<Value> outs) {
   Value m = kb.primeCount(cast<fhe::RnsType>(ops.front()->getResult(0).getType()).getBasis());
   kb.phaseBegin(phaseOf(ops.front()));
-  for (auto [op, in, out] : llvm::zip(ops, ins, outs)) {
-    TransformPlan t = planTransform(kb, op);
+  // Runs of transforms of one kind, types, levels and buffer types share
+  // their launches: one per level for the whole run (a fused batch's NTTs
+  // are independent, and their results never share a buffer with another
+  // transform's input).
+  auto sameShape = [&](size_t a, size_t b) {
+    return ops[a]->getName() == ops[b]->getName() && ops[a]->getOperandTypes() == ops[b]->getOperandTypes() &&
+           ops[a]->getResultTypes() == ops[b]->getResultTypes() &&
+           fhe::transformLevels(ops[a]) == fhe::transformLevels(ops[b]) && ins[a].getType() == ins[b].getType() &&
+           outs[a].getType() == outs[b].getType();
+  };
+  for (size_t first = 0, end; first < ops.size(); first = end) {
+    for (end = first + 1; end < ops.size() && sameShape(first, end);) ++end;
+    TransformPlan t = planTransform(kb, ops[first]);
+    ArrayRef<Value> runIns = ins.slice(first, end - first), runOuts = outs.slice(first, end - first);
     int64_t s = t.inverse ? t.skip : 0;
     for (auto [l, k] : llvm::enumerate(t.levels)) {
-      emitLevel(kb, t, m, l == 0 ? in : out, out, s, k, l + 1 == t.levels.size());
+      emitLevel(kb, t, m, l == 0 ? runIns : runOuts, runOuts, s, k, l + 1 == t.levels.size());
       s += k;
     }
   }

@@ -33,11 +33,12 @@ void emitCrtBlock(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, const Co
 /// from bit `from` on: bits [from + D k, from + D k + D) below bit from + top.
 mlir::Value bigIntDigit(KernelBuilder &kb, const CoeffRef &in, mlir::Value i, int64_t k, int64_t L, unsigned D,
                         int64_t W, int64_t from, int64_t top);
-/// GPU targets: a CRT with a prime-major result as one grid of a thread per
-/// residue (prime, coefficient), each a dot product of the coefficient's
-/// 32-bit digits, read in place, with the prime's beta^k row: no per-thread
-/// arrays (Jung et al. 2021's matrix form, one output element per thread).
-void emitGpuCrt(KernelBuilder &kb, fhe::CrtOp op, mlir::Value in, mlir::Value out);
+/// GPU targets: CRTs like `op` (same types and attributes, prime-major
+/// results) of the BigInts `ins` into `outs`, as one launch of a tiled
+/// matrix product (Jung et al. 2021's matrix form; Crt.cpp): a block stages
+/// a tile of coefficients' 32-bit digits and its primes' beta^k rows in
+/// shared memory, and each thread accumulates several residues.
+void emitGpuCrt(KernelBuilder &kb, fhe::CrtOp op, llvm::ArrayRef<mlir::Value> ins, llvm::ArrayRef<mlir::Value> outs);
 /// iCRT (Algo. 5, or Algo. 6 in matrix form) of one block; `addend`: the
 /// block of the op's addend operand (null without one).
 void emitIcrtBlock(KernelBuilder &kb, fhe::IcrtOp op, const CoeffRef &in, const CoeffRef *addend, const CoeffRef &out,
@@ -156,7 +157,7 @@ template <typename OpTy> struct CoefficientOpLowering : KernelPattern<OpTy> {
     if constexpr (std::is_same_v<OpTy, fhe::CrtOp>)
       gpuCrt = options.target->gpu && op.getResult().getType().getLayout() == fhe::Layout::prime_major;
     if (gpuCrt)
-      emitGpuCrt(kb, llvm::cast<fhe::CrtOp>(op.getOperation()), adaptor.getOperands()[0], out);
+      emitGpuCrt(kb, llvm::cast<fhe::CrtOp>(op.getOperation()), {adaptor.getOperands()[0]}, {out});
     else
       emitCoefficientKernel(kb, {op.getOperation()}, memory, N, coefficientBlock(op, N));
     kb.phaseEnd(phaseOf(op));

@@ -33,6 +33,12 @@ std::optional<abi::GpuTraceSpace> spaceOf(Value memref) {
     Operation *def = memref.getDefiningOp();
     if (isa<memref::AllocaOp>(def)) return abi::GpuTraceSpace::Local;
     if (isa<memref::GetGlobalOp>(def)) return abi::GpuTraceSpace::Global;
+    // A batched kernel's pick among its buffers (one space for all, as the
+    // batches select among kernel arguments).
+    if (auto select = dyn_cast<arith::SelectOp>(def)) {
+      std::optional<abi::GpuTraceSpace> a = spaceOf(select.getTrueValue()), b = spaceOf(select.getFalseValue());
+      return a == b ? a : std::nullopt;
+    }
     if (auto call = dyn_cast<func::CallOp>(def))
       return call.getCallee() == abi::kGpuSharedMemorySymbol ? std::optional(abi::GpuTraceSpace::Shared)
                                                               : std::nullopt;

@@ -68,8 +68,8 @@
 // LAUNCH: fhec run: error: cuda: kernel he_mul_kernel{{[_0-9]*}}: launch failed: too many resources requested for launch
 // RUN: env LD_LIBRARY_PATH=%mock_cuda_dir FHEC_MOCK_CUDA_FAULT=12 not fhec run %S/cuda.mlir --target=cuda 2>&1 | FileCheck %s --check-prefix=FAULT
 // FAULT: fhec run: error: cuda: a kernel failed (the last one issued: he_mul_kernel{{[_0-9]*}}): unspecified launch failure
-// The 50th kernel run falls in the first graph launch (the calls before it run 42 kernels).
-// RUN: env LD_LIBRARY_PATH=%mock_cuda_dir FHEC_MOCK_CUDA_FAULT=50 not fhec run %S/cuda.mlir --target=cuda --repeat=3 2>&1 | FileCheck %s --check-prefix=GRAPHFAULT
+// The 30th kernel run falls in the first graph launch (the calls before it run 24 kernels).
+// RUN: env LD_LIBRARY_PATH=%mock_cuda_dir FHEC_MOCK_CUDA_FAULT=30 not fhec run %S/cuda.mlir --target=cuda --repeat=3 2>&1 | FileCheck %s --check-prefix=GRAPHFAULT
 // GRAPHFAULT: fhec run: error: cuda: a kernel failed (the last one issued: he_mul_kernel{{[_0-9]*}}): unspecified launch failure
 // RUN: env LD_LIBRARY_PATH=%mock_cuda_dir FHEC_MOCK_CUDA_FAIL=cuGraphLaunch:1 not fhec run %S/cuda.mlir --target=cuda --repeat=3 2>&1 | FileCheck %s --check-prefix=GRAPH
 // GRAPH: fhec run: error: cuda: launching the graph of {{[0-9]+}} kernels failed: too many resources requested for launch

@@ -25,15 +25,6 @@ module attributes {ckks.params = #ckks.params<logN = 8, logQ = 100, logp = 30, s
 }
 // BASIS: prime_bits = 30, primes = [1073{{[0-9]+}},
 // LOOPS: fhec-manifest {{[0-9]+}}\0Atarget name=cuda shoup_bits=32
-// The CRT: one thread per residue (prime, coefficient), a dot product of the
-// coefficient's 32-bit digits, read from its limbs in place (no per-thread
-// array in local memory), with the prime's row of beta^k mod p.
-// LOOPS: scf.parallel (%[[R:.*]]) = (%c0) to (%c2048) step (%c1) {
-// LOOPS-NEXT: %[[RJ:.*]] = arith.divui %[[R]], %c256 : index
-// LOOPS-NEXT: %[[RI:.*]] = arith.remui %[[R]], %c256 : index
-// LOOPS-NOT: memref.alloca
-// LOOPS: modarith.mac_split {{.*}} {digit = 32 : i64}
-// LOOPS: memref.store %{{.*}}, %{{.*}}[%[[RJ]], %[[RI]]] : memref<8x256xi64
 // The Hadamard chain: one grid over every (prime, coefficient), consecutive
 // threads on consecutive coefficients of a prime row (coalesced).
 // LOOPS: scf.parallel (%[[E:.*]]) = (%c0) to (%{{.*}}) step (%c1) {
@@ -49,10 +40,27 @@ module attributes {ckks.params = #ckks.params<logN = 8, logQ = 100, logp = 30, s
 // LOOPS-NOT: scf.parallel
 // LOOPS: memref.load %{{.*}}[%{{.*}}, %[[C]]] : memref<8x256xi64, strided<[280, 1]>>
 // LOOPS: modarith.mac_split
-// The forward NTT of 2^8 in one level (fhe-merge-ntt-levels): 32 threads of
-// 8 residues, sub-levels of 2, 3 and 3 stages through a 256-word tile (288
+// The CRTs of the product's four inputs: one launch (fhe-fuse's GPU batch),
+// blocks (tile, prime group, member), picking their buffers by member; a
+// block of 256 threads is a tile of 64 coefficients x 32 primes, its 32-bit
+// digits (rows padded by a word), beta^k rows and prime constants staged in
+// shared memory, no per-thread array in local memory; each product of a
+// digit and a power one mul.wide.u32.
+// LOOPS: gpu.launch blocks({{.*}}) in ({{.*}} = %c4{{.*}}, {{.*}}, {{.*}} = %c4{{.*}}) threads({{.*}}) in ({{.*}} = %c256{{.*}}) workgroup(%{{.*}} : memref<4x65xi32, #gpu.address_space<workgroup>>, %{{.*}} : memref<32x4xi32, #gpu.address_space<workgroup>>, %{{.*}} : memref<32x16xi64, #gpu.address_space<workgroup>>)
+// LOOPS-NOT: memref.alloca
+// LOOPS: arith.select
+// LOOPS: gpu.barrier
+// LOOPS-NOT: memref.alloca
+// LOOPS: memref.load %{{.*}} : memref<32x4xi32, #gpu.address_space<workgroup>>
+// LOOPS-NEXT: %[[S:.*]] = arith.extui %{{.*}} : i32 to i64
+// LOOPS-NEXT: arith.muli %{{.*}}, %[[S]] : i64
+// LOOPS: gpu.terminator
+// The four forward NTTs of 2^8, one launch for the batch (blocks (tile,
+// prime, NTT)), each in one level (fhe-merge-ntt-levels): 32 threads of 8
+// residues, sub-levels of 2, 3 and 3 stages through a 256-word tile (288
 // words with the padding), its last sub-level stored by a coalesced copy.
-// LOOPS: gpu.launch blocks({{.*}}) in ({{.*}} = %c1{{.*}}, {{.*}} = %c{{[0-9]+}}{{.*}}, {{.*}}) threads({{.*}}) in ({{.*}} = %c32{{.*}}, {{.*}}) workgroup(%{{.*}} : memref<288xi64, #gpu.address_space<workgroup>>)
+// LOOPS: gpu.launch blocks({{.*}}) in ({{.*}} = %c1{{.*}}, {{.*}} = %{{.*}}, {{.*}} = %c4{{.*}}) threads({{.*}}) in ({{.*}} = %c32{{.*}}, {{.*}}) workgroup(%{{.*}} : memref<288xi64, #gpu.address_space<workgroup>>)
+// LOOPS: arith.select
 // LOOPS: gpu.barrier
 // LOOPS: gpu.barrier
 // LOOPS: gpu.terminator
@@ -72,7 +80,9 @@ module attributes {ckks.params = #ckks.params<logN = 8, logQ = 100, logp = 30, s
 // PTX: ld.shared.b64
 
 // HOST: @__fhec_gpu_ptx = constant
-// HOST: call void @fhec_rt_gpu_cuda_launch(ptr nonnull @__fhec_gpu_ptx, ptr nonnull @__fhec_gpu_name_he_mul_kernel, i64 8, i64 1, i64 1, i64 256, i64 1, i64 1, i64 0, ptr nonnull %{{[0-9]+}}, i32 4)
+// The CRT batch: 4 tiles x 1 group of 32 primes x 4 inputs, blocks of 256
+// threads, 10 arguments (the prime count, 4 inputs, 4 results, 2 tables).
+// HOST: call void @fhec_rt_gpu_cuda_launch(ptr nonnull @__fhec_gpu_ptx, ptr nonnull @__fhec_gpu_name_he_mul_kernel, i64 4, i64 1, i64 4, i64 256, i64 1, i64 1, i64 0, ptr nonnull %{{[0-9]+}}, i32 10)
 // HOST-NOT: omp
 
 // EMU: --target=cuda-emu

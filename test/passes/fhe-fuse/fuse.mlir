@@ -1,6 +1,6 @@
 // RUN: fhec-opt --fhe-fuse="rows=false" %s | FileCheck %s
 // RUN: fhec-opt --fhe-fuse="rows=false" %s | fhec-opt | FileCheck %s
-// RUN: fhec-opt --fhe-fuse="target=cuda" %s | FileCheck %s
+// RUN: fhec-opt --fhe-fuse="target=cuda" %s | FileCheck %s --check-prefix=GPU
 // RUN: fhec-opt --fhe-fuse="residue=false scale-icrt=false coefficient=false transform=false shift-icrt=false lazy-crt=false lazy-products=false rows=false" %s | FileCheck %s --check-prefix=NONE
 // RUN: fhec-opt --fhe-fuse="transform=false rows=false" %s | FileCheck %s --check-prefix=NOBATCH
 // Kernel fusion on HE Mul's dataflow (ckks-to-fhe's output, Fig. 2); rule
@@ -19,6 +19,21 @@
 
 // (h) Every CRT feeds only NTTs: its residues may stay in [0, 4p).
 // (e) The four input NTTs: one transform kernel, prime by prime.
+// On a GPU, the four CRTs, each alone, form one batch (a launch for all).
+// GPU-LABEL: func.func @he_mul(
+// GPU: %[[C:.*]]:4 = fhe.fused {{ *}}coefficient(%arg0, %arg1, %arg2, %arg3) :
+// GPU-NEXT: ^bb0
+// GPU-COUNT-4: fhe.crt %arg{{[0-9]+}} {lazy}
+// GPU-NEXT: fhe.yield
+// GPU: fhe.fused {{ *}}transform(%[[C]]#{{[0-3]}}, %[[C]]#{{[0-3]}}, %[[C]]#{{[0-3]}}, %[[C]]#{{[0-3]}}) :
+// GPU-COUNT-4: fhe.ntt %arg
+// GPU: fhe.fused {{ *}}residue(
+// GPU: fhe.fused {{ *}}transform(
+// GPU: fhe.fused {{ *}}coefficient({{.*}}) : ({{.*}}coeff_scaled{{.*}}) -> !fhe.rns<{{.*}}min_bits = 200{{.*}}domain = coeff
+// GPU-NEXT: ^bb0
+// GPU-NEXT: fhe.icrt
+// GPU-NEXT: fhe.crt {{.*}}{lazy}
+// GPU-NEXT: fhe.yield
 // CHECK-LABEL: func.func @he_mul(
 // CHECK-COUNT-4: fhe.crt %arg{{[0-9]+}} {lazy}
 // CHECK: %[[N:.*]]:4 = fhe.fused {{ *}}transform(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) :
