@@ -87,8 +87,10 @@ LogicalResult ManifestBuilder::finish() {
   auto targetName = module->getAttrOfType<StringAttr>(FHEDialect::getTargetAttrName());
   const TargetSpec *target = lookupTarget(targetName ? targetName.getValue() : "cpu");
   if (!target) return module.emitError() << "unknown target " << targetName;
-  os << "target name=" << target->name << " shoup_bits=" << target->shoupBits << " features=" << target->cpuFeatures
-     << "\n";
+  // Where the kernels run, as the runtime needs it (it has no target table).
+  StringRef kernels = !target->gpu ? "host" : target->emulated ? "emulated" : "cuda";
+  os << "target name=" << target->name << " kernels=" << kernels << " shoup_bits=" << target->shoupBits
+     << " features=" << target->cpuFeatures << "\n";
   if (auto p = ckks::getModuleParams(module)) {
     if (logN && p.getLogN() != logN)
       return module.emitError() << "functions use ring dimension 2^" << logN << ", but ckks.params says 2^"

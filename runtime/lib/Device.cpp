@@ -34,9 +34,12 @@ public:
 
 } // namespace
 
-std::unique_ptr<Device> deviceForTarget(const std::string &target) {
-  if (target == "cuda") return cudaDevice();
-  if (target == "cuda-emu") return std::make_unique<StagingHostDevice>();
+std::unique_ptr<Device> deviceFor(KernelPlace place) {
+  switch (place) {
+  case KernelPlace::Cuda: return cudaDevice();
+  case KernelPlace::Emulated: return std::make_unique<StagingHostDevice>();
+  case KernelPlace::Host: return nullptr;
+  }
   return nullptr;
 }
 

@@ -85,6 +85,15 @@ Manifest parseManifest(const std::string &text) {
     auto f = fields(is, line);
     if (head == "target") {
       m.target = f["name"];
+      const std::string &kernels = f["kernels"];
+      if (kernels == "host")
+        m.kernels = KernelPlace::Host;
+      else if (kernels == "cuda")
+        m.kernels = KernelPlace::Cuda;
+      else if (kernels == "emulated")
+        m.kernels = KernelPlace::Emulated;
+      else
+        bad(line, "kernels='" + kernels + "' (expected host, cuda or emulated)");
       m.shoupBits = int(num(f, "shoup_bits", line));
       std::istringstream fs(f["features"]);
       std::string feature;
@@ -199,7 +208,7 @@ std::unique_ptr<CompiledModule> CompiledModule::load(const std::string &path) {
     throw Error("'" + path + "' was compiled for the " + mod->manifest_.target + " target and needs " + list +
                 ", which this CPU lacks; compile it with --target=cpu (or --target=auto)");
   }
-  if (mod->manifest_.target == "cuda") {
+  if (mod->manifest_.kernels == KernelPlace::Cuda) {
     std::string why = cudaUnavailableReason();
     if (!why.empty())
       throw Error("'" + path + "' was compiled for the cuda target and needs an NVIDIA GPU, but there is none here (" +
@@ -259,7 +268,7 @@ Executor::Executor(const CompiledModule &module, const Params &params) : module_
   if (m.logN != params.logN || m.logQ != params.logQ || m.logp != params.logp)
     throw Error("module was compiled for logN=" + std::to_string(m.logN) + " logQ=" + std::to_string(m.logQ) +
                 " logp=" + std::to_string(m.logp) + ", but the keys use " + params.str());
-  device_ = deviceForTarget(m.target);
+  device_ = deviceFor(m.kernels);
   int64_t ws = 0;
   for (const auto &f : m.functions) ws = std::max(ws, f.workspaceBytes);
   workspaceBytes_ = size_t((ws + 7) / 8) * sizeof(uint64_t);

@@ -59,7 +59,12 @@ TEST(ModuleErrors, LoaderRejectsNonModulesAndBadManifests) {
   EXPECT_NE(errorOf([] { rt::parseManifest("hello"); }).find("fhec-manifest"), std::string::npos);
   EXPECT_NE(errorOf([] { rt::parseManifest("fhec-manifest 99\n"); }).find("ABI version 99"), std::string::npos);
   EXPECT_NE(error("params logN=x logQ=1 logp=1\n").find("not a number"), std::string::npos);
-  EXPECT_NE(error("target name=cpu shoup_bits=40\n").find("Shoup base"), std::string::npos);
+  EXPECT_NE(error("target name=cpu kernels=host shoup_bits=40\n").find("Shoup base"), std::string::npos);
+  EXPECT_NE(error("target name=cuda shoup_bits=32\n").find("kernels=''"), std::string::npos);
+  EXPECT_NE(error("target name=cuda kernels=gpu shoup_bits=32\n").find("expected host, cuda or emulated"),
+            std::string::npos);
+  EXPECT_EQ(rt::parseManifest(head + "target name=cuda-emu kernels=emulated shoup_bits=32\n").kernels,
+            rt::KernelPlace::Emulated);
   EXPECT_NE(error("arg kind=poly dir=in logq=3 role=ct0.ax\n").find("outside a function"), std::string::npos);
   EXPECT_NE(error("func name=f entry=e\n").find("missing 'workspace'"), std::string::npos);
   EXPECT_NE(error("func name=f entry=e workspace=-8\n").find("out of range"), std::string::npos);

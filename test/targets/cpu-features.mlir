@@ -22,7 +22,7 @@ module attributes {ckks.params = #ckks.params<logN = 8, logQ = 100, logp = 30, s
 // that every prime has exactly prime_bits bits).
 // BASIS: #fhe.basis<min_bits = {{[0-9]+}}, prime_bits = 50, primes = [
 // BASIS-NOT: prime_bits = 60
-// MANIFEST: target name=cpu-avx512 shoup_bits=52 features=avx512f,avx512dq,avx512vl,avx512ifma\0A
+// MANIFEST: target name=cpu-avx512 kernels=host shoup_bits=52 features=avx512f,avx512dq,avx512vl,avx512ifma\0A
 // AUTO-CPU-NOT: prime_bits = 50
 // AUTO-CPU: prime_bits = 60
 // REFUSED: fhec run: error: {{.*}} was compiled for the cpu-avx512 target and needs avx512f, avx512dq, avx512vl, avx512ifma, which this CPU lacks; compile it with --target=cpu (or --target=auto)

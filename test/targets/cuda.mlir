@@ -24,7 +24,7 @@ module attributes {ckks.params = #ckks.params<logN = 8, logQ = 100, logp = 30, s
   }
 }
 // BASIS: prime_bits = 30, primes = [1073{{[0-9]+}},
-// LOOPS: fhec-manifest {{[0-9]+}}\0Atarget name=cuda shoup_bits=32
+// LOOPS: fhec-manifest {{[0-9]+}}\0Atarget name=cuda kernels=cuda shoup_bits=32
 // The Hadamard chain: one grid over every (prime, coefficient), consecutive
 // threads on consecutive coefficients of a prime row (coalesced).
 // LOOPS: scf.parallel (%[[E:.*]]) = (%c0) to (%{{.*}}) step (%c1) {

@@ -37,10 +37,15 @@ public:
   virtual PhaseRecorder *phaseRecorder() { return nullptr; }
 };
 
-/// The device the modules of `target` run on: null for the CPU targets (and
-/// cuda-emu's kernels read host memory too, but through a staging device of
-/// host memory); Error when the target needs a GPU that is not there.
-std::unique_ptr<Device> deviceForTarget(const std::string &target);
+/// Where a module's kernels run: the host CPU (the CPU targets), an NVIDIA
+/// GPU through the CUDA driver (cuda), or the CPU with a GPU's thread
+/// semantics, its data staged through a host "device" (cuda-emu).
+enum class KernelPlace { Host, Cuda, Emulated };
+
+/// The device kernels of `place` run on: null for the host (CPU targets);
+/// emulated kernels read host memory too, but through a staging device of
+/// host memory; Error when they need a GPU that is not there.
+std::unique_ptr<Device> deviceFor(KernelPlace place);
 
 /// The CUDA device 0 (CudaDriver.cpp); Error with the reason when there is none.
 std::unique_ptr<Device> cudaDevice();

@@ -49,7 +49,8 @@ struct ManifestFunction {
 
 /// What a module says about itself: target, parameters, RNS bases, functions.
 struct Manifest {
-  std::string target = "cpu";
+  std::string target = "cpu";  ///< the target's name, for messages
+  KernelPlace kernels = KernelPlace::Host;
   int shoupBits = 64;  ///< Shoup base of the module's tables
   std::vector<std::string> cpuFeatures;  ///< what the module's code needs (cpuid names)
   int logN = 0, logQ = 0, logp = 0;
