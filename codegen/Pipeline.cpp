@@ -12,6 +12,7 @@
 #include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
 #include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Func/Extensions/InlinerExtension.h"
@@ -233,6 +234,7 @@ static void addGPULowering(OpPassManager &pm, const CompileOptions &options) {
     pm.addPass(createFHECGPULaunchToRuntime(launch));
     pm.addPass(createFHECGPUToEmu());
     if (options.gpuTrace) pm.addPass(createFHECGPUEmuTrace());
+    pm.addPass(createConvertVectorToLLVMPass());  // the NTT's twiddle vectors
     addHostLowering(pm);
     pm.addPass(createFHECGPUEmuTrampolines());
   } else {
@@ -290,6 +292,7 @@ void registerDialects(DialectRegistry &registry) {
   registerConvertFuncToLLVMInterface(registry);
   index::registerConvertIndexToLLVMInterface(registry);
   registerConvertMemRefToLLVMInterface(registry);
+  vector::registerConvertVectorToLLVMInterface(registry);
   NVVM::registerConvertGpuToNVVMInterface(registry);
   registerConvertNVVMToLLVMInterface(registry);
   // gpu-module-to-binary: the NVVM target and the device module's translation.

@@ -115,9 +115,24 @@ NttButterflies::Twiddles TransformPlan::twiddles(KernelBuilder &kb, Value j, int
     int64_t groups = int64_t(1) << (inverse ? r - d - 1 : d);
     Value at = kb.mul(blk, kb.cidx(groups));
     int64_t stageBase = inverse ? N >> (first + d + 1) : int64_t(1) << (first + d);
+    Value idx = kb.add(kb.cidx(stageBase), at);
+    if (kb.options.target->gpu && groups > 1) {
+      // GPU: a thread's 2^d consecutive twiddles as vector loads (a warp's
+      // request then covers whole sectors, not every 2^d-th word).
+      auto vt = VectorType::get({groups}, kb.b.getI64Type());
+      auto vload = [&](Value table) {
+        return vector::LoadOp::create(kb.b, kb.loc, vt, table, ValueRange{j, idx}, /*nontemporal=*/false,
+                                      llvm::MaybeAlign(uint64_t(std::min<int64_t>(16, 8 * groups))));
+      };
+      Value w = vload(tw), ws = vload(twShoup);
+      for (int64_t g = 0; g < groups; ++g)
+        out[d].push_back({vector::ExtractOp::create(kb.b, kb.loc, w, g), vector::ExtractOp::create(kb.b, kb.loc, ws, g),
+                          Value(), Value()});
+      continue;
+    }
     for (int64_t g = 0; g < groups; ++g) {
-      Value idx = kb.add(kb.cidx(stageBase + g), at);
-      out[d].push_back({kb.splat(kb.load(tw, {j, idx}), W), kb.splat(kb.load(twShoup, {j, idx}), W), Value(), Value()});
+      Value at = kb.add(kb.cidx(g), idx);
+      out[d].push_back({kb.splat(kb.load(tw, {j, at}), W), kb.splat(kb.load(twShoup, {j, at}), W), Value(), Value()});
     }
   }
   return out;

@@ -10,6 +10,7 @@
 #include "fhec/runtime/Abi.h"
 
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
@@ -66,7 +67,10 @@ int64_t issueWeight(Operation *op) {
   if (auto call = dyn_cast<func::CallOp>(op))
     return call.getCallee().starts_with("fhec_rt_gpu_trace") || call.getCallee() == abi::kGpuSharedMemorySymbol ? 0
                                                                                                                 : 1;
-  if (isa<memref::LoadOp, memref::StoreOp, cf::BranchOp, cf::CondBranchOp, func::ReturnOp>(op)) return 1;
+  if (isa<memref::LoadOp, memref::StoreOp, vector::LoadOp, cf::BranchOp, cf::CondBranchOp, func::ReturnOp>(op))
+    return 1;
+  // A vector load's lanes arrive in registers (ld.global.v2/v4).
+  if (isa<vector::ExtractOp>(op)) return 0;
   if (op->getNumResults() == 0 || op->getDialect() != op->getContext()->getLoadedDialect<arith::ArithDialect>())
     return isa<memref::ViewOp, memref::ExtractAlignedPointerAsIndexOp, memref::ExtractStridedMetadataOp,
                memref::SubViewOp, memref::ReinterpretCastOp, memref::AllocaOp>(op)
@@ -133,12 +137,25 @@ struct FHECGPUEmuTracePass : public fhec::impl::FHECGPUEmuTraceBase<FHECGPUEmuTr
 
       SmallVector<Operation *> accesses;
       fn.walk([&](Operation *op) {
-        if (isa<memref::LoadOp, memref::StoreOp>(op)) accesses.push_back(op);
+        if (isa<memref::LoadOp, memref::StoreOp, vector::LoadOp>(op)) accesses.push_back(op);
       });
       for (Operation *op : accesses) {
         const bool store = isa<memref::StoreOp>(op);
-        Value memref = store ? cast<memref::StoreOp>(op).getMemRef() : cast<memref::LoadOp>(op).getMemRef();
-        ValueRange indices = store ? cast<memref::StoreOp>(op).getIndices() : cast<memref::LoadOp>(op).getIndices();
+        Value memref;
+        ValueRange indices;
+        int64_t lanes = 1;  // a vector load's elements (consecutive in the last index)
+        if (auto s = dyn_cast<memref::StoreOp>(op)) {
+          memref = s.getMemRef();
+          indices = s.getIndices();
+        } else if (auto l = dyn_cast<memref::LoadOp>(op)) {
+          memref = l.getMemRef();
+          indices = l.getIndices();
+        } else {
+          auto v = cast<vector::LoadOp>(op);
+          memref = v.getBase();
+          indices = v.getIndices();
+          lanes = v.getVectorType().getNumElements();
+        }
         std::optional<abi::GpuTraceSpace> space = spaceOf(memref);
         if (!space) {
           op->emitError() << "fhec-gpu-emu-trace: cannot tell the memory space of " << memref
@@ -161,7 +178,7 @@ struct FHECGPUEmuTracePass : public fhec::impl::FHECGPUEmuTraceBase<FHECGPUEmuTr
         int32_t kind = int32_t(*space) * 2 + (store ? 1 : 0);
         func::CallOp::create(b, l, accessHook,
                              ValueRange{arith::ConstantIntOp::create(b, l, i32, site++), addr,
-                                        arith::ConstantIntOp::create(b, l, i32, elemBytes),
+                                        arith::ConstantIntOp::create(b, l, i32, elemBytes * lanes),
                                         arith::ConstantIntOp::create(b, l, i32, kind)});
       }
       for (auto [block, weight] : weights) {

@@ -58,9 +58,11 @@ module attributes {ckks.params = #ckks.params<logN = 8, logQ = 100, logp = 30, s
 // The four forward NTTs of 2^8, one launch for the batch (blocks (tile,
 // prime, NTT)), each in one level (fhe-merge-ntt-levels): 32 threads of 8
 // residues, sub-levels of 2, 3 and 3 stages through a 256-word tile (288
-// words with the padding), its last sub-level stored by a coalesced copy.
+// words with the padding), its last sub-level stored by a coalesced copy. A
+// thread's 2^d consecutive twiddles of sub-stage d are one vector load.
 // LOOPS: gpu.launch blocks({{.*}}) in ({{.*}} = %c1{{.*}}, {{.*}} = %{{.*}}, {{.*}} = %c4{{.*}}) threads({{.*}}) in ({{.*}} = %c32{{.*}}, {{.*}}) workgroup(%{{.*}} : memref<288xi64, #gpu.address_space<workgroup>>)
 // LOOPS: arith.select
+// LOOPS: vector.load %{{.*}} {alignment = 16 : i64} : memref<8x256xi64>, vector<2xi64>
 // LOOPS: gpu.barrier
 // LOOPS: gpu.barrier
 // LOOPS: gpu.terminator

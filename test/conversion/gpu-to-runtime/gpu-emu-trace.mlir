@@ -94,6 +94,32 @@ module attributes {gpu.container_module} {
 
 // -----
 
+// A vector load (the NTT's 2^d consecutive twiddles on GPUs) is one access of
+// all its lanes' bytes and one slot; its lanes are registers (no slot). A
+// select among kernel arguments (a batched kernel's buffers) is global.
+// Weight: the select, the load, a 64-bit add (2), the return.
+// CHECK-LABEL: func.func private @__fhec_kernel_v(
+// CHECK:         call @fhec_rt_gpu_trace_access(%{{.*}}, %{{.*}}, %c32_i32, %{{.*}})
+// CHECK-NEXT:    vector.load
+// CHECK:         %[[WV:.*]] = arith.constant 5 : i32
+// CHECK-NEXT:    call @fhec_rt_gpu_trace_ops(%[[WV]])
+module attributes {gpu.container_module} {
+  gpu.module @fhec_kernels {
+    gpu.func @v(%a: memref<2x8xi64>, %b: memref<2x8xi64>, %which: i1) kernel {
+      %c0 = arith.constant 0 : index
+      %c4 = arith.constant 4 : index
+      %m = arith.select %which, %a, %b : memref<2x8xi64>
+      %v = vector.load %m[%c0, %c4] : memref<2x8xi64>, vector<4xi64>
+      %e0 = vector.extract %v[0] : i64 from vector<4xi64>
+      %e3 = vector.extract %v[3] : i64 from vector<4xi64>
+      %s = arith.addi %e0, %e3 : i64
+      gpu.return
+    }
+  }
+}
+
+// -----
+
 // A memref of unknown origin (a block argument other than the kernel's).
 module attributes {gpu.container_module} {
   gpu.module @fhec_kernels {
