@@ -231,9 +231,7 @@ struct FHEFusePass : public fhec::impl::FHEFuseBase<FHEFusePass> {
                                            : isCoefficientOp(&op))
         candidates.push_back(&op);
     auto compatible = [&](Operation *a, Operation *b) {
-      if (space == fhe::Space::transform)
-        return a->getName() == b->getName() && a->getOperandTypes() == b->getOperandTypes() &&
-               a->getResultTypes() == b->getResultTypes() && a->getAttrDictionary() == b->getAttrDictionary();
+      if (space == fhe::Space::transform) return fhe::sameShape(a, b);
       return residueSpace ? residueKey(a) == residueKey(b)
                           : ringOf(a->getResult(0).getType()) == ringOf(b->getResult(0).getType());
     };
@@ -282,8 +280,7 @@ struct FHEFusePass : public fhec::impl::FHEFuseBase<FHEFusePass> {
             lone.push_back(op);
         for (auto [i, a] : llvm::enumerate(lone))
           for (Operation *b : ArrayRef<Operation *>(lone).take_front(i))
-            if (a->getOperandTypes() == b->getOperandTypes() && a->getResultTypes() == b->getResultTypes() &&
-                a->getAttrDictionary() == b->getAttrDictionary()) {
+            if (fhe::sameShape(a, b)) {
               merge(b, a);
               break;
             }

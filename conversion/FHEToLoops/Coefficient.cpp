@@ -164,9 +164,7 @@ struct FusedCoefficientLowering : KernelPattern<fhe::FusedOp> {
     return llvm::all_of(ops, [&](Operation *op) {
       auto crt = dyn_cast<fhe::CrtOp>(op);
       return crt && crt.getResult().getType().getLayout() == fhe::Layout::prime_major &&
-             isa<BlockArgument>(crt.getInput()) && op->getOperandTypes() == ops.front()->getOperandTypes() &&
-             op->getResultTypes() == ops.front()->getResultTypes() &&
-             op->getAttrDictionary() == ops.front()->getAttrDictionary();
+             isa<BlockArgument>(crt.getInput()) && fhe::sameShape(op, ops.front());
     });
   }
 

@@ -153,9 +153,7 @@ void emitTransformsGpu(KernelBuilder &kb, ArrayRef<Operation *> ops, ArrayRef<Va
   // are independent, and their results never share a buffer with another
   // transform's input).
   auto sameShape = [&](size_t a, size_t b) {
-    return ops[a]->getName() == ops[b]->getName() && ops[a]->getOperandTypes() == ops[b]->getOperandTypes() &&
-           ops[a]->getResultTypes() == ops[b]->getResultTypes() &&
-           fhe::transformLevels(ops[a]) == fhe::transformLevels(ops[b]) && ins[a].getType() == ins[b].getType() &&
+    return fhe::sameShape(ops[a], ops[b]) && ins[a].getType() == ins[b].getType() &&
            outs[a].getType() == outs[b].getType();
   };
   for (size_t first = 0, end; first < ops.size(); first = end) {

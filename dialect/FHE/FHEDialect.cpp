@@ -467,6 +467,11 @@ LogicalResult PrimeCountOp::verify() {
   return success();
 }
 
+bool fhec::fhe::sameShape(Operation *a, Operation *b) {
+  return a->getName() == b->getName() && a->getOperandTypes() == b->getOperandTypes() &&
+         a->getResultTypes() == b->getResultTypes() && a->getAttrDictionary() == b->getAttrDictionary();
+}
+
 std::optional<ArrayRef<int64_t>> fhec::fhe::transformLevels(Operation *op) {
   return llvm::TypeSwitch<Operation *, std::optional<ArrayRef<int64_t>>>(op)
       .Case<NttOp, InttOp>([](auto t) { return t.getLevels(); })

@@ -20,6 +20,9 @@
 #include "dialect/FHE/FHEOps.h.inc"
 
 namespace fhec::fhe {
+/// Whether a and b are the same op on values of the same types with the same
+/// attributes: kernels that may share one launch (fhe-fuse's batches).
+bool sameShape(mlir::Operation *a, mlir::Operation *b);
 /// The `levels` of an fhe.ntt or fhe.intt (their ODS accessors); none for
 /// any other op or where the attribute is absent.
 std::optional<llvm::ArrayRef<int64_t>> transformLevels(mlir::Operation *op);
