@@ -244,26 +244,8 @@ void digitCrt(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, const CoeffR
       Value i0 = kb.mul(tile, kb.cidx(T)), j0 = kb.mul(g, kb.cidx(PB));
       Value mLast = kb.sub(primes, kb.cidx(1));
       auto primeRow = [&](Value q) { return arith::MinUIOp::create(kb.b, kb.loc, kb.add(j0, q), mLast).getResult(); };
-      // Staging: the rows x cols elements of a flat range, thread tid taking
-      // elements e = tid, tid + 256, ... as (row, col) = (e / cols, e % cols),
-      // divided once and then advanced by (256 / cols, 256 % cols) with a carry.
       auto stage = [&](int64_t rows, int64_t cols, function_ref<void(Value, Value)> copy) {
-        Value row = arith::DivUIOp::create(kb.b, kb.loc, tid, kb.cidx(cols));
-        Value col = arith::RemUIOp::create(kb.b, kb.loc, tid, kb.cidx(cols));
-        for (int64_t e0 = 0; e0 < rows * cols; e0 += threads) {
-          if (e0) {
-            col = kb.add(col, kb.cidx(threads % cols));
-            Value wrap = arith::CmpIOp::create(kb.b, kb.loc, arith::CmpIPredicate::uge, col, kb.cidx(cols));
-            col = arith::SelectOp::create(kb.b, kb.loc, wrap, kb.sub(col, kb.cidx(cols)), col);
-            row = kb.add(row, arith::SelectOp::create(kb.b, kb.loc, wrap, kb.cidx(threads / cols + 1),
-                                                      kb.cidx(threads / cols)));
-          }
-          if (e0 + threads <= rows * cols)
-            copy(row, col);
-          else
-            kb.ifThen(arith::CmpIOp::create(kb.b, kb.loc, arith::CmpIPredicate::ult, row, kb.cidx(rows)),
-                      [&] { copy(row, col); });
-        }
+        kb.gpuStage(tid, threads, rows, cols, copy);
       };
       stage(T, L, [&](Value c, Value l) {
         Value limb = kb.load(in, kb.add(i0, c), l);

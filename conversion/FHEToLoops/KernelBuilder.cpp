@@ -236,6 +236,24 @@ void KernelBuilder::gpuLaunch(Value gx, Value gy, Value gz, int64_t threads, Arr
   b.setInsertionPointAfter(launch);
 }
 
+void KernelBuilder::gpuStage(Value tid, int64_t threads, int64_t rows, int64_t cols,
+                             function_ref<void(Value, Value)> copy) {
+  Value row = arith::DivUIOp::create(b, loc, tid, cidx(cols));
+  Value col = arith::RemUIOp::create(b, loc, tid, cidx(cols));
+  for (int64_t e0 = 0; e0 < rows * cols; e0 += threads) {
+    if (e0) {
+      col = add(col, cidx(threads % cols));
+      Value wrap = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, col, cidx(cols));
+      col = arith::SelectOp::create(b, loc, wrap, sub(col, cidx(cols)), col);
+      row = add(row, arith::SelectOp::create(b, loc, wrap, cidx(threads / cols + 1), cidx(threads / cols)));
+    }
+    if (e0 + threads <= rows * cols)
+      copy(row, col);
+    else
+      ifThen(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row, cidx(rows)), [&] { copy(row, col); });
+  }
+}
+
 MemRefType KernelBuilder::sharedType(ArrayRef<int64_t> shape, unsigned bits) {
   auto space = gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
   return MemRefType::get(shape, b.getIntegerType(bits), MemRefLayoutAttrInterface(), space);

@@ -140,6 +140,13 @@ public:
   void gpuLaunch(mlir::Value gx, mlir::Value gy, mlir::Value gz, int64_t threads,
                  llvm::ArrayRef<mlir::MemRefType> shared,
                  llvm::function_ref<void(mlir::Value, mlir::Value, mlir::Value, mlir::Value, mlir::ValueRange)> body);
+  /// A block's copy of a rows x cols element range: thread tid of `threads`
+  /// takes elements e = tid, tid + threads, ... as (row, col) = (e / cols,
+  /// e % cols), so consecutive threads take consecutive columns (coalesced
+  /// global accesses, consecutive shared words); one division, then steps
+  /// with a carry, and the last round guarded.
+  void gpuStage(mlir::Value tid, int64_t threads, int64_t rows, int64_t cols,
+                llvm::function_ref<void(mlir::Value, mlir::Value)> copy);
   /// A buffer type of `shape` words of `bits` bits in a thread block's shared memory.
   mlir::MemRefType sharedType(llvm::ArrayRef<int64_t> shape, unsigned bits = 64);
   /// gpu.barrier: the block's threads wait for each other, and see each
