@@ -34,6 +34,7 @@
 #include "mlir/Transforms/Passes.h"
 
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Triple.h"
@@ -192,12 +193,22 @@ static void addHostLowering(OpPassManager &pm) {
 // threads: 8 warps, so an SM reaches full occupancy within its 32-block limit.
 static constexpr int64_t kGpuBlockThreads = 256;
 
-// The data layout LLVM's NVPTX backend uses for 64-bit PTX (the same for every sm_XX).
+// The data layout LLVM's NVPTX backend uses for 64-bit PTX (the same for
+// every sm_XX), with 32-bit pointers to shared, constant and local memory
+// (nvcc's choice; clang's -fcuda-short-ptr): a shared-memory address is one
+// register, not two, which keeps the tiled kernels' addresses of their
+// shared buffers within 64 registers (ptxas -v, test/targets/cuda-ptxas.mlir).
+// The backend's switch is a process-wide option, set here before any NVPTX
+// target machine exists, so that this layout and the code generation of
+// gpu-module-to-binary agree.
 static std::string nvptxDataLayout() {
   static const std::string layout = [] {
     LLVMInitializeNVPTXTargetInfo();
     LLVMInitializeNVPTXTarget();
     LLVMInitializeNVPTXTargetMC();
+    auto *shortPointers = llvm::cl::getRegisteredOptions().lookup("nvptx-short-ptr");
+    if (!shortPointers) llvm::report_fatal_error("LLVM's NVPTX backend has no option nvptx-short-ptr");
+    static_cast<llvm::cl::opt<bool> *>(shortPointers)->setValue(true);
     llvm::Triple triple("nvptx64-nvidia-cuda");
     std::string error;
     const llvm::Target *t = llvm::TargetRegistry::lookupTarget(triple, error);
