@@ -252,11 +252,20 @@ struct FHEFusePass : public fhec::impl::FHEFuseBase<FHEFusePass> {
           if (compatible(a, b)) merge(b, a);
     } else {
       // A producer joins the group of its users when all of them are in one
-      // group: its BigInt (or residues) then never go to memory.
+      // group: its BigInt (or residues) then never go to memory. On GPU
+      // targets a prime-major CRT stays out of its producer's group: its
+      // tiled launch (emitGpuCrt) reads the BigInt from memory, and a block
+      // of the producer's tiled kernel could not hold every prime's
+      // residues of its coefficients.
       for (Operation *op : llvm::reverse(candidates)) {
         Value r = op->getResult(0);
         if (r.use_empty()) continue;
         Operation *first = *r.getUsers().begin();
+        if (gpu && llvm::any_of(r.getUsers(), [](Operation *u) {
+              auto crt = dyn_cast<fhe::CrtOp>(u);
+              return crt && crt.getResult().getType().getLayout() == fhe::Layout::prime_major;
+            }))
+          continue;
         bool oneGroup = llvm::all_of(r.getUsers(), [&](Operation *u) {
           return isCoefficientOp(u) && compatible(op, u) && g.sameGroup(u, first);
         });

@@ -7,6 +7,7 @@
 // BigInt is in cache; the closing shift/add/rescale chain in one pass).
 #include "conversion/FHEToLoops/Patterns.h"
 
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -112,8 +113,88 @@ static void transposeBlock(KernelBuilder &kb, const CoeffRef &mem, Value scratch
   });
 }
 
+// The GPU form of a coefficient kernel of iCRTs and BigInt ops: one launch
+// of N / kGpuTileCoeffs blocks, each owning a tile of coefficients. Every
+// BigInt of the chain lives in shared memory as a (coefficients, limbs)
+// tile: the kernel's BigInt inputs are copied in and its results out by the
+// whole block (consecutive threads, consecutive words: coalesced), the
+// iCRTs are the block's tiled matrix products (emitGpuIcrtTile), and a
+// BigInt op runs one coefficient per thread of the first warp. False (and
+// nothing emitted) for other chains, and for tiles beyond a block's shared
+// memory.
+static bool emitGpuTiledKernel(KernelBuilder &kb, ArrayRef<Operation *> ops,
+                               const llvm::MapVector<Value, Value> &memory, int64_t N) {
+  if (!usesGpuLaunches(kb.options) || N % kGpuTileCoeffs) return false;
+  SmallVector<fhe::IcrtOp> icrts;
+  llvm::SetVector<Value> polys;  // the BigInts of the chain, one tile each
+  for (Operation *op : ops) {
+    if (auto icrt = dyn_cast<fhe::IcrtOp>(op)) {
+      if (!hasGpuIcrtTile(icrt, kb.options) || !memory.count(icrt.getInput())) return false;
+      icrts.push_back(icrt);
+    } else if (!isa<fhe::PolyAddOp, fhe::PolySubOp, fhe::PolyNegateOp, fhe::PolyShrOp, fhe::PolyReduceOp>(op)) {
+      return false;
+    }
+    for (Value v : op->getOperands())
+      if (isa<fhe::PolyType>(v.getType())) polys.insert(v);
+    polys.insert(op->getResult(0));
+  }
+  if (icrts.empty()) return false;
+  SmallVector<MemRefType> shared = gpuIcrtSharedTypes(kb, icrts);
+  size_t tilesFrom = shared.size();
+  // (An odd row length in words: a warp's lanes then hit different banks.)
+  auto rowWords = [](Value v) { return int64_t(cast<fhe::PolyType>(v.getType()).getLimbs()) | 1; };
+  for (Value v : polys) shared.push_back(kb.sharedType({kGpuTileCoeffs, rowWords(v)}));
+  int64_t bytes = 0;
+  for (MemRefType t : shared) bytes += (t.getNumElements() * t.getElementTypeBitWidth() / 8 + 15) / 16 * 16;
+  if (bytes > abi::kGpuSharedMemoryBytes) return false;
+  llvm::DenseSet<Value> produced;
+  for (Operation *op : ops) produced.insert(op->getResult(0));
+  const int64_t T = kGpuTileCoeffs, threads = kGpuTileThreads;
+  kb.gpuLaunch(kb.cidx(N / T), kb.cidx(1), kb.cidx(1), threads, shared,
+               [&](Value blk, Value, Value, Value tid, ValueRange sh) {
+    GpuTile tile{kb.mul(blk, kb.cidx(T)), tid, arith::RemUIOp::create(kb.b, kb.loc, tid, kb.cidx(T)),
+                 arith::DivUIOp::create(kb.b, kb.loc, tid, kb.cidx(T))};
+    llvm::DenseMap<Value, Value> tileOf;
+    for (auto [v, t] : llvm::zip(polys, sh.drop_front(tilesFrom))) tileOf[v] = t;
+    // Tile <-> global memory, (N, L) coefficient-major: the tile's T L words are contiguous there.
+    auto copy = [&](Value v, bool in) {
+      int64_t L = cast<fhe::PolyType>(v.getType()).getLimbs();
+      Value mem = memory.lookup(v), t = tileOf.lookup(v);
+      kb.gpuStage(tid, threads, T, L, [&](Value c, Value w) {
+        Value at = kb.add(tile.i0, c);
+        if (in)
+          kb.store(kb.load(mem, {at, w}), t, {c, w});
+        else
+          kb.store(kb.load(t, {c, w}), mem, {at, w});
+      });
+    };
+    bool any = false;
+    for (Value v : polys)
+      if (memory.count(v) && !produced.count(v)) copy(v, true), any = true;
+    if (any) kb.barrier();
+    SmallVector<Value> icrtShared(sh.take_front(tilesFrom));
+    for (Operation *op : ops) {
+      if (auto icrt = dyn_cast<fhe::IcrtOp>(op)) {
+        emitGpuIcrtTile(kb, icrt, memory.lookup(icrt.getInput()), tileOf.lookup(icrt.getResult()), tile, icrtShared);
+      } else {
+        Value first = arith::CmpIOp::create(kb.b, kb.loc, arith::CmpIPredicate::ult, tid, kb.cidx(T));
+        kb.ifThen(first, [&] {
+          SmallVector<CoeffRef> ins;
+          for (Value v : op->getOperands()) ins.push_back(CoeffRef{tileOf.lookup(v), tile.lane, false});
+          emitBigIntBlock(kb, op, ins, CoeffRef{tileOf.lookup(op->getResult(0)), tile.lane, false}, 1);
+        });
+      }
+      kb.barrier();
+    }
+    for (Value v : polys)
+      if (memory.count(v) && produced.count(v)) copy(v, false);
+  });
+  return true;
+}
+
 void emitCoefficientKernel(KernelBuilder &kb, ArrayRef<Operation *> ops, const llvm::MapVector<Value, Value> &memory,
                            int64_t N, int64_t B) {
+  if (emitGpuTiledKernel(kb, ops, memory, N)) return;
   int64_t lanes = kb.options.target->lanes;
   int64_t W = lanes > 1 && lanes == 8 && B % lanes == 0 ? lanes : 1;
   llvm::DenseSet<Value> produced;

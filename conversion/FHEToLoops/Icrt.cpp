@@ -786,3 +786,256 @@ void populateIcrtPatterns(const TypeConverter &tc, RewritePatternSet &patterns, 
 }
 
 } // namespace fhec
+
+//===----------------------------------------------------------------------===//
+// GPU: the iCRT of a tile of coefficients as a tiled matrix product
+//===----------------------------------------------------------------------===//
+
+namespace fhec {
+
+namespace {
+
+// Columns per pass, and prime rows per staged chunk: at most 5 columns per
+// warp and 16 rows per chunk keep the kernels' registers within 64 on sm_90
+// at the paper's size (ptxas -v; more of either and ptxas takes 66-78).
+constexpr int64_t kIcrtPassCols = 40;
+
+// The m rows in ceil(m / 16) chunks of an even count.
+int64_t icrtChunkRows(int64_t m) {
+  int64_t chunks = (m + 15) / 16, J = (m + chunks - 1) / chunks;
+  return J + J % 2;
+}
+
+} // namespace
+
+bool hasGpuIcrtTile(fhe::IcrtOp op, const LoweringOptions &o) {
+  auto inT = cast<fhe::RnsType>(op.getInput().getType());
+  return usesGpuLaunches(o) && o.target->shoupBits == 32 && op.getOrder() == fhe::Order::matrix && !op.getAddend() &&
+         inT.getLayout() == fhe::Layout::prime_major && inT.getBasis().getPrimeBits() <= 30;
+}
+
+SmallVector<MemRefType> gpuIcrtSharedTypes(KernelBuilder &kb, ArrayRef<fhe::IcrtOp> ops) {
+  int64_t J = 2;
+  for (fhe::IcrtOp op : ops)
+    J = std::max(J, icrtChunkRows(int64_t(cast<fhe::RnsType>(op.getInput().getType()).getBasis().size())));
+  return {kb.sharedType({J, kGpuTileCoeffs}, 32),                          // temp_j (< 2^31) of a chunk of rows
+          kb.sharedType({kIcrtPassCols, kGpuTileCoeffs}, 32),              // the pass's column digits of those rows
+          kb.sharedType({kGpuTileWarps, kGpuTileCoeffs}),                  // each warp's share of f (f64 bits)
+          kb.sharedType({kIcrtPassCols + kGpuTileWarps, kGpuTileCoeffs}),  // column sums, each warp's last high half
+          kb.sharedType({kGpuTileCoeffs}, 32),                             // each coefficient's redo flag
+          kb.sharedType({5, kGpuTileCoeffs})};                             // k and the carry chain between passes
+}
+
+// The tile's iCRT (Algo. 6 over 32-bit digits, as digitMatrix's): a pass
+// computes up to kIcrtPassCols columns of X = sum_j temp_j (P/p_j) + k (-P)
+// for the tile's 32 coefficients. Warp w takes Q consecutive columns of it
+// and lane l the tile's coefficient l, so that a warp's temp loads are 32
+// consecutive words and its digit loads one broadcast word (shared memory,
+// no bank conflicts). Chunks of J prime rows are staged in turn: temp_j of
+// the coefficients (a warp reads a row's 32 coefficients, coalesced) and
+// each warp's digits of P/p_j (lane l the chunk's prime l: consecutive
+// words of a column, the table's layout). Two products temp_j d (< 2^63 each) share a
+// 64-bit sum, split at 32 bits into the column's (lo, hi) sums. The first
+// pass also sums f = sum_j temp_j / p_j (each thread over the rows it
+// stages; the warps' shares meet in shared memory) for k. Then warp 0 runs
+// the carry chain over the pass's columns, one coefficient per lane, and
+// stores the 64-bit limbs as their last digit arrives (no digit buffer);
+// k and the chain's state wait in shared memory between passes.
+// With a shift the columns start at cLo, two guard digits below the first
+// the result needs, and a guard digit near the top of its range (about m
+// 2^-32 per coefficient) makes the block redo them from column 0, as
+// digitMatrix argues (each lane flags its own coefficient: no two threads
+// write one word).
+void emitGpuIcrtTile(KernelBuilder &kb, fhe::IcrtOp op, Value in, Value out, const GpuTile &tile, ValueRange sh) {
+  OpBuilder &b = kb.b;
+  Location loc = kb.loc;
+  auto inT = cast<fhe::RnsType>(op.getInput().getType());
+  auto outT = op.getResult().getType();
+  fhe::BasisAttr basis = inT.getBasis();
+  unsigned logN = inT.getLogN();
+  int64_t m = int64_t(basis.size()), Lq = outT.getLimbs(), shift = op.getShiftBits();
+  IcrtContext ctx{kb,  op,   basis, inT.getDomain() == fhe::Domain::coeff_scaled,
+                  m,   Lq,   logN,  kb.table(abi::TableKind::PrimeConsts, basis, 0, logN),
+                  CoeffRef{}};
+  const int64_t D = 32;
+  int64_t Dq = (shift + 64 * Lq + D - 1) / D, cLo = shift ? std::max<int64_t>(0, shift / D - 2) : 0;
+  Value T = kb.table(abi::TableKind::IcrtColumns, basis, Dq, logN);
+  Value negP = kb.table(abi::TableKind::IcrtNegP, basis, Dq, logN);
+  int64_t J = icrtChunkRows(m), chunks = (m + J - 1) / J;
+  Value temps = sh[0], digits = sh[1], fpart = sh[2], cols = sh[3], flag = sh[4], state = sh[5];
+  Type i32 = b.getI32Type(), i64 = b.getI64Type(), f64 = b.getF64Type();
+  auto narrow = [&](Value v) { return arith::TruncIOp::create(b, loc, i32, v).getResult(); };
+  auto wide = [&](Value v) { return arith::ExtUIOp::create(b, loc, i64, v).getResult(); };
+  auto cmp = [&](arith::CmpIPredicate p, Value x, Value y) { return arith::CmpIOp::create(b, loc, p, x, y).getResult(); };
+  auto below = [&](Value x, int64_t n) { return cmp(arith::CmpIPredicate::ult, x, kb.cidx(n)); };
+  auto clamp = [&](Value x, int64_t hi) { return arith::MinUIOp::create(b, loc, x, kb.cidx(hi)).getResult(); };
+  auto select = [&](Value c, Value x, Value y) { return arith::SelectOp::create(b, loc, c, x, y).getResult(); };
+  auto both = [&](Value x, Value y) { return arith::AndIOp::create(b, loc, x, y).getResult(); };
+  auto asF64 = [&](Value v) { return arith::BitcastOp::create(b, loc, f64, v).getResult(); };
+  Value zero = kb.c64(0), mask = kb.c64(0xffffffff), s32 = kb.c64(32);
+  Value lane = tile.lane, warp = tile.warp, coeff = kb.add(tile.i0, lane);
+  // Between passes, nothing stays in registers: k (the multiple of P of
+  // the lane's coefficient, from the first pass) and warp 0's carry chain
+  // (the carry, the high half of the pass's last column, the last two
+  // digits) wait in rows kK and 0..3 of `state`.
+  const int64_t kK = 4;
+  auto stateRow = [&](int64_t r) { return SmallVector<Value>{kb.cidx(r), lane}; };
+  Value kFirst;  // the first pass's k, in a register there
+  // Limb w of the result (bits shift + 64 w ..) is complete at digit s0 + 2 w + last.
+  int64_t s0 = shift / D, limbOff = shift % D, last = limbOff ? 2 : 1;
+  unsigned topBits = outT.getLogq() % 64;
+
+  // Columns c0 .. c0 + n - 1; `first`: the first pass (it computes k);
+  // `fresh`: a chain's first pass (the carry chain starts from zeros).
+  auto pass = [&](int64_t c0, int64_t n, bool first, bool fresh) {
+    int64_t Q = (n + kGpuTileWarps - 1) / kGpuTileWarps;
+    assert(Q * kGpuTileWarps <= kIcrtPassCols && "a pass's columns fit the digit and column buffers");
+    Value x0 = kb.mul(warp, kb.cidx(Q));  // the warp's first column in the pass
+    SmallVector<Value> init(2 * Q, zero);
+    // (The thread's share of f accumulates in its slot of fpart, not in a
+    // register beside the column sums.)
+    if (first) kb.store(zero, fpart, {warp, lane});
+    SmallVector<Value> acc = kb.loop(0, chunks, init, [&](Value ch, ValueRange a) {
+      Value j0 = kb.mul(ch, kb.cidx(J));
+      SmallVector<Value> next(a);
+      kb.barrier();  // the previous chunk's readers are done
+      // Loads past the buffers' ends (rows j >= m of the last chunk, columns
+      // past the pass's) are predicated off: zeros instead.
+      auto loadIf = [&](Value valid, function_ref<SmallVector<Value>()> load, int64_t results) {
+        auto op = scf::IfOp::create(
+            b, loc, valid, [&](OpBuilder &, Location) { scf::YieldOp::create(b, loc, load()); },
+            [&](OpBuilder &, Location) { scf::YieldOp::create(b, loc, SmallVector<Value>(results, zero)); });
+        return SmallVector<Value>(op.getResults());
+      };
+      for (int64_t s = 0; s * kGpuTileWarps < J; ++s) {
+        Value r = kb.add(warp, kb.cidx(s * kGpuTileWarps)), j = kb.add(j0, r);
+        bool partial = (s + 1) * kGpuTileWarps > J;
+        Value valid = below(j, m);
+        if (partial) valid = both(valid, below(r, J));
+        // temp_j, and its share of f as f64 bits.
+        SmallVector<Value> tf = loadIf(valid, [&] {
+          auto row = [&](int col) { return kb.tableAt(ctx.consts, j, col); };
+          Value t = ctx.tempOf(kb.load(in, {j, coeff}), Value(), row(abi::kIcrtInv), row(abi::kIcrtInvShoup),
+                               row(abi::kPrime), 1);
+          SmallVector<Value> res{t};
+          if (first) {
+            Value term = arith::MulFOp::create(b, loc, arith::UIToFPOp::create(b, loc, f64, t),
+                                               asF64(row(abi::kInvPrimeF64)));
+            res.push_back(arith::BitcastOp::create(b, loc, i64, term));
+          }
+          return res;
+        }, first ? 2 : 1);
+        if (first) {
+          Value f = arith::AddFOp::create(b, loc, asF64(kb.load(fpart, {warp, lane})), asF64(tf[1]));
+          kb.store(arith::BitcastOp::create(b, loc, i64, f), fpart, {warp, lane});
+        }
+        auto put = [&] { kb.store(narrow(tf[0]), temps, {r, lane}); };
+        if (partial)
+          kb.ifThen(below(r, J), put);
+        else
+          put();
+      }
+      // The digits of the warp's own columns x0 + q, lane l taking prime row
+      // j0 + l (lanes past J store zeros nobody reads).
+      Value j = kb.add(j0, lane);
+      for (int64_t q = 0; q < Q; ++q) {
+        Value x = kb.add(x0, kb.cidx(q));
+        Value d = loadIf(both(below(x, n), below(j, m)),
+                         [&] { return SmallVector<Value>{kb.load(T, {kb.add(x, kb.cidx(c0)), j})}; }, 1)[0];
+        kb.store(narrow(d), digits, {x, lane});
+      }
+      kb.barrier();
+      SmallVector<Value> sums = kb.loop(0, J / 2, ValueRange(a).take_front(2 * Q), [&](Value jj, ValueRange s) {
+        Value r0 = kb.mul(jj, kb.cidx(2)), r1 = kb.add(r0, kb.cidx(1));
+        Value t0 = wide(kb.load(temps, {r0, lane})), t1 = wide(kb.load(temps, {r1, lane}));
+        SmallVector<Value> sNext(s);
+        for (int64_t q = 0; q < Q; ++q) {
+          Value x = kb.add(x0, kb.cidx(q));
+          Value sum = kb.add(kb.mul(t0, wide(kb.load(digits, {x, r0}))), kb.mul(t1, wide(kb.load(digits, {x, r1}))));
+          sNext[2 * q] = kb.add(s[2 * q], kb.bitAnd(sum, mask));
+          sNext[2 * q + 1] = kb.add(s[2 * q + 1], kb.shr(sum, s32));
+        }
+        return sNext;
+      });
+      std::copy(sums.begin(), sums.end(), next.begin());
+      return next;
+    });
+    if (first) {
+      kb.barrier();
+      Value f = asF64(kb.load(fpart, {kb.cidx(0), lane}));
+      for (int64_t w = 1; w < kGpuTileWarps; ++w)
+        f = arith::AddFOp::create(b, loc, f, asF64(kb.load(fpart, {kb.cidx(w), lane})));
+      kFirst = ctx.roundToInt(f);
+      kb.ifThen(below(tile.tid, kGpuTileCoeffs), [&] { kb.store(kFirst, state, stateRow(kK)); });
+    }
+    Value k = first ? kFirst : kb.load(state, stateRow(kK));
+    // k (-P), the rounding bit, and each column's value lo + the previous
+    // column's hi; the warp's last hi goes after the pass's columns.
+    SmallVector<Value> lo, hi;
+    int64_t roundBit = op.getRound() ? shift - 1 : -1;
+    for (int64_t q = 0; q < Q; ++q) {
+      Value x = kb.add(x0, kb.cidx(q)), c = kb.add(x, kb.cidx(c0));
+      Value nd = select(below(x, n), kb.load(negP, {kb.cidx(0), clamp(c, Dq - 1)}), zero);
+      Value prod = kb.mul(wide(narrow(k)), wide(narrow(nd)));
+      lo.push_back(kb.add(acc[2 * q], kb.bitAnd(prod, mask)));
+      hi.push_back(kb.add(acc[2 * q + 1], kb.shr(prod, s32)));
+      if (roundBit >= 0 && roundBit / D >= c0 && roundBit / D < c0 + n) {
+        Value here = cmp(arith::CmpIPredicate::eq, c, kb.cidx(roundBit / D));
+        lo.back() = kb.add(lo.back(), select(here, kb.c64(int64_t(1) << (roundBit % D)), zero));
+      }
+    }
+    for (int64_t q = 0; q < Q; ++q)
+      kb.store(q ? kb.add(lo[q], hi[q - 1]) : lo[q], cols, {kb.add(x0, kb.cidx(q)), lane});
+    kb.store(hi[Q - 1], cols, {kb.add(warp, kb.cidx(kIcrtPassCols)), lane});
+    kb.barrier();
+    kb.ifThen(below(tile.tid, kGpuTileCoeffs), [&] {
+      auto saved = [&](int64_t r) { return fresh ? zero : kb.load(state, stateRow(r)); };
+      Value carry = saved(0), pending = saved(1), d1 = saved(2), d2 = saved(3);
+      for (int64_t x = 0; x < n; ++x) {
+        Value v = kb.add(kb.load(cols, {kb.cidx(x), lane}), carry);
+        if (x == 0)
+          v = kb.add(v, pending);
+        else if (x % Q == 0)
+          v = kb.add(v, kb.load(cols, {kb.cidx(kIcrtPassCols + x / Q - 1), lane}));
+        Value d = kb.bitAnd(v, mask);
+        carry = kb.shr(v, s32);
+        int64_t c = c0 + x, due = c - s0 - last;
+        if (due >= 0 && due % 2 == 0 && due / 2 < Lq) {
+          int64_t w = due / 2;
+          Value limb = limbOff ? kb.bitOr(kb.bitOr(kb.shr(d2, kb.c64(limbOff)), kb.shl(d1, kb.c64(D - limbOff))),
+                                          kb.shl(d, kb.c64(64 - limbOff)))
+                               : kb.bitOr(d1, kb.shl(d, s32));
+          if (w == Lq - 1 && topBits) limb = kb.bitAnd(limb, kb.c64(int64_t((uint64_t(1) << topBits) - 1)));
+          kb.store(limb, out, {lane, kb.cidx(w)});
+        }
+        if (first && cLo > 0 && c == cLo + 1) {
+          Value hit = cmp(arith::CmpIPredicate::uge, d, kb.c64(int64_t((uint64_t(1) << D) - uint64_t(m + 1))));
+          kb.store(arith::ExtUIOp::create(b, loc, i32, hit), flag, {lane});
+        }
+        d2 = d1;
+        d1 = d;
+      }
+      // Column n's value is the high half of the pass's last column.
+      pending = n % Q ? kb.load(cols, {kb.cidx(n), lane}) : kb.load(cols, {kb.cidx(kIcrtPassCols + n / Q - 1), lane});
+      SmallVector<Value> chain{carry, pending, d1, d2};
+      for (auto [r, v] : llvm::enumerate(chain)) kb.store(v, state, stateRow(int64_t(r)));
+    });
+  };
+  // Columns from..Dq-1 in balanced passes of at most maxCols columns.
+  auto columnsFrom = [&](int64_t from, bool first, int64_t maxCols) {
+    int64_t nc = Dq - from, passes = (nc + maxCols - 1) / maxCols, per = (nc + passes - 1) / passes;
+    for (int64_t c = from; c < Dq; c += per) pass(c, std::min(per, Dq - c), first && c == from, c == from);
+  };
+  columnsFrom(cLo, /*first=*/true, kIcrtPassCols);
+  if (cLo > 0) {
+    // Any coefficient's flag (each lane wrote its own): the block redoes them all.
+    kb.barrier();
+    Value any = arith::ConstantIntOp::create(b, loc, i32, 0);
+    for (int64_t l = 0; l < kGpuTileCoeffs; ++l) any = arith::OrIOp::create(b, loc, any, kb.load(flag, {kb.cidx(l)}));
+    Value redo = cmp(arith::CmpIPredicate::ne, any, arith::ConstantIntOp::create(b, loc, i32, 0));
+    if (kb.options.icrtExactAlways) redo = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
+    kb.ifThen(redo, [&] { columnsFrom(0, /*first=*/false, kIcrtPassCols); });
+  }
+}
+
+} // namespace fhec

@@ -43,6 +43,29 @@ void emitGpuCrt(KernelBuilder &kb, fhe::CrtOp op, llvm::ArrayRef<mlir::Value> in
 /// block of the op's addend operand (null without one).
 void emitIcrtBlock(KernelBuilder &kb, fhe::IcrtOp op, const CoeffRef &in, const CoeffRef *addend, const CoeffRef &out,
                    int64_t B);
+/// GPU coefficient kernels (emitCoefficientKernel's GPU form): a block of
+/// kGpuTileThreads threads owns a tile of kGpuTileCoeffs consecutive
+/// coefficients; thread tid works for coefficient `lane` = tid mod
+/// kGpuTileCoeffs of the tile wherever one thread per coefficient is needed,
+/// and `warp` = tid / kGpuTileCoeffs picks its share of a cooperative step.
+constexpr int64_t kGpuTileCoeffs = 32, kGpuTileThreads = 256, kGpuTileWarps = kGpuTileThreads / kGpuTileCoeffs;
+struct GpuTile {
+  mlir::Value i0, tid, lane, warp;
+};
+/// Whether an iCRT has the GPU tiled form (emitGpuIcrtTile): a GPU target
+/// with launches, matrix order, 32-bit digits, no addend, prime-major
+/// residues of primes below 2^30.
+bool hasGpuIcrtTile(fhe::IcrtOp op, const LoweringOptions &o);
+/// The shared buffers emitGpuIcrtTile needs, sized for all of `ops` (one set
+/// serves every iCRT of a kernel, one after the other).
+llvm::SmallVector<mlir::MemRefType> gpuIcrtSharedTypes(KernelBuilder &kb, llvm::ArrayRef<fhe::IcrtOp> ops);
+/// The iCRT of the tile's coefficients as a tiled matrix product (Jung et
+/// al. 2021's matrix form of Algo. 6; HE-Booster's thread mapping): the
+/// residues `in` ((m, N) prime-major, global) to `out` (the tile's
+/// coefficient-major BigInts, shared), through the buffers `shared` of
+/// gpuIcrtSharedTypes. Every thread of the block must call it.
+void emitGpuIcrtTile(KernelBuilder &kb, fhe::IcrtOp op, mlir::Value in, mlir::Value out, const GpuTile &tile,
+                     mlir::ValueRange shared);
 /// fhe.icrt_sum on a block: `ins` the windows' residues, `addend` optional.
 void emitIcrtSumBlock(KernelBuilder &kb, fhe::IcrtSumOp op, llvm::ArrayRef<CoeffRef> ins, const CoeffRef *addend,
                       const CoeffRef &out, int64_t B);

@@ -32,14 +32,6 @@ module attributes {ckks.params = #ckks.params<logN = 8, logQ = 100, logp = 30, s
 // LOOPS-NEXT: %[[I:.*]] = arith.remui %[[E]], %c256 : index
 // LOOPS: memref.load %{{.*}}[%[[J]], %[[I]]] : memref<8x256xi64
 // LOOPS: modarith.mul_barrett
-// The iCRT reads the iNTT's prime-major rows in place, no transpose kernel
-// (fhe-insert-transposes: a warp's request covers 32 coefficients of a row):
-// one thread per coefficient, consecutive threads on consecutive words.
-// BASIS-NOT: fhe.transpose
-// LOOPS: scf.parallel (%[[C:.*]]) = (%c0) to (%c256) step (%c1) {
-// LOOPS-NOT: scf.parallel
-// LOOPS: memref.load %{{.*}}[%{{.*}}, %[[C]]] : memref<8x256xi64, strided<[280, 1]>>
-// LOOPS: modarith.mac_split
 // The CRTs of the product's four inputs: one launch (fhe-fuse's GPU batch),
 // blocks (tile, prime group, member), picking their buffers by member; a
 // block of 256 threads is a tile of 64 coefficients x 32 primes, its 32-bit
@@ -65,6 +57,21 @@ module attributes {ckks.params = #ckks.params<logN = 8, logQ = 100, logp = 30, s
 // LOOPS: vector.load %{{.*}} {alignment = 16 : i64} : memref<8x256xi64>, vector<2xi64>
 // LOOPS: gpu.barrier
 // LOOPS: gpu.barrier
+// LOOPS: gpu.terminator
+// The iCRT of the product's first part (its CRT into the key basis a launch
+// of its own): a tiled matrix product, 8 blocks of 256 threads owning 32
+// coefficients each; the iNTT's prime-major rows read in place (no
+// transpose kernel: a warp reads 32 coefficients of a row), temp_j and the
+// column digits staged in shared memory as 32-bit words, no per-thread
+// array in local memory; two products temp_j d (mul.wide.u32) per 64-bit sum.
+// BASIS-NOT: fhe.transpose
+// LOOPS: gpu.launch blocks({{.*}}) in ({{.*}} = %c8{{.*}}, {{.*}} = %c1{{.*}}, {{.*}} = %c1{{.*}}) threads({{.*}}) in ({{.*}} = %c256{{.*}}) workgroup(%{{.*}} : memref<8x32xi32, #gpu.address_space<workgroup>>, %{{.*}} : memref<40x32xi32, #gpu.address_space<workgroup>>
+// LOOPS-NOT: memref.alloca
+// LOOPS: memref.load %{{.*}} : memref<8x32xi32, #gpu.address_space<workgroup>>
+// LOOPS-NEXT: arith.extui %{{.*}} : i32 to i64
+// LOOPS: memref.load %{{.*}} : memref<40x32xi32, #gpu.address_space<workgroup>>
+// LOOPS-NEXT: %[[D:.*]] = arith.extui %{{.*}} : i32 to i64
+// LOOPS-NEXT: arith.muli %{{.*}}, %[[D]] : i64
 // LOOPS: gpu.terminator
 
 // One module for sm_90 (the chip's minimum PTX version), 64-bit global

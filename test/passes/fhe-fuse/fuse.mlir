@@ -29,11 +29,18 @@
 // GPU-COUNT-4: fhe.ntt %arg
 // GPU: fhe.fused {{ *}}residue(
 // GPU: fhe.fused {{ *}}transform(
-// GPU: fhe.fused {{ *}}coefficient({{.*}}) : ({{.*}}coeff_scaled{{.*}}) -> !fhe.rns<{{.*}}min_bits = 200{{.*}}domain = coeff
+// On a GPU the CRT of region 1's iCRT stays a kernel of its own: its tiled
+// launch reads the BigInt from memory (emitGpuCrt), and the iCRT is one
+// tiled kernel (emitGpuIcrtTile).
+// GPU: %[[I:.*]] = fhe.icrt %{{.*}} : <{{.*}}coeff_scaled
+// GPU-NEXT: fhe.crt %[[I]] {lazy}
+// The closing chain (iCRT, shifted iCRT, add, rescale) is one kernel.
+// GPU: fhe.fused {{ *}}coefficient(
 // GPU-NEXT: ^bb0
 // GPU-NEXT: fhe.icrt
-// GPU-NEXT: fhe.crt {{.*}}{lazy}
-// GPU-NEXT: fhe.yield
+// GPU-NEXT: fhe.icrt {{.*}}shift
+// GPU-NEXT: fhe.poly_add
+// GPU-NEXT: fhe.poly_shr
 // CHECK-LABEL: func.func @he_mul(
 // CHECK-COUNT-4: fhe.crt %arg{{[0-9]+}} {lazy}
 // CHECK: %[[N:.*]]:4 = fhe.fused {{ *}}transform(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) :
