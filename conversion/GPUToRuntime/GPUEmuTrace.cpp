@@ -56,10 +56,32 @@ bool isZeroExtendedFrom32(Value v) {
   return ext && ext.getIn().getType().getIntOrFloatBitWidth() <= 32;
 }
 
+/// A 64-bit value is a pair of 32-bit registers: zero-extending a 32-bit
+/// word (the zero register for the high half), truncating to one, masking
+/// the low 32 bits or shifting by 32 picks or pairs registers and issues
+/// nothing.
+bool isRegisterPairOp(Operation *op) {
+  if (auto ext = dyn_cast<arith::ExtUIOp>(op))
+    return ext.getIn().getType().isInteger(32) && isI64Like(ext.getType());
+  if (auto trunc = dyn_cast<arith::TruncIOp>(op))
+    return isI64Like(trunc.getIn().getType()) && trunc.getType().isInteger(32);
+  if (op->getNumResults() != 1 || op->getNumOperands() != 2 || !isI64Like(op->getResult(0).getType())) return false;
+  APInt c;
+  if (!matchPattern(op->getOperand(1), m_ConstantInt(&c))) return false;
+  if (isa<arith::AndIOp>(op)) return c == 0xffffffffULL;
+  return isa<arith::ShRUIOp, arith::ShLIOp>(op) && c == 32;
+}
+
+bool isMulWide(Value v) {
+  auto mul = v.getDefiningOp<arith::MulIOp>();
+  return mul && isI64Like(mul.getType()) && isZeroExtendedFrom32(mul.getLhs()) && isZeroExtendedFrom32(mul.getRhs());
+}
+
 /// The op's cost in issue slots of 32-bit integer instructions on an sm_90
 /// GPU (a 64-bit add is two, a 64x64 multiply three, its high half about
-/// eight); constants and the trace hooks cost nothing. An estimate from
-/// NVPTX's usual lowering, documented in docs/gpu-model.md.
+/// eight); constants, the trace hooks and register-pair moves cost nothing.
+/// An estimate from NVPTX's usual lowering and sm_90's SASS (IMAD.WIDE.U32
+/// with a 64-bit addend), documented in docs/gpu-model.md.
 int64_t issueWeight(Operation *op) {
   if (isa<arith::ConstantOp>(op)) return 0;
   // The emulation's own calls (the block's shared memory, the trace hooks) are
@@ -77,20 +99,31 @@ int64_t issueWeight(Operation *op) {
                ? 0
                : 1;
   Type t = op->getResult(0).getType();
+  if (isRegisterPairOp(op)) return 0;
   if (isa<arith::ExtUIOp, arith::ExtSIOp, arith::TruncIOp, arith::IndexCastOp, arith::IndexCastUIOp>(op))
     return 1;
   const bool wide = isI64Like(t) || (isa<arith::CmpIOp>(op) && isI64Like(op->getOperand(0).getType()));
   if (isa<arith::MulIOp>(op)) {
     if (!wide) return 1;
     // mul.wide.u32 where both factors are zero-extended 32-bit words.
-    return isZeroExtendedFrom32(op->getOperand(0)) && isZeroExtendedFrom32(op->getOperand(1)) ? 1 : 3;
+    return isMulWide(op->getResult(0)) ? 1 : 3;
   }
+  // A 64-bit add of a mul.wide.u32 used once is its 64-bit addend: one
+  // IMAD.WIDE.U32 for both.
+  if (isa<arith::AddIOp>(op) && wide &&
+      llvm::any_of(op->getOperands(), [](Value v) { return isMulWide(v) && v.hasOneUse(); }))
+    return 0;
   if (isa<arith::MulUIExtendedOp, arith::MulSIExtendedOp>(op)) return wide ? 8 : 2;
   if (isa<arith::DivUIOp, arith::DivSIOp, arith::RemUIOp, arith::RemSIOp, arith::CeilDivUIOp, arith::CeilDivSIOp,
           arith::FloorDivSIOp>(op)) {
-    // Division by a power-of-two constant is a shift or a mask.
     APInt c;
-    if (matchPattern(op->getOperand(1), m_ConstantInt(&c)) && c.isPowerOf2()) return wide ? 2 : 1;
+    if (matchPattern(op->getOperand(1), m_ConstantInt(&c))) {
+      // By a power of two: a shift or a mask. By another constant: a
+      // multiply-high and shifts (the remainder a multiply and a subtract more).
+      if (c.isPowerOf2()) return wide ? 2 : 1;
+      bool rem = isa<arith::RemUIOp, arith::RemSIOp>(op);
+      return wide ? (rem ? 15 : 10) : (rem ? 5 : 3);
+    }
     return wide ? 60 : 20;
   }
   return wide ? 2 : 1;

@@ -40,8 +40,9 @@
 // CHECK-NEXT:    call @fhec_rt_gpu_trace_access(%{{.*}}, %{{.*}}, %{{.*}}, %[[K4]])
 // CHECK-NEXT:    memref.store %{{.*}}, %[[OUT]]
 // Weight: 2 calls (thread id, barrier; the shared-memory view is the
-// emulation's), 5 accesses, a 64-bit multiply (3), a truncation and the return.
-// CHECK:         %[[W:.*]] = arith.constant 12 : i32
+// emulation's), 5 accesses, a 64-bit multiply (3) and the return; the
+// truncation to 32 bits is the pair's low register (no slot).
+// CHECK:         %[[W:.*]] = arith.constant 11 : i32
 // CHECK-NEXT:    call @fhec_rt_gpu_trace_ops(%[[W]])
 // CHECK-NEXT:    return
 // CHECK:       llvm.mlir.global internal constant @__fhec_trace_name_k("k\00")
@@ -68,9 +69,13 @@ module attributes {gpu.container_module} {
 // -----
 
 // Weights per basic block; a 64-bit product of two zero-extended 32-bit words
-// is one mul.wide.u32; the high half of a 64x64 product about eight slots.
+// is one mul.wide.u32, and a 64-bit add of it its addend (one IMAD.WIDE.U32);
+// zero extension from 32 bits, the low-half mask and a shift by 32 pick or
+// pair registers (no slot); a 64-bit add of the shifted sum: 2; a 64-bit
+// division by 5 (a multiply-high and shifts): 10; the branch: 1. The high
+// half of a 64x64 product about eight slots.
 // CHECK-LABEL: func.func private @__fhec_kernel_w(
-// CHECK:         %[[W1:.*]] = arith.constant 6 : i32
+// CHECK:         %[[W1:.*]] = arith.constant 14 : i32
 // CHECK-NEXT:    call @fhec_rt_gpu_trace_ops(%[[W1]])
 // CHECK-NEXT:    cf.br ^bb1
 // CHECK:       ^bb1:
@@ -84,6 +89,13 @@ module attributes {gpu.container_module} {
       %y = arith.extui %b : i32 to i64
       %p = arith.muli %x, %y : i64
       %q = arith.addi %p, %c : i64
+      %mask = arith.constant 4294967295 : i64
+      %c32 = arith.constant 32 : i64
+      %l32 = arith.andi %q, %mask : i64
+      %h32 = arith.shrui %q, %c32 : i64
+      %s = arith.addi %l32, %h32 : i64
+      %c5 = arith.constant 5 : i64
+      %d = arith.divui %s, %c5 : i64
       cf.br ^bb1
     ^bb1:
       %lo, %hi = arith.mului_extended %c, %c : i64
