@@ -150,7 +150,9 @@ struct AutomorphismLowering : KernelPattern<fhe::AutomorphismOp> {
   LogicalResult matchAndRewrite(fhe::AutomorphismOp op, OpAdaptor adaptor, ConversionPatternRewriter &rewriter) const override {
     KernelBuilder kb(rewriter, op.getLoc(), options);
     auto t = op.getResult().getType();
-    int64_t N = t.getN(), B = std::min(kBlock, N);
+    // On a GPU one thread per slot: a warp's stores are consecutive words of
+    // each prime row, and the slot's source stays in a register.
+    int64_t N = t.getN(), B = kb.options.target->gpu ? 1 : std::min(kBlock, N);
     Value m = kb.primeCount(t.getBasis());
     bool primeMajor = t.getLayout() == fhe::Layout::prime_major;
     Value out = kb.alloc(memrefFor(t));
@@ -169,11 +171,17 @@ struct AutomorphismLowering : KernelPattern<fhe::AutomorphismOp> {
       Value gI64 = arith::IndexCastOp::create(kb.b, kb.loc, kb.b.getI64Type(), g);
       bool transposed = nttTransposedOrder(*kb.options.target, t.getLogN());
       forEachCoefficientBlock(kb, N, B, [&](Value t0) {
+        CoeffRef src{adaptor.getInput(), Value(), primeMajor}, dst{out, t0, primeMajor};
+        if (B == 1) {
+          Value from = arith::IndexCastOp::create(kb.b, kb.loc, kb.b.getIndexType(),
+                                                  slotSource(kb, t0, gI64, t.getLogN(), transposed));
+          kb.loop(kb.cidx(0), m, [&](Value j) { kb.store(kb.load(src, from, j), dst, kb.cidx(0), j); });
+          return;
+        }
         Value sources = kb.scratch({B});
         kb.loop(B, [&](Value dt) {
           kb.store(slotSource(kb, kb.add(t0, dt), gI64, t.getLogN(), transposed), sources, {dt});
         });
-        CoeffRef src{adaptor.getInput(), Value(), primeMajor}, dst{out, t0, primeMajor};
         kb.loop(kb.cidx(0), m, [&](Value j) {
           kb.loop(B, [&](Value dt) {
             Value from = arith::IndexCastOp::create(kb.b, kb.loc, kb.b.getIndexType(), kb.load(sources, {dt}));
@@ -204,7 +212,7 @@ struct PolyAutomorphismLowering : KernelPattern<fhe::PolyAutomorphismOp> {
                                 ConversionPatternRewriter &rewriter) const override {
     KernelBuilder kb(rewriter, op.getLoc(), options);
     auto t = op.getResult().getType();
-    int64_t N = t.getN(), L = t.getLimbs(), B = std::min(kBlock, N);
+    int64_t N = t.getN(), L = t.getLimbs(), B = kb.options.target->gpu ? 1 : std::min(kBlock, N);
     Value gInv = kb.kernelParam(inverseMod2N(op.getGalois(), t.getLogN()));
     unsigned topBits = t.getLogq() % 64;
     Value out = kb.alloc(memrefFor(t));
