@@ -100,6 +100,12 @@ private:
   SmallVector<std::pair<Operation *, Operation *>> merges;
 };
 
+// A CRT with prime-major residues: on GPU targets a tiled launch of its own (emitGpuCrt).
+bool isPrimeMajorCrt(Operation *op) {
+  auto crt = dyn_cast<fhe::CrtOp>(op);
+  return crt && crt.getResult().getType().getLayout() == fhe::Layout::prime_major;
+}
+
 bool isResidueOp(Operation *op) { return isa<fhe::HadamardOp, fhe::AddOp, fhe::SubOp>(op); }
 
 bool isCoefficientOp(Operation *op) {
@@ -261,11 +267,7 @@ struct FHEFusePass : public fhec::impl::FHEFuseBase<FHEFusePass> {
         Value r = op->getResult(0);
         if (r.use_empty()) continue;
         Operation *first = *r.getUsers().begin();
-        if (gpu && llvm::any_of(r.getUsers(), [](Operation *u) {
-              auto crt = dyn_cast<fhe::CrtOp>(u);
-              return crt && crt.getResult().getType().getLayout() == fhe::Layout::prime_major;
-            }))
-          continue;
+        if (gpu && llvm::any_of(r.getUsers(), isPrimeMajorCrt)) continue;
         bool oneGroup = llvm::all_of(r.getUsers(), [&](Operation *u) {
           return isCoefficientOp(u) && compatible(op, u) && g.sameGroup(u, first);
         });
@@ -284,9 +286,7 @@ struct FHEFusePass : public fhec::impl::FHEFuseBase<FHEFusePass> {
         for (auto &members : g.multiOpGroups()) grouped.insert(members.begin(), members.end());
         SmallVector<Operation *> lone;
         for (Operation *op : candidates)
-          if (auto crt = dyn_cast<fhe::CrtOp>(op);
-              crt && !grouped.count(op) && crt.getResult().getType().getLayout() == fhe::Layout::prime_major)
-            lone.push_back(op);
+          if (isPrimeMajorCrt(op) && !grouped.count(op)) lone.push_back(op);
         for (auto [i, a] : llvm::enumerate(lone))
           for (Operation *b : ArrayRef<Operation *>(lone).take_front(i))
             if (fhe::sameShape(a, b)) {

@@ -891,13 +891,11 @@ void emitGpuIcrtTile(KernelBuilder &kb, fhe::IcrtOp op, Value in, Value out, con
     int64_t Q = (n + kGpuTileWarps - 1) / kGpuTileWarps;
     assert(Q * kGpuTileWarps <= kIcrtPassCols && "a pass's columns fit the digit and column buffers");
     Value x0 = kb.mul(warp, kb.cidx(Q));  // the warp's first column in the pass
-    SmallVector<Value> init(2 * Q, zero);
     // (The thread's share of f accumulates in its slot of fpart, not in a
     // register beside the column sums.)
     if (first) kb.store(zero, fpart, {warp, lane});
-    SmallVector<Value> acc = kb.loop(0, chunks, init, [&](Value ch, ValueRange a) {
+    SmallVector<Value> acc = kb.loop(0, chunks, SmallVector<Value>(2 * Q, zero), [&](Value ch, ValueRange a) {
       Value j0 = kb.mul(ch, kb.cidx(J));
-      SmallVector<Value> next(a);
       kb.barrier();  // the previous chunk's readers are done
       // Loads past the buffers' ends (rows j >= m of the last chunk, columns
       // past the pass's) are predicated off: zeros instead.
@@ -945,7 +943,7 @@ void emitGpuIcrtTile(KernelBuilder &kb, fhe::IcrtOp op, Value in, Value out, con
         kb.store(narrow(d), digits, {x, lane});
       }
       kb.barrier();
-      SmallVector<Value> sums = kb.loop(0, J / 2, ValueRange(a).take_front(2 * Q), [&](Value jj, ValueRange s) {
+      return kb.loop(0, J / 2, a, [&](Value jj, ValueRange s) {
         Value r0 = kb.mul(jj, kb.cidx(2)), r1 = kb.add(r0, kb.cidx(1));
         Value t0 = wide(kb.load(temps, {r0, lane})), t1 = wide(kb.load(temps, {r1, lane}));
         SmallVector<Value> sNext(s);
@@ -957,8 +955,6 @@ void emitGpuIcrtTile(KernelBuilder &kb, fhe::IcrtOp op, Value in, Value out, con
         }
         return sNext;
       });
-      std::copy(sums.begin(), sums.end(), next.begin());
-      return next;
     });
     if (first) {
       kb.barrier();
