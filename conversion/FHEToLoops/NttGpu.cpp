@@ -80,10 +80,12 @@ void emitLevel(KernelBuilder &kb, const TransformPlan &t, Value m, ArrayRef<Valu
     auto copy = [&](bool in) {
       for (int64_t w = 0; w < (int64_t(1) << rmax); ++w) {
         Value e = kb.add(tid, kb.cidx(w << threadsLog)), at = kb.add(base, e);
+        int64_t step = w << threadsLog;
+        Value se = step % 8 == 0 ? kb.add(padded(tid), kb.cidx(step + step / 8)) : padded(e);
         if (in)
-          kb.store(kb.load(src, {j, at}), sh[0], {padded(e)});
+          kb.store(kb.load(src, {j, at}), sh[0], {se});
         else
-          kb.store(kb.load(sh[0], {padded(e)}), dst, {j, at});
+          kb.store(kb.load(sh[0], {se}), dst, {j, at});
       }
     };
     if (stageIn) {
@@ -101,11 +103,16 @@ void emitLevel(KernelBuilder &kb, const TransformPlan &t, Value m, ArrayRef<Valu
         Value col = kb.bitAnd(item, mask(c)), sq = kb.shr(item, kb.cidx(c));
         Value v = kb.bitAnd(sq, mask(vLog)), sb = kb.shr(sq, kb.cidx(vLog));
         Value u0 = kb.add(kb.shl(sb, kb.cidx(vLog + r)), v);
+        // Residue i sits 2^(vLog + c) words after residue i - 1 in the tile:
+        // a multiple of 8 makes its padded index padded(first) + i (S + S/8),
+        // constant offsets from one address.
+        int64_t S = int64_t(1) << (vLog + c);
+        Value sat0 = padded(kb.add(kb.shl(u0, kb.cidx(c)), col));
         SmallVector<Value> x(R), at(R), sat(R);
         for (int64_t i = 0; i < R; ++i) {
           Value u = kb.add(u0, kb.cidx(i << vLog));
           at[i] = kb.add(kb.add(base, col), kb.shl(u, kb.cidx(q)));
-          sat[i] = padded(kb.add(kb.shl(u, kb.cidx(c)), col));
+          sat[i] = S % 8 == 0 ? kb.add(sat0, kb.cidx(i * (S + S / 8))) : padded(kb.add(kb.shl(u, kb.cidx(c)), col));
           x[i] = fromGlobal ? kb.load(src, {j, at[i]}) : kb.load(sh[0], {sat[i]});
         }
         Value blkT = kb.add(kb.shl(blk, kb.cidx(k - r - vLog)), sb);
