@@ -181,10 +181,17 @@ void digitCrt(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, const CoeffR
     // Tiles: T coefficients x PB primes per block of 256 threads; thread
     // (lane r, column c) computes the residues of coefficient c for the
     // block's primes r, r + lanes, ... (Q of them). A warp's 32 threads
-    // share their primes (T >= 32) and take consecutive coefficients.
-    int64_t threads = 256, T = std::min<int64_t>(64, N), lanes = threads / T, Q = 8, PB = lanes * Q;
+    // share their primes (T >= 32) and take consecutive coefficients. At
+    // most 8 primes a thread; the fewest prime groups for m primes, balanced
+    // (81 primes: 3 groups of 28, not 32 + 32 + 17).
+    int64_t threads = 256, T = std::min<int64_t>(64, N), lanes = threads / T;
+    int64_t groupsOfM = (m + 8 * lanes - 1) / (8 * lanes), Q = (m + groupsOfM * lanes - 1) / (groupsOfM * lanes);
+    int64_t PB = lanes * Q;
     int64_t rowsD = (L * 64 + D - 1) / D, strideD = T + 1, cols = abi::kPrimeConstCols;
-    int64_t sharedBytes = 4 * rowsD * strideD + 4 * PB * nd + 8 * PB * cols + (center ? 8 * PB : 0);
+    // Power rows padded to a multiple of 4 words: a thread reads a chunk of
+    // them as one 16-byte vector load.
+    int64_t ndPad = (nd + 3) / 4 * 4;
+    int64_t sharedBytes = 4 * rowsD * strideD + 4 * PB * ndPad + 8 * PB * cols + (center ? 8 * PB : 0);
     if (!usesGpuLaunches(kb.options) || op.getWindow() || sharedBytes > abi::kGpuSharedMemoryBytes) {
       // One thread per residue (prime j, coefficient i) reading its digits
       // in place: the host-loop form, windows, and inputs too wide for a
@@ -229,7 +236,7 @@ void digitCrt(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, const CoeffR
     // warp's 32 coefficients (a broadcast). Digit rows are padded by a word
     // so the staging's stores, consecutive limbs of one coefficient, spread
     // over the banks.
-    SmallVector<MemRefType> shared{kb.sharedType({rowsD, strideD}, 32), kb.sharedType({PB, nd}, 32),
+    SmallVector<MemRefType> shared{kb.sharedType({rowsD, strideD}, 32), kb.sharedType({PB, ndPad}, 32),
                                    kb.sharedType({PB, cols})};
     if (center) shared.push_back(kb.sharedType({PB, 1}));
     Value groups = arith::CeilDivUIOp::create(kb.b, kb.loc, primes, kb.cidx(PB));
@@ -273,8 +280,9 @@ void digitCrt(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, const CoeffR
         for (int64_t u = 0; u < count; ++u) d.push_back(wide(kb.load(sh[0], {kb.add(k0, kb.cidx(u)), c})));
         for (int64_t q = 0; q < Q; ++q) {
           Value sum;
+          SmallVector<Value> pw = kb.loadRun(sh[1], {rows[q], k0}, count, std::min<int64_t>(16, 4 * chunk));
           for (int64_t u = 0; u < count; ++u) {
-            Value prod = kb.mul(d[u], wide(kb.load(sh[1], {rows[q], kb.add(k0, kb.cidx(u))})));
+            Value prod = kb.mul(d[u], wide(pw[u]));
             sum = sum ? kb.add(sum, prod) : prod;
           }
           next.push_back(kb.add(acc[2 * q], kb.bitAnd(sum, mask)));

@@ -818,7 +818,7 @@ SmallVector<MemRefType> gpuIcrtSharedTypes(KernelBuilder &kb, ArrayRef<fhe::Icrt
   int64_t J = 2;
   for (fhe::IcrtOp op : ops)
     J = std::max(J, icrtChunkRows(int64_t(cast<fhe::RnsType>(op.getInput().getType()).getBasis().size())));
-  return {kb.sharedType({J, kGpuTileCoeffs}, 32),                          // temp_j (< 2^31) of a chunk of rows
+  return {kb.sharedType({J, kGpuTileCoeffs}, 32),                          // temp_j (< p) of a chunk of rows
           kb.sharedType({kIcrtPassCols, kGpuTileCoeffs}, 32),              // the pass's column digits of those rows
           kb.sharedType({kGpuTileWarps, kGpuTileCoeffs}),                  // each warp's share of f (f64 bits)
           kb.sharedType({kIcrtPassCols + kGpuTileWarps, kGpuTileCoeffs}),  // column sums, each warp's last high half
@@ -834,8 +834,8 @@ SmallVector<MemRefType> gpuIcrtSharedTypes(KernelBuilder &kb, ArrayRef<fhe::Icrt
 // no bank conflicts). Chunks of J prime rows are staged in turn: temp_j of
 // the coefficients (a warp reads a row's 32 coefficients, coalesced) and
 // each warp's digits of P/p_j (lane l the chunk's prime l: consecutive
-// words of a column, the table's layout). Two products temp_j d (< 2^63 each) share a
-// 64-bit sum, split at 32 bits into the column's (lo, hi) sums. The first
+// words of a column, the table's layout). Four products temp_j d (< 2^62 each, temp_j
+// reduced to [0, p)) share a 64-bit sum, split at 32 bits into the column's (lo, hi) sums. The first
 // pass also sums f = sum_j temp_j / p_j (each thread over the rows it
 // stages; the warps' shares meet in shared memory) for k. Then warp 0 runs
 // the carry chain over the pass's columns, one coefficient per lane, and
@@ -894,7 +894,9 @@ void emitGpuIcrtTile(KernelBuilder &kb, fhe::IcrtOp op, Value in, Value out, con
     // (The thread's share of f accumulates in its slot of fpart, not in a
     // register beside the column sums.)
     if (first) kb.store(zero, fpart, {warp, lane});
-    SmallVector<Value> acc = kb.loop(0, chunks, SmallVector<Value>(2 * Q, zero), [&](Value ch, ValueRange a) {
+    SmallVector<Value> acc0;
+    for (int64_t q = 0; q < Q; ++q) acc0.append({zero, arith::ConstantIntOp::create(b, loc, i32, 0)});
+    SmallVector<Value> acc = kb.loop(0, chunks, acc0, [&](Value ch, ValueRange a) {
       Value j0 = kb.mul(ch, kb.cidx(J));
       kb.barrier();  // the previous chunk's readers are done
       // Loads past the buffers' ends (rows j >= m of the last chunk, columns
@@ -915,6 +917,9 @@ void emitGpuIcrtTile(KernelBuilder &kb, fhe::IcrtOp op, Value in, Value out, con
           auto row = [&](int col) { return kb.tableAt(ctx.consts, j, col); };
           Value t = ctx.tempOf(kb.load(in, {j, coeff}), Value(), row(abi::kIcrtInv), row(abi::kIcrtInvShoup),
                                row(abi::kPrime), 1);
+          // A coeff_scaled input is temp itself, in [0, 2p): reduced to [0, p)
+          // so that four products share a 64-bit sum.
+          if (ctx.scaled) t = kb.reduce(t, row(abi::kPrime), 2, 1);
           SmallVector<Value> res{t};
           if (first) {
             Value term = arith::MulFOp::create(b, loc, arith::UIToFPOp::create(b, loc, f64, t),
@@ -943,18 +948,37 @@ void emitGpuIcrtTile(KernelBuilder &kb, fhe::IcrtOp op, Value in, Value out, con
         kb.store(narrow(d), digits, {x, lane});
       }
       kb.barrier();
-      return kb.loop(0, J / 2, a, [&](Value jj, ValueRange s) {
-        Value r0 = kb.mul(jj, kb.cidx(2)), r1 = kb.add(r0, kb.cidx(1));
-        Value t0 = wide(kb.load(temps, {r0, lane})), t1 = wide(kb.load(temps, {r1, lane}));
+      // Rows r0 .. r0 + R - 1 into each column's (lo, hi) sums.
+      auto mac = [&](Value r0, int64_t R, ValueRange s) {
+        SmallVector<Value> t, r;
+        for (int64_t i = 0; i < R; ++i) {
+          r.push_back(kb.add(r0, kb.cidx(i)));
+          t.push_back(wide(kb.load(temps, {r.back(), lane})));
+        }
         SmallVector<Value> sNext(s);
         for (int64_t q = 0; q < Q; ++q) {
-          Value x = kb.add(x0, kb.cidx(q));
-          Value sum = kb.add(kb.mul(t0, wide(kb.load(digits, {x, r0}))), kb.mul(t1, wide(kb.load(digits, {x, r1}))));
-          sNext[2 * q] = kb.add(s[2 * q], kb.bitAnd(sum, mask));
-          sNext[2 * q + 1] = kb.add(s[2 * q + 1], kb.shr(sum, s32));
+          Value x = kb.add(x0, kb.cidx(q)), sum;
+          // The column's R digits: one broadcast vector load (rows of 32
+          // words, r0 a multiple of R).
+          SmallVector<Value> d = kb.loadRun(digits, {x, r0}, R, 4 * R);
+          for (int64_t i = 0; i < R; ++i) {
+            Value prod = kb.mul(t[i], wide(d[i]));
+            sum = i ? kb.add(sum, prod) : prod;
+          }
+          // The column's 64-bit sum and its count of carries out of it.
+          auto add = arith::AddUIExtendedOp::create(b, loc, s[2 * q], sum);
+          sNext[2 * q] = add.getSum();
+          sNext[2 * q + 1] = arith::AddIOp::create(b, loc, s[2 * q + 1],
+                                                   arith::ExtUIOp::create(b, loc, i32, add.getOverflow()));
         }
         return sNext;
+      };
+      // temp_j < p < 2^30 and digits < 2^32: four products sum below 2^64.
+      SmallVector<Value> sums = kb.loop(0, J / 4, a, [&](Value jj, ValueRange s) {
+        return mac(kb.mul(jj, kb.cidx(4)), 4, s);
       });
+      if (J % 4) sums = mac(kb.cidx(J - J % 4), J % 4, sums);
+      return sums;
     });
     if (first) {
       kb.barrier();
@@ -973,8 +997,9 @@ void emitGpuIcrtTile(KernelBuilder &kb, fhe::IcrtOp op, Value in, Value out, con
       Value x = kb.add(x0, kb.cidx(q)), c = kb.add(x, kb.cidx(c0));
       Value nd = select(below(x, n), kb.load(negP, {kb.cidx(0), clamp(c, Dq - 1)}), zero);
       Value prod = kb.mul(wide(narrow(k)), wide(narrow(nd)));
-      lo.push_back(kb.add(acc[2 * q], kb.bitAnd(prod, mask)));
-      hi.push_back(kb.add(acc[2 * q + 1], kb.shr(prod, s32)));
+      Value accHi = kb.add(kb.shr(acc[2 * q], s32), kb.shl(wide(acc[2 * q + 1]), s32));
+      lo.push_back(kb.add(kb.bitAnd(acc[2 * q], mask), kb.bitAnd(prod, mask)));
+      hi.push_back(kb.add(accHi, kb.shr(prod, s32)));
       if (roundBit >= 0 && roundBit / D >= c0 && roundBit / D < c0 + n) {
         Value here = cmp(arith::CmpIPredicate::eq, c, kb.cidx(roundBit / D));
         lo.back() = kb.add(lo.back(), select(here, kb.c64(int64_t(1) << (roundBit % D)), zero));

@@ -40,6 +40,28 @@ void KernelBuilder::storeW(Value v, Value mem, ValueRange idx) {
     store(v, mem, idx);
 }
 
+SmallVector<Value> KernelBuilder::loadRun(Value mem, ValueRange idx, int64_t n, int64_t alignBytes) {
+  Type elem = cast<MemRefType>(mem.getType()).getElementType();
+  int64_t eb = elem.getIntOrFloatBitWidth() / 8;
+  SmallVector<Value> out;
+  for (int64_t i = 0; i < n;) {
+    int64_t off = i * eb, align = off ? std::min<int64_t>(alignBytes, off & -off) : alignBytes;
+    int64_t piece = 1;
+    while (2 * piece <= n - i && 2 * piece * eb <= std::min<int64_t>(16, align)) piece *= 2;
+    SmallVector<Value> at(idx);
+    at.back() = add(at.back(), cidx(i));
+    if (piece == 1) {
+      out.push_back(load(mem, at));
+    } else {
+      auto v = vector::LoadOp::create(b, loc, VectorType::get({piece}, elem), mem, at, /*nontemporal=*/false,
+                                      llvm::MaybeAlign(uint64_t(piece * eb)));
+      for (int64_t l = 0; l < piece; ++l) out.push_back(vector::ExtractOp::create(b, loc, v, l));
+    }
+    i += piece;
+  }
+  return out;
+}
+
 Value KernelBuilder::splat(Value scalar, int64_t W) {
   if (W == 1) return scalar;
   return vector::BroadcastOp::create(b, loc, wordType(W), scalar);

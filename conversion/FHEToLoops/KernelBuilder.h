@@ -86,6 +86,10 @@ public:
   // Memory.
   mlir::Value load(mlir::Value mem, mlir::ValueRange idx);
   void store(mlir::Value v, mlir::Value mem, mlir::ValueRange idx);
+  /// Elements idx .. idx + n - 1 along the last dimension, read as vector
+  /// loads of up to 16 bytes where the alignment allows (GPUs' ld.v2/v4):
+  /// `alignBytes` is the first element's known address alignment.
+  llvm::SmallVector<mlir::Value> loadRun(mlir::Value mem, mlir::ValueRange idx, int64_t n, int64_t alignBytes);
   /// Software prefetch of element idx (locality 3: into L1; 2: into L2), for
   /// access patterns the hardware prefetchers do not follow; `write`: for a
   /// store (the line is fetched for ownership).

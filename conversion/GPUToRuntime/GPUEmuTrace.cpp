@@ -114,6 +114,8 @@ int64_t issueWeight(Operation *op) {
       llvm::any_of(op->getOperands(), [](Value v) { return isMulWide(v) && v.hasOneUse(); }))
     return 0;
   if (isa<arith::MulUIExtendedOp, arith::MulSIExtendedOp>(op)) return wide ? 8 : 2;
+  // The sum and its carry out: NVPTX adds, then compares the sum with an addend.
+  if (isa<arith::AddUIExtendedOp>(op)) return wide ? 4 : 2;
   if (isa<arith::DivUIOp, arith::DivSIOp, arith::RemUIOp, arith::RemSIOp, arith::CeilDivUIOp, arith::CeilDivSIOp,
           arith::FloorDivSIOp>(op)) {
     APInt c;

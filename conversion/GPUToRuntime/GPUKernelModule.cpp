@@ -68,6 +68,11 @@ struct FHECGPUKernelModulePass : public fhec::impl::FHECGPUKernelModuleBase<FHEC
         }
         auto oldRef = SymbolRefAttr::get(m.getSymNameAttr(), ArrayRef<FlatSymbolRefAttr>{FlatSymbolRefAttr::get(fn.getNameAttr())});
         fn->moveBefore(target.getBody(), target.getBody()->end());
+        // Shared buffers 16-byte aligned, as cuda-emu lays them out: the
+        // kernels' 8- and 16-byte vector loads of them (explicit, or LLVM's
+        // load/store vectorizer's) need it.
+        for (unsigned i = 0; i < fn.getNumWorkgroupAttributions(); ++i)
+          fn.setWorkgroupAttributionAttr(i, LLVM::LLVMDialect::getAlignAttrName(), b.getI64IntegerAttr(16));
         // The module's name is unique in the program; the kernel takes it.
         fn.setName(m.getSymName());
         renamed[oldRef] = SymbolRefAttr::get(target.getSymNameAttr(), ArrayRef<FlatSymbolRefAttr>{FlatSymbolRefAttr::get(fn.getNameAttr())});

@@ -6,6 +6,7 @@
 
 #include "fhec/runtime/Abi.h"
 
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Builders.h"
 
 namespace fhec {
@@ -41,7 +42,7 @@ LogicalResult placeSharedBuffers(OpBuilder &b, func::FuncOp fn, unsigned numArgs
     Value view = memref::ViewOp::create(b, loc, hostT, base, at, ValueRange{});
     // Loads and stores take any memref; other users would need the memory space.
     for (Operation *user : buffer.getUsers())
-      if (!isa<memref::LoadOp, memref::StoreOp>(user))
+      if (!isa<memref::LoadOp, memref::StoreOp, vector::LoadOp, vector::StoreOp>(user))
         return user->emitError() << "fhec-gpu-to-emu: a workgroup buffer used by '" << user->getName()
                                  << "' (only loads and stores have a CPU execution)";
     buffer.replaceAllUsesWith(view);

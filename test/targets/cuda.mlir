@@ -34,17 +34,20 @@ module attributes {ckks.params = #ckks.params<logN = 8, logQ = 100, logp = 30, s
 // LOOPS: modarith.mul_barrett
 // The CRTs of the product's four inputs: one launch (fhe-fuse's GPU batch),
 // blocks (tile, prime group, member), picking their buffers by member; a
-// block of 256 threads is a tile of 64 coefficients x 32 primes, its 32-bit
+// block of 256 threads is a tile of 64 coefficients x at most 32 primes (the
+// 8 primes here: the fewest groups of at most 8 a thread, balanced), its 32-bit
 // digits (rows padded by a word), beta^k rows and prime constants staged in
 // shared memory, no per-thread array in local memory; each product of a
 // digit and a power one mul.wide.u32.
-// LOOPS: gpu.launch blocks({{.*}}) in ({{.*}} = %c4{{.*}}, {{.*}}, {{.*}} = %c4{{.*}}) threads({{.*}}) in ({{.*}} = %c256{{.*}}) workgroup(%{{.*}} : memref<4x65xi32, #gpu.address_space<workgroup>>, %{{.*}} : memref<32x4xi32, #gpu.address_space<workgroup>>, %{{.*}} : memref<32x16xi64, #gpu.address_space<workgroup>>)
+// LOOPS: gpu.launch blocks({{.*}}) in ({{.*}} = %c4{{.*}}, {{.*}}, {{.*}} = %c4{{.*}}) threads({{.*}}) in ({{.*}} = %c256{{.*}}) workgroup(%{{.*}} : memref<4x65xi32, #gpu.address_space<workgroup>>, %{{.*}} : memref<8x4xi32, #gpu.address_space<workgroup>>, %{{.*}} : memref<8x16xi64, #gpu.address_space<workgroup>>)
 // LOOPS-NOT: memref.alloca
 // LOOPS: arith.select
 // LOOPS: gpu.barrier
 // LOOPS-NOT: memref.alloca
-// LOOPS: memref.load %{{.*}} : memref<32x4xi32, #gpu.address_space<workgroup>>
-// LOOPS-NEXT: %[[S:.*]] = arith.extui %{{.*}} : i32 to i64
+// A thread's four powers of a prime: one 16-byte vector load.
+// LOOPS: %[[PW:.*]] = vector.load %{{.*}} {alignment = 16 : i64} : memref<8x4xi32, #gpu.address_space<workgroup>>, vector<4xi32>
+// LOOPS-NEXT: %[[P0:.*]] = vector.extract %[[PW]][0]
+// LOOPS: %[[S:.*]] = arith.extui %[[P0]] : i32 to i64
 // LOOPS-NEXT: arith.muli %{{.*}}, %[[S]] : i64
 // LOOPS: gpu.terminator
 // The four forward NTTs of 2^8, one launch for the batch (blocks (tile,
@@ -63,15 +66,18 @@ module attributes {ckks.params = #ckks.params<logN = 8, logQ = 100, logp = 30, s
 // coefficients each; the iNTT's prime-major rows read in place (no
 // transpose kernel: a warp reads 32 coefficients of a row), temp_j and the
 // column digits staged in shared memory as 32-bit words, no per-thread
-// array in local memory; two products temp_j d (mul.wide.u32) per 64-bit sum.
+// array in local memory; four products temp_j d (mul.wide.u32, a column's
+// four digits one vector load) per 64-bit sum, added to the column's sum
+// with its carry out counted.
 // BASIS-NOT: fhe.transpose
 // LOOPS: gpu.launch blocks({{.*}}) in ({{.*}} = %c8{{.*}}, {{.*}} = %c1{{.*}}, {{.*}} = %c1{{.*}}) threads({{.*}}) in ({{.*}} = %c256{{.*}}) workgroup(%{{.*}} : memref<8x32xi32, #gpu.address_space<workgroup>>, %{{.*}} : memref<40x32xi32, #gpu.address_space<workgroup>>
 // LOOPS-NOT: memref.alloca
 // LOOPS: memref.load %{{.*}} : memref<8x32xi32, #gpu.address_space<workgroup>>
 // LOOPS-NEXT: arith.extui %{{.*}} : i32 to i64
-// LOOPS: memref.load %{{.*}} : memref<40x32xi32, #gpu.address_space<workgroup>>
-// LOOPS-NEXT: %[[D:.*]] = arith.extui %{{.*}} : i32 to i64
+// LOOPS: %[[DV:.*]] = vector.load %{{.*}} {alignment = 16 : i64} : memref<40x32xi32, #gpu.address_space<workgroup>>, vector<4xi32>
+// LOOPS: %[[D:.*]] = arith.extui %{{.*}} : i32 to i64
 // LOOPS-NEXT: arith.muli %{{.*}}, %[[D]] : i64
+// LOOPS: arith.addui_extended
 // LOOPS: gpu.terminator
 
 // One module for sm_90 (the chip's minimum PTX version), 64-bit global
@@ -82,14 +88,16 @@ module attributes {ckks.params = #ckks.params<logN = 8, logQ = 100, logp = 30, s
 // PTX: ld.global.b64
 // PTX: st.global.b64
 // PTX-NOT: st.global.b32
-// The NTT's tile in shared memory, 64-bit shared accesses, barriers.
-// PTX: .shared .align 8 .b8 {{.*}}[2304];
+// The NTT's tile in shared memory (every shared buffer 16-byte aligned, for
+// vector loads), 64-bit shared accesses, barriers.
+// PTX-NOT: .shared .align {{[1-9]}} .b8
+// PTX: .shared .align 16 .b8 {{.*}}[2304];
 // PTX: st.shared.b64
 // PTX: bar.sync 0;
 // PTX: ld.shared.b64
 
 // HOST: @__fhec_gpu_ptx = constant
-// The CRT batch: 4 tiles x 1 group of 32 primes x 4 inputs, blocks of 256
+// The CRT batch: 4 tiles x 1 group of 8 primes x 4 inputs, blocks of 256
 // threads, 10 arguments (the prime count, 4 inputs, 4 results, 2 tables).
 // HOST: call void @fhec_rt_gpu_cuda_launch(ptr nonnull @__fhec_gpu_ptx, ptr nonnull @__fhec_gpu_name_he_mul_kernel, i64 4, i64 1, i64 4, i64 256, i64 1, i64 1, i64 0, ptr nonnull %{{[0-9]+}}, i32 10)
 // HOST-NOT: omp

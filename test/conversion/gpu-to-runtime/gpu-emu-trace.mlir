@@ -73,13 +73,14 @@ module attributes {gpu.container_module} {
 // zero extension from 32 bits, the low-half mask and a shift by 32 pick or
 // pair registers (no slot); a 64-bit add of the shifted sum: 2; a 64-bit
 // division by 5 (a multiply-high and shifts): 10; the branch: 1. The high
-// half of a 64x64 product about eight slots.
+// half of a 64x64 product about eight slots; a 64-bit add with its carry out
+// 4 (an add and a 64-bit compare), the carry as a word 1 (a select).
 // CHECK-LABEL: func.func private @__fhec_kernel_w(
 // CHECK:         %[[W1:.*]] = arith.constant 14 : i32
 // CHECK-NEXT:    call @fhec_rt_gpu_trace_ops(%[[W1]])
 // CHECK-NEXT:    cf.br ^bb1
 // CHECK:       ^bb1:
-// CHECK:         %[[W2:.*]] = arith.constant 9 : i32
+// CHECK:         %[[W2:.*]] = arith.constant 14 : i32
 // CHECK-NEXT:    call @fhec_rt_gpu_trace_ops(%[[W2]])
 // CHECK-NEXT:    return
 module attributes {gpu.container_module} {
@@ -99,6 +100,8 @@ module attributes {gpu.container_module} {
       cf.br ^bb1
     ^bb1:
       %lo, %hi = arith.mului_extended %c, %c : i64
+      %sum, %carry = arith.addui_extended %c, %c : i64, i1
+      %cw = arith.extui %carry : i1 to i32
       gpu.return
     }
   }
