@@ -61,7 +61,10 @@ void emitLevel(KernelBuilder &kb, const TransformPlan &t, Value m, ArrayRef<Valu
   SmallVector<MemRefType> shared;
   // One word of padding per 8 spreads a thread's run of 8 residues over
   // distinct banks.
-  if (subs.size() > 1 || stageIn || stageOut) shared.push_back(kb.sharedType({T + T / 8}));
+  // On 32-bit-word targets the tile holds 32-bit words (residues below 4p <
+  // 2^32): half the shared bytes and wavefronts of 64-bit words.
+  const unsigned tileBits = spec.wordBits();
+  if (subs.size() > 1 || stageIn || stageOut) shared.push_back(kb.sharedType({T + T / 8}, tileBits));
 
   Value tiles = kb.cidx(int64_t(1) << (t.logN - tileLog));
   int64_t n = int64_t(srcs.size());
@@ -69,6 +72,15 @@ void emitLevel(KernelBuilder &kb, const TransformPlan &t, Value m, ArrayRef<Valu
                [&](Value tile, Value j, Value b, Value tid, ValueRange sh) {
     Value src = kb.pick(b, srcs), dst = kb.pick(b, dsts);
     NttButterflies bf{kb, t.scaledRange};
+    Type i64 = kb.b.getI64Type(), word = kb.b.getIntegerType(tileBits);
+    auto toTile = [&](Value v, Value at) {
+      if (tileBits != 64) v = arith::TruncIOp::create(kb.b, kb.loc, word, v);
+      kb.store(v, sh[0], {at});
+    };
+    auto fromTile = [&](Value at) {
+      Value v = kb.load(sh[0], {at});
+      return tileBits == 64 ? v : arith::ExtUIOp::create(kb.b, kb.loc, i64, v).getResult();
+    };
     Value p = t.prime(kb, j);
     std::array<Value, 4> scale = t.scale(kb, j);
     auto mask = [&](int64_t bits) { return kb.cidx((int64_t(1) << bits) - 1); };
@@ -83,9 +95,9 @@ void emitLevel(KernelBuilder &kb, const TransformPlan &t, Value m, ArrayRef<Valu
         int64_t step = w << threadsLog;
         Value se = step % 8 == 0 ? kb.add(padded(tid), kb.cidx(step + step / 8)) : padded(e);
         if (in)
-          kb.store(kb.load(src, {j, at}), sh[0], {se});
+          toTile(kb.load(src, {j, at}), se);
         else
-          kb.store(kb.load(sh[0], {se}), dst, {j, at});
+          kb.store(fromTile(se), dst, {j, at});
       }
     };
     if (stageIn) {
@@ -113,7 +125,7 @@ void emitLevel(KernelBuilder &kb, const TransformPlan &t, Value m, ArrayRef<Valu
           Value u = kb.add(u0, kb.cidx(i << vLog));
           at[i] = kb.add(kb.add(base, col), kb.shl(u, kb.cidx(q)));
           sat[i] = S % 8 == 0 ? kb.add(sat0, kb.cidx(i * (S + S / 8))) : padded(kb.add(kb.shl(u, kb.cidx(c)), col));
-          x[i] = fromGlobal ? kb.load(src, {j, at[i]}) : kb.load(sh[0], {sat[i]});
+          x[i] = fromGlobal ? kb.load(src, {j, at[i]}) : fromTile(sat[i]);
         }
         Value blkT = kb.add(kb.shl(blk, kb.cidx(k - r - vLog)), sb);
         NttButterflies::Twiddles W = t.twiddles(kb, j, first, r, blkT, 1);
@@ -128,7 +140,7 @@ void emitLevel(KernelBuilder &kb, const TransformPlan &t, Value m, ArrayRef<Valu
           if (toGlobal)
             kb.store(x[i], dst, {j, at[i]});
           else
-            kb.store(x[i], sh[0], {sat[i]});
+            toTile(x[i], sat[i]);
         }
       }
     }

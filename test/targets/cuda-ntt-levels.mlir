@@ -17,7 +17,7 @@ module attributes {ckks.params = #ckks.params<logN = 12, logQ = 90, logp = 30, s
 // The first level: 2^11 sub-transforms of 2 residues, 1024 threads of 2.
 // TWO: gpu.launch blocks({{.*}}) in ({{.*}} = %c2{{.*}}, {{.*}}) threads({{.*}}) in ({{.*}} = %c1024{{.*}}, {{.*}}) {
 // The second: one sub-transform of 2^11 residues, 256 threads of 8, a tile in
-// shared memory (2^11 words and one of padding per 8).
-// TWO: gpu.launch blocks({{.*}}) in ({{.*}} = %c2{{.*}}, {{.*}}) threads({{.*}}) in ({{.*}} = %c256{{.*}}, {{.*}}) workgroup(%{{.*}} : memref<2304xi64, #gpu.address_space<workgroup>>)
+// shared memory (2^11 32-bit words, residues below 4p, and one of padding per 8).
+// TWO: gpu.launch blocks({{.*}}) in ({{.*}} = %c2{{.*}}, {{.*}}) threads({{.*}}) in ({{.*}} = %c256{{.*}}, {{.*}}) workgroup(%{{.*}} : memref<2304xi32, #gpu.address_space<workgroup>>)
 
 // TOO-BIG: error: 'fhe.ntt' op has a level of 12 stages; a cuda thread block holds at most 11 in shared memory

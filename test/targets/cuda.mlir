@@ -52,10 +52,10 @@ module attributes {ckks.params = #ckks.params<logN = 8, logQ = 100, logp = 30, s
 // LOOPS: gpu.terminator
 // The four forward NTTs of 2^8, one launch for the batch (blocks (tile,
 // prime, NTT)), each in one level (fhe-merge-ntt-levels): 32 threads of 8
-// residues, sub-levels of 2, 3 and 3 stages through a 256-word tile (288
-// words with the padding), its last sub-level stored by a coalesced copy. A
+// residues, sub-levels of 2, 3 and 3 stages through a tile of 256 32-bit
+// words (288 with the padding), its last sub-level stored by a coalesced copy. A
 // thread's 2^d consecutive twiddles of sub-stage d are one vector load.
-// LOOPS: gpu.launch blocks({{.*}}) in ({{.*}} = %c1{{.*}}, {{.*}} = %{{.*}}, {{.*}} = %c4{{.*}}) threads({{.*}}) in ({{.*}} = %c32{{.*}}, {{.*}}) workgroup(%{{.*}} : memref<288xi64, #gpu.address_space<workgroup>>)
+// LOOPS: gpu.launch blocks({{.*}}) in ({{.*}} = %c1{{.*}}, {{.*}} = %{{.*}}, {{.*}} = %c4{{.*}}) threads({{.*}}) in ({{.*}} = %c32{{.*}}, {{.*}}) workgroup(%{{.*}} : memref<288xi32, #gpu.address_space<workgroup>>)
 // LOOPS: arith.select
 // LOOPS: vector.load %{{.*}} {alignment = 16 : i64} : memref<8x256xi64>, vector<2xi64>
 // LOOPS: gpu.barrier
@@ -89,12 +89,12 @@ module attributes {ckks.params = #ckks.params<logN = 8, logQ = 100, logp = 30, s
 // PTX: st.global.b64
 // PTX-NOT: st.global.b32
 // The NTT's tile in shared memory (every shared buffer 16-byte aligned, for
-// vector loads), 64-bit shared accesses, barriers.
+// vector loads), 32-bit shared accesses, barriers.
 // PTX-NOT: .shared .align {{[1-9]}} .b8
-// PTX: .shared .align 16 .b8 {{.*}}[2304];
-// PTX: st.shared.b64
+// PTX: .shared .align 16 .b8 {{.*}}[1152];
+// PTX: st.shared.b32
 // PTX: bar.sync 0;
-// PTX: ld.shared.b64
+// PTX: ld.shared.b32
 
 // HOST: @__fhec_gpu_ptx = constant
 // The CRT batch: 4 tiles x 1 group of 8 primes x 4 inputs, blocks of 256
