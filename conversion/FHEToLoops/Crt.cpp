@@ -169,8 +169,16 @@ void digitCrt(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, const CoeffR
       r = op.getLazy() ? kb.reduce(sum, p2, 8, 2) : kb.reduce(kb.reduce(sum, p2, 8, 1), p, 2, 1);
     } else {
       Value r0 = kb.mulShoup(l, kb.constW(1, W), c(abi::kOneShoup), p);
-      r = kb.modAdd(kb.modAdd(r0, r1, p), r2, p);
-      if (cTerm) r = kb.modAdd(r, cTerm, p);
+      if (op.getLazy() && pb + 2 <= wordBits) {
+        // At most three residues in [0, p) and a centered term below p: their
+        // plain sum is below 4p, a lazy CRT's range, and fits the word.
+        r = kb.add(r0, r1);
+        if (r2) r = kb.add(r, r2);
+        if (cTerm) r = kb.add(r, cTerm);
+      } else {
+        r = kb.modAdd(kb.modAdd(r0, r1, p), r2, p);
+        if (cTerm) r = kb.modAdd(r, cTerm, p);
+      }
     }
     return r;
   };
