@@ -835,7 +835,8 @@ SmallVector<MemRefType> gpuIcrtSharedTypes(KernelBuilder &kb, ArrayRef<fhe::Icrt
 // the coefficients (a warp reads a row's 32 coefficients, coalesced) and
 // each warp's digits of P/p_j (lane l the chunk's prime l: consecutive
 // words of a column, the table's layout). Four products temp_j d (< 2^62 each, temp_j
-// reduced to [0, p)) share a 64-bit sum, split at 32 bits into the column's (lo, hi) sums. The first
+// reduced to [0, p)) share a 64-bit sum, added to the column's 64-bit sum with
+// a 32-bit count of its carries out (split at 32 bits after the chunks). The first
 // pass also sums f = sum_j temp_j / p_j (each thread over the rows it
 // stages; the warps' shares meet in shared memory) for k. Then warp 0 runs
 // the carry chain over the pass's columns, one coefficient per lane, and
@@ -948,7 +949,7 @@ void emitGpuIcrtTile(KernelBuilder &kb, fhe::IcrtOp op, Value in, Value out, con
         kb.store(narrow(d), digits, {x, lane});
       }
       kb.barrier();
-      // Rows r0 .. r0 + R - 1 into each column's (lo, hi) sums.
+      // Rows r0 .. r0 + R - 1 into each column's (sum, carries).
       auto mac = [&](Value r0, int64_t R, ValueRange s) {
         SmallVector<Value> t, r;
         for (int64_t i = 0; i < R; ++i) {

@@ -85,15 +85,20 @@ void emitLevel(KernelBuilder &kb, const TransformPlan &t, Value m, ArrayRef<Valu
     std::array<Value, 4> scale = t.scale(kb, j);
     auto mask = [&](int64_t bits) { return kb.cidx((int64_t(1) << bits) - 1); };
     auto padded = [&](Value e) { return kb.add(e, kb.shr(e, kb.cidx(3))); };
+    // padded(e + off) given pe = padded(e): for off a multiple of 8 it is
+    // pe + off + off / 8, a constant offset ptxas folds into the access.
+    auto paddedPlus = [&](Value e, Value pe, int64_t off) {
+      return off % 8 == 0 ? kb.add(pe, kb.cidx(off + off / 8)) : padded(kb.add(e, kb.cidx(off)));
+    };
     // The tile's sub-transform block and first column.
     Value blk = kb.shr(tile, kb.cidx(q - c));
     Value base = kb.add(kb.shl(blk, kb.cidx(k + q)), kb.shl(kb.bitAnd(tile, mask(q - c)), kb.cidx(c)));
     // The coalesced copies of a one-column tile (q = 0: residue e at base + e).
     auto copy = [&](bool in) {
+      Value ptid = padded(tid);
       for (int64_t w = 0; w < (int64_t(1) << rmax); ++w) {
-        Value e = kb.add(tid, kb.cidx(w << threadsLog)), at = kb.add(base, e);
         int64_t step = w << threadsLog;
-        Value se = step % 8 == 0 ? kb.add(padded(tid), kb.cidx(step + step / 8)) : padded(e);
+        Value at = kb.add(base, kb.add(tid, kb.cidx(step))), se = paddedPlus(tid, ptid, step);
         if (in)
           toTile(kb.load(src, {j, at}), se);
         else
@@ -115,16 +120,13 @@ void emitLevel(KernelBuilder &kb, const TransformPlan &t, Value m, ArrayRef<Valu
         Value col = kb.bitAnd(item, mask(c)), sq = kb.shr(item, kb.cidx(c));
         Value v = kb.bitAnd(sq, mask(vLog)), sb = kb.shr(sq, kb.cidx(vLog));
         Value u0 = kb.add(kb.shl(sb, kb.cidx(vLog + r)), v);
-        // Residue i sits 2^(vLog + c) words after residue i - 1 in the tile:
-        // a multiple of 8 makes its padded index padded(first) + i (S + S/8),
-        // constant offsets from one address.
-        int64_t S = int64_t(1) << (vLog + c);
-        Value sat0 = padded(kb.add(kb.shl(u0, kb.cidx(c)), col));
+        // Residue i sits i 2^(vLog + c) words after residue 0 in the tile.
+        Value e0 = kb.add(kb.shl(u0, kb.cidx(c)), col), pe0 = padded(e0);
         SmallVector<Value> x(R), at(R), sat(R);
         for (int64_t i = 0; i < R; ++i) {
           Value u = kb.add(u0, kb.cidx(i << vLog));
           at[i] = kb.add(kb.add(base, col), kb.shl(u, kb.cidx(q)));
-          sat[i] = S % 8 == 0 ? kb.add(sat0, kb.cidx(i * (S + S / 8))) : padded(kb.add(kb.shl(u, kb.cidx(c)), col));
+          sat[i] = paddedPlus(e0, pe0, i << (vLog + c));
           x[i] = fromGlobal ? kb.load(src, {j, at[i]}) : fromTile(sat[i]);
         }
         Value blkT = kb.add(kb.shl(blk, kb.cidx(k - r - vLog)), sb);
