@@ -185,6 +185,9 @@ def FHECGPULaunchToRuntime : Pass<"fhec-gpu-launch-to-runtime", "::mlir::ModuleO
     `__fhec_gpu_ptx` and each kernel's name a string global; for cuda-emu each
     kernel gets a declared trampoline `__fhec_emu_<kernel>(slots)` that
     `fhec-gpu-emu-trampolines` defines once the kernel is lowered.
+    A kernel argument that is a view of a `memref.get_global` is an error:
+    the host's memory is out of a GPU's reach (fhec-abi turns constant
+    globals into arguments the runtime fills with device copies).
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"cuda\"", "cuda (PTX) or cuda-emu (CPU execution)">,

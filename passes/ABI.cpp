@@ -1,14 +1,17 @@
 // fhec-abi: the calling convention of a lowered module (fhec/runtime/Abi.h).
 // Each lowered function's results become trailing out-parameters (a returned
 // buffer is replaced by its out-parameter, anything else is copied into it),
-// each distinct fhe.table becomes a leading argument the runtime fills, the
-// workspace argument of fhec-plan-workspace goes last, and the module's
+// each distinct fhe.table becomes a leading argument the runtime fills, so
+// does each constant global the function reads (an encoded plaintext: a
+// GPU's kernels cannot read the host's copy, so the runtime passes one it
+// made on the device), the workspace argument of fhec-plan-workspace goes last, and the module's
 // manifest records it all. Buffers left on the heap are fhec-free-buffers'.
 #include "passes/Manifest.h"
 #include "passes/Passes.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/MapVector.h"
 
 namespace fhec {
 #define GEN_PASS_DEF_FHECABI
@@ -29,7 +32,9 @@ struct FHECABIPass : public fhec::impl::FHECABIBase<FHECABIPass> {
     for (auto f : module.getOps<func::FuncOp>()) {
       if (f.isExternal() || !isLowered(f)) continue;
       any = true;
-      if (failed(outParams(f)) || failed(tableArgs(f)) || failed(manifest.addFunction(f))) return signalPassFailure();
+      if (failed(outParams(f)) || failed(tableArgs(f)) || failed(constantArgs(module, f)) ||
+          failed(manifest.addFunction(f)))
+        return signalPassFailure();
     }
     if (any && failed(manifest.finish())) signalPassFailure();
   }
@@ -139,6 +144,34 @@ struct FHECABIPass : public fhec::impl::FHECABIBase<FHECABIPass> {
     for (fhe::TableOp t : tables) {
       t.getResult().replaceAllUsesWith(f.getArgument(argOf[t]));
       t.erase();
+    }
+    return success();
+  }
+
+  // One leading argument per constant global the function reads, in
+  // first-use order; the global becomes public, so that the runtime finds
+  // its words by the symbol the manifest names.
+  LogicalResult constantArgs(ModuleOp module, func::FuncOp f) {
+    SmallVector<memref::GetGlobalOp> uses;
+    f.walk([&](memref::GetGlobalOp g) { uses.push_back(g); });
+    llvm::MapVector<StringAttr, SmallVector<memref::GetGlobalOp>> byGlobal;
+    for (memref::GetGlobalOp g : uses) byGlobal[g.getNameAttr().getAttr()].push_back(g);
+    OpBuilder b(f.getContext());
+    for (auto [i, entry] : llvm::enumerate(byGlobal)) {
+      auto global = module.lookupSymbol<memref::GlobalOp>(entry.first);
+      if (!global || !global.getConstant() || !global.getInitialValue() || !global.getType().hasStaticShape() ||
+          !global.getType().getElementType().isInteger(64))
+        return entry.second.front().emitOpError()
+               << "reads " << entry.first << ": fhec-abi passes constant globals of i64 with a static shape only";
+      global.setPublic();
+      DictionaryAttr attrs =
+          b.getDictionaryAttr(b.getNamedAttr(FHEDialect::getConstantAttrName(), FlatSymbolRefAttr::get(entry.first)));
+      if (failed(f.insertArgument(unsigned(i), global.getType(), attrs, global.getLoc()))) return failure();
+      for (memref::GetGlobalOp g : entry.second) {
+        if (g.getType() != global.getType()) return g.emitOpError() << "disagrees with the type of " << entry.first;
+        g.getResult().replaceAllUsesWith(f.getArgument(unsigned(i)));
+        g.erase();
+      }
     }
     return success();
   }

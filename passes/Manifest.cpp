@@ -52,6 +52,13 @@ LogicalResult ManifestBuilder::addFunction(func::FuncOp f) {
       os << "arg kind=workspace\n";
       continue;
     }
+    if (auto sym = d ? d.getAs<FlatSymbolRefAttr>(FHEDialect::getConstantAttrName()) : FlatSymbolRefAttr()) {
+      auto t = dyn_cast<MemRefType>(f.getArgument(i).getType());
+      if (!t || !t.hasStaticShape() || !t.getElementType().isInteger(64))
+        return f.emitOpError() << "constant argument #" << i << " must be a static memref of i64";
+      os << "arg kind=constant symbol=" << sym.getValue() << " words=" << t.getNumElements() << "\n";
+      continue;
+    }
     if (auto table = d ? d.getAs<StringAttr>(FHEDialect::getTableAttrName()) : StringAttr()) {
       auto param = d.getAs<IntegerAttr>(FHEDialect::getParamAttrName());
       if (!param || !d.getAs<fhe::BasisAttr>(FHEDialect::getBasisAttrName()))

@@ -269,7 +269,10 @@ def FHECABI : Pass<"fhec-abi", "::mlir::ModuleOp"> {
     Results become trailing out-parameters (a returned kernel buffer is
     replaced by its out-parameter; anything else is copied into it), each
     distinct `fhe.table` becomes a leading argument (kind, basis, parameter),
-    the workspace argument stays last. The module's ABI manifest (target,
+    so does each constant global a function reads (`fhe.constant`: an encoded
+    plaintext, which the runtime passes from the module's own copy on CPU
+    targets and from a copy on the device for GPU targets), the workspace
+    argument stays last. The module's ABI manifest (target,
     parameters, bases, functions and the role of every argument; parsed by
     the runtime) is stored in `fhe.manifest`, the entry names in `fhe.entries`.
   }];

@@ -7,6 +7,7 @@
 #include "fhec/runtime/Abi.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace fhec {
 #define GEN_PASS_DEF_FHECGPULAUNCHTORUNTIME
@@ -33,6 +34,19 @@ FailureOr<Value> slotValue(OpBuilder &b, Location loc, Value v) {
     if (it.getWidth() < 64) return Value(arith::ExtUIOp::create(b, loc, i64, v));
   }
   return failure();
+}
+
+// The global a memref is a view of, if any: the host's memory, which a GPU's
+// kernels cannot read (fhec-abi turns the constants functions read into
+// arguments the runtime fills with device copies).
+memref::GetGlobalOp hostGlobal(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (auto g = dyn_cast<memref::GetGlobalOp>(def)) return g;
+    auto view = dyn_cast<ViewLikeOpInterface>(def);
+    if (!view) break;
+    v = view.getViewSource();
+  }
+  return {};
 }
 
 // cuda-emu: whether the launched kernel needs its block's threads together.
@@ -121,6 +135,12 @@ struct FHECGPULaunchToRuntimePass : public fhec::impl::FHECGPULaunchToRuntimeBas
       Value slots = memref::AllocaOp::create(b, l, MemRefType::get({numSlots}, i64));
       b.setInsertionPoint(launch);
       for (auto [i, v] : llvm::enumerate(launch.getKernelOperands())) {
+        if (memref::GetGlobalOp g = hostGlobal(v)) {
+          launch.emitError() << "fhec-gpu-launch-to-runtime: kernel argument #" << i << " is the host's global "
+                             << g.getNameAttr() << ", which the GPU cannot read; pass it as a function argument "
+                             << "(fhec-abi does so for constants)";
+          return signalPassFailure();
+        }
         FailureOr<Value> s = slotValue(b, l, v);
         if (failed(s)) {
           launch.emitError() << "fhec-gpu-launch-to-runtime: kernel argument #" << i << " has type " << v.getType()

@@ -35,6 +35,9 @@ def FHE_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getTableAttrName() { return "fhe.table"; }
     static constexpr ::llvm::StringLiteral getBasisAttrName() { return "fhe.basis"; }
     static constexpr ::llvm::StringLiteral getParamAttrName() { return "fhe.param"; }
+    /// Constant argument: the symbol of the constant global (an encoded
+    /// plaintext) the runtime passes, copied to the device for GPU targets.
+    static constexpr ::llvm::StringLiteral getConstantAttrName() { return "fhe.constant"; }
     /// Workspace argument, and the function's workspace size in bytes.
     static constexpr ::llvm::StringLiteral getWorkspaceAttrName() { return "fhe.workspace"; }
     static constexpr ::llvm::StringLiteral getWorkspaceBytesAttrName() { return "fhe.workspace_bytes"; }

@@ -117,7 +117,7 @@ void fhec_rt_gpu_emu_launch(void (*kernel)(int64_t *), int64_t gx, int64_t gy, i
     const int64_t total = blocks * threads;
     const int64_t hostThreads = std::min<int64_t>(total, kIndependentHostThreads);
     auto body = [&](int64_t h) {
-      if (recorder) fhec::rt::gputrace::beginHostThread();
+      if (recorder) fhec::rt::gputrace::beginHostThread(*recorder);
       for (int64_t i = h * total / hostThreads; i < (h + 1) * total / hostThreads; ++i) {
         place(tState, i / threads, i % threads);
         runThread(i / threads, i % threads);
@@ -138,7 +138,7 @@ void fhec_rt_gpu_emu_launch(void (*kernel)(int64_t *), int64_t gx, int64_t gy, i
     ThreadState &s = tState;
     s.barrier = &barrier;
     s.shared = shared;
-    if (recorder) fhec::rt::gputrace::beginHostThread();
+    if (recorder) fhec::rt::gputrace::beginHostThread(*recorder);
     for (int64_t b = 0; b < blocks; ++b) {
       place(s, b, t);
       if (t == 0) std::memset(shared, 0xA5, fhec::abi::kGpuSharedMemoryBytes);

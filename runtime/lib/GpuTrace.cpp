@@ -75,6 +75,29 @@ private:
 thread_local bool tFootprintOn = false;
 thread_local SectorSet tFootprint;
 
+/// cuda-emu's device allocations ([address, end)), and the launch's copy of
+/// them that its host threads check accesses against.
+std::mutex gMemoryMutex;
+std::map<uint64_t, uint64_t> gDeviceMemory;
+using MemoryRanges = std::vector<std::pair<uint64_t, uint64_t>>;
+thread_local const MemoryRanges *tDeviceMemory = nullptr;
+thread_local int64_t tOutside = 0;
+thread_local std::string tFirstOutside;
+
+bool inDeviceMemory(const MemoryRanges &ranges, uint64_t address, uint64_t bytes) {
+  auto it = std::upper_bound(ranges.begin(), ranges.end(), std::make_pair(address, UINT64_MAX));
+  return it != ranges.begin() && address + bytes <= std::prev(it)->second;
+}
+
+std::string describeOutside(const MemoryRanges &ranges, uint64_t address) {
+  auto it = std::upper_bound(ranges.begin(), ranges.end(), std::make_pair(address, UINT64_MAX));
+  if (it == ranges.begin()) return "below every device allocation";
+  --it;
+  return std::to_string((address - it->second) / 8) + " words past the end of a device allocation of " +
+         std::to_string((it->second - it->first) / 8) + " words (" +
+         std::to_string((address - it->first) / 8) + " words from its start)";
+}
+
 /// The calling emulated thread's records (only while it runs a traced block).
 struct ThreadRecord {
   bool on = false;
@@ -107,6 +130,7 @@ public:
   std::map<std::pair<int64_t, int64_t>, Warp> warps;  // (block, warp)
   const char *kernel = nullptr;
   SectorSet footprint;
+  MemoryRanges deviceMemory;  // sorted
 };
 
 static void destroy(LaunchRecorder *r) { delete r; }
@@ -130,6 +154,8 @@ std::unique_ptr<LaunchRecorder, void (*)(LaunchRecorder *)> beginLaunch(const in
   // Evenly spaced over the grid, the first block included.
   for (int64_t i = 0; i < samples; ++i) r->sampled.push_back(i * t.blocks / samples);
   r->sampled.erase(std::unique(r->sampled.begin(), r->sampled.end()), r->sampled.end());
+  std::lock_guard<std::mutex> lock(gMemoryMutex);
+  r->deviceMemory.assign(gDeviceMemory.begin(), gDeviceMemory.end());
   return r;
 }
 
@@ -137,16 +163,22 @@ bool traced(const LaunchRecorder &launch, int64_t block) {
   return std::binary_search(launch.sampled.begin(), launch.sampled.end(), block);
 }
 
-void beginHostThread() {
+void beginHostThread(const LaunchRecorder &launch) {
   tFootprintOn = true;
   tFootprint.clear();
+  tDeviceMemory = &launch.deviceMemory;
+  tOutside = 0;
+  tFirstOutside.clear();
 }
 
 void endHostThread(LaunchRecorder &launch) {
   tFootprintOn = false;
+  tDeviceMemory = nullptr;
   std::lock_guard<std::mutex> lock(launch.mutex);
   launch.footprint.merge(tFootprint);
   tFootprint.clear();
+  launch.trace.outsideDeviceMemory += tOutside;
+  if (launch.trace.firstOutside.empty()) launch.trace.firstOutside = tFirstOutside;
 }
 
 void beginThread() {
@@ -253,6 +285,16 @@ void endLaunch(LaunchRecorder &launch) {
 
 } // namespace gputrace
 
+void noteDeviceMemory(uint64_t address, size_t bytes) {
+  std::lock_guard<std::mutex> lock(gMemoryMutex);
+  gDeviceMemory[address] = address + bytes;
+}
+
+void forgetDeviceMemory(uint64_t address) {
+  std::lock_guard<std::mutex> lock(gMemoryMutex);
+  gDeviceMemory.erase(address);
+}
+
 void startGpuTrace(int64_t blocksPerLaunch) {
   if (blocksPerLaunch < 1) throw Error("startGpuTrace: blocksPerLaunch must be at least 1");
   std::lock_guard<std::mutex> lock(gMutex);
@@ -309,6 +351,7 @@ std::string gpuTraceJson(const std::vector<GpuLaunchTrace> &launches) {
         {"shared_requests", t.sharedRequests},
         {"shared_wavefronts", t.sharedWavefronts},
         {"shared_ideal_wavefronts", t.sharedIdealWavefronts},
+        {"outside_device_memory", t.outsideDeviceMemory},
     };
     out += std::string(i ? "," : "") + "\n  {\"kernel\": " + jsonString(t.kernel) + ", \"phase\": " +
            jsonString(t.phase) + ", \"grid\": " + triple(t.grid) + ", \"block\": " + triple(t.block);
@@ -328,8 +371,13 @@ void fhec_rt_gpu_trace_kernel(const char *kernel) {
 
 void fhec_rt_gpu_trace_access(int32_t site, int64_t address, int32_t bytes, int32_t kind) {
   if (bytes <= 0) return;
-  if (fhec::rt::tFootprintOn && kind / 2 == int32_t(fhec::abi::GpuTraceSpace::Global))
+  if (fhec::rt::tFootprintOn && kind / 2 == int32_t(fhec::abi::GpuTraceSpace::Global)) {
     fhec::rt::forEachUnit(address, bytes, fhec::rt::kSectorBytes, [](int64_t s) { fhec::rt::tFootprint.insert(s); });
+    const auto *memory = fhec::rt::tDeviceMemory;
+    if (memory && !fhec::rt::inDeviceMemory(*memory, uint64_t(address), uint64_t(bytes)) &&
+        fhec::rt::tOutside++ == 0)
+      fhec::rt::tFirstOutside = fhec::rt::describeOutside(*memory, uint64_t(address));
+  }
   fhec::rt::ThreadRecord &r = fhec::rt::tRecord;
   if (!r.on || site < 0) return;
   if (size_t(site) >= r.occurrences.size()) r.occurrences.resize(size_t(site) + 1, 0);

@@ -150,6 +150,11 @@ Manifest parseManifest(const std::string &text) {
         a.table = *k;
         a.basis = int(num(f, "basis", line));
         a.param = num(f, "param", line);
+      } else if (kind == "constant") {
+        a.kind = ManifestArg::Kind::Constant;
+        a.symbol = f["symbol"];
+        a.words = num(f, "words", line);
+        if (a.symbol.empty() || a.words < 1 || a.words > (int64_t(1) << 36)) bad(line, "constant without symbol or words");
       } else if (kind == "workspace") {
         a.kind = ManifestArg::Kind::Workspace;
       } else if (kind == "poly") {
@@ -214,7 +219,11 @@ std::unique_ptr<CompiledModule> CompiledModule::load(const std::string &path) {
       throw Error("'" + path + "' was compiled for the cuda target and needs an NVIDIA GPU, but there is none here (" +
                   why + "); compile with --target=cuda-emu to run the same kernels on the CPU");
   }
-  for (const auto &f : mod->manifest_.functions) mod->entry(f);  // all entries must resolve
+  for (const auto &f : mod->manifest_.functions) {
+    mod->entry(f);  // all entries and constants must resolve
+    for (const auto &a : f.args)
+      if (a.kind == ManifestArg::Kind::Constant) mod->constant(a);
+  }
   return mod;
 }
 
@@ -233,6 +242,12 @@ CompiledModule::EntryFn CompiledModule::entry(const ManifestFunction &f) const {
   void *sym = dlsym(handle_, f.entry.c_str());
   if (!sym) throw Error("module '" + path_ + "' lacks entry point '" + f.entry + "'");
   return reinterpret_cast<EntryFn>(sym);
+}
+
+const uint64_t *CompiledModule::constant(const ManifestArg &a) const {
+  void *sym = dlsym(handle_, a.symbol.c_str());
+  if (!sym) throw Error("module '" + path_ + "' lacks the constant '" + a.symbol + "' its manifest names");
+  return static_cast<const uint64_t *>(sym);
 }
 
 // ---- Buffer -----------------------------------------------------------------
@@ -273,10 +288,11 @@ Executor::Executor(const CompiledModule &module, const Params &params) : module_
   for (const auto &f : m.functions) ws = std::max(ws, f.workspaceBytes);
   workspaceBytes_ = size_t((ws + 7) / 8) * sizeof(uint64_t);
   workspace_ = allocate(size_t((ws + 7) / 8));
-  // All tables up front: a call then only computes (and bad tables fail here).
+  // All tables and constants up front: a call then only computes (and bad
+  // tables fail here).
   for (const auto &f : m.functions)
     for (const auto &a : f.args)
-      if (a.kind == ManifestArg::Kind::Table) argument(a);
+      if (a.kind == ManifestArg::Kind::Table || a.kind == ManifestArg::Kind::Constant) argument(a);
 }
 
 Executor::Resident Executor::allocate(size_t words) {
@@ -301,6 +317,18 @@ const Buffer &Executor::table(const ManifestArg &a) {
 
 void *Executor::argument(const ManifestArg &a) {
   if (a.kind == ManifestArg::Kind::Workspace) return workspace_.address();
+  if (a.kind == ManifestArg::Kind::Constant) {
+    // The module's own words; a GPU's kernels read a copy on the device.
+    const uint64_t *host = module_.constant(a);
+    if (!device_) return const_cast<uint64_t *>(host);
+    auto it = deviceConstants_.find(a.symbol);
+    if (it == deviceConstants_.end()) {
+      DeviceBuffer d(*device_, size_t(a.words) * sizeof(uint64_t));
+      device_->copyToDevice(d.address(), host, d.bytes());
+      it = deviceConstants_.emplace(a.symbol, std::move(d)).first;
+    }
+    return reinterpret_cast<void *>(it->second.address());
+  }
   const Buffer &host = table(a);
   if (!device_) return const_cast<uint64_t *>(host.data());
   auto key = std::make_tuple(int(a.table), a.basis, a.param);
@@ -479,7 +507,8 @@ void Executor::call(const ManifestFunction &f, const std::function<CallData(cons
   std::vector<std::pair<DeviceBuffer *, void *>> copyBack;  // staged output -> its host words
   for (size_t i = 0; i < f.args.size(); ++i) {
     const ManifestArg &a = f.args[i];
-    if (a.kind == ManifestArg::Kind::Table || a.kind == ManifestArg::Kind::Workspace) {
+    if (a.kind == ManifestArg::Kind::Table || a.kind == ManifestArg::Kind::Workspace ||
+        a.kind == ManifestArg::Kind::Constant) {
       ptrs.push_back(argument(a));
       continue;
     }

@@ -150,6 +150,24 @@ TEST(GpuTrace, RecordsOnlyInstrumentedKernelsWhileTracing) {
   EXPECT_THROW(rt::startGpuTrace(0), rt::Error);
 }
 
+// Accesses outside cuda-emu's device allocations (the host's memory, which
+// a GPU cannot reach) are counted over every block, traced or not.
+TEST(GpuTrace, CountsAccessesOutsideDeviceMemory) {
+  rt::noteDeviceMemory(uint64_t(kBase), 8 * 128);  // the copy's input, not its output
+  auto t = trace(coalescedCopy, 4, 32, 1);
+  rt::forgetDeviceMemory(uint64_t(kBase));
+  ASSERT_EQ(t.size(), 1u);
+  EXPECT_EQ(t[0].outsideDeviceMemory, 128);  // the stores, 4 blocks of 32
+  EXPECT_NE(t[0].firstOutside.find("words past the end of a device allocation of 128 words"), std::string::npos)
+      << t[0].firstOutside;
+  rt::noteDeviceMemory(uint64_t(kBase), 8 * 96);  // one block's loads fall off its end
+  rt::noteDeviceMemory(uint64_t(2 * kBase), 8 * 128);
+  t = trace(coalescedCopy, 4, 32, 1);
+  rt::forgetDeviceMemory(uint64_t(kBase));
+  rt::forgetDeviceMemory(uint64_t(2 * kBase));
+  EXPECT_EQ(t[0].outsideDeviceMemory, 32);
+}
+
 TEST(GpuTrace, JsonHasOneObjectPerLaunch) {
   rt::startGpuTrace(1);
   fhec_rt_gpu_emu_launch(coalescedCopy, 2, 1, 1, 32, 1, 1, 0, nullptr, 0);

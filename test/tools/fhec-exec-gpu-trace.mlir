@@ -1,11 +1,17 @@
 // RUN: fhec %s --target=cuda-emu --gpu-trace -o %t.traced.so
-// RUN: fhec-exec %t.traced.so --random --gpu-trace=%t.json --trace-blocks=1 | FileCheck %s --check-prefix=EXEC
+// RUN: fhec-exec %t.traced.so --random --function=add --gpu-trace=%t.json --trace-blocks=1 | FileCheck %s --check-prefix=EXEC
 // RUN: FileCheck %s --check-prefix=JSON < %t.json
 // RUN: fhec %s --target=cuda-emu -o %t.plain.so
-// RUN: not fhec-exec %t.plain.so --random --gpu-trace=%t.trace 2>&1 | FileCheck %s --check-prefix=UNTRACED
-// RUN: not fhec-exec %t.traced.so --random --gpu-trace=%t.trace --trace-blocks=0 2>&1 | FileCheck %s --check-prefix=BLOCKS
+// RUN: not fhec-exec %t.plain.so --random --function=add --gpu-trace=%t.trace 2>&1 | FileCheck %s --check-prefix=UNTRACED
+// RUN: not fhec-exec %t.traced.so --random --function=add --gpu-trace=%t.trace --trace-blocks=0 2>&1 | FileCheck %s --check-prefix=BLOCKS
 // fhec-exec --gpu-trace: one JSON object per launch of the first run, one
 // block of each traced (bench/gpu/model.py reads them, docs/gpu-model.md).
+// Every global access of every block must fall in the device's memory: a
+// plaintext's words reach the kernels through a copy there (fhec-abi's
+// constant arguments), as a GPU needs them.
+// RUN: fhec %s --target=cpu -o %t.cpu.so
+// RUN: fhec-exec %t.traced.so --random --function=add_plain --expect-from=%t.cpu.so --gpu-trace=%t.plain.json | FileCheck %s --check-prefix=PLAIN
+// RUN: FileCheck %s --check-prefix=PLAIN-JSON < %t.plain.json
 
 // EXEC: @add on cuda-emu
 // JSON: [
@@ -14,11 +20,17 @@
 // JSON: ]
 // UNTRACED: fhec-exec: --gpu-trace: no traced launch (compile the module with --target=cuda-emu --gpu-trace)
 // BLOCKS: usage: fhec-exec
+// PLAIN: output 0: bit-identical
+// PLAIN-JSON-NOT: "outside_device_memory": {{[1-9]}}
 
 !ct = !ckks.ct<logN = 8, logq = 60, logp = 30, slots = 64>
 module attributes {ckks.params = #ckks.params<logN = 8, logQ = 60, logp = 30, security = "none">} {
   func.func @add(%a: !ct, %b: !ct) -> !ct {
     %0 = ckks.add %a, %b : !ct
+    return %0 : !ct
+  }
+  func.func @add_plain(%a: !ct) -> !ct {
+    %0 = ckks.add_plain %a {values = dense<(0.5, -0.25)> : tensor<64xcomplex<f64>>} : !ct
     return %0 : !ct
   }
 }

@@ -193,6 +193,11 @@ int run(int argc, char **argv) {
       std::ofstream out(gpuTrace);
       out << rt::gpuTraceJson(launches);
       if (!out) throw rt::Error("cannot write '" + gpuTrace + "'");
+      // What would fault on a GPU (or read another buffer) is an error, not a figure.
+      for (const rt::GpuLaunchTrace &t : launches)
+        if (t.outsideDeviceMemory)
+          throw rt::Error("--gpu-trace: kernel " + t.kernel + " made " + std::to_string(t.outsideDeviceMemory) +
+                          " global accesses outside the device's memory; the first " + t.firstOutside);
     }
     rt::PhaseTimes t = rt::phaseTimes();
     for (size_t p = 0; p < t.size(); ++p) phases[p].push_back(t[p] * 1e3);

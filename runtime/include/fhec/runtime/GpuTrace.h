@@ -5,6 +5,7 @@
 // to the counts below. bench/gpu/model.py turns them into time estimates.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -37,6 +38,11 @@ struct GpuLaunchTrace {
   /// Shared memory: warp requests, wavefronts with bank conflicts (the most
   /// distinct 4-byte words any one of the 32 banks serves) and without.
   int64_t sharedRequests = 0, sharedWavefronts = 0, sharedIdealWavefronts = 0;
+  /// Global accesses of any block that fall outside the device's allocations
+  /// (a GPU faults on them, or reads another buffer), and the first one's
+  /// address and nearest allocation, in words.
+  int64_t outsideDeviceMemory = 0;
+  std::string firstOutside;
 };
 
 /// Starts recording the launches of traced modules, `blocksPerLaunch` blocks
@@ -47,6 +53,11 @@ std::vector<GpuLaunchTrace> stopGpuTrace();
 /// The launches as a JSON array of objects with the fields above.
 std::string gpuTraceJson(const std::vector<GpuLaunchTrace> &launches);
 
+/// cuda-emu's device memory (runtime/lib/Device.cpp): each allocation is
+/// noted, so that a trace checks every global access against them.
+void noteDeviceMemory(uint64_t address, size_t bytes);
+void forgetDeviceMemory(uint64_t address);
+
 namespace gputrace {
 /// The emulator's side (runtime/lib/GpuEmu.cpp): one launch in progress.
 class LaunchRecorder;
@@ -56,8 +67,9 @@ std::unique_ptr<LaunchRecorder, void (*)(LaunchRecorder *)> beginLaunch(const in
 /// Whether the launch records `block` (a linear block index).
 bool traced(const LaunchRecorder &launch, int64_t block);
 /// Around the work of one host thread of a traced launch: every emulated
-/// thread it runs adds the global sectors it touches to the footprint.
-void beginHostThread();
+/// thread it runs adds the global sectors it touches to the footprint, and
+/// its accesses outside the device's memory to the launch's count.
+void beginHostThread(const LaunchRecorder &launch);
 void endHostThread(LaunchRecorder &launch);
 /// Around one emulated thread of a traced block (thread: the linear index in its block).
 void beginThread();

@@ -19,12 +19,14 @@
 namespace fhec::rt {
 
 struct ManifestArg {
-  enum class Kind { Table, Poly, Rns, Workspace } kind = Kind::Poly;
+  enum class Kind { Table, Poly, Rns, Workspace, Constant } kind = Kind::Poly;
   bool output = false;
   abi::TableKind table = abi::TableKind::PrimeConsts;
   int basis = -1;     ///< index into Manifest::bases (tables, RNS arguments)
   int64_t param = 0;  ///< the table kind's parameter (Abi.h)
   int logq = 0;       ///< modulus bits of BigInt polynomial arguments
+  std::string symbol; ///< constants: the module's global holding their words
+  int64_t words = 0;  ///< constants: how many
   /// "ct<i>.ax|bx", "evk.ax|bx", "rk<g>.ax|bx", "key", "keyrns", or a
   /// plaintext argument's encoding (abi::plaintextRole)
   std::string role;
@@ -75,6 +77,9 @@ public:
   const Manifest &manifest() const { return manifest_; }
   using EntryFn = void (*)(void **);
   EntryFn entry(const ManifestFunction &f) const;
+  /// The words of a constant argument (an encoded plaintext) in the module's
+  /// own memory; Error if the module lacks its symbol.
+  const uint64_t *constant(const ManifestArg &a) const;
   /// Sets the number of threads the module's parallel loops use (OpenMP);
   /// returns false when the module has no threaded code.
   bool setThreads(int threads) const;
@@ -162,7 +167,7 @@ private:
   const Buffer &table(const ManifestArg &a);
   const CompiledModule &module_;
   Params params_;
-  /// The address the module's code gets for a table or workspace argument.
+  /// The address the module's code gets for a table, constant or workspace argument.
   void *argument(const ManifestArg &a);
   /// What a call passes for an argument other than tables and the workspace:
   /// host words (copied to and from the device for GPU targets), or a buffer
@@ -185,6 +190,8 @@ private:
   std::unique_ptr<Device> device_;  ///< null: the module's code reads host memory
   std::map<std::tuple<int, int, int64_t>, Buffer> tables_;
   std::map<std::tuple<int, int, int64_t>, DeviceBuffer> deviceTables_;
+  /// GPU targets: the module's constants on the device, by symbol.
+  std::map<std::string, DeviceBuffer> deviceConstants_;
   /// GPU targets: each (function, argument)'s inputs and outputs on the device.
   std::map<std::pair<std::string, size_t>, DeviceBuffer> staging_;
   Resident workspace_;
