@@ -17,6 +17,7 @@ Usage:
   bench/gpu/model.py PROGRAM.mlir [--device h100-sxm|h200] [--json FILE]
   bench/gpu/model.py --case he_mul_paper   (bench/gpu/prepare.py's cases: he_mul_logN12, _logN14, _paper)
   bench/gpu/model.py --from-json FILE --device h200   (re-estimate a saved run's trace for another device)
+  ... --measured CASE.ncu.csv   (set each launch beside its measurement: bench/gpu/run.py --profile)
   [--build build] [--gpu-arch sm_90] [--trace-blocks 8] [--function NAME]
 At the paper's size the emulation takes a few minutes on two cores.
 Exit status: 0 when the emulated result is bit-identical, 1 otherwise, 2 on errors.
@@ -195,6 +196,39 @@ def table(rows, total, device):
     return "\n".join(out)
 
 
+def compare(rows, launches, measured):
+    """Each estimated launch beside the next measured launch of the same kernel (ncu's report
+    in launch order): time, DRAM bytes and issue slots (warp instructions), estimate / measured."""
+    out = ["", "estimated / measured (ncu), per launch:",
+           f"{'#':>3} {'kernel':<24} {'phase':<8} {'est us':>8} {'meas us':>8} {'ratio':>6}  {'bound':<7} "
+           f"{'DRAM MB est':>11} {'meas':>7} {'issue est':>10} {'meas':>10} {'occ meas':>8}"]
+    pos, est_sum, meas_sum, phases = 0, 0.0, 0.0, {}
+    for i, (r, launch) in enumerate(zip(rows, launches)):
+        while pos < len(measured) and measured[pos]["kernel"] != r["kernel"]:
+            pos += 1
+        if pos == len(measured):
+            out.append(f"{i:>3} {r['kernel'][:24]:<24} not in the measured report")
+            break
+        m = measured[pos]
+        pos += 1
+        issue = launch["issue_slots"] * launch["blocks"] / max(1, launch["traced_blocks"])
+        dram = (m.get("dram__bytes_read.sum", 0) + m.get("dram__bytes_write.sum", 0)) / 1e6
+        est_sum += r["us"]
+        meas_sum += m.get("us", 0)
+        e, g = phases.setdefault(r["phase"] or "-", [0.0, 0.0]), m.get("us", 0)
+        e[0] += r["us"]
+        e[1] += g
+        out.append(f"{i:>3} {r['kernel'][:24]:<24} {r['phase'][:8]:<8} {r['us']:>8.1f} {g:>8.1f} "
+                   f"{r['us'] / g if g else 0:>6.2f}  {r['bound']:<7} {r['bytes'] / 1e6:>11.2f} {dram:>7.2f} "
+                   f"{issue:>10.0f} {m.get('smsp__inst_executed.sum', 0):>10.0f} "
+                   f"{m.get('sm__warps_active.avg.pct_of_peak_sustained_active', 0):>7.0f}%")
+    out.append(f"total: estimated {est_sum / 1e3:.3f} ms, measured {meas_sum / 1e3:.3f} ms "
+               f"(ratio {est_sum / meas_sum if meas_sum else 0:.2f})")
+    out.append("per phase (ms, estimated / measured): " +
+               ", ".join(f"{k} {e / 1e3:.3f} / {g / 1e3:.3f}" for k, (e, g) in phases.items()))
+    return "\n".join(out)
+
+
 def run(cmd, what, differs_ok=False):
     """Runs a step; exit status 1 is accepted only where it means "outputs differ" (fhec-exec)."""
     p = subprocess.run([str(c) for c in cmd], capture_output=True, text=True)
@@ -214,6 +248,7 @@ def main():
     ap.add_argument("--function")
     ap.add_argument("--json")
     ap.add_argument("--from-json")
+    ap.add_argument("--measured", help="ncu --csv --page raw report of the same program (bench/gpu/run.py)")
     args = ap.parse_args()
     dev = DEVICES[args.device]
     if args.from_json:
@@ -261,6 +296,10 @@ def report(program, launches, props, identical, dev, args):
     total = summarize(rows)
     print(table(rows, total, dev))
     print("emulated result vs cpu target: " + ("bit-identical" if identical else "DIFFERS"))
+    if args.measured:
+        sys.path.insert(0, str(pathlib.Path(__file__).parent))
+        import ncu
+        print(compare(rows, launches, ncu.parse_csv(pathlib.Path(args.measured).read_text())))
     if args.json:
         pathlib.Path(args.json).write_text(json.dumps(
             {"program": program, "device": dev, "assumptions": ASSUMPTIONS, "gpu_arch": args.gpu_arch,

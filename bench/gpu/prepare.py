@@ -3,10 +3,11 @@
 
 The GPU machines have CUDA, cmake and ninja but no LLVM/MLIR: everything is
 compiled here. For each case (HE Mul + rescale at logN 12, 14 and the paper's
-logN 16) the bundle holds the program compiled for --target=cuda (PTX for
---gpu-arch) and for --target=cpu (the oracle: results do not depend on the
-target, and the cpu build is checked against the GMP reference by the e2e
-tests), plus fhec-exec and the runtime with the shared libraries they need.
+logN 16; the repository's programs of PROGRAMS below) the bundle holds the
+program compiled for --target=cuda (PTX for --gpu-arch) and for --target=cpu
+(the oracle: results do not depend on the target, and the cpu build is
+checked against the GMP reference by the e2e tests), plus fhec-exec and the
+runtime with the shared libraries they need.
 Keys and inputs are made on the GPU machine (fhec-exec --random): at the
 paper's size they would not fit the 64 MiB a run may carry.
 
@@ -49,6 +50,15 @@ module attributes {{ckks.params = #ckks.params<logN = {logN}, logQ = {logQ}, log
 
 # (name, logN, logQ): the paper's parameters last (Jung et al. 2021, Table 6).
 CASES = [("he_mul_logN12", 12, 300), ("he_mul_logN14", 14, 600), ("he_mul_paper", 16, 1200)]
+
+# The repository's programs that exercise the other GPU kernels (key switching
+# for rotations and conjugation, plaintext operands, linear transforms,
+# polynomial evaluation, a 1030-bit scale), checked bit for bit on the GPU the
+# same way: (name, path from the repository's root).
+PROGRAMS = [("rotations_paper", "examples/rotations.mlir"), ("sigmoid", "examples/sigmoid.mlir"),
+            ("scheme_ops", "test/tools/fhec-scheme-ops.mlir"),
+            ("matrices_polynomials", "test/tools/fhec-matrices-polynomials.mlir"),
+            ("large_scale", "test/tools/fhec-large-scale.mlir")]
 
 
 def transform_counts(fhe_text):
@@ -99,7 +109,8 @@ def main():
     ap.add_argument("--gpu-arch", default="sm_90", choices=["sm_80", "sm_90"])
     ap.add_argument("--build", default=str(ROOT / "build"))
     ap.add_argument("--target", default="cuda", choices=["cuda", "cuda-emu"])
-    ap.add_argument("--cases", nargs="+", choices=[c[0] for c in CASES], default=[c[0] for c in CASES])
+    ap.add_argument("--cases", nargs="+", choices=[c[0] for c in CASES + PROGRAMS],
+                    default=[c[0] for c in CASES + PROGRAMS])
     ap.add_argument("--avx512", action="store_true", help="also the cpu-avx512 cases for the machine's CPU")
     args = ap.parse_args()
     build = pathlib.Path(args.build)
@@ -122,6 +133,13 @@ def main():
         fhe = subprocess.run([str(fhec), str(program), "--target=cuda", "--emit=fhe"], capture_output=True, text=True,
                              check=True).stdout
         (case / "transforms.json").write_text(json.dumps(transform_counts(fhe)))
+        for target, so, extra in ((args.target, "gpu.so", ["--gpu-arch=" + args.gpu_arch]), ("cpu", "cpu.so", [])):
+            compile_module(fhec, program, target, case / so, extra)
+    for name, path in (c for c in PROGRAMS if c[0] in args.cases):
+        case = out / "cases" / name
+        case.mkdir(parents=True)
+        program = case / "program.mlir"
+        shutil.copy2(ROOT / path, program)
         for target, so, extra in ((args.target, "gpu.so", ["--gpu-arch=" + args.gpu_arch]), ("cpu", "cpu.so", [])):
             compile_module(fhec, program, target, case / so, extra)
     for name, text, modules in avx512_cases() if args.avx512 else []:

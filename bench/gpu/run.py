@@ -15,7 +15,12 @@ OUT/results.json and OUT/results.txt.
 The cases of prepare.py --avx512 (avx512*.so) run the same check one thread on
 the host CPU (its model in the report).
 
-Usage: python3 bench/gpu/run.py BUNDLE OUT [--repeat 20]
+With --profile CASE... (default he_mul_paper), one call of each named case's
+GPU module also runs under Nsight Compute (bench/gpu/ncu.py) where the machine
+has it: each launch's time, DRAM and L2 bytes, warp instructions and achieved
+occupancy go to OUT/CASE.ncu.csv and results.json, for model.py --measured.
+
+Usage: python3 bench/gpu/run.py BUNDLE OUT [--repeat 20] [--profile CASE ...]
 Exit status: non-zero if a case fails or differs.
 """
 import argparse
@@ -24,6 +29,9 @@ import os
 import pathlib
 import subprocess
 import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import ncu  # noqa: E402
 
 # Peak DRAM bandwidth (GB/s) of the GPUs fhec is measured on, by nvidia-smi name prefix
 # (vendor data sheets; the longest matching prefix wins).
@@ -62,11 +70,43 @@ def peak_gbps(name):
     return None
 
 
+def profile_case(case, so, out, env, result, lines):
+    """One call of `so` under ncu: its launches into result["kernels_measured"] and OUT/CASE.ncu.csv."""
+    tool = ncu.find_ncu()
+    if not tool:
+        lines.append(f"  profile: no ncu on this machine")
+        return
+    cmd = [case.parents[1] / "bin" / "fhec-exec", so, "--random", "--expect-from=" + str(case / "cpu.so"), "--repeat=1"]
+    try:
+        status, log, text = ncu.profile(tool, cmd, out / (case.name + ".ncu"), env)
+    except subprocess.TimeoutExpired:
+        lines.append("  profile: ncu timed out")
+        return
+    if text is None:
+        lines.append(f"  profile: ncu failed (exit {status}): " + " | ".join(log.strip().splitlines()[-5:]))
+        return
+    (out / (case.name + ".ncu.csv")).write_text(text)
+    launches = ncu.parse_csv(text)
+    result["kernels_measured"] = launches
+    lines.append(f"  profile ({tool}, one call, caches flushed before each launch): {len(launches)} launches, "
+                 f"{sum(l.get('us', 0) for l in launches) / 1e3:.3f} ms")
+    lines.append(f"  {'#':>3} {'kernel':<34} {'us':>8} {'DRAM MB':>8} {'L2 MB':>8} {'warp inst':>11} "
+                 f"{'occup.':>6} {'regs':>4} {'GHz':>5}")
+    for i, l in enumerate(launches):
+        dram = (l.get("dram__bytes_read.sum", 0) + l.get("dram__bytes_write.sum", 0)) / 1e6
+        lines.append(f"  {i:>3} {l['kernel'][:34]:<34} {l.get('us', 0):>8.1f} {dram:>8.2f} "
+                     f"{l.get('lts__t_bytes.sum', 0) / 1e6:>8.2f} {l.get('smsp__inst_executed.sum', 0):>11.0f} "
+                     f"{l.get('sm__warps_active.avg.pct_of_peak_sustained_active', 0):>5.0f}% "
+                     f"{l.get('launch__registers_per_thread', 0):>4.0f} "
+                     f"{l.get('sm__cycles_elapsed.avg.per_second', 0) / 1e9:>5.2f}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("bundle")
     ap.add_argument("out")
     ap.add_argument("--repeat", type=int, default=20)
+    ap.add_argument("--profile", nargs="*", default=["he_mul_paper"], help="cases to profile under ncu")
     args = ap.parse_args()
     bundle, out = pathlib.Path(args.bundle).resolve(), pathlib.Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -97,6 +137,10 @@ def main():
         failed |= any(v != "bit-identical" for v in r["outputs"])
         if so.name != "gpu.so":
             continue
+        if case.name in args.profile:
+            profile_case(case, so, out, env, r, lines)
+        if not (case / "transforms.json").exists():
+            continue  # a program other than HE Mul: checked and timed, no NTT counts
         counts = json.loads((case / "transforms.json").read_text())
         N = 1 << r["logN"]
         # The call's total also holds the host<->device copies of its ciphertexts and the host's work
