@@ -53,7 +53,13 @@ DEVICES = {
 }
 ASSUMPTIONS = {
     "l2_bytes_per_s": 7.0e12,          # L2 hit bandwidth (about twice HBM3's; microbenchmarks)
-    "int_lane_ops_per_clk_per_sm": 64, # 32-bit integer add/logic/IMAD per SM and clock (sm_90)
+    # Calibrated on an H200 (bench/gpu/run.py --profile, 2026-11-28; docs/gpu-model.md):
+    # the DRAM-bound NTT kernels moved 0.79-0.89 of the data sheet's bandwidth (a
+    # device-to-device copy there: 0.90), and the issue-bound CRT and iCRT kernels
+    # retired 2.47-2.68 of the trace's issue slots per SM and clock (the data sheet's
+    # 64 integer lanes would be 2).
+    "dram_efficiency": 0.85,
+    "issue_slots_per_clk_per_sm": 2.6,
     "shared_wavefronts_per_clk_per_sm": 1,
     "dependent_issue_clk": 4,          # a warp issues a dependent ALU instruction every 4 clocks
     "launch_overhead_us": 2.0,         # per kernel, launched from a CUDA graph
@@ -131,17 +137,21 @@ def estimate(launch, props, dev):
     local_sectors = launch["local_sectors"] if props.get("stack", 0) else 0
     l2 = (launch["global_block_sectors"] + local_sectors) * SECTOR * scale
     footprint = launch["global_footprint_sectors"] * SECTOR
+    # A sector read and written (an in-place level) crosses DRAM twice (traces
+    # before the read/written split: once).
+    moved = (launch["global_read_sectors"] + launch["global_written_sectors"]) * SECTOR \
+        if "global_read_sectors" in launch else footprint
     local = local_sectors * SECTOR * scale
     local_footprint = blocks * threads * props.get("stack", 0)
     total_footprint = footprint + local_footprint
     fits = total_footprint <= dev["l2_bytes"]
-    dram = footprint + (0 if fits else local)
+    dram = moved + (0 if fits else local)
     if not fits:
         dram += max(0.0, l2 - local - footprint) * (total_footprint - dev["l2_bytes"]) / total_footprint
     bounds = {
-        "dram": dram / (dev["dram_bytes_per_s"] * mem_share),
+        "dram": dram / (dev["dram_bytes_per_s"] * a["dram_efficiency"] * mem_share),
         "l2": l2 / (a["l2_bytes_per_s"] * mem_share),
-        "issue": launch["issue_slots"] * scale * 32 / (a["int_lane_ops_per_clk_per_sm"] * sms_used * dev["clock_hz"]),
+        "issue": launch["issue_slots"] * scale / (a["issue_slots_per_clk_per_sm"] * sms_used * dev["clock_hz"]),
         "shared": launch["shared_wavefronts"] * scale / (a["shared_wavefronts_per_clk_per_sm"] * sms_used
                                                          * dev["clock_hz"]),
         "latency": waves * launch["max_warp_issue_slots"] * a["dependent_issue_clk"] / dev["clock_hz"],

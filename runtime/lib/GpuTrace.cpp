@@ -73,7 +73,7 @@ private:
 
 /// The global sectors every thread of a traced launch touches, per host thread.
 thread_local bool tFootprintOn = false;
-thread_local SectorSet tFootprint;
+thread_local SectorSet tFootprint, tRead, tWritten;
 
 /// cuda-emu's device allocations ([address, end)), and the launch's copy of
 /// them that its host threads check accesses against.
@@ -129,7 +129,7 @@ public:
   std::mutex mutex;
   std::map<std::pair<int64_t, int64_t>, Warp> warps;  // (block, warp)
   const char *kernel = nullptr;
-  SectorSet footprint;
+  SectorSet footprint, read, written;
   MemoryRanges deviceMemory;  // sorted
 };
 
@@ -166,6 +166,8 @@ bool traced(const LaunchRecorder &launch, int64_t block) {
 void beginHostThread(const LaunchRecorder &launch) {
   tFootprintOn = true;
   tFootprint.clear();
+  tRead.clear();
+  tWritten.clear();
   tDeviceMemory = &launch.deviceMemory;
   tOutside = 0;
   tFirstOutside.clear();
@@ -176,7 +178,11 @@ void endHostThread(LaunchRecorder &launch) {
   tDeviceMemory = nullptr;
   std::lock_guard<std::mutex> lock(launch.mutex);
   launch.footprint.merge(tFootprint);
+  launch.read.merge(tRead);
+  launch.written.merge(tWritten);
   tFootprint.clear();
+  tRead.clear();
+  tWritten.clear();
   launch.trace.outsideDeviceMemory += tOutside;
   if (launch.trace.firstOutside.empty()) launch.trace.firstOutside = tFirstOutside;
 }
@@ -279,6 +285,8 @@ void endLaunch(LaunchRecorder &launch) {
   }
   t.globalBlockSectors += int64_t(blockSectors.size());
   t.globalFootprintSectors = launch.footprint.count();
+  t.globalReadSectors = launch.read.count();
+  t.globalWrittenSectors = launch.written.count();
   std::lock_guard<std::mutex> lock(gMutex);
   gLaunches.push_back(std::move(t));
 }
@@ -345,6 +353,8 @@ std::string gpuTraceJson(const std::vector<GpuLaunchTrace> &launches) {
         {"global_bytes", t.globalBytes},
         {"global_block_sectors", t.globalBlockSectors},
         {"global_footprint_sectors", t.globalFootprintSectors},
+        {"global_read_sectors", t.globalReadSectors},
+        {"global_written_sectors", t.globalWrittenSectors},
         {"local_requests", t.localRequests},
         {"local_sectors", t.localSectors},
         {"local_bytes", t.localBytes},
@@ -372,7 +382,11 @@ void fhec_rt_gpu_trace_kernel(const char *kernel) {
 void fhec_rt_gpu_trace_access(int32_t site, int64_t address, int32_t bytes, int32_t kind) {
   if (bytes <= 0) return;
   if (fhec::rt::tFootprintOn && kind / 2 == int32_t(fhec::abi::GpuTraceSpace::Global)) {
-    fhec::rt::forEachUnit(address, bytes, fhec::rt::kSectorBytes, [](int64_t s) { fhec::rt::tFootprint.insert(s); });
+    fhec::rt::SectorSet &rw = kind % 2 ? fhec::rt::tWritten : fhec::rt::tRead;
+    fhec::rt::forEachUnit(address, bytes, fhec::rt::kSectorBytes, [&](int64_t s) {
+      fhec::rt::tFootprint.insert(s);
+      rw.insert(s);
+    });
     const auto *memory = fhec::rt::tDeviceMemory;
     if (memory && !fhec::rt::inDeviceMemory(*memory, uint64_t(address), uint64_t(bytes)) &&
         fhec::rt::tOutside++ == 0)

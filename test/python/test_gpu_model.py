@@ -17,6 +17,7 @@ spec.loader.exec_module(model)
 
 H100 = model.DEVICES["h100-sxm"]
 OVERHEAD = model.ASSUMPTIONS["launch_overhead_us"]
+DRAM = 3.35e12 * model.ASSUMPTIONS["dram_efficiency"]  # the bandwidth the model expects to sustain
 
 
 def launch(blocks, threads=256, traced=8, **counts):
@@ -56,7 +57,26 @@ def test_coalesced_copy_runs_at_hbm_bandwidth():
     assert r["sector_efficiency"] == 1.0
     assert r["bytes"] == 2 ** 24 * 16
     assert r["bound"] == "dram"
-    assert r["us"] == pytest.approx(2 ** 24 * 16 / 3.35e12 * 1e6 + OVERHEAD)
+    assert r["us"] == pytest.approx(2 ** 24 * 16 / DRAM * 1e6 + OVERHEAD)
+
+
+def test_in_place_sectors_cross_dram_twice():
+    # x[i] += 1 over 2^24 words: every sector read and written.
+    blocks, sectors = 2 ** 16, 2 ** 24 * 8 // 32
+    in_place = launch(blocks, traced=8, global_footprint_sectors=sectors, global_read_sectors=sectors,
+                      global_written_sectors=sectors)
+    r = model.estimate(in_place, {"registers": 16}, H100)
+    assert r["bytes"] == 2 * sectors * 32
+    assert r["bounds_us"]["dram"] == pytest.approx(2 * sectors * 32 / DRAM * 1e6)
+
+
+def test_issue_bound_at_the_calibrated_rate():
+    # 2^16 blocks of 8 warps, 1000 slots each: issue-bound on 132 SMs.
+    r = model.estimate(launch(2 ** 16, traced=8, issue_slots=8 * 8 * 1000, max_warp_issue_slots=1000),
+                       {"registers": 32}, H100)
+    assert r["bound"] == "issue"
+    rate = model.ASSUMPTIONS["issue_slots_per_clk_per_sm"]
+    assert r["us"] == pytest.approx(2 ** 16 * 8 * 1000 / (rate * 132 * 1.98e9) * 1e6 + OVERHEAD)
 
 
 def test_stride_32_moves_four_times_the_bytes():

@@ -71,6 +71,14 @@ void localLoop(int64_t *) {
   for (int k = 0; k < 3; ++k) fhec_rt_gpu_trace_access(0, 0x7000 + 8 * k, 8, kStoreLocal);
 }
 
+// x[i] += 1 in place: each sector is read and written.
+void inPlace(int64_t *) {
+  fhec_rt_gpu_trace_kernel("inplace");
+  int64_t i = globalThread();
+  fhec_rt_gpu_trace_access(0, kBase + 8 * i, 8, kLoadGlobal);
+  fhec_rt_gpu_trace_access(1, kBase + 8 * i, 8, kStoreGlobal);
+}
+
 void untraced(int64_t *) { fhec_rt_gpu_trace_access(0, kBase, 8, kLoadGlobal); }
 
 std::vector<rt::GpuLaunchTrace> trace(void (*kernel)(int64_t *), int64_t blocks, int64_t threads, int64_t sample,
@@ -93,9 +101,19 @@ TEST(GpuTrace, CoalescedCopyUsesEverySectorItTouches) {
   EXPECT_EQ(t.globalSectors, 16 * 2 * 8);  // 100% sector efficiency
   EXPECT_EQ(t.globalBlockSectors, t.globalSectors);
   EXPECT_EQ(t.globalFootprintSectors, 4 * 256 * 2 * 8 / 32);  // every block, traced or not
+  EXPECT_EQ(t.globalReadSectors, 4 * 256 * 8 / 32);               // the input
+  EXPECT_EQ(t.globalWrittenSectors, 4 * 256 * 8 / 32);            // the output
   EXPECT_EQ(t.issueSlots, 16 * 5);
   EXPECT_EQ(t.maxWarpIssueSlots, 5);
   EXPECT_EQ(t.sharedRequests + t.localRequests, 0);
+}
+
+TEST(GpuTrace, InPlaceSectorsAreReadAndWritten) {
+  auto t = trace(inPlace, 2, 256, 1);
+  ASSERT_EQ(t.size(), 1u);
+  EXPECT_EQ(t[0].globalFootprintSectors, 2 * 256 * 8 / 32);
+  EXPECT_EQ(t[0].globalReadSectors, t[0].globalFootprintSectors);
+  EXPECT_EQ(t[0].globalWrittenSectors, t[0].globalFootprintSectors);
 }
 
 TEST(GpuTrace, Stride32TouchesASectorPerThread) {

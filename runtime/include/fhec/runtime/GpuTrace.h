@@ -30,8 +30,10 @@ struct GpuLaunchTrace {
   /// the threads asked for (a word several threads read counts once), and the
   /// distinct sectors of each traced block, summed (what an SM's L1 passes on).
   int64_t globalRequests = 0, globalSectors = 0, globalBytes = 0, globalBlockSectors = 0;
-  /// Distinct global sectors of the whole grid, every block (the launch's footprint).
-  int64_t globalFootprintSectors = 0;
+  /// Distinct global sectors of the whole grid, every block (the launch's
+  /// footprint), and of them the ones it reads and the ones it writes: a
+  /// sector read and written (an in-place NTT level) crosses DRAM twice.
+  int64_t globalFootprintSectors = 0, globalReadSectors = 0, globalWrittenSectors = 0;
   /// Local memory (per-thread arrays), laid out interleaved by the GPU: a
   /// request of b bytes per thread touches ceil(threads * b / 32) sectors.
   int64_t localRequests = 0, localSectors = 0, localBytes = 0;
