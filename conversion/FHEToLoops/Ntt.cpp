@@ -89,8 +89,11 @@ TransformPlan planTransform(KernelBuilder &kb, Operation *op) {
   t.consts = kb.table(abi::TableKind::PrimeConsts, t.basis, 0, t.logN);
   auto twKind = t.inverse ? abi::TableKind::InttTwiddles : abi::TableKind::NttTwiddles;
   auto twsKind = t.inverse ? abi::TableKind::InttTwiddlesShoup : abi::TableKind::NttTwiddlesShoup;
-  t.tw = kb.table(twKind, t.basis, 0, t.logN);
-  t.twShoup = kb.table(twsKind, t.basis, 0, t.logN);
+  // With 32-bit Shoup constants a twiddle and its constant share a word: one
+  // load, half the twiddle bytes (the GPU levels are DRAM-bound).
+  t.packed = kb.options.target->shoupBits == 32;
+  t.tw = kb.table(twKind, t.basis, t.packed ? 1 : 0, t.logN);
+  if (!t.packed) t.twShoup = kb.table(twsKind, t.basis, 0, t.logN);
   if (t.inverse) {
     t.scaleTable = kb.table(abi::TableKind::InttConsts, t.basis, t.skip, t.logN);
     bool scaled = outT.getDomain() == fhe::Domain::coeff_scaled;
@@ -105,6 +108,10 @@ std::array<Value, 4> TransformPlan::scale(KernelBuilder &kb, Value j) const {
   if (inverse)
     for (int i = 0; i < 4; ++i) c[i] = kb.tableAt(scaleTable, j, scaleBase + i);
   return c;
+}
+
+NttButterflies::Twiddle TransformPlan::unpack(KernelBuilder &kb, Value word) {
+  return {kb.bitAnd(word, kb.c64(0xffffffff)), kb.shr(word, kb.c64(32)), Value(), Value()};
 }
 
 NttButterflies::Twiddles TransformPlan::twiddles(KernelBuilder &kb, Value j, int64_t first, int64_t r, Value blk,
@@ -124,15 +131,20 @@ NttButterflies::Twiddles TransformPlan::twiddles(KernelBuilder &kb, Value j, int
         return vector::LoadOp::create(kb.b, kb.loc, vt, table, ValueRange{j, idx}, /*nontemporal=*/false,
                                       llvm::MaybeAlign(uint64_t(std::min<int64_t>(16, 8 * groups))));
       };
-      Value w = vload(tw), ws = vload(twShoup);
-      for (int64_t g = 0; g < groups; ++g)
-        out[d].push_back({vector::ExtractOp::create(kb.b, kb.loc, w, g), vector::ExtractOp::create(kb.b, kb.loc, ws, g),
-                          Value(), Value()});
+      Value w = vload(tw), ws = packed ? Value() : vload(twShoup);
+      for (int64_t g = 0; g < groups; ++g) {
+        Value x = vector::ExtractOp::create(kb.b, kb.loc, w, g);
+        Value xs = packed ? Value() : Value(vector::ExtractOp::create(kb.b, kb.loc, ws, g));
+        out[d].push_back(packed ? unpack(kb, x) : NttButterflies::Twiddle{x, xs, Value(), Value()});
+      }
       continue;
     }
     for (int64_t g = 0; g < groups; ++g) {
       Value at = kb.add(kb.cidx(g), idx);
-      out[d].push_back({kb.splat(kb.load(tw, {j, at}), W), kb.splat(kb.load(twShoup, {j, at}), W), Value(), Value()});
+      Value word = kb.load(tw, {j, at});
+      NttButterflies::Twiddle t =
+          packed ? unpack(kb, word) : NttButterflies::Twiddle{word, kb.load(twShoup, {j, at}), Value(), Value()};
+      out[d].push_back({kb.splat(t.w, W), kb.splat(t.ws, W), Value(), Value()});
     }
   }
   return out;

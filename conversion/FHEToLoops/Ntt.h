@@ -59,8 +59,11 @@ struct TransformPlan {
   /// Stages per level in the order they run (fhe-merge-ntt-levels; one stage per level without it).
   llvm::SmallVector<int64_t> levels;
   fhe::BasisAttr basis;
-  /// (m, *) tables: prime constants, the direction's twiddles and their Shoup constants.
+  /// (m, *) tables: prime constants, the direction's twiddles and their Shoup
+  /// constants; `packed` (32-bit Shoup constants): one table, each word a
+  /// twiddle with its constant in the high half, and no twShoup.
   mlir::Value consts, tw, twShoup;
+  bool packed = false;
   /// Inverse only: the InttConsts table and the first of its four scaling columns.
   mlir::Value scaleTable;
   int scaleBase = 0;
@@ -77,6 +80,8 @@ struct TransformPlan {
   /// transform's scaled last stage.
   NttButterflies::Twiddles twiddles(KernelBuilder &kb, mlir::Value j, int64_t first, int64_t r, mlir::Value blk,
                                     int64_t W) const;
+  /// A packed twiddle word as (w, ws).
+  static NttButterflies::Twiddle unpack(KernelBuilder &kb, mlir::Value word);
 };
 
 TransformPlan planTransform(KernelBuilder &kb, mlir::Operation *op);

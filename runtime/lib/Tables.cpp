@@ -108,6 +108,8 @@ std::vector<uint64_t> buildTable(TableKind kind, const std::vector<uint64_t> &pr
   case TableKind::InttConsts:
   case TableKind::IncompleteZeta: paramOk = param >= 0 && param < logN; break;
   case TableKind::NttTailTwiddles: paramOk = (param == 0 || param == 1) && logN >= 6; break;
+  case TableKind::NttTwiddles:
+  case TableKind::InttTwiddles: paramOk = param == 0 || (param == 1 && shoupBits == 32); break;
   default: paramOk = param == 0; break;
   }
   if (!paramOk)
@@ -159,7 +161,9 @@ std::vector<uint64_t> buildTable(TableKind kind, const std::vector<uint64_t> &pr
       bool inverse = kind == TableKind::InttTwiddles || kind == TableKind::InttTwiddlesShoup;
       bool isShoup = kind == TableKind::NttTwiddlesShoup || kind == TableKind::InttTwiddlesShoup;
       std::vector<uint64_t> w = twiddles(p, logN, inverse);
-      for (size_t i = 0; i < N; ++i) row[i] = isShoup ? shoup(w[i], p) : w[i];
+      // param 1: the twiddle's 32-bit Shoup constant in the high half of its word.
+      for (size_t i = 0; i < N; ++i)
+        row[i] = isShoup ? shoup(w[i], p) : param ? w[i] | shoup(w[i], p) << 32 : w[i];
       break;
     }
     case TableKind::CrtPowers: {

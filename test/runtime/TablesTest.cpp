@@ -44,6 +44,20 @@ TEST(Tables, PrimeConstantsHoldTheirDefinitions) {
 // companions, at several sizes and both Shoup bases: entry i of prime j is
 // psi^bitrev(i) (inverse: psi^-bitrev(i)) for the runtime's primitive 2N-th
 // root psi, recomputed here by repeated multiplication.
+// Base 2^32: parameter 1 packs each twiddle with its Shoup constant (high half).
+TEST(Tables, PackedTwiddlesHoldTheirShoupConstants) {
+  auto primes = nttPrimes(10, 30, 3);
+  for (auto [kind, shoupKind] : {std::pair{TableKind::NttTwiddles, TableKind::NttTwiddlesShoup},
+                                 {TableKind::InttTwiddles, TableKind::InttTwiddlesShoup}}) {
+    auto packed = buildTable(kind, primes, 10, 1, 32);
+    auto w = buildTable(kind, primes, 10, 0, 32), ws = buildTable(shoupKind, primes, 10, 0, 32);
+    ASSERT_EQ(packed.size(), w.size());
+    for (size_t i = 0; i < w.size(); ++i) ASSERT_EQ(packed[i], w[i] | ws[i] << 32) << i;
+    EXPECT_THROW(buildTable(kind, primes, 10, 1, 64), Error);  // constants of 64 bits do not fit
+    EXPECT_THROW(buildTable(kind, primes, 10, 2, 32), Error);
+  }
+}
+
 TEST(Tables, TwiddlesArePsiPowersInBitReversedOrder) {
   auto bitrev = [](size_t x, int bits) {
     size_t r = 0;

@@ -141,9 +141,10 @@ constexpr int kClientErrorBits = 30;
 /// powers and the digit tables of the vector iCRT are in base beta.
 enum class TableKind : int {
   PrimeConsts = 0,       ///< (m, kPrimeConstCols): see PrimeConst. param 0.
-  NttTwiddles = 1,       ///< (m, N): psi^bitrev(i) mod p_j (Algo. 3's TBW). param 0.
+  NttTwiddles = 1,       ///< (m, N): psi^bitrev(i) mod p_j (Algo. 3's TBW). param 0; param 1 (Shoup base
+                         ///< 2^32 only): each word also holds its twiddle's Shoup constant in bits 32..63.
   NttTwiddlesShoup = 2,  ///< (m, N): Shoup constants of the above.
-  InttTwiddles = 3,      ///< (m, N): psi^-bitrev(i) mod p_j (TBinvW).
+  InttTwiddles = 3,      ///< (m, N): psi^-bitrev(i) mod p_j (TBinvW); param as NttTwiddles'.
   InttTwiddlesShoup = 4, ///< (m, N): Shoup constants of the above.
   CrtPowers = 5,         ///< (m, param): beta^k mod p_j, param = input digits (Algo. 1's TBCRT).
   IcrtPDivP = 6,         ///< (m, C): limbs 0..C-1 of P / p_j (Algo. 5/6's TBPdivp); C = param, or PLimbs if 0.
