@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
+#include <link.h>
 #include <sys/mman.h>
 #include <sstream>
 
@@ -154,7 +155,8 @@ Manifest parseManifest(const std::string &text) {
         a.kind = ManifestArg::Kind::Constant;
         a.symbol = f["symbol"];
         a.words = num(f, "words", line);
-        if (a.symbol.empty() || a.words < 1 || a.words > (int64_t(1) << 36)) bad(line, "constant without symbol or words");
+        if (a.symbol.empty() || a.words < 1 || a.words > (int64_t(1) << 36))
+          bad(line, "constant without symbol or words");
       } else if (kind == "workspace") {
         a.kind = ManifestArg::Kind::Workspace;
       } else if (kind == "poly") {
@@ -220,9 +222,18 @@ std::unique_ptr<CompiledModule> CompiledModule::load(const std::string &path) {
                   why + "); compile with --target=cuda-emu to run the same kernels on the CPU");
   }
   for (const auto &f : mod->manifest_.functions) {
-    mod->entry(f);  // all entries and constants must resolve
+    mod->entry(f);  // all entries must resolve, and every constant to as many words as the manifest says
     for (const auto &a : f.args)
-      if (a.kind == ManifestArg::Kind::Constant) mod->constant(a);
+      if (a.kind == ManifestArg::Kind::Constant && !mod->constants_.count(a.symbol)) {
+        void *sym = dlsym(mod->handle_, a.symbol.c_str());
+        Dl_info info;
+        void *extra = nullptr;  // the symbol's ELF entry
+        if (!sym || !dladdr1(sym, &info, &extra, RTLD_DL_SYMENT) || !extra ||
+            static_cast<const ElfW(Sym) *>(extra)->st_size != uint64_t(a.words) * sizeof(uint64_t))
+          throw Error("module '" + path + "' lacks the constant '" + a.symbol + "' of " + std::to_string(a.words) +
+                      " words that its manifest names");
+        mod->constants_[a.symbol] = static_cast<const uint64_t *>(sym);
+      }
   }
   return mod;
 }
@@ -242,12 +253,6 @@ CompiledModule::EntryFn CompiledModule::entry(const ManifestFunction &f) const {
   void *sym = dlsym(handle_, f.entry.c_str());
   if (!sym) throw Error("module '" + path_ + "' lacks entry point '" + f.entry + "'");
   return reinterpret_cast<EntryFn>(sym);
-}
-
-const uint64_t *CompiledModule::constant(const ManifestArg &a) const {
-  void *sym = dlsym(handle_, a.symbol.c_str());
-  if (!sym) throw Error("module '" + path_ + "' lacks the constant '" + a.symbol + "' its manifest names");
-  return static_cast<const uint64_t *>(sym);
 }
 
 // ---- Buffer -----------------------------------------------------------------

@@ -74,6 +74,15 @@ TEST(ModuleErrors, LoaderRejectsNonModulesAndBadManifests) {
   EXPECT_NE(error("func name=f entry=e workspace=0\narg kind=rns dir=in basis=3 role=evk.ax\n")
                 .find("basis index out of range"),
             std::string::npos);
+  EXPECT_NE(error("func name=f entry=e workspace=0\narg kind=constant words=8\n").find("constant without symbol"),
+            std::string::npos);
+  EXPECT_NE(error("func name=f entry=e workspace=0\narg kind=constant symbol=c words=0\n").find("constant without"),
+            std::string::npos);
+  rt::Manifest m = rt::parseManifest(head + "func name=f entry=e workspace=0\narg kind=constant symbol=c words=8\n");
+  ASSERT_EQ(m.functions[0].args.size(), 1u);
+  EXPECT_EQ(m.functions[0].args[0].kind, rt::ManifestArg::Kind::Constant);
+  EXPECT_EQ(m.functions[0].args[0].symbol, "c");
+  EXPECT_EQ(m.functions[0].args[0].words, 8);
 }
 
 TEST(ModuleErrors, ManifestDescribesTheCompiledFunctions) {

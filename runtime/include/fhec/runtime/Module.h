@@ -78,8 +78,8 @@ public:
   using EntryFn = void (*)(void **);
   EntryFn entry(const ManifestFunction &f) const;
   /// The words of a constant argument (an encoded plaintext) in the module's
-  /// own memory; Error if the module lacks its symbol.
-  const uint64_t *constant(const ManifestArg &a) const;
+  /// own memory, found when the module was loaded.
+  const uint64_t *constant(const ManifestArg &a) const { return constants_.at(a.symbol); }
   /// Sets the number of threads the module's parallel loops use (OpenMP);
   /// returns false when the module has no threaded code.
   bool setThreads(int threads) const;
@@ -88,6 +88,7 @@ private:
   CompiledModule() = default;
   void *handle_ = nullptr;
   Manifest manifest_;
+  std::map<std::string, const uint64_t *> constants_;  ///< by symbol
   std::string path_;
 };
 
