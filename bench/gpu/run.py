@@ -74,7 +74,7 @@ def profile_case(case, so, out, env, result, lines):
     """One call of `so` under ncu: its launches into result["kernels_measured"] and OUT/CASE.ncu.csv."""
     tool = ncu.find_ncu()
     if not tool:
-        lines.append(f"  profile: no ncu on this machine")
+        lines.append("  profile: no ncu on this machine")
         return
     cmd = [case.parents[1] / "bin" / "fhec-exec", so, "--random", "--expect-from=" + str(case / "cpu.so"), "--repeat=1"]
     try:

@@ -123,27 +123,19 @@ NttButterflies::Twiddles TransformPlan::twiddles(KernelBuilder &kb, Value j, int
     Value at = kb.mul(blk, kb.cidx(groups));
     int64_t stageBase = inverse ? N >> (first + d + 1) : int64_t(1) << (first + d);
     Value idx = kb.add(kb.cidx(stageBase), at);
-    if (kb.options.target->gpu && groups > 1) {
-      // GPU: a thread's 2^d consecutive twiddles as vector loads (a warp's
-      // request then covers whole sectors, not every 2^d-th word).
-      auto vt = VectorType::get({groups}, kb.b.getI64Type());
-      auto vload = [&](Value table) {
-        return vector::LoadOp::create(kb.b, kb.loc, vt, table, ValueRange{j, idx}, /*nontemporal=*/false,
-                                      llvm::MaybeAlign(uint64_t(std::min<int64_t>(16, 8 * groups))));
-      };
-      Value w = vload(tw), ws = packed ? Value() : vload(twShoup);
-      for (int64_t g = 0; g < groups; ++g) {
-        Value x = vector::ExtractOp::create(kb.b, kb.loc, w, g);
-        Value xs = packed ? Value() : Value(vector::ExtractOp::create(kb.b, kb.loc, ws, g));
-        out[d].push_back(packed ? unpack(kb, x) : NttButterflies::Twiddle{x, xs, Value(), Value()});
-      }
-      continue;
-    }
+    // The group's twiddle (and Shoup) words; on a GPU a thread's 2^d
+    // consecutive words as vector loads (a warp's request then covers whole
+    // sectors, not every 2^d-th word).
+    auto words = [&](Value table) {
+      if (kb.options.target->gpu && groups > 1)
+        return kb.loadRun(table, {j, idx}, groups, std::min<int64_t>(16, 8 * groups));
+      SmallVector<Value> v;
+      for (int64_t g = 0; g < groups; ++g) v.push_back(kb.load(table, {j, kb.add(kb.cidx(g), idx)}));
+      return v;
+    };
+    SmallVector<Value> w = words(tw), ws = packed ? SmallVector<Value>() : words(twShoup);
     for (int64_t g = 0; g < groups; ++g) {
-      Value at = kb.add(kb.cidx(g), idx);
-      Value word = kb.load(tw, {j, at});
-      NttButterflies::Twiddle t =
-          packed ? unpack(kb, word) : NttButterflies::Twiddle{word, kb.load(twShoup, {j, at}), Value(), Value()};
+      NttButterflies::Twiddle t = packed ? unpack(kb, w[g]) : NttButterflies::Twiddle{w[g], ws[g], Value(), Value()};
       out[d].push_back({kb.splat(t.w, W), kb.splat(t.ws, W), Value(), Value()});
     }
   }

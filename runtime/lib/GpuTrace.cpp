@@ -71,9 +71,10 @@ private:
   std::array<uint64_t, 64> *last_ = nullptr;
 };
 
-/// The global sectors every thread of a traced launch touches, per host thread.
+/// The global sectors every thread of a traced launch reads and writes, per
+/// host thread (the footprint is their union).
 thread_local bool tFootprintOn = false;
-thread_local SectorSet tFootprint, tRead, tWritten;
+thread_local SectorSet tRead, tWritten;
 
 /// cuda-emu's device allocations ([address, end)), and the launch's copy of
 /// them that its host threads check accesses against.
@@ -84,18 +85,19 @@ thread_local const MemoryRanges *tDeviceMemory = nullptr;
 thread_local int64_t tOutside = 0;
 thread_local std::string tFirstOutside;
 
-bool inDeviceMemory(const MemoryRanges &ranges, uint64_t address, uint64_t bytes) {
+/// The allocation starting at or below `address`, or null.
+const std::pair<uint64_t, uint64_t> *allocationBelow(const MemoryRanges &ranges, uint64_t address) {
   auto it = std::upper_bound(ranges.begin(), ranges.end(), std::make_pair(address, UINT64_MAX));
-  return it != ranges.begin() && address + bytes <= std::prev(it)->second;
+  return it == ranges.begin() ? nullptr : &*std::prev(it);
 }
 
 std::string describeOutside(const MemoryRanges &ranges, uint64_t address) {
-  auto it = std::upper_bound(ranges.begin(), ranges.end(), std::make_pair(address, UINT64_MAX));
-  if (it == ranges.begin()) return "below every device allocation";
-  --it;
-  return std::to_string((address - it->second) / 8) + " words past the end of a device allocation of " +
-         std::to_string((it->second - it->first) / 8) + " words (" +
-         std::to_string((address - it->first) / 8) + " words from its start)";
+  const auto *a = allocationBelow(ranges, address);
+  if (!a) return "below every device allocation";
+  // (An access that straddles the end starts 0 words past it.)
+  return std::to_string((int64_t(address) - int64_t(a->second)) / 8) +
+         " words past the end of a device allocation of " + std::to_string((a->second - a->first) / 8) +
+         " words (" + std::to_string((address - a->first) / 8) + " words from its start)";
 }
 
 /// The calling emulated thread's records (only while it runs a traced block).
@@ -129,7 +131,7 @@ public:
   std::mutex mutex;
   std::map<std::pair<int64_t, int64_t>, Warp> warps;  // (block, warp)
   const char *kernel = nullptr;
-  SectorSet footprint, read, written;
+  SectorSet read, written;
   MemoryRanges deviceMemory;  // sorted
 };
 
@@ -165,7 +167,6 @@ bool traced(const LaunchRecorder &launch, int64_t block) {
 
 void beginHostThread(const LaunchRecorder &launch) {
   tFootprintOn = true;
-  tFootprint.clear();
   tRead.clear();
   tWritten.clear();
   tDeviceMemory = &launch.deviceMemory;
@@ -177,10 +178,8 @@ void endHostThread(LaunchRecorder &launch) {
   tFootprintOn = false;
   tDeviceMemory = nullptr;
   std::lock_guard<std::mutex> lock(launch.mutex);
-  launch.footprint.merge(tFootprint);
   launch.read.merge(tRead);
   launch.written.merge(tWritten);
-  tFootprint.clear();
   tRead.clear();
   tWritten.clear();
   launch.trace.outsideDeviceMemory += tOutside;
@@ -284,7 +283,10 @@ void endLaunch(LaunchRecorder &launch) {
     }
   }
   t.globalBlockSectors += int64_t(blockSectors.size());
-  t.globalFootprintSectors = launch.footprint.count();
+  SectorSet footprint;
+  footprint.merge(launch.read);
+  footprint.merge(launch.written);
+  t.globalFootprintSectors = footprint.count();
   t.globalReadSectors = launch.read.count();
   t.globalWrittenSectors = launch.written.count();
   std::lock_guard<std::mutex> lock(gMutex);
@@ -383,14 +385,12 @@ void fhec_rt_gpu_trace_access(int32_t site, int64_t address, int32_t bytes, int3
   if (bytes <= 0) return;
   if (fhec::rt::tFootprintOn && kind / 2 == int32_t(fhec::abi::GpuTraceSpace::Global)) {
     fhec::rt::SectorSet &rw = kind % 2 ? fhec::rt::tWritten : fhec::rt::tRead;
-    fhec::rt::forEachUnit(address, bytes, fhec::rt::kSectorBytes, [&](int64_t s) {
-      fhec::rt::tFootprint.insert(s);
-      rw.insert(s);
-    });
-    const auto *memory = fhec::rt::tDeviceMemory;
-    if (memory && !fhec::rt::inDeviceMemory(*memory, uint64_t(address), uint64_t(bytes)) &&
-        fhec::rt::tOutside++ == 0)
-      fhec::rt::tFirstOutside = fhec::rt::describeOutside(*memory, uint64_t(address));
+    fhec::rt::forEachUnit(address, bytes, fhec::rt::kSectorBytes, [&](int64_t s) { rw.insert(s); });
+    if (const auto *memory = fhec::rt::tDeviceMemory) {
+      const auto *a = fhec::rt::allocationBelow(*memory, uint64_t(address));
+      if ((!a || uint64_t(address) + uint64_t(bytes) > a->second) && fhec::rt::tOutside++ == 0)
+        fhec::rt::tFirstOutside = fhec::rt::describeOutside(*memory, uint64_t(address));
+    }
   }
   fhec::rt::ThreadRecord &r = fhec::rt::tRecord;
   if (!r.on || site < 0) return;
