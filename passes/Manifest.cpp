@@ -80,7 +80,12 @@ LogicalResult ManifestBuilder::addFunction(func::FuncOp f) {
       auto r = dyn_cast<fhe::RnsType>(t);
       if (!r) return f.emitOpError() << "argument #" << i << " has fhe.type " << t << ": expected !fhe.poly or !fhe.rns";
       if (failed(noteRing(f, r.getLogN()))) return failure();
-      os << "arg kind=rns dir=" << dir << " basis=" << basisId(r.getBasis()) << " role=" << role.getValue() << "\n";
+      auto mt = dyn_cast<MemRefType>(f.getArgument(i).getType());
+      unsigned bits = mt && mt.getElementType().isInteger() ? mt.getElementType().getIntOrFloatBitWidth() : 0;
+      if (bits != 32 && bits != 64)
+        return f.emitOpError() << "RNS argument #" << i << " must be a memref of i32 or i64 residues";
+      os << "arg kind=rns dir=" << dir << " basis=" << basisId(r.getBasis()) << " bits=" << bits
+         << " role=" << role.getValue() << "\n";
     }
   }
   entries.push_back(StringAttr::get(f.getContext(), f.getName()));

@@ -155,7 +155,7 @@ struct AutomorphismLowering : KernelPattern<fhe::AutomorphismOp> {
     int64_t N = t.getN(), B = kb.options.target->gpu ? 1 : std::min(kBlock, N);
     Value m = kb.primeCount(t.getBasis());
     bool primeMajor = t.getLayout() == fhe::Layout::prime_major;
-    Value out = kb.alloc(memrefFor(t));
+    Value out = kb.alloc(kb.memrefOf(t));
     kb.phaseBegin(abi::Phase::Other);
     if (!kb.options.target->gpu && primeMajor) {
       // One prime row at a time, the next one prefetched.
@@ -215,7 +215,7 @@ struct PolyAutomorphismLowering : KernelPattern<fhe::PolyAutomorphismOp> {
     int64_t N = t.getN(), L = t.getLimbs(), B = kb.options.target->gpu ? 1 : std::min(kBlock, N);
     Value gInv = kb.kernelParam(inverseMod2N(op.getGalois(), t.getLogN()));
     unsigned topBits = t.getLogq() % 64;
-    Value out = kb.alloc(memrefFor(t));
+    Value out = kb.alloc(kb.memrefOf(t));
     kb.phaseBegin(abi::Phase::Other);
     forEachCoefficientBlock(kb, N, B, [&](Value t0) {
       CoeffRef src{adaptor.getInput(), Value()}, dst{out, t0};

@@ -102,7 +102,7 @@ struct MulScalarLowering : KernelPattern<fhe::PolyMulScalarOp> {
     APInt c = op.getValue();
     bool negative = c.isNegative();
     APInt mag = negative ? -c : c;
-    Value outM = kb.alloc(memrefFor(t));
+    Value outM = kb.alloc(kb.memrefOf(t));
     CoeffRef in{adaptor.getInput(), Value()}, out{outM, Value()};
     kb.phaseBegin(abi::Phase::Other);
     forEachCoefficientBlock(kb, t.getN(), 1, [&](Value i) {
@@ -138,7 +138,7 @@ struct AddConstantTermLowering : KernelPattern<fhe::PolyAddConstantTermOp> {
     auto t = op.getResult().getType();
     int64_t L = t.getLimbs();
     APInt c = op.getValue().sextOrTrunc(unsigned(64 * L));
-    Value outM = kb.alloc(memrefFor(t));
+    Value outM = kb.alloc(kb.memrefOf(t));
     kb.phaseBegin(abi::Phase::Other);
     memref::CopyOp::create(rewriter, op.getLoc(), adaptor.getInput(), outM);
     // The constant's L words: its own few words, then the sign extension (an IR loop).
@@ -194,7 +194,7 @@ struct PolyConstantLowering : KernelPattern<fhe::PolyConstantOp> {
                                /*constant=*/true, rewriter.getI64IntegerAttr(64));
     }
     Value global = memref::GetGlobalOp::create(rewriter, op.getLoc(), globalType, name);
-    Value outM = kb.alloc(memrefFor(t));
+    Value outM = kb.alloc(kb.memrefOf(t));
     CoeffRef in{global, Value()}, out{outM, Value()};
     kb.phaseBegin(abi::Phase::Other);
     forEachCoefficientBlock(kb, N, 1, [&](Value i) {

@@ -259,7 +259,7 @@ struct FusedCoefficientLowering : KernelPattern<fhe::FusedOp> {
     llvm::MapVector<Value, Value> memory;
     for (auto [a, mem] : llvm::zip(body.getArguments(), adaptor.getInputs())) memory[a] = mem;
     for (Value y : yielded)
-      if (!memory.count(y)) memory[y] = kb.alloc(memrefFor(y.getType()));
+      if (!memory.count(y)) memory[y] = kb.alloc(kb.memrefOf(y.getType()));
     unsigned logN = 0;
     for (Type t : op.getResultTypes())
       logN = isa<fhe::PolyType>(t) ? cast<fhe::PolyType>(t).getLogN() : cast<fhe::RnsType>(t).getLogN();

@@ -249,9 +249,6 @@ void digitCrt(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, const CoeffR
     if (center) shared.push_back(kb.sharedType({PB, 1}));
     Value groups = arith::CeilDivUIOp::create(kb.b, kb.loc, primes, kb.cidx(PB));
     int64_t n = int64_t(gpuIns.size());
-    Type i32 = kb.b.getI32Type(), i64 = kb.b.getI64Type();
-    auto narrow = [&](Value v) { return arith::TruncIOp::create(kb.b, kb.loc, i32, v).getResult(); };
-    auto wide = [&](Value v) { return arith::ExtUIOp::create(kb.b, kb.loc, i64, v).getResult(); };
     // Block (tile, g, b): member b of the batch, prime group g.
     kb.gpuLaunch(kb.cidx(N / T), groups, kb.cidx(n), threads, shared,
                  [&](Value tile, Value g, Value member, Value tid, ValueRange sh) {
@@ -265,10 +262,10 @@ void digitCrt(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, const CoeffR
       stage(T, L, [&](Value c, Value l) {
         Value limb = kb.load(in, kb.add(i0, c), l);
         for (int64_t h = 0; h < 64 / int64_t(D); ++h)
-          kb.store(narrow(h ? kb.shr(limb, kb.c64(h * D)) : limb), sh[0],
+          kb.store(h ? kb.shr(limb, kb.c64(h * D)) : limb, sh[0],
                    {kb.add(kb.mul(l, kb.cidx(64 / D)), kb.cidx(h)), c});
       });
-      stage(PB, nd, [&](Value q, Value k) { kb.store(narrow(kb.load(pow, {primeRow(q), k})), sh[1], {q, k}); });
+      stage(PB, nd, [&](Value q, Value k) { kb.store(kb.load(pow, {primeRow(q), k}), sh[1], {q, k}); });
       stage(PB, cols, [&](Value q, Value k) { kb.store(kb.load(consts, {primeRow(q), k}), sh[2], {q, k}); });
       if (center)
         stage(PB, 1, [&](Value q, Value) {
@@ -285,12 +282,12 @@ void digitCrt(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, const CoeffR
       int64_t chunk = int64_t(1) << std::min<int64_t>(32 - pb, 3);
       auto macChunk = [&](ArrayRef<Value> acc, Value k0, int64_t count) {
         SmallVector<Value> d, next;
-        for (int64_t u = 0; u < count; ++u) d.push_back(wide(kb.load(sh[0], {kb.add(k0, kb.cidx(u)), c})));
+        for (int64_t u = 0; u < count; ++u) d.push_back(kb.load(sh[0], {kb.add(k0, kb.cidx(u)), c}));
         for (int64_t q = 0; q < Q; ++q) {
           Value sum;
           SmallVector<Value> pw = kb.loadRun(sh[1], {rows[q], k0}, count, std::min<int64_t>(16, 4 * chunk));
           for (int64_t u = 0; u < count; ++u) {
-            Value prod = kb.mul(d[u], wide(pw[u]));
+            Value prod = kb.mul(d[u], pw[u]);
             sum = sum ? kb.add(sum, prod) : prod;
           }
           next.push_back(kb.add(acc[2 * q], kb.bitAnd(sum, mask)));
@@ -307,7 +304,7 @@ void digitCrt(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, const CoeffR
       Value topBit;
       if (center) {
         int64_t logq = op.getInput().getType().getLogq();
-        Value digit = wide(kb.load(sh[0], {kb.cidx((logq - 1) / D), c}));
+        Value digit = kb.load(sh[0], {kb.cidx((logq - 1) / D), c});
         topBit = kb.bitAnd(kb.shr(digit, kb.c64((logq - 1) % D)), kb.c64(1));
       }
       for (int64_t q = 0; q < Q; ++q) {

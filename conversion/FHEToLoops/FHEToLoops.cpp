@@ -68,8 +68,9 @@ struct FHEToLoopsPass : public fhec::impl::FHEToLoopsBase<FHEToLoopsPass> {
 
     TypeConverter tc;
     tc.addConversion([](Type t) { return t; });
-    tc.addConversion([](fhe::PolyType t) -> Type { return memrefFor(t); });
-    tc.addConversion([](fhe::RnsType t) -> Type { return memrefFor(t); });
+    const TargetSpec &target = *options.target;
+    tc.addConversion([&](fhe::PolyType t) -> Type { return memrefFor(t, target); });
+    tc.addConversion([&](fhe::RnsType t) -> Type { return memrefFor(t, target); });
 
     ConversionTarget ct(*ctx);
     ct.addLegalDialect<arith::ArithDialect, scf::SCFDialect, memref::MemRefDialect, vector::VectorDialect,

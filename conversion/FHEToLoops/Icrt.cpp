@@ -933,7 +933,7 @@ void emitGpuIcrtTile(KernelBuilder &kb, fhe::IcrtOp op, Value in, Value out, con
           Value f = arith::AddFOp::create(b, loc, asF64(kb.load(fpart, {warp, lane})), asF64(tf[1]));
           kb.store(arith::BitcastOp::create(b, loc, i64, f), fpart, {warp, lane});
         }
-        auto put = [&] { kb.store(narrow(tf[0]), temps, {r, lane}); };
+        auto put = [&] { kb.store(tf[0], temps, {r, lane}); };
         if (partial)
           kb.ifThen(below(r, J), put);
         else
@@ -946,7 +946,7 @@ void emitGpuIcrtTile(KernelBuilder &kb, fhe::IcrtOp op, Value in, Value out, con
         Value x = kb.add(x0, kb.cidx(q));
         Value d = loadIf(both(below(x, n), below(j, m)),
                          [&] { return SmallVector<Value>{kb.load(T, {kb.add(x, kb.cidx(c0)), j})}; }, 1)[0];
-        kb.store(narrow(d), digits, {x, lane});
+        kb.store(d, digits, {x, lane});
       }
       kb.barrier();
       // Rows r0 .. r0 + R - 1 into each column's (sum, carries).
@@ -954,7 +954,7 @@ void emitGpuIcrtTile(KernelBuilder &kb, fhe::IcrtOp op, Value in, Value out, con
         SmallVector<Value> t, r;
         for (int64_t i = 0; i < R; ++i) {
           r.push_back(kb.add(r0, kb.cidx(i)));
-          t.push_back(wide(kb.load(temps, {r.back(), lane})));
+          t.push_back(kb.load(temps, {r.back(), lane}));
         }
         SmallVector<Value> sNext(s);
         for (int64_t q = 0; q < Q; ++q) {
@@ -963,7 +963,7 @@ void emitGpuIcrtTile(KernelBuilder &kb, fhe::IcrtOp op, Value in, Value out, con
           // words, r0 a multiple of R).
           SmallVector<Value> d = kb.loadRun(digits, {x, r0}, R, 4 * R);
           for (int64_t i = 0; i < R; ++i) {
-            Value prod = kb.mul(t[i], wide(d[i]));
+            Value prod = kb.mul(t[i], d[i]);
             sum = i ? kb.add(sum, prod) : prod;
           }
           // The column's 64-bit sum and its count of carries out of it.
@@ -1032,7 +1032,7 @@ void emitGpuIcrtTile(KernelBuilder &kb, fhe::IcrtOp op, Value in, Value out, con
         }
         if (first && cLo > 0 && c == cLo + 1) {
           Value hit = cmp(arith::CmpIPredicate::uge, d, kb.c64(int64_t((uint64_t(1) << D) - uint64_t(m + 1))));
-          kb.store(arith::ExtUIOp::create(b, loc, i32, hit), flag, {lane});
+          kb.store(arith::ExtUIOp::create(b, loc, i64, hit), flag, {lane});
         }
         d2 = d1;
         d1 = d;
@@ -1052,9 +1052,9 @@ void emitGpuIcrtTile(KernelBuilder &kb, fhe::IcrtOp op, Value in, Value out, con
   if (cLo > 0) {
     // Any coefficient's flag (each lane wrote its own): the block redoes them all.
     kb.barrier();
-    Value any = arith::ConstantIntOp::create(b, loc, i32, 0);
-    for (int64_t l = 0; l < kGpuTileCoeffs; ++l) any = arith::OrIOp::create(b, loc, any, kb.load(flag, {kb.cidx(l)}));
-    Value redo = cmp(arith::CmpIPredicate::ne, any, arith::ConstantIntOp::create(b, loc, i32, 0));
+    Value any = kb.c64(0);
+    for (int64_t l = 0; l < kGpuTileCoeffs; ++l) any = kb.bitOr(any, kb.load(flag, {kb.cidx(l)}));
+    Value redo = cmp(arith::CmpIPredicate::ne, any, kb.c64(0));
     if (kb.options.icrtExactAlways) redo = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
     kb.ifThen(redo, [&] { columnsFrom(0, /*first=*/false, kIcrtPassCols); });
   }

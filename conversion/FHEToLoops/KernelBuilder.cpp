@@ -30,14 +30,33 @@ Type KernelBuilder::wordType(int64_t W) {
 
 Value KernelBuilder::loadW(Value mem, ValueRange idx, int64_t W) {
   if (W == 1) return load(mem, idx);
-  return vector::LoadOp::create(b, loc, cast<VectorType>(wordType(W)), mem, idx);
+  Type elem = cast<MemRefType>(mem.getType()).getElementType();
+  return widen(vector::LoadOp::create(b, loc, VectorType::get({W}, elem), mem, idx));
 }
 
 void KernelBuilder::storeW(Value v, Value mem, ValueRange idx) {
   if (isa<VectorType>(v.getType()))
-    vector::StoreOp::create(b, loc, v, mem, idx);
+    vector::StoreOp::create(b, loc, narrowTo(v, cast<MemRefType>(mem.getType()).getElementType()), mem, idx);
   else
     store(v, mem, idx);
+}
+
+Value KernelBuilder::widen(Value v) {
+  Type elem = getElementTypeOrSelf(v.getType());
+  if (!elem.isInteger() || elem.getIntOrFloatBitWidth() >= 64) return v;
+  Type wide = b.getI64Type();
+  if (auto vt = dyn_cast<VectorType>(v.getType())) wide = VectorType::get(vt.getShape(), wide);
+  return arith::ExtUIOp::create(b, loc, wide, v);
+}
+
+Value KernelBuilder::narrowTo(Value v, Type elem) {
+  Type have = getElementTypeOrSelf(v.getType());
+  if (have == elem || !have.isInteger() || !elem.isInteger() ||
+      elem.getIntOrFloatBitWidth() >= have.getIntOrFloatBitWidth())
+    return v;
+  Type to = elem;
+  if (auto vt = dyn_cast<VectorType>(v.getType())) to = VectorType::get(vt.getShape(), elem);
+  return arith::TruncIOp::create(b, loc, to, v);
 }
 
 SmallVector<Value> KernelBuilder::loadRun(Value mem, ValueRange idx, int64_t n, int64_t alignBytes) {
@@ -55,7 +74,7 @@ SmallVector<Value> KernelBuilder::loadRun(Value mem, ValueRange idx, int64_t n, 
     } else {
       auto v = vector::LoadOp::create(b, loc, VectorType::get({piece}, elem), mem, at, /*nontemporal=*/false,
                                       llvm::MaybeAlign(uint64_t(piece * eb)));
-      for (int64_t l = 0; l < piece; ++l) out.push_back(vector::ExtractOp::create(b, loc, v, l));
+      for (int64_t l = 0; l < piece; ++l) out.push_back(widen(vector::ExtractOp::create(b, loc, v, l)));
     }
     i += piece;
   }
@@ -82,8 +101,10 @@ Value KernelBuilder::bitAnd(Value x, Value y) { return arith::AndIOp::create(b, 
 Value KernelBuilder::bitOr(Value x, Value y) { return arith::OrIOp::create(b, loc, x, y); }
 Value KernelBuilder::sub(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
 
-Value KernelBuilder::load(Value mem, ValueRange idx) { return memref::LoadOp::create(b, loc, mem, idx); }
-void KernelBuilder::store(Value v, Value mem, ValueRange idx) { memref::StoreOp::create(b, loc, v, mem, idx); }
+Value KernelBuilder::load(Value mem, ValueRange idx) { return widen(memref::LoadOp::create(b, loc, mem, idx)); }
+void KernelBuilder::store(Value v, Value mem, ValueRange idx) {
+  memref::StoreOp::create(b, loc, narrowTo(v, cast<MemRefType>(mem.getType()).getElementType()), mem, idx);
+}
 
 void KernelBuilder::prefetch(Value mem, ValueRange idx, unsigned locality, bool write) {
   memref::PrefetchOp::create(b, loc, mem, idx, write, locality, /*isDataCache=*/true);
@@ -404,15 +425,16 @@ void KernelBuilder::phaseLap(std::optional<abi::Phase> phase) {
   func::CallOp::create(b, loc, abi::kPhaseLapSymbol, TypeRange{}, ValueRange{id});
 }
 
-MemRefType memrefFor(Type t) {
+MemRefType memrefFor(Type t, const TargetSpec &target) {
   auto i64 = IntegerType::get(t.getContext(), 64);
   if (auto p = dyn_cast<fhe::PolyType>(t)) return MemRefType::get({p.getN(), int64_t(p.getLimbs())}, i64);
   auto r = cast<fhe::RnsType>(t);
+  auto word = IntegerType::get(t.getContext(), target.wordBits());
   int64_t m = int64_t(r.getBasis().size());
   if (r.getLayout() == fhe::Layout::prime_major)
-    return MemRefType::get({m, r.getN()}, i64,
+    return MemRefType::get({m, r.getN()}, word,
                            StridedLayoutAttr::get(t.getContext(), 0, {abi::rnsRowWords(r.getN()), 1}));
-  return MemRefType::get({r.getN(), m}, i64);
+  return MemRefType::get({r.getN(), m}, word);
 }
 
 abi::Phase phaseOf(Operation *op) {

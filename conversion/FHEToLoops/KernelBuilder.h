@@ -52,6 +52,12 @@ struct CoeffRef {
   bool wordMajor = false;
 };
 
+/// Memory form of the fhe types (the TypeConverter of fhe-to-loops): BigInt
+/// polynomials (N, limbs) of 64-bit limbs; RNS values (m, N) prime-major with
+/// padded rows, or (N, m), of the target's residue words (wordBits: 32 bits
+/// on GPUs, whose 30-bit primes keep lazy residues below 4p < 2^32).
+mlir::MemRefType memrefFor(mlir::Type fheType, const TargetSpec &target);
+
 class KernelBuilder {
 public:
   /// `b` must be positioned in a function body, where the kernel goes.
@@ -83,9 +89,17 @@ public:
   mlir::Value bitOr(mlir::Value x, mlir::Value y);
   mlir::Value sub(mlir::Value x, mlir::Value y);
 
-  // Memory.
+  // Memory. Kernels compute on 64-bit words; memory may hold narrower ones
+  // (a 32-bit-word target's residues, shared tiles of 32-bit digits): loads
+  // zero-extend them to i64, stores truncate to the buffer's width.
   mlir::Value load(mlir::Value mem, mlir::ValueRange idx);
   void store(mlir::Value v, mlir::Value mem, mlir::ValueRange idx);
+  /// An integer (vector) narrower than 64 bits zero-extended to i64; others unchanged.
+  mlir::Value widen(mlir::Value v);
+  /// An integer (vector) truncated to `elem` where that is narrower; others unchanged.
+  mlir::Value narrowTo(mlir::Value v, mlir::Type elem);
+  /// The memory form of an fhe type on this target (memrefFor).
+  mlir::MemRefType memrefOf(mlir::Type fheType) const { return memrefFor(fheType, *options.target); }
   /// Elements idx .. idx + n - 1 along the last dimension, read as vector
   /// loads of up to 16 bytes where the alignment allows (GPUs' ld.v2/v4):
   /// `alignBytes` is the first element's known address alignment.
@@ -206,9 +220,6 @@ public:
 private:
   mlir::Block *functionEntry;  ///< where tables go
 };
-
-/// Memory form of the fhe types (the TypeConverter of fhe-to-loops).
-mlir::MemRefType memrefFor(mlir::Type fheType);
 
 /// Phase a kernel op is timed under.
 abi::Phase phaseOf(mlir::Operation *op);

@@ -152,6 +152,16 @@ SmallVector<std::pair<int64_t, int64_t>> subLevels(int64_t s, int64_t k, int64_t
   return out;
 }
 
+SmallVector<std::pair<int64_t, int64_t>> gpuSubLevels(int64_t s, int64_t k, int64_t radix, bool inverse) {
+  SmallVector<std::pair<int64_t, int64_t>> out;
+  for (int64_t t = s; t < s + k;) {
+    int64_t r = inverse && t == s && k % radix ? k % radix : std::min(radix, s + k - t);
+    out.push_back({t, r});
+    t += r;
+  }
+  return out;
+}
+
 namespace {
 
 struct NttEmitter : NttButterflies {
@@ -391,8 +401,8 @@ void emitTransformBatchRow(KernelBuilder &kb, ArrayRef<Operation *> ops, ArrayRe
 // elements it loaded, and the result then needs no second buffer, nor its
 // read-for-ownership traffic).
 static Value resultBuffer(KernelBuilder &kb, Value input, Value in, Type resultT) {
-  bool inPlace = diesHere(input) && in.getType() == memrefFor(resultT);
-  return inPlace ? in : kb.alloc(memrefFor(resultT));
+  bool inPlace = diesHere(input) && in.getType() == kb.memrefOf(resultT);
+  return inPlace ? in : kb.alloc(kb.memrefOf(resultT));
 }
 
 // A batch of transforms of one type (one transform, or an fhe.fused
@@ -445,7 +455,7 @@ struct FusedTransformLowering : KernelPattern<fhe::FusedOp> {
       ins.push_back(in);
       // In place only if no other transform of the batch reads the same operand.
       outs.push_back(arg.hasOneUse() ? resultBuffer(kb, input, in, inner.getResult(0).getType())
-                                     : kb.alloc(memrefFor(inner.getResult(0).getType())));
+                                     : kb.alloc(kb.memrefOf(inner.getResult(0).getType())));
       bufferOf[inner.getResult(0)] = outs.back();
     }
     emitTransforms(kb, ops, ins, outs);

@@ -93,6 +93,13 @@ TransformPlan planTransform(KernelBuilder &kb, mlir::Operation *op);
 /// full-radix sub-level (the transposed one on 8 lanes).
 llvm::SmallVector<std::pair<int64_t, int64_t>> subLevels(int64_t s, int64_t k, int64_t radix, bool inverse,
                                                          bool lastForward);
+/// The GPU's sub-levels of level (s, k): the shorter one holds the level's
+/// stage of the most twiddles (the forward transform's last, the inverse's
+/// first). A thread of a radix-2^r sub-level reads 2^(r-1) consecutive
+/// twiddles of that stage, and its neighbours the next runs: at r = 2 a run
+/// is one 16-byte load and a warp's loads are contiguous, where the
+/// 32-byte runs of r = 3 took two loads, each using half of every sector.
+llvm::SmallVector<std::pair<int64_t, int64_t>> gpuSubLevels(int64_t s, int64_t k, int64_t radix, bool inverse);
 
 /// The GPU form's limit: every level fits a thread block's shared memory.
 mlir::LogicalResult checkGpuLevels(mlir::Operation *op, const LoweringOptions &o);

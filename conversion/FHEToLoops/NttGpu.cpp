@@ -9,7 +9,7 @@
 //   blk 2^(k+q) + r + u 2^q,   r in [0, 2^q),
 // with q = logN - s - k (forward) or s (inverse). A thread block owns a tile
 // of C = 2^c consecutive r of one blk -- its warps' global accesses are then
-// contiguous -- and takes it through the level's sub-levels (`subLevels`,
+// contiguous -- and takes it through the level's sub-levels (`gpuSubLevels`,
 // at most the target's radix stages each): a thread loads the 2^r residues
 // of a radix-2^r sub-transform into registers (2^(radix - r) of them in turn
 // when r is below the radix), runs Harvey's butterflies on them, and stores
@@ -35,7 +35,7 @@ void emitLevel(KernelBuilder &kb, const TransformPlan &t, Value m, ArrayRef<Valu
   const TargetSpec &spec = *kb.options.target;
   int64_t q = t.inverse ? s : t.logN - s - k;
   int64_t c = std::min<int64_t>(q, int64_t(spec.nttBlockLog) - k), tileLog = k + c;
-  auto subs = subLevels(s, k, spec.nttRadixLog, t.inverse, lastLevel);
+  auto subs = gpuSubLevels(s, k, spec.nttRadixLog, t.inverse);
   int64_t rmax = 0;
   for (auto [first, r] : subs) rmax = std::max(rmax, r);
   // Every thread holds 2^rmax residues; a sub-level of fewer stages gives it
@@ -72,15 +72,8 @@ void emitLevel(KernelBuilder &kb, const TransformPlan &t, Value m, ArrayRef<Valu
                [&](Value tile, Value j, Value b, Value tid, ValueRange sh) {
     Value src = kb.pick(b, srcs), dst = kb.pick(b, dsts);
     NttButterflies bf{kb, t.scaledRange};
-    Type i64 = kb.b.getI64Type(), word = kb.b.getIntegerType(tileBits);
-    auto toTile = [&](Value v, Value at) {
-      if (tileBits != 64) v = arith::TruncIOp::create(kb.b, kb.loc, word, v);
-      kb.store(v, sh[0], {at});
-    };
-    auto fromTile = [&](Value at) {
-      Value v = kb.load(sh[0], {at});
-      return tileBits == 64 ? v : arith::ExtUIOp::create(kb.b, kb.loc, i64, v).getResult();
-    };
+    auto toTile = [&](Value v, Value at) { kb.store(v, sh[0], {at}); };
+    auto fromTile = [&](Value at) { return kb.load(sh[0], {at}); };
     Value p = t.prime(kb, j);
     std::array<Value, 4> scale = t.scale(kb, j);
     auto mask = [&](int64_t bits) { return kb.cidx((int64_t(1) << bits) - 1); };

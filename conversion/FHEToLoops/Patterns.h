@@ -170,7 +170,7 @@ template <typename OpTy> struct CoefficientOpLowering : KernelPattern<OpTy> {
       if (options.target->gpu) return op.emitOpError() << "has no GPU lowering: it runs on CPU targets";
     KernelBuilder kb(rewriter, op.getLoc(), options);
     mlir::Type resT = op->getResult(0).getType();
-    mlir::Value out = kb.alloc(memrefFor(resT));
+    mlir::Value out = kb.alloc(kb.memrefOf(resT));
     int64_t N = int64_t(1) << logNOf(resT);
     llvm::MapVector<mlir::Value, mlir::Value> memory;
     for (auto [v, mem] : llvm::zip(op->getOperands(), adaptor.getOperands())) memory[v] = mem;

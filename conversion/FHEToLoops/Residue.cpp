@@ -46,9 +46,9 @@ SmallVector<Value> emitResidueElement(KernelBuilder &kb, Operation *op, ArrayRef
 void assignResidueBuffers(KernelBuilder &kb, ArrayRef<Value> results, llvm::DenseMap<Value, Value> &env,
                           SmallVector<Value> donors) {
   for (Value r : results) {
-    auto d = llvm::find_if(donors, [&](Value in) { return env.at(in).getType() == memrefFor(r.getType()); });
+    auto d = llvm::find_if(donors, [&](Value in) { return env.at(in).getType() == kb.memrefOf(r.getType()); });
     if (d == donors.end()) {
-      env[r] = kb.alloc(memrefFor(r.getType()));
+      env[r] = kb.alloc(kb.memrefOf(r.getType()));
       continue;
     }
     env[r] = env.at(*d);
@@ -236,7 +236,7 @@ struct TransposeLowering : KernelPattern<fhe::TransposeOp> {
     KernelBuilder kb(rewriter, op.getLoc(), options);
     auto t = op.getResult().getType();
     int64_t m = int64_t(t.getBasis().size()), N = t.getN(), tile = std::min<int64_t>(64, N);
-    Value in = adaptor.getInput(), out = kb.alloc(memrefFor(t));
+    Value in = adaptor.getInput(), out = kb.alloc(kb.memrefOf(t));
     bool toCoeffMajor = t.getLayout() == fhe::Layout::coeff_major;
     kb.phaseBegin(abi::Phase::Other);
     if (kb.options.target->gpu) {
@@ -266,7 +266,7 @@ struct BasisPrefixLowering : OpConversionPattern<fhe::BasisPrefixOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(fhe::BasisPrefixOp op, OpAdaptor adaptor, ConversionPatternRewriter &rewriter) const override {
     auto t = op.getResult().getType();
-    MemRefType mt = memrefFor(t);
+    MemRefType mt = cast<MemRefType>(getTypeConverter()->convertType(t));
     rewriter.replaceOpWithNewOp<memref::ReinterpretCastOp>(op, mt, adaptor.getInput(), /*offset=*/0, mt.getShape(),
                                                            ArrayRef<int64_t>{abi::rnsRowWords(t.getN()), 1});
     return success();

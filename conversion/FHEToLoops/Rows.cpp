@@ -46,7 +46,7 @@ struct FusedRowsLowering : KernelPattern<fhe::FusedOp> {
       return !arg || diesHere(op.getInputs()[arg.getArgNumber()]);
     };
     auto transformInto = [&](Stage &st, Operation *t, Value x, bool lend) {
-      MemRefType resT = memrefFor(t->getResult(0).getType());
+      MemRefType resT = kb.memrefOf(t->getResult(0).getType());
       st.ops.push_back(t);
       st.ins.push_back(buffer.at(x));
       st.outs.push_back(lend && dies(x) && buffer.at(x).getType() == resT ? buffer.at(x) : kb.alloc(resT));
@@ -60,7 +60,7 @@ struct FusedRowsLowering : KernelPattern<fhe::FusedOp> {
       if (auto a = dyn_cast<fhe::AutomorphismOp>(inner)) {
         // (An evaluation-domain automorphism's slot sources are computed
         // here, once for all rows, timed as "other".)
-        Value out = kb.alloc(memrefFor(a.getResult().getType()));
+        Value out = kb.alloc(kb.memrefOf(a.getResult().getType()));
         kb.phaseBegin(abi::Phase::Other);
         st.automorphism = std::make_unique<AutomorphismRows>(kb, a, buffer.at(a.getInput()), out);
         kb.phaseEnd(abi::Phase::Other);

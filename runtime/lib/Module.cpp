@@ -165,6 +165,8 @@ Manifest parseManifest(const std::string &text) {
       } else if (kind == "rns") {
         a.kind = ManifestArg::Kind::Rns;
         a.basis = int(num(f, "basis", line));
+        a.bits = int(num(f, "bits", line));
+        if (a.bits != 32 && a.bits != 64) bad(line, "RNS residue words of " + std::to_string(a.bits) + " bits (expected 32 or 64)");
       } else {
         bad(line, "unknown argument kind '" + kind + "'");
       }
@@ -367,7 +369,9 @@ void Executor::prepare(const std::string &function, const std::string &role, con
       return {const_cast<uint64_t *>(input.words.data()), input.words.size(), false};
     }
     if (a.kind == ManifestArg::Kind::Rns && a.output) {
-      out = allocate(m.bases.at(a.basis).size() * size_t(abi::rnsRowWords(params_.N())));
+      // (m, N) prime-major rows of a.bits-bit residues, in whole 64-bit words.
+      size_t residues = m.bases.at(a.basis).size() * size_t(abi::rnsRowWords(params_.N()));
+      out = allocate((residues * size_t(a.bits) + 63) / 64);
       basis = a.basis;
       return {out.address(), 0, true};
     }

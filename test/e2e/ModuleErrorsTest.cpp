@@ -71,8 +71,13 @@ TEST(ModuleErrors, LoaderRejectsNonModulesAndBadManifests) {
   EXPECT_NE(error("func name=f entry=e workspace=0\narg kind=table table=bogus basis=0 param=0\n")
                 .find("unknown table kind"),
             std::string::npos);
-  EXPECT_NE(error("func name=f entry=e workspace=0\narg kind=rns dir=in basis=3 role=evk.ax\n")
+  EXPECT_NE(error("func name=f entry=e workspace=0\narg kind=rns dir=in basis=3 bits=64 role=evk.ax\n")
                 .find("basis index out of range"),
+            std::string::npos);
+  EXPECT_NE(error("func name=f entry=e workspace=0\narg kind=rns dir=in basis=0 role=evk.ax\n").find("missing 'bits'"),
+            std::string::npos);
+  EXPECT_NE(error("func name=f entry=e workspace=0\narg kind=rns dir=in basis=0 bits=16 role=evk.ax\n")
+                .find("16 bits (expected 32 or 64)"),
             std::string::npos);
   EXPECT_NE(error("func name=f entry=e workspace=0\narg kind=constant words=8\n").find("constant without symbol"),
             std::string::npos);

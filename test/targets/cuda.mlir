@@ -25,12 +25,14 @@ module attributes {ckks.params = #ckks.params<logN = 8, logQ = 100, logp = 30, s
 }
 // BASIS: prime_bits = 30, primes = [1073{{[0-9]+}},
 // LOOPS: fhec-manifest {{[0-9]+}}\0Atarget name=cuda kernels=cuda shoup_bits=32
+// The evaluation key, prepared by the module, in 32-bit residue words.
+// LOOPS-SAME: arg kind=rns dir=in basis={{[0-9]+}} bits=32 role=evk.ax
 // The Hadamard chain: one grid over every (prime, coefficient), consecutive
 // threads on consecutive coefficients of a prime row (coalesced).
 // LOOPS: scf.parallel (%[[E:.*]]) = (%c0) to (%{{.*}}) step (%c1) {
 // LOOPS-NEXT: %[[J:.*]] = arith.divui %[[E]], %c256 : index
 // LOOPS-NEXT: %[[I:.*]] = arith.remui %[[E]], %c256 : index
-// LOOPS: memref.load %{{.*}}[%[[J]], %[[I]]] : memref<8x256xi64
+// LOOPS: memref.load %{{.*}}[%[[J]], %[[I]]] : memref<8x256xi32
 // LOOPS: modarith.mul_barrett
 // The CRTs of the product's four inputs: one launch (fhe-fuse's GPU batch),
 // blocks (tile, prime group, member), picking their buffers by member; a
@@ -47,12 +49,12 @@ module attributes {ckks.params = #ckks.params<logN = 8, logQ = 100, logp = 30, s
 // A thread's four powers of a prime: one 16-byte vector load.
 // LOOPS: %[[PW:.*]] = vector.load %{{.*}} {alignment = 16 : i64} : memref<8x4xi32, #gpu.address_space<workgroup>>, vector<4xi32>
 // LOOPS-NEXT: %[[P0:.*]] = vector.extract %[[PW]][0]
-// LOOPS: %[[S:.*]] = arith.extui %[[P0]] : i32 to i64
-// LOOPS-NEXT: arith.muli %{{.*}}, %[[S]] : i64
+// LOOPS-NEXT: %[[S:.*]] = arith.extui %[[P0]] : i32 to i64
+// LOOPS: arith.muli %{{.*}}, %[[S]] : i64
 // LOOPS: gpu.terminator
 // The four forward NTTs of 2^8, one launch for the batch (blocks (tile,
 // prime, NTT)), each in one level (fhe-merge-ntt-levels): 32 threads of 8
-// residues, sub-levels of 2, 3 and 3 stages through a tile of 256 32-bit
+// residues, sub-levels of 3, 3 and 2 stages through a tile of 256 32-bit
 // words (288 with the padding), its last sub-level stored by a coalesced copy. A
 // thread's 2^d consecutive twiddles of sub-stage d are one vector load.
 // LOOPS: gpu.launch blocks({{.*}}) in ({{.*}} = %c1{{.*}}, {{.*}} = %{{.*}}, {{.*}} = %c4{{.*}}) threads({{.*}}) in ({{.*}} = %c32{{.*}}, {{.*}}) workgroup(%{{.*}} : memref<288xi32, #gpu.address_space<workgroup>>)
@@ -76,18 +78,19 @@ module attributes {ckks.params = #ckks.params<logN = 8, logQ = 100, logp = 30, s
 // LOOPS-NEXT: arith.extui %{{.*}} : i32 to i64
 // LOOPS: %[[DV:.*]] = vector.load %{{.*}} {alignment = 16 : i64} : memref<40x32xi32, #gpu.address_space<workgroup>>, vector<4xi32>
 // LOOPS: %[[D:.*]] = arith.extui %{{.*}} : i32 to i64
-// LOOPS-NEXT: arith.muli %{{.*}}, %[[D]] : i64
+// LOOPS: arith.muli %{{.*}}, %[[D]] : i64
 // LOOPS: arith.addui_extended
 // LOOPS: gpu.terminator
 
-// One module for sm_90 (the chip's minimum PTX version), 64-bit global
-// accesses: no i64 store is split into two 32-bit ones.
+// One module for sm_90 (the chip's minimum PTX version). The CRT reads
+// 64-bit BigInt limbs and stores 32-bit residues, each one access (none
+// split into narrower ones).
 // PTX: .version 7.8
 // PTX: .target sm_90
 // PTX: .visible .entry he_mul_kernel(
 // PTX: ld.global.b64
-// PTX: st.global.b64
-// PTX-NOT: st.global.b32
+// PTX: st.global.b32
+// PTX-NOT: {{(ld|st)}}.global.{{(b|u)(8|16)}}
 // The NTT's tile in shared memory (every shared buffer 16-byte aligned, for
 // vector loads), 32-bit shared accesses, barriers.
 // PTX-NOT: .shared .align {{[1-9]}} .b8

@@ -12,7 +12,7 @@
 namespace fhec::abi {
 
 /// Bumped whenever the manifest format, an entry point's calling convention or a table layout changes.
-constexpr uint32_t kAbiVersion = 9;
+constexpr uint32_t kAbiVersion = 10;
 
 /// Words between consecutive prime rows of a prime-major (m, N) RNS buffer:
 /// N plus three cache lines. With rows exactly N words (a power of two)

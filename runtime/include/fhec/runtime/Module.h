@@ -27,6 +27,7 @@ struct ManifestArg {
   int logq = 0;       ///< modulus bits of BigInt polynomial arguments
   std::string symbol; ///< constants: the module's global holding their words
   int64_t words = 0;  ///< constants: how many
+  int bits = 64;      ///< RNS arguments: width of a residue word in memory (32 or 64)
   /// "ct<i>.ax|bx", "evk.ax|bx", "rk<g>.ax|bx", "key", "keyrns", or a
   /// plaintext argument's encoding (abi::plaintextRole)
   std::string role;
