@@ -397,10 +397,11 @@ std::pair<Value, Value> KernelBuilder::subBorrow(Value x, Value y, Value borrowI
   return {d, arith::ExtUIOp::create(b, loc, x.getType(), borrow)};
 }
 
-Value KernelBuilder::table(abi::TableKind kind, fhe::BasisAttr basis, int64_t param, unsigned logN) {
+Value KernelBuilder::table(abi::TableKind kind, fhe::BasisAttr basis, int64_t param, unsigned logN, unsigned bits) {
+  assert((bits == 64 || bits == 32) && "tables are read as 64-bit words or their 32-bit halves");
   std::vector<uint64_t> primes(basis.getPrimes().begin(), basis.getPrimes().end());
   abi::TableShape s = abi::tableShape(kind, int64_t(primes.size()), int(logN), param, rt::productBits(primes));
-  auto t = MemRefType::get({s.rows, s.cols}, b.getI64Type());
+  auto t = MemRefType::get({s.rows, s.cols * int64_t(64 / bits)}, b.getIntegerType(bits));
   // At the top of the function: tables are loop-invariant, and CSE merges repeats.
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPointToStart(functionEntry);

@@ -205,8 +205,10 @@ public:
   /// (fhe.kernel_param): for values kernels of one shape differ in.
   mlir::Value kernelParam(int64_t value);
 
-  /// The precomputed table `kind` of `basis` (an fhe.table op; fhec-abi makes it an argument).
-  mlir::Value table(abi::TableKind kind, fhe::BasisAttr basis, int64_t param, unsigned logN);
+  /// The precomputed table `kind` of `basis` (an fhe.table op; fhec-abi makes
+  /// it an argument): (rows, cols) 64-bit words, or with `bits` = 32 the same
+  /// memory as (rows, 2 cols) 32-bit halves, the low half first.
+  mlir::Value table(abi::TableKind kind, fhe::BasisAttr basis, int64_t param, unsigned logN, unsigned bits = 64);
   /// Column `col` of row j of a (rows, cols) table.
   mlir::Value tableAt(mlir::Value table, mlir::Value j, int64_t col) { return load(table, {j, cidx(col)}); }
 

@@ -90,12 +90,17 @@ TransformPlan planTransform(KernelBuilder &kb, Operation *op) {
   auto twKind = t.inverse ? abi::TableKind::InttTwiddles : abi::TableKind::NttTwiddles;
   auto twsKind = t.inverse ? abi::TableKind::InttTwiddlesShoup : abi::TableKind::NttTwiddlesShoup;
   // With 32-bit Shoup constants a twiddle and its constant share a word: one
-  // load, half the twiddle bytes (the GPU levels are DRAM-bound).
+  // load, half the twiddle bytes (the GPU levels are DRAM-bound). The table
+  // is read as 32-bit halves, so that each arrives in a register of its own
+  // (a 64-bit load and a shift by 32 let LLVM turn the Shoup multiply-high
+  // into a 64-bit multiply).
   t.packed = kb.options.target->shoupBits == 32;
-  t.tw = kb.table(twKind, t.basis, t.packed ? 1 : 0, t.logN);
+  t.tw = kb.table(twKind, t.basis, t.packed ? 1 : 0, t.logN, t.packed ? 32 : 64);
   if (!t.packed) t.twShoup = kb.table(twsKind, t.basis, 0, t.logN);
   if (t.inverse) {
-    t.scaleTable = kb.table(abi::TableKind::InttConsts, t.basis, t.skip, t.logN);
+    // (Its 32-bit constants as the words' low halves on 32-bit targets, as the twiddles.)
+    t.scaleHalves = t.packed;
+    t.scaleTable = kb.table(abi::TableKind::InttConsts, t.basis, t.skip, t.logN, t.scaleHalves ? 32 : 64);
     bool scaled = outT.getDomain() == fhe::Domain::coeff_scaled;
     t.scaleBase = scaled ? abi::kScaleIcrt : abi::kScale;
     t.scaledRange = scaled ? 2 : 1;
@@ -106,12 +111,8 @@ TransformPlan planTransform(KernelBuilder &kb, Operation *op) {
 std::array<Value, 4> TransformPlan::scale(KernelBuilder &kb, Value j) const {
   std::array<Value, 4> c;
   if (inverse)
-    for (int i = 0; i < 4; ++i) c[i] = kb.tableAt(scaleTable, j, scaleBase + i);
+    for (int i = 0; i < 4; ++i) c[i] = kb.tableAt(scaleTable, j, (scaleBase + i) * (scaleHalves ? 2 : 1));
   return c;
-}
-
-NttButterflies::Twiddle TransformPlan::unpack(KernelBuilder &kb, Value word) {
-  return {kb.bitAnd(word, kb.c64(0xffffffff)), kb.shr(word, kb.c64(32)), Value(), Value()};
 }
 
 NttButterflies::Twiddles TransformPlan::twiddles(KernelBuilder &kb, Value j, int64_t first, int64_t r, Value blk,
@@ -126,17 +127,20 @@ NttButterflies::Twiddles TransformPlan::twiddles(KernelBuilder &kb, Value j, int
     // The group's twiddle (and Shoup) words; on a GPU a thread's 2^d
     // consecutive words as vector loads (a warp's request then covers whole
     // sectors, not every 2^d-th word).
+    // (Packed: 2 groups elements from 2 idx, each group's twiddle and constant.)
+    int64_t per = packed ? 2 : 1;
     auto words = [&](Value table) {
-      if (kb.options.target->gpu && groups > 1)
-        return kb.loadRun(table, {j, idx}, groups, std::min<int64_t>(16, 8 * groups));
+      Value at = packed ? kb.shl(idx, kb.cidx(1)) : idx;
+      if (kb.options.target->gpu && per * groups > 1)
+        return kb.loadRun(table, {j, at}, per * groups, std::min<int64_t>(16, 8 * groups));
       SmallVector<Value> v;
-      for (int64_t g = 0; g < groups; ++g) v.push_back(kb.load(table, {j, kb.add(kb.cidx(g), idx)}));
+      for (int64_t e = 0; e < per * groups; ++e) v.push_back(kb.load(table, {j, kb.add(kb.cidx(e), at)}));
       return v;
     };
     SmallVector<Value> w = words(tw), ws = packed ? SmallVector<Value>() : words(twShoup);
     for (int64_t g = 0; g < groups; ++g) {
-      NttButterflies::Twiddle t = packed ? unpack(kb, w[g]) : NttButterflies::Twiddle{w[g], ws[g], Value(), Value()};
-      out[d].push_back({kb.splat(t.w, W), kb.splat(t.ws, W), Value(), Value()});
+      Value tw = packed ? w[2 * g] : w[g], tws = packed ? w[2 * g + 1] : ws[g];
+      out[d].push_back({kb.splat(tw, W), kb.splat(tws, W), Value(), Value()});
     }
   }
   return out;

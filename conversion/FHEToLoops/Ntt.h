@@ -61,12 +61,15 @@ struct TransformPlan {
   fhe::BasisAttr basis;
   /// (m, *) tables: prime constants, the direction's twiddles and their Shoup
   /// constants; `packed` (32-bit Shoup constants): one table, each word a
-  /// twiddle with its constant in the high half, and no twShoup.
+  /// twiddle with its constant in the high half, read as (m, 2 N) 32-bit
+  /// halves (twiddle, constant), and no twShoup.
   mlir::Value consts, tw, twShoup;
   bool packed = false;
-  /// Inverse only: the InttConsts table and the first of its four scaling columns.
+  /// Inverse only: the InttConsts table and the first of its four scaling
+  /// columns; `scaleHalves`: read as 32-bit halves (the constants the low ones).
   mlir::Value scaleTable;
   int scaleBase = 0;
+  bool scaleHalves = false;
   /// Inverse only: NttButterflies::scaledRange for the result's domain.
   int64_t scaledRange = 1;
 
@@ -80,8 +83,6 @@ struct TransformPlan {
   /// transform's scaled last stage.
   NttButterflies::Twiddles twiddles(KernelBuilder &kb, mlir::Value j, int64_t first, int64_t r, mlir::Value blk,
                                     int64_t W) const;
-  /// A packed twiddle word as (w, ws).
-  static NttButterflies::Twiddle unpack(KernelBuilder &kb, mlir::Value word);
 };
 
 TransformPlan planTransform(KernelBuilder &kb, mlir::Operation *op);

@@ -350,8 +350,9 @@ LogicalResult TableOp::verify() {
   BasisAttr basis = getBasis();
   if (!basis.isResolved()) return emitOpError() << "needs a resolved basis (run fhe-select-basis first)";
   auto t = cast<MemRefType>(getTable().getType());
-  if (t.getRank() != 2 || !t.getElementType().isInteger(64))
-    return emitOpError() << "table must be a 2-D memref of i64";
+  // (i32: the words' halves, low first, twice the columns.)
+  if (t.getRank() != 2 || !(t.getElementType().isInteger(64) || t.getElementType().isInteger(32)))
+    return emitOpError() << "table must be a 2-D memref of i64 (or of i32, the words' halves)";
   // The ring dimension is not in the basis: check the columns that do not depend on it.
   std::vector<uint64_t> primes(basis.getPrimes().begin(), basis.getPrimes().end());
   int64_t pLimbs = fhec::rt::productLimbs(primes);

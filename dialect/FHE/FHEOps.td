@@ -334,7 +334,8 @@ def FHE_TableOp : FHE_Op<"table"> {
     of `basis`; `param` is the kind's extra parameter (the input limbs of
     crt_powers, the output limbs of icrt_columns, 0 otherwise). Kernels read
     tables through this op; fhec-abi turns each distinct table into a leading
-    function argument that the runtime fills.
+    function argument that the runtime fills. The table is a memref of its
+    64-bit words, or of their 32-bit halves (low first, twice the columns).
     ```mlir
     %t = fhe.table "ntt_twiddles" #rns_basis param 0 : memref<41x65536xi64>
     ```

@@ -2,6 +2,7 @@
 // RUN: fhec %s --target=cuda --emit=mlir | FileCheck %s --check-prefix=LOOPS
 // RUN: fhec %s --target=cuda --emit=ptx -o %t.ptx
 // RUN: FileCheck %s --check-prefix=PTX < %t.ptx
+// RUN: FileCheck %s --check-prefix=NTT-PTX < %t.ptx
 // RUN: fhec %s --target=cuda --emit=llvm | FileCheck %s --check-prefix=HOST
 // RUN: fhec run %s --target=cuda-emu | FileCheck %s --check-prefix=EMU
 // RUN: not fhec %s --target=cuda --sanitize=thread -o %t.so 2>&1 | FileCheck %s --check-prefix=TSAN-TARGET
@@ -56,10 +57,12 @@ module attributes {ckks.params = #ckks.params<logN = 8, logQ = 100, logp = 30, s
 // prime, NTT)), each in one level (fhe-merge-ntt-levels): 32 threads of 8
 // residues, sub-levels of 3, 3 and 2 stages through a tile of 256 32-bit
 // words (288 with the padding), its last sub-level stored by a coalesced copy. A
-// thread's 2^d consecutive twiddles of sub-stage d are one vector load.
+// thread's 2^d consecutive twiddles of sub-stage d, each with its Shoup
+// constant (one 64-bit word read as two 32-bit halves), are one vector load.
 // LOOPS: gpu.launch blocks({{.*}}) in ({{.*}} = %c1{{.*}}, {{.*}} = %{{.*}}, {{.*}} = %c4{{.*}}) threads({{.*}}) in ({{.*}} = %c32{{.*}}, {{.*}}) workgroup(%{{.*}} : memref<288xi32, #gpu.address_space<workgroup>>)
 // LOOPS: arith.select
-// LOOPS: vector.load %{{.*}} {alignment = 16 : i64} : memref<8x256xi64>, vector<2xi64>
+// LOOPS: vector.load %{{.*}} {alignment = 8 : i64} : memref<8x512xi32>, vector<2xi32>
+// LOOPS: vector.load %{{.*}} {alignment = 16 : i64} : memref<8x512xi32>, vector<4xi32>
 // LOOPS: gpu.barrier
 // LOOPS: gpu.barrier
 // LOOPS: gpu.terminator
@@ -98,6 +101,13 @@ module attributes {ckks.params = #ckks.params<logN = 8, logQ = 100, logp = 30, s
 // PTX: st.shared.b32
 // PTX: bar.sync 0;
 // PTX: ld.shared.b32
+// Every Shoup product of the forward NTTs a mul.hi.u32: no 64-bit multiply
+// (the twiddles and constants are read as 32-bit halves).
+// NTT-PTX: .entry he_mul_kernel_0(
+// NTT-PTX-NOT: mul.lo.s64
+// NTT-PTX: mul.hi.u32
+// NTT-PTX-NOT: mul.lo.s64
+// NTT-PTX: .entry he_mul_kernel_1(
 
 // HOST: @__fhec_gpu_ptx = constant
 // The CRT batch: 4 tiles x 1 group of 8 primes x 4 inputs, blocks of 256

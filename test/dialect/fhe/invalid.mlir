@@ -623,6 +623,14 @@ func.func @table_rank() {
 
 // -----
 
+func.func @table_element() {
+  // expected-error @+1 {{table must be a 2-D memref of i64 (or of i32, the words' halves)}}
+  %t = fhe.table "ntt_twiddles" #fhe.basis<min_bits = 15, prime_bits = 20, primes = [1048193]> param 1 : memref<1x64xi16>
+  return
+}
+
+// -----
+
 func.func @table_negative_param() {
   // expected-error @+1 {{parameter -1 is negative}}
   %t = fhe.table "crt_powers" #fhe.basis<min_bits = 15, prime_bits = 20, primes = [1048193]> param -1 : memref<1x1xi64>
