@@ -1032,7 +1032,7 @@ void emitGpuIcrtTile(KernelBuilder &kb, fhe::IcrtOp op, Value in, Value out, con
         }
         if (first && cLo > 0 && c == cLo + 1) {
           Value hit = cmp(arith::CmpIPredicate::uge, d, kb.c64(int64_t((uint64_t(1) << D) - uint64_t(m + 1))));
-          kb.store(arith::ExtUIOp::create(b, loc, i64, hit), flag, {lane});
+          kb.store(arith::ExtUIOp::create(b, loc, i32, hit), flag, {lane});
         }
         d2 = d1;
         d1 = d;

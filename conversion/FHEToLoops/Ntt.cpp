@@ -98,9 +98,7 @@ TransformPlan planTransform(KernelBuilder &kb, Operation *op) {
   t.tw = kb.table(twKind, t.basis, t.packed ? 1 : 0, t.logN, t.packed ? 32 : 64);
   if (!t.packed) t.twShoup = kb.table(twsKind, t.basis, 0, t.logN);
   if (t.inverse) {
-    // (Its 32-bit constants as the words' low halves on 32-bit targets, as the twiddles.)
-    t.scaleHalves = t.packed;
-    t.scaleTable = kb.table(abi::TableKind::InttConsts, t.basis, t.skip, t.logN, t.scaleHalves ? 32 : 64);
+    t.scaleTable = kb.table(abi::TableKind::InttConsts, t.basis, t.skip, t.logN, t.packed ? 32 : 64);
     bool scaled = outT.getDomain() == fhe::Domain::coeff_scaled;
     t.scaleBase = scaled ? abi::kScaleIcrt : abi::kScale;
     t.scaledRange = scaled ? 2 : 1;
@@ -111,7 +109,7 @@ TransformPlan planTransform(KernelBuilder &kb, Operation *op) {
 std::array<Value, 4> TransformPlan::scale(KernelBuilder &kb, Value j) const {
   std::array<Value, 4> c;
   if (inverse)
-    for (int i = 0; i < 4; ++i) c[i] = kb.tableAt(scaleTable, j, (scaleBase + i) * (scaleHalves ? 2 : 1));
+    for (int i = 0; i < 4; ++i) c[i] = kb.tableAt(scaleTable, j, (scaleBase + i) * (packed ? 2 : 1));
   return c;
 }
 
@@ -121,16 +119,14 @@ NttButterflies::Twiddles TransformPlan::twiddles(KernelBuilder &kb, Value j, int
   for (int64_t d = 0; d < r; ++d) {
     if (inverse && first + d == logN - 1) continue;  // the scaled last stage
     int64_t groups = int64_t(1) << (inverse ? r - d - 1 : d);
-    Value at = kb.mul(blk, kb.cidx(groups));
     int64_t stageBase = inverse ? N >> (first + d + 1) : int64_t(1) << (first + d);
-    Value idx = kb.add(kb.cidx(stageBase), at);
-    // The group's twiddle (and Shoup) words; on a GPU a thread's 2^d
-    // consecutive words as vector loads (a warp's request then covers whole
-    // sectors, not every 2^d-th word).
-    // (Packed: 2 groups elements from 2 idx, each group's twiddle and constant.)
+    // The groups' twiddle (and Shoup) words from stageBase + blk groups; on a
+    // GPU a thread's 2^d consecutive words as vector loads (a warp's request
+    // then covers whole sectors, not every 2^d-th word). Packed: `per` = 2
+    // halves a group, its twiddle and its constant.
     int64_t per = packed ? 2 : 1;
+    Value at = kb.add(kb.cidx(per * stageBase), kb.mul(blk, kb.cidx(per * groups)));
     auto words = [&](Value table) {
-      Value at = packed ? kb.shl(idx, kb.cidx(1)) : idx;
       if (kb.options.target->gpu && per * groups > 1)
         return kb.loadRun(table, {j, at}, per * groups, std::min<int64_t>(16, 8 * groups));
       SmallVector<Value> v;

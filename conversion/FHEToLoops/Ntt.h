@@ -62,14 +62,13 @@ struct TransformPlan {
   /// (m, *) tables: prime constants, the direction's twiddles and their Shoup
   /// constants; `packed` (32-bit Shoup constants): one table, each word a
   /// twiddle with its constant in the high half, read as (m, 2 N) 32-bit
-  /// halves (twiddle, constant), and no twShoup.
+  /// halves (twiddle, constant), and no twShoup; the scaling table is then
+  /// read as halves too (its constants the low ones).
   mlir::Value consts, tw, twShoup;
   bool packed = false;
-  /// Inverse only: the InttConsts table and the first of its four scaling
-  /// columns; `scaleHalves`: read as 32-bit halves (the constants the low ones).
+  /// Inverse only: the InttConsts table and the first of its four scaling columns.
   mlir::Value scaleTable;
   int scaleBase = 0;
-  bool scaleHalves = false;
   /// Inverse only: NttButterflies::scaledRange for the result's domain.
   int64_t scaledRange = 1;
 
