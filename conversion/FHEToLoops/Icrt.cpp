@@ -797,7 +797,8 @@ namespace {
 
 // Columns per pass, and prime rows per staged chunk: at most 5 columns per
 // warp and 16 rows per chunk keep the kernels' registers within 64 on sm_90
-// at the paper's size (ptxas -v; more of either and ptxas takes 66-78).
+// at the paper's size (ptxas -v; with 6 columns a warp ptxas takes 64 and an
+// 8-byte stack frame, and the shared memory only fits with 16-bit carries).
 constexpr int64_t kIcrtPassCols = 40;
 
 // The m rows in ceil(m / 16) chunks of an even count.
@@ -823,10 +824,11 @@ SmallVector<MemRefType> gpuIcrtSharedTypes(KernelBuilder &kb, ArrayRef<fhe::Icrt
           kb.sharedType({kGpuTileWarps, kGpuTileCoeffs}),                  // each warp's share of f (f64 bits)
           kb.sharedType({kIcrtPassCols + kGpuTileWarps, kGpuTileCoeffs}),  // column sums, each warp's last high half
           kb.sharedType({kGpuTileCoeffs}, 32),                             // each coefficient's redo flag
-          kb.sharedType({5, kGpuTileCoeffs})};                             // k and the carry chain between passes
+          kb.sharedType({6, kGpuTileCoeffs}),                              // k and the carry chain between passes
+          kb.sharedType({kIcrtPassCols, kGpuTileCoeffs}, 32)};             // each column sum's carries out
 }
 
-// The tile's iCRT (Algo. 6 over 32-bit digits, as digitMatrix's): a pass
+// The tile's iCRT (Algo. 6 over 30-bit digits, as digitMatrix's): a pass
 // computes up to kIcrtPassCols columns of X = sum_j temp_j (P/p_j) + k (-P)
 // for the tile's 32 coefficients. Warp w takes Q consecutive columns of it
 // and lane l the tile's coefficient l, so that a warp's temp loads are 32
@@ -834,9 +836,10 @@ SmallVector<MemRefType> gpuIcrtSharedTypes(KernelBuilder &kb, ArrayRef<fhe::Icrt
 // no bank conflicts). Chunks of J prime rows are staged in turn: temp_j of
 // the coefficients (a warp reads a row's 32 coefficients, coalesced) and
 // each warp's digits of P/p_j (lane l the chunk's prime l: consecutive
-// words of a column, the table's layout). Four products temp_j d (< 2^62 each, temp_j
-// reduced to [0, p)) share a 64-bit sum, added to the column's 64-bit sum with
-// a 32-bit count of its carries out (split at 32 bits after the chunks). The first
+// words of a column, the table's layout). A chunk's J <= 16 products
+// temp_j d (< 2^60 each, temp_j reduced to [0, p)) share a 64-bit sum in a
+// register, then added to the column's 64-bit sum and count of carries out,
+// which wait in shared memory (split at 30 bits after the chunks). The first
 // pass also sums f = sum_j temp_j / p_j (each thread over the rows it
 // stages; the warps' shares meet in shared memory) for k. Then warp 0 runs
 // the carry chain over the pass's columns, one coefficient per lane, and
@@ -844,7 +847,7 @@ SmallVector<MemRefType> gpuIcrtSharedTypes(KernelBuilder &kb, ArrayRef<fhe::Icrt
 // k and the chain's state wait in shared memory between passes.
 // With a shift the columns start at cLo, two guard digits below the first
 // the result needs, and a guard digit near the top of its range (about m
-// 2^-32 per coefficient) makes the block redo them from column 0, as
+// 2^-30 per coefficient) makes the block redo them from column 0, as
 // digitMatrix argues (each lane flags its own coefficient: no two threads
 // write one word).
 void emitGpuIcrtTile(KernelBuilder &kb, fhe::IcrtOp op, Value in, Value out, const GpuTile &tile, ValueRange sh) {
@@ -858,12 +861,14 @@ void emitGpuIcrtTile(KernelBuilder &kb, fhe::IcrtOp op, Value in, Value out, con
   IcrtContext ctx{kb,  op,   basis, inT.getDomain() == fhe::Domain::coeff_scaled,
                   m,   Lq,   logN,  kb.table(abi::TableKind::PrimeConsts, basis, 0, logN),
                   CoeffRef{}};
-  const int64_t D = 32;
-  int64_t Dq = (shift + 64 * Lq + D - 1) / D, cLo = shift ? std::max<int64_t>(0, shift / D - 2) : 0;
-  Value T = kb.table(abi::TableKind::IcrtColumns, basis, Dq, logN);
-  Value negP = kb.table(abi::TableKind::IcrtNegP, basis, Dq, logN);
+  // 30-bit columns (the bits of X up to shift + logq): with temp_j < p < 2^30
+  // a chunk's J <= 16 products share one 64-bit sum.
+  const int64_t D = abi::kGpuDigitBits;
+  int64_t Dq = (shift + int64_t(outT.getLogq()) + D - 1) / D, cLo = shift ? std::max<int64_t>(0, shift / D - 2) : 0;
+  Value T = kb.table(abi::TableKind::IcrtColumns30, basis, Dq, logN);
+  Value negP = kb.table(abi::TableKind::IcrtNegP30, basis, Dq, logN);
   int64_t J = icrtChunkRows(m), chunks = (m + J - 1) / J;
-  Value temps = sh[0], digits = sh[1], fpart = sh[2], cols = sh[3], flag = sh[4], state = sh[5];
+  Value temps = sh[0], digits = sh[1], fpart = sh[2], cols = sh[3], flag = sh[4], state = sh[5], carries = sh[6];
   Type i32 = b.getI32Type(), i64 = b.getI64Type(), f64 = b.getF64Type();
   auto narrow = [&](Value v) { return arith::TruncIOp::create(b, loc, i32, v).getResult(); };
   auto wide = [&](Value v) { return arith::ExtUIOp::create(b, loc, i64, v).getResult(); };
@@ -873,17 +878,19 @@ void emitGpuIcrtTile(KernelBuilder &kb, fhe::IcrtOp op, Value in, Value out, con
   auto select = [&](Value c, Value x, Value y) { return arith::SelectOp::create(b, loc, c, x, y).getResult(); };
   auto both = [&](Value x, Value y) { return arith::AndIOp::create(b, loc, x, y).getResult(); };
   auto asF64 = [&](Value v) { return arith::BitcastOp::create(b, loc, f64, v).getResult(); };
-  Value zero = kb.c64(0), mask = kb.c64(0xffffffff), s32 = kb.c64(32);
+  Value zero = kb.c64(0), mask = kb.c64((int64_t(1) << D) - 1), sD = kb.c64(D);
   Value lane = tile.lane, warp = tile.warp, coeff = kb.add(tile.i0, lane);
   // Between passes, nothing stays in registers: k (the multiple of P of
   // the lane's coefficient, from the first pass) and warp 0's carry chain
-  // (the carry, the high half of the pass's last column, the last two
-  // digits) wait in rows kK and 0..3 of `state`.
-  const int64_t kK = 4;
+  // (the carry, the high half of the pass's last column, the last three
+  // digits) wait in rows kK and 0..4 of `state`.
+  const int64_t kK = 5;
   auto stateRow = [&](int64_t r) { return SmallVector<Value>{kb.cidx(r), lane}; };
   Value kFirst;  // the first pass's k, in a register there
-  // Limb w of the result (bits shift + 64 w ..) is complete at digit s0 + 2 w + last.
-  int64_t s0 = shift / D, limbOff = shift % D, last = limbOff ? 2 : 1;
+  // Limb w of the result holds bits shift + 64 w .. + 63 of X, digits
+  // (shift + 64 w) / D .. (shift + 64 w + 63) / D: at most four.
+  auto firstDigit = [&](int64_t w) { return (shift + 64 * w) / D; };
+  auto lastDigit = [&](int64_t w) { return std::min(Dq - 1, (shift + 64 * w + 63) / D); };
   unsigned topBits = outT.getLogq() % 64;
 
   // Columns c0 .. c0 + n - 1; `first`: the first pass (it computes k);
@@ -895,9 +902,17 @@ void emitGpuIcrtTile(KernelBuilder &kb, fhe::IcrtOp op, Value in, Value out, con
     // (The thread's share of f accumulates in its slot of fpart, not in a
     // register beside the column sums.)
     if (first) kb.store(zero, fpart, {warp, lane});
-    SmallVector<Value> acc0;
-    for (int64_t q = 0; q < Q; ++q) acc0.append({zero, arith::ConstantIntOp::create(b, loc, i32, 0)});
-    SmallVector<Value> acc = kb.loop(0, chunks, acc0, [&](Value ch, ValueRange a) {
+    // Column x0 + q's 64-bit sum (row x0 + q of `cols`) and its count of
+    // carries out (of `carries`): the thread's own words, in shared memory
+    // between chunks (in registers they would cost 3 Q of them).
+    // (After a previous pass's or tile's carry chain has read them.)
+    auto colAt = [&](int64_t q) { return SmallVector<Value>{kb.add(x0, kb.cidx(q)), lane}; };
+    kb.barrier();
+    for (int64_t q = 0; q < Q; ++q) {
+      kb.store(zero, cols, colAt(q));
+      kb.store(zero, carries, colAt(q));
+    }
+    kb.loop(0, chunks, {}, [&](Value ch, ValueRange) {
       Value j0 = kb.mul(ch, kb.cidx(J));
       kb.barrier();  // the previous chunk's readers are done
       // Loads past the buffers' ends (rows j >= m of the last chunk, columns
@@ -949,37 +964,32 @@ void emitGpuIcrtTile(KernelBuilder &kb, fhe::IcrtOp op, Value in, Value out, con
         kb.store(d, digits, {x, lane});
       }
       kb.barrier();
-      // Rows r0 .. r0 + R - 1 into each column's (sum, carries).
+      // Rows r0 .. r0 + R - 1 into each column's chunk sum.
       auto mac = [&](Value r0, int64_t R, ValueRange s) {
-        SmallVector<Value> t, r;
-        for (int64_t i = 0; i < R; ++i) {
-          r.push_back(kb.add(r0, kb.cidx(i)));
-          t.push_back(kb.load(temps, {r.back(), lane}));
-        }
+        SmallVector<Value> t;
+        for (int64_t i = 0; i < R; ++i) t.push_back(kb.load(temps, {kb.add(r0, kb.cidx(i)), lane}));
         SmallVector<Value> sNext(s);
         for (int64_t q = 0; q < Q; ++q) {
-          Value x = kb.add(x0, kb.cidx(q)), sum;
           // The column's R digits: one broadcast vector load (rows of 32
           // words, r0 a multiple of R).
-          SmallVector<Value> d = kb.loadRun(digits, {x, r0}, R, 4 * R);
-          for (int64_t i = 0; i < R; ++i) {
-            Value prod = kb.mul(t[i], d[i]);
-            sum = i ? kb.add(sum, prod) : prod;
-          }
-          // The column's 64-bit sum and its count of carries out of it.
-          auto add = arith::AddUIExtendedOp::create(b, loc, s[2 * q], sum);
-          sNext[2 * q] = add.getSum();
-          sNext[2 * q + 1] = arith::AddIOp::create(b, loc, s[2 * q + 1],
-                                                   arith::ExtUIOp::create(b, loc, i32, add.getOverflow()));
+          SmallVector<Value> d = kb.loadRun(digits, {kb.add(x0, kb.cidx(q)), r0}, R, 4 * R);
+          for (int64_t i = 0; i < R; ++i) sNext[q] = kb.add(sNext[q], kb.mul(t[i], d[i]));
         }
         return sNext;
       };
-      // temp_j < p < 2^30 and digits < 2^32: four products sum below 2^64.
-      SmallVector<Value> sums = kb.loop(0, J / 4, a, [&](Value jj, ValueRange s) {
-        return mac(kb.mul(jj, kb.cidx(4)), 4, s);
-      });
-      if (J % 4) sums = mac(kb.cidx(J - J % 4), J % 4, sums);
-      return sums;
+      // temp_j < p < 2^30 and digits < 2^30: the chunk's J <= 16 products
+      // sum below 2^64.
+      // (Unrolled: at most four groups of four rows.)
+      SmallVector<Value> sums(Q, zero);
+      for (int64_t r0 = 0; r0 < J; r0 += 4) sums = mac(kb.cidx(r0), std::min<int64_t>(4, J - r0), sums);
+      // Into each column's 64-bit sum and its count of carries out of it.
+      for (int64_t q = 0; q < Q; ++q) {
+        auto add = arith::AddUIExtendedOp::create(b, loc, kb.load(cols, colAt(q)), sums[q]);
+        kb.store(add.getSum(), cols, colAt(q));
+        kb.store(kb.add(kb.load(carries, colAt(q)), arith::ExtUIOp::create(b, loc, i64, add.getOverflow())), carries,
+                 colAt(q));
+      }
+      return SmallVector<Value>{};
     });
     if (first) {
       kb.barrier();
@@ -998,9 +1008,9 @@ void emitGpuIcrtTile(KernelBuilder &kb, fhe::IcrtOp op, Value in, Value out, con
       Value x = kb.add(x0, kb.cidx(q)), c = kb.add(x, kb.cidx(c0));
       Value nd = select(below(x, n), kb.load(negP, {kb.cidx(0), clamp(c, Dq - 1)}), zero);
       Value prod = kb.mul(wide(narrow(k)), wide(narrow(nd)));
-      Value accHi = kb.add(kb.shr(acc[2 * q], s32), kb.shl(wide(acc[2 * q + 1]), s32));
-      lo.push_back(kb.add(kb.bitAnd(acc[2 * q], mask), kb.bitAnd(prod, mask)));
-      hi.push_back(kb.add(accHi, kb.shr(prod, s32)));
+      Value sum = kb.load(cols, colAt(q)), accHi = kb.add(kb.shr(sum, sD), kb.shl(kb.load(carries, colAt(q)), kb.c64(64 - D)));
+      lo.push_back(kb.add(kb.bitAnd(sum, mask), kb.bitAnd(prod, mask)));
+      hi.push_back(kb.add(accHi, kb.shr(prod, sD)));
       if (roundBit >= 0 && roundBit / D >= c0 && roundBit / D < c0 + n) {
         Value here = cmp(arith::CmpIPredicate::eq, c, kb.cidx(roundBit / D));
         lo.back() = kb.add(lo.back(), select(here, kb.c64(int64_t(1) << (roundBit % D)), zero));
@@ -1012,7 +1022,9 @@ void emitGpuIcrtTile(KernelBuilder &kb, fhe::IcrtOp op, Value in, Value out, con
     kb.barrier();
     kb.ifThen(below(tile.tid, kGpuTileCoeffs), [&] {
       auto saved = [&](int64_t r) { return fresh ? zero : kb.load(state, stateRow(r)); };
-      Value carry = saved(0), pending = saved(1), d1 = saved(2), d2 = saved(3);
+      Value carry = saved(0), pending = saved(1);
+      // The last three digits, digit c - 1 first.
+      SmallVector<Value> prev{saved(2), saved(3), saved(4)};
       for (int64_t x = 0; x < n; ++x) {
         Value v = kb.add(kb.load(cols, {kb.cidx(x), lane}), carry);
         if (x == 0)
@@ -1020,13 +1032,18 @@ void emitGpuIcrtTile(KernelBuilder &kb, fhe::IcrtOp op, Value in, Value out, con
         else if (x % Q == 0)
           v = kb.add(v, kb.load(cols, {kb.cidx(kIcrtPassCols + x / Q - 1), lane}));
         Value d = kb.bitAnd(v, mask);
-        carry = kb.shr(v, s32);
-        int64_t c = c0 + x, due = c - s0 - last;
-        if (due >= 0 && due % 2 == 0 && due / 2 < Lq) {
-          int64_t w = due / 2;
-          Value limb = limbOff ? kb.bitOr(kb.bitOr(kb.shr(d2, kb.c64(limbOff)), kb.shl(d1, kb.c64(D - limbOff))),
-                                          kb.shl(d, kb.c64(64 - limbOff)))
-                               : kb.bitOr(d1, kb.shl(d, s32));
+        carry = kb.shr(v, sD);
+        int64_t c = c0 + x;
+        for (int64_t w = 0; w < Lq; ++w) {
+          if (lastDigit(w) != c) continue;
+          // Digits firstDigit(w) .. c, each at bit D e - (shift + 64 w).
+          Value limb;
+          for (int64_t e = firstDigit(w); e <= c; ++e) {
+            Value de = e == c ? d : prev[size_t(c - e - 1)];
+            int64_t at = D * e - (shift + 64 * w);
+            Value part = at > 0 ? kb.shl(de, kb.c64(at)) : at < 0 ? kb.shr(de, kb.c64(-at)) : de;
+            limb = limb ? kb.bitOr(limb, part) : part;
+          }
           if (w == Lq - 1 && topBits) limb = kb.bitAnd(limb, kb.c64(int64_t((uint64_t(1) << topBits) - 1)));
           kb.store(limb, out, {lane, kb.cidx(w)});
         }
@@ -1034,12 +1051,11 @@ void emitGpuIcrtTile(KernelBuilder &kb, fhe::IcrtOp op, Value in, Value out, con
           Value hit = cmp(arith::CmpIPredicate::uge, d, kb.c64(int64_t((uint64_t(1) << D) - uint64_t(m + 1))));
           kb.store(arith::ExtUIOp::create(b, loc, i32, hit), flag, {lane});
         }
-        d2 = d1;
-        d1 = d;
+        prev = {d, prev[0], prev[1]};
       }
       // Column n's value is the high half of the pass's last column.
       pending = n % Q ? kb.load(cols, {kb.cidx(n), lane}) : kb.load(cols, {kb.cidx(kIcrtPassCols + n / Q - 1), lane});
-      SmallVector<Value> chain{carry, pending, d1, d2};
+      SmallVector<Value> chain{carry, pending, prev[0], prev[1], prev[2]};
       for (auto [r, v] : llvm::enumerate(chain)) kb.store(v, state, stateRow(int64_t(r)));
     });
   };

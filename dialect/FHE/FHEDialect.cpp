@@ -359,13 +359,13 @@ LogicalResult TableOp::verify() {
   int64_t param = getParam();
   if (param < 0) return emitOpError() << "parameter " << param << " is negative";
   using fhec::abi::TableKind;
-  if (*kind == TableKind::IcrtColumns) {
+  if (*kind == TableKind::IcrtColumns || *kind == TableKind::IcrtColumns30) {
     if (t.getShape()[1] != int64_t(basis.size()))
       return emitOpError() << "table has " << t.getShape()[1] << " columns for a basis of " << basis.size() << " primes";
     if (param < 1) return emitOpError() << "needs at least one digit";
     return success();
   }
-  if (*kind == TableKind::IcrtNegP) return success();
+  if (*kind == TableKind::IcrtNegP || *kind == TableKind::IcrtNegP30) return success();
   if (*kind == TableKind::IcrtWindow) {
     int64_t rows = fhec::abi::icrtWindowColumns(param, fhec::rt::productBits(primes));
     if (t.getShape()[1] != int64_t(basis.size()) + 3 || t.getShape()[0] != rows)

@@ -97,12 +97,15 @@ std::vector<uint64_t> buildTable(TableKind kind, const std::vector<uint64_t> &pr
   bool paramOk = true;
   switch (kind) {
   case TableKind::CrtPowers: paramOk = param >= 1 && param <= 4096; break;
+  case TableKind::CrtPowers30: paramOk = param >= 1 && param <= 4096; break;
   case TableKind::CrtCenter: paramOk = param >= 1 && param <= int64_t(limits::kMaxPolyLogq); break;
   case TableKind::CrtWinograd: paramOk = shoupBits == 52 && param >= 2 && param <= 4096 && param % 2 == 0; break;
   case TableKind::IcrtPDivP:
   case TableKind::IcrtP: paramOk = param >= 0 && param <= pLimbs; break;
   case TableKind::IcrtColumns:
   case TableKind::IcrtNegP: paramOk = param >= 1 && param <= 64 * pLimbs / shoupBits + 1; break;
+  case TableKind::IcrtColumns30:
+  case TableKind::IcrtNegP30: paramOk = param >= 1 && param <= 64 * pLimbs / abi::kGpuDigitBits + 1; break;
   case TableKind::IcrtWinograd: paramOk = shoupBits == 52 && param >= 1 && param <= 64 * pLimbs / 51 + 2; break;
   case TableKind::IcrtWindow: paramOk = shoupBits == 52 && param >= 0 && param < 51; break;
   case TableKind::InttConsts:
@@ -127,6 +130,7 @@ std::vector<uint64_t> buildTable(TableKind kind, const std::vector<uint64_t> &pr
       throw Error("table construction: " + std::to_string(p) + " is not an NTT prime below 2^" +
                   std::to_string(shoupBits - 2) + " for N = " + std::to_string(N));
     bool columnMajor = kind == TableKind::IcrtColumns || kind == TableKind::IcrtNegP ||
+                       kind == TableKind::IcrtColumns30 || kind == TableKind::IcrtNegP30 ||
                        kind == TableKind::IcrtWinograd || kind == TableKind::IcrtWindow;
     uint64_t *row = t.data() + (columnMajor ? 0 : j * size_t(shape.cols));
     switch (kind) {
@@ -166,8 +170,10 @@ std::vector<uint64_t> buildTable(TableKind kind, const std::vector<uint64_t> &pr
         row[i] = isShoup ? shoup(w[i], p) : param ? w[i] | shoup(w[i], p) << 32 : w[i];
       break;
     }
-    case TableKind::CrtPowers: {
-      uint64_t beta = uint64_t(((u128)1 << shoupBits) % p), x = 1 % p;
+    case TableKind::CrtPowers:
+    case TableKind::CrtPowers30: {
+      int bits = kind == TableKind::CrtPowers ? shoupBits : abi::kGpuDigitBits;
+      uint64_t beta = uint64_t(((u128)1 << bits) % p), x = 1 % p;
       for (int64_t k = 0; k < param; ++k) {
         row[k] = x;
         x = mulMod(x, beta, p);
@@ -198,19 +204,23 @@ std::vector<uint64_t> buildTable(TableKind kind, const std::vector<uint64_t> &pr
     case TableKind::IcrtP:
       if (j == 0) exportLimbs(prod.P, t.data(), shape.cols);
       break;
-    case TableKind::IcrtColumns: {
+    case TableKind::IcrtColumns:
+    case TableKind::IcrtColumns30: {
+      int bits = kind == TableKind::IcrtColumns ? shoupBits : abi::kGpuDigitBits;
       mpz_divexact_ui(tmp, prod.P, p);
-      std::vector<uint64_t> digits = exportDigits(tmp, shoupBits, param);
+      std::vector<uint64_t> digits = exportDigits(tmp, bits, param);
       for (int64_t c = 0; c < param; ++c) t[size_t(c) * m + j] = digits[size_t(c)];
       break;
     }
     case TableKind::IcrtNegP:
+    case TableKind::IcrtNegP30:
       if (j == 0) {
-        // (-P) mod beta^param = beta^param - P (P < beta^param by the range check).
-        mpz_ui_pow_ui(tmp, 2, unsigned(shoupBits * param));
+        // (-P) mod 2^(bits param) = 2^(bits param) - P (P below it by the range check).
+        int bits = kind == TableKind::IcrtNegP ? shoupBits : abi::kGpuDigitBits;
+        mpz_ui_pow_ui(tmp, 2, unsigned(bits * param));
         mpz_sub(tmp, tmp, prod.P);
-        mpz_fdiv_r_2exp(tmp, tmp, unsigned(shoupBits * param));
-        std::vector<uint64_t> digits = exportDigits(tmp, shoupBits, param);
+        mpz_fdiv_r_2exp(tmp, tmp, unsigned(bits * param));
+        std::vector<uint64_t> digits = exportDigits(tmp, bits, param);
         std::copy(digits.begin(), digits.end(), t.begin());
       }
       break;

@@ -231,16 +231,15 @@ TEST(Tables, ShoupBase32) {
   EXPECT_THROW(buildTable(TableKind::NttTwiddles, nttPrimes(10, 31, 1), 10, 0, 32), Error);
 }
 
-// Base beta = 2^52: Barrett's mu = floor(2^(b + 50) / p), beta^k mod p, the
-// iCRT columns as 52-bit digits of P/p_j and -P mod beta^param as digits.
-TEST(Tables, DigitTablesBase52) {
-  const int logN = 10, D = 52, Dq = 7;
-  auto primes = nttPrimes(logN, 50, 7);
+// The CRT powers 2^(D k) mod p, the iCRT columns as D-bit digits of P/p_j
+// and -P mod 2^(D param) as digits, for a module of Shoup base 2^shoupBits.
+static void checkDigitTables(TableKind powKind, TableKind colsKind, TableKind negPKind, int D, int shoupBits,
+                             const std::vector<uint64_t> &primes) {
+  const int logN = 10, Dq = 7;
   const size_t m = primes.size();
-  auto consts = buildTable(TableKind::PrimeConsts, primes, logN, 0, D);
-  auto pow = buildTable(TableKind::CrtPowers, primes, logN, 5, D);
-  auto cols = buildTable(TableKind::IcrtColumns, primes, logN, Dq, D);
-  auto negP = buildTable(TableKind::IcrtNegP, primes, logN, Dq, D);
+  auto pow = buildTable(powKind, primes, logN, 5, shoupBits);
+  auto cols = buildTable(colsKind, primes, logN, Dq, shoupBits);
+  auto negP = buildTable(negPKind, primes, logN, Dq, shoupBits);
   ASSERT_EQ(negP.size(), size_t(Dq));
   mpz_t P, x, y;
   mpz_init_set_ui(P, 1);
@@ -256,10 +255,7 @@ TEST(Tables, DigitTablesBase52) {
     }
   };
   for (size_t j = 0; j < m; ++j) {
-    const uint64_t p = primes[j], *row = consts.data() + j * fhec::abi::kPrimeConstCols;
-    EXPECT_EQ(row[fhec::abi::kBarrettMu], uint64_t(((u128)1 << (50 + 50)) / p));
-    EXPECT_EQ(row[fhec::abi::kBetaMod], uint64_t(((u128)1 << D) % p));
-    EXPECT_EQ(row[fhec::abi::kOneShoup], shoupPrecompute(1, p, D));
+    const uint64_t p = primes[j];
     for (int k = 0; k < 5; ++k) {
       mpz_set_ui(x, 1);
       mpz_mul_2exp(x, x, D * k);
@@ -277,6 +273,26 @@ TEST(Tables, DigitTablesBase52) {
   mpz_fdiv_r_2exp(x, x, D * Dq);
   EXPECT_EQ(mpz_sgn(x), 0);
   mpz_clears(P, x, y, nullptr);
+}
+
+// Base beta = 2^52: Barrett's mu = floor(2^(b + 50) / p), and the digit tables in base beta.
+TEST(Tables, DigitTablesBase52) {
+  const int D = 52;
+  auto primes = nttPrimes(10, 50, 7);
+  auto consts = buildTable(TableKind::PrimeConsts, primes, 10, 0, D);
+  for (size_t j = 0; j < primes.size(); ++j) {
+    const uint64_t p = primes[j], *row = consts.data() + j * fhec::abi::kPrimeConstCols;
+    EXPECT_EQ(row[fhec::abi::kBarrettMu], uint64_t(((u128)1 << (50 + 50)) / p));
+    EXPECT_EQ(row[fhec::abi::kBetaMod], uint64_t(((u128)1 << D) % p));
+    EXPECT_EQ(row[fhec::abi::kOneShoup], shoupPrecompute(1, p, D));
+  }
+  checkDigitTables(TableKind::CrtPowers, TableKind::IcrtColumns, TableKind::IcrtNegP, D, D, primes);
+}
+
+// The GPU's CRT and iCRT tables: 30-bit digits whatever the Shoup base (2^32 there).
+TEST(Tables, DigitTables30) {
+  checkDigitTables(TableKind::CrtPowers30, TableKind::IcrtColumns30, TableKind::IcrtNegP30, fhec::abi::kGpuDigitBits,
+                   32, nttPrimes(10, 30, 7));
 }
 
 // sum_c t[c][j] 2^(51 c) over `rows` rows of `cols` words: column j of a
@@ -463,6 +479,7 @@ TEST(Tables, ParametersOutOfRangeAreRefused) {
   EXPECT_NE(message(TableKind::CrtPowers, 0).find("out of range for table 'crt_powers'"), std::string::npos);
   EXPECT_NE(message(TableKind::IcrtP, 99).find("out of range"), std::string::npos);
   EXPECT_NE(message(TableKind::IcrtColumns, 0).find("out of range"), std::string::npos);
+  EXPECT_NE(message(TableKind::IcrtColumns30, 99).find("out of range for table 'icrt_columns30'"), std::string::npos);
   EXPECT_NE(message(TableKind::IncompleteZeta, 10).find("out of range"), std::string::npos);
   EXPECT_NE(message(TableKind::NttTwiddles, 1).find("out of range"), std::string::npos);
   EXPECT_TRUE(message(TableKind::IncompleteZeta, 9).empty());

@@ -12,7 +12,7 @@
 namespace fhec::abi {
 
 /// Bumped whenever the manifest format, an entry point's calling convention or a table layout changes.
-constexpr uint32_t kAbiVersion = 10;
+constexpr uint32_t kAbiVersion = 11;
 
 /// Words between consecutive prime rows of a prime-major (m, N) RNS buffer:
 /// N plus three cache lines. With rows exactly N words (a power of two)
@@ -168,8 +168,16 @@ enum class TableKind : int {
                          ///< Winograd columns, param = its offset mod 51. Row c: digit c (base 2^51) of
                          ///< (P/p_j) 2^param for each j, then B_c (as IcrtWinograd's) in two words, then
                          ///< digit c of P 2^param (subtracted k times).
+  CrtPowers30 = 17,      ///< (m, param): 2^(30 k) mod p_j, the GPU CRT's powers for 30-bit input digits.
+  IcrtColumns30 = 18,    ///< (param, m): digit c (base 2^30) of P / p_j at [c][j], the GPU iCRT's columns.
+  IcrtNegP30 = 19,       ///< (1, param): digits (base 2^30) of (-P) mod 2^(30 param), the GPU iCRT's k P.
 };
-constexpr int kNumTableKinds = 17;
+constexpr int kNumTableKinds = 20;
+
+/// Bits of the GPU CRT's and iCRT's digits and columns (the *30 tables): with
+/// residues below 2^30, sixteen digit products (below 2^60 each) share one
+/// 64-bit sum.
+constexpr int kGpuDigitBits = 30;
 
 /// Columns of an IcrtWindow table: the 51-bit digits of P 2^shift (and of
 /// each P/p_j 2^shift) for a product P of pBits bits.
@@ -210,6 +218,9 @@ inline const char *tableKindName(TableKind k) {
   case TableKind::IcrtWinograd: return "icrt_winograd";
   case TableKind::CrtCenter: return "crt_center";
   case TableKind::IcrtWindow: return "icrt_window";
+  case TableKind::CrtPowers30: return "crt_powers30";
+  case TableKind::IcrtColumns30: return "icrt_columns30";
+  case TableKind::IcrtNegP30: return "icrt_neg_p30";
   }
   return "?";
 }
@@ -263,7 +274,8 @@ inline TableShape tableShape(TableKind k, int64_t m, int logN, int64_t param, in
   case TableKind::NttTwiddlesShoup:
   case TableKind::InttTwiddles:
   case TableKind::InttTwiddlesShoup: return {m, N};
-  case TableKind::CrtPowers: return {m, param};
+  case TableKind::CrtPowers:
+  case TableKind::CrtPowers30: return {m, param};
   case TableKind::CrtWinograd: return {m, param + 2};
   case TableKind::CrtCenter: return {m, 1};
   case TableKind::IcrtWinograd: return {param, m + 3};
@@ -272,8 +284,10 @@ inline TableShape tableShape(TableKind k, int64_t m, int logN, int64_t param, in
   case TableKind::IcrtP: return {1, param ? param : pLimbs};
   case TableKind::InttConsts: return {m, kInttConstCols};
   case TableKind::IncompleteZeta: return {m, 2 * (N >> param)};
-  case TableKind::IcrtColumns: return {param, m};
-  case TableKind::IcrtNegP: return {1, param};
+  case TableKind::IcrtColumns:
+  case TableKind::IcrtColumns30: return {param, m};
+  case TableKind::IcrtNegP:
+  case TableKind::IcrtNegP30: return {1, param};
   case TableKind::NttTailTwiddles: return {m, kTailHeaderWords + (N / 64) * kTailWordsPerGroup};
   }
   return {0, 0};
