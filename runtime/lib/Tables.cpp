@@ -97,7 +97,6 @@ std::vector<uint64_t> buildTable(TableKind kind, const std::vector<uint64_t> &pr
   bool paramOk = true;
   switch (kind) {
   case TableKind::CrtPowers: paramOk = param >= 1 && param <= 4096; break;
-  case TableKind::CrtPowers30: paramOk = param >= 1 && param <= 4096; break;
   case TableKind::CrtCenter: paramOk = param >= 1 && param <= int64_t(limits::kMaxPolyLogq); break;
   case TableKind::CrtWinograd: paramOk = shoupBits == 52 && param >= 2 && param <= 4096 && param % 2 == 0; break;
   case TableKind::IcrtPDivP:
@@ -170,10 +169,8 @@ std::vector<uint64_t> buildTable(TableKind kind, const std::vector<uint64_t> &pr
         row[i] = isShoup ? shoup(w[i], p) : param ? w[i] | shoup(w[i], p) << 32 : w[i];
       break;
     }
-    case TableKind::CrtPowers:
-    case TableKind::CrtPowers30: {
-      int bits = kind == TableKind::CrtPowers ? shoupBits : abi::kGpuDigitBits;
-      uint64_t beta = uint64_t(((u128)1 << bits) % p), x = 1 % p;
+    case TableKind::CrtPowers: {
+      uint64_t beta = uint64_t(((u128)1 << shoupBits) % p), x = 1 % p;
       for (int64_t k = 0; k < param; ++k) {
         row[k] = x;
         x = mulMod(x, beta, p);

@@ -168,15 +168,13 @@ enum class TableKind : int {
                          ///< Winograd columns, param = its offset mod 51. Row c: digit c (base 2^51) of
                          ///< (P/p_j) 2^param for each j, then B_c (as IcrtWinograd's) in two words, then
                          ///< digit c of P 2^param (subtracted k times).
-  CrtPowers30 = 17,      ///< (m, param): 2^(30 k) mod p_j, the GPU CRT's powers for 30-bit input digits.
-  IcrtColumns30 = 18,    ///< (param, m): digit c (base 2^30) of P / p_j at [c][j], the GPU iCRT's columns.
-  IcrtNegP30 = 19,       ///< (1, param): digits (base 2^30) of (-P) mod 2^(30 param), the GPU iCRT's k P.
+  IcrtColumns30 = 17,    ///< (param, m): digit c (base 2^30) of P / p_j at [c][j], the GPU iCRT's columns.
+  IcrtNegP30 = 18,       ///< (1, param): digits (base 2^30) of (-P) mod 2^(30 param), the GPU iCRT's k P.
 };
-constexpr int kNumTableKinds = 20;
+constexpr int kNumTableKinds = 19;
 
-/// Bits of the GPU CRT's and iCRT's digits and columns (the *30 tables): with
-/// residues below 2^30, sixteen digit products (below 2^60 each) share one
-/// 64-bit sum.
+/// Bits of the GPU iCRT's columns (the *30 tables): with residues below
+/// 2^30, sixteen digit products (below 2^60 each) share one 64-bit sum.
 constexpr int kGpuDigitBits = 30;
 
 /// Columns of an IcrtWindow table: the 51-bit digits of P 2^shift (and of
@@ -218,7 +216,6 @@ inline const char *tableKindName(TableKind k) {
   case TableKind::IcrtWinograd: return "icrt_winograd";
   case TableKind::CrtCenter: return "crt_center";
   case TableKind::IcrtWindow: return "icrt_window";
-  case TableKind::CrtPowers30: return "crt_powers30";
   case TableKind::IcrtColumns30: return "icrt_columns30";
   case TableKind::IcrtNegP30: return "icrt_neg_p30";
   }
@@ -274,8 +271,7 @@ inline TableShape tableShape(TableKind k, int64_t m, int logN, int64_t param, in
   case TableKind::NttTwiddlesShoup:
   case TableKind::InttTwiddles:
   case TableKind::InttTwiddlesShoup: return {m, N};
-  case TableKind::CrtPowers:
-  case TableKind::CrtPowers30: return {m, param};
+  case TableKind::CrtPowers: return {m, param};
   case TableKind::CrtWinograd: return {m, param + 2};
   case TableKind::CrtCenter: return {m, 1};
   case TableKind::IcrtWinograd: return {param, m + 3};
