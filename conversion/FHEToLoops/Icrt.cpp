@@ -1008,7 +1008,8 @@ void emitGpuIcrtTile(KernelBuilder &kb, fhe::IcrtOp op, Value in, Value out, con
       Value x = kb.add(x0, kb.cidx(q)), c = kb.add(x, kb.cidx(c0));
       Value nd = select(below(x, n), kb.load(negP, {kb.cidx(0), clamp(c, Dq - 1)}), zero);
       Value prod = kb.mul(wide(narrow(k)), wide(narrow(nd)));
-      Value sum = kb.load(cols, colAt(q)), accHi = kb.add(kb.shr(sum, sD), kb.shl(kb.load(carries, colAt(q)), kb.c64(64 - D)));
+      Value sum = kb.load(cols, colAt(q));
+      Value accHi = kb.add(kb.shr(sum, sD), kb.shl(kb.load(carries, colAt(q)), kb.c64(64 - D)));
       lo.push_back(kb.add(kb.bitAnd(sum, mask), kb.bitAnd(prod, mask)));
       hi.push_back(kb.add(accHi, kb.shr(prod, sD)));
       if (roundBit >= 0 && roundBit / D >= c0 && roundBit / D < c0 + n) {
