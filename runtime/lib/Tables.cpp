@@ -52,6 +52,12 @@ std::vector<uint64_t> exportDigits(const mpz_t v, int bits, int64_t count) {
   return d;
 }
 
+// Bits of the digits of an iCRT column table: the module's Shoup base, or
+// the GPU's 30 for the *30 tables.
+int icrtDigitBits(TableKind kind, int shoupBits) {
+  return kind == TableKind::IcrtColumns30 || kind == TableKind::IcrtNegP30 ? abi::kGpuDigitBits : shoupBits;
+}
+
 // psi^bitrev(i) (or its inverse) for i in [0, N): Algo. 3's TBW / TBinvW.
 std::vector<uint64_t> twiddles(uint64_t p, int logN, bool inverse) {
   size_t N = size_t(1) << logN;
@@ -102,9 +108,9 @@ std::vector<uint64_t> buildTable(TableKind kind, const std::vector<uint64_t> &pr
   case TableKind::IcrtPDivP:
   case TableKind::IcrtP: paramOk = param >= 0 && param <= pLimbs; break;
   case TableKind::IcrtColumns:
-  case TableKind::IcrtNegP: paramOk = param >= 1 && param <= 64 * pLimbs / shoupBits + 1; break;
+  case TableKind::IcrtNegP:
   case TableKind::IcrtColumns30:
-  case TableKind::IcrtNegP30: paramOk = param >= 1 && param <= 64 * pLimbs / abi::kGpuDigitBits + 1; break;
+  case TableKind::IcrtNegP30: paramOk = param >= 1 && param <= 64 * pLimbs / icrtDigitBits(kind, shoupBits) + 1; break;
   case TableKind::IcrtWinograd: paramOk = shoupBits == 52 && param >= 1 && param <= 64 * pLimbs / 51 + 2; break;
   case TableKind::IcrtWindow: paramOk = shoupBits == 52 && param >= 0 && param < 51; break;
   case TableKind::InttConsts:
@@ -203,9 +209,8 @@ std::vector<uint64_t> buildTable(TableKind kind, const std::vector<uint64_t> &pr
       break;
     case TableKind::IcrtColumns:
     case TableKind::IcrtColumns30: {
-      int bits = kind == TableKind::IcrtColumns ? shoupBits : abi::kGpuDigitBits;
       mpz_divexact_ui(tmp, prod.P, p);
-      std::vector<uint64_t> digits = exportDigits(tmp, bits, param);
+      std::vector<uint64_t> digits = exportDigits(tmp, icrtDigitBits(kind, shoupBits), param);
       for (int64_t c = 0; c < param; ++c) t[size_t(c) * m + j] = digits[size_t(c)];
       break;
     }
@@ -213,7 +218,7 @@ std::vector<uint64_t> buildTable(TableKind kind, const std::vector<uint64_t> &pr
     case TableKind::IcrtNegP30:
       if (j == 0) {
         // (-P) mod 2^(bits param) = 2^(bits param) - P (P below it by the range check).
-        int bits = kind == TableKind::IcrtNegP ? shoupBits : abi::kGpuDigitBits;
+        int bits = icrtDigitBits(kind, shoupBits);
         mpz_ui_pow_ui(tmp, 2, unsigned(bits * param));
         mpz_sub(tmp, tmp, prod.P);
         mpz_fdiv_r_2exp(tmp, tmp, unsigned(bits * param));
