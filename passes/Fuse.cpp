@@ -137,7 +137,7 @@ struct FHEFusePass : public fhec::impl::FHEFuseBase<FHEFusePass> {
       if (residue && failed(fuse(f, fhe::Space::residue))) return signalPassFailure();
       if (coefficient && failed(fuse(f, fhe::Space::coefficient, spec->gpu))) return signalPassFailure();
       if (transform && failed(fuse(f, fhe::Space::transform))) return signalPassFailure();
-      if (rows && !spec->gpu && failed(fuseRows(f))) return signalPassFailure();
+      if (rows && failed(fuseRows(f, spec->gpu))) return signalPassFailure();
     }
   }
 
@@ -303,9 +303,11 @@ struct FHEFusePass : public fhec::impl::FHEFuseBase<FHEFusePass> {
   // (g) Row pipelines: a residue kernel with the transform kernels (and
   // automorphisms) that only feed it and those that only read its results,
   // all prime-major on one basis, become one fhe.fused rows kernel that takes
-  // each prime row through the whole pipeline while it is in cache (CPU
-  // targets: a GPU kernel's grid covers every prime at once).
-  LogicalResult fuseRows(func::FuncOp f) {
+  // each prime row through the whole pipeline while it is in cache. GPU
+  // targets (a kernel's grid covers every prime at once) take only the
+  // forward NTTs that feed the residue kernel: it becomes their last level's
+  // epilogue (NttGpu.cpp), and their results never go to memory.
+  LogicalResult fuseRows(func::FuncOp f, bool gpu) {
     Block &body = f.getBody().front();
     Grouping g(body);
     auto spaceOf = [](Operation *op) -> std::optional<fhe::Space> {
@@ -327,7 +329,7 @@ struct FHEFusePass : public fhec::impl::FHEFuseBase<FHEFusePass> {
                  x.getLayout() == fhe::Layout::prime_major;
         });
       };
-      if (!fits(&r)) continue;
+      if (!fits(&r) || (gpu && t0.getIncomplete() != 0)) continue;
       auto merge = [&](Operation *k) {
         if (!fits(k) || !g.tryMerge(&r, k)) return false;
         g.commit(&r, k);
@@ -336,14 +338,25 @@ struct FHEFusePass : public fhec::impl::FHEFuseBase<FHEFusePass> {
       // Transforms that only feed it; an automorphism that only feeds it,
       // with the transform that only feeds the automorphism (a rotation's
       // NTT, slot permutation and products: each row stays in cache).
+      // (GPU: one batch of forward NTTs only.)
+      auto forward = [&](Operation *t) {
+        auto fused = dyn_cast<fhe::FusedOp>(t);
+        return fused ? llvm::all_of(fused.getBody()->without_terminator(), [](Operation &o) { return isa<fhe::NttOp>(o); })
+                     : isa<fhe::NttOp>(t);
+      };
       for (Value v : r.getOperands()) {
         Operation *def = v.getDefiningOp();
+        if (gpu) {
+          if (def && spaceOf(def) == fhe::Space::transform && onlyUser(def, &r) && forward(def) && merge(def)) break;
+          continue;
+        }
         if (def && spaceOf(def) == fhe::Space::transform && onlyUser(def, &r)) merge(def);
         auto a = dyn_cast_or_null<fhe::AutomorphismOp>(def);
         if (!a || !onlyUser(a, &r) || !merge(a)) continue;
         if (Operation *t = a.getInput().getDefiningOp(); t && spaceOf(t) == fhe::Space::transform && onlyUser(t, a))
           merge(t);
       }
+      if (gpu) continue;
       llvm::SetVector<Operation *> users(r.getUsers().begin(), r.getUsers().end());
       for (Operation *u : users)
         if (spaceOf(u) == fhe::Space::transform &&

@@ -179,14 +179,18 @@ def FHEFuse : Pass<"fhe-fuse", "::mlir::ModuleOp"> {
     level grouping (HE Mul's four input NTTs, its three and two iNTTs)
     become one `fhe.fused transform` kernel that goes prime by prime through
     all of them, reading each prime's twiddles from memory once.
-    (g) Row pipelines (CPU targets): a residue kernel, the transform kernels
+    (g) Row pipelines: a residue kernel, the transform kernels
     whose results only it reads and those that read only its results become
     one `fhe.fused rows` kernel that takes each prime row through NTTs,
     Hadamard chain and iNTTs in turn, so the rows pass from stage to stage
     in cache, not through memory. An automorphism whose result only the
     residue kernel reads joins it too (it permutes each prime row alone),
     with the transform whose result only the automorphism reads: a
-    rotation's NTT, slot permutation, key products and iNTTs.
+    rotation's NTT, slot permutation, key products and iNTTs. On GPU
+    targets only a batch of forward NTTs whose results only the residue
+    kernel reads joins it (complete NTTs): the residue kernel becomes the
+    epilogue of their last level's launch, computed from their results in
+    shared memory.
     (h) A CRT whose results only feed forward NTTs is marked `lazy`: its
     residues may stay in [0, 4p), the range Harvey's butterflies take.
     (i) Hadamard products and differences whose results only feed iNTTs or
@@ -206,7 +210,8 @@ def FHEFuse : Pass<"fhe-fuse", "::mlir::ModuleOp"> {
     Option<"lazyProducts", "lazy-products", "bool", /*default=*/"true",
            "(i) let products and differences feeding only iNTTs leave residues in [0, 2p)">,
     Option<"rows", "rows", "bool", /*default=*/"true",
-           "(g) take NTTs, automorphisms, the residue chain and iNTTs of one basis row by row (CPU targets)">,
+           "(g) take NTTs, automorphisms, the residue chain and iNTTs of one basis row by row (GPU targets: the "
+           "forward NTTs and the residue chain they feed in one launch)">,
   ];
 }
 

@@ -8,6 +8,8 @@
 
 #include "conversion/FHEToLoops/KernelBuilder.h"
 
+#include <functional>
+
 namespace fhec {
 
 /// Whether `target`'s NTT of 2^logN leaves the evaluation domain in its
@@ -111,8 +113,26 @@ void emitTransformBatchRow(KernelBuilder &kb, llvm::ArrayRef<mlir::Operation *> 
                            llvm::ArrayRef<mlir::Value> outs, mlir::Value j,
                            std::pair<mlir::Value, mlir::Value> after);
 
-/// The GPU form of a batch of transforms of one type (NttGpu.cpp).
+/// A residue kernel computed in the launch of a batch of forward NTTs' last
+/// level, on their results while they are in shared memory (fhe.fused rows
+/// on GPU targets: the Hadamard products of HE Mul and of key switching).
+/// `begin` runs once per thread block with its prime j, then `element` once
+/// per position `at` of row j the thread owns, with the batch's residues
+/// there, each in [0, p).
+struct GpuNttEpilogue {
+  std::function<void(mlir::Value j)> begin;
+  std::function<void(mlir::Value at, llvm::ArrayRef<mlir::Value> xs)> element;
+};
+
+/// Whether a batch of forward NTTs' last level can run them all in one
+/// thread block for an epilogue: a shared-memory tile each, within the
+/// block's shared memory.
+bool gpuNttEpilogueFits(const TargetSpec &target, llvm::ArrayRef<mlir::Operation *> ops);
+
+/// The GPU form of a batch of transforms of one type (NttGpu.cpp). With an
+/// epilogue (the batch: forward NTTs of one shape) the last level's results
+/// go to the epilogue, not to `outs`.
 void emitTransformsGpu(KernelBuilder &kb, llvm::ArrayRef<mlir::Operation *> ops, llvm::ArrayRef<mlir::Value> ins,
-                       llvm::ArrayRef<mlir::Value> outs);
+                       llvm::ArrayRef<mlir::Value> outs, const GpuNttEpilogue *epilogue = nullptr);
 
 } // namespace fhec

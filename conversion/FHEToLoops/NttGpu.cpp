@@ -29,9 +29,12 @@ namespace fhec {
 namespace {
 
 // Level (s, k) of the n = srcs.size() transforms of a batch, as one launch:
-// block (tile, j, b) runs transform b on prime j.
+// block (tile, j, b) runs transform b on prime j. With an epilogue (the
+// forward transforms' last level), block (tile, j) runs all n in turn, each
+// into its own tile in shared memory, and the epilogue then reads the n
+// values of each position from the tiles instead of their going to dsts.
 void emitLevel(KernelBuilder &kb, const TransformPlan &t, Value m, ArrayRef<Value> srcs, ArrayRef<Value> dsts,
-               int64_t s, int64_t k, bool lastLevel) {
+               int64_t s, int64_t k, bool lastLevel, const GpuNttEpilogue *epilogue) {
   const TargetSpec &spec = *kb.options.target;
   int64_t q = t.inverse ? s : t.logN - s - k;
   int64_t c = std::min<int64_t>(q, int64_t(spec.nttBlockLog) - k), tileLog = k + c;
@@ -56,7 +59,8 @@ void emitLevel(KernelBuilder &kb, const TransformPlan &t, Value m, ArrayRef<Valu
   // sub-level has v below a warp apart gives each thread a run of 2^r
   // residues. Those residues go between global and shared memory in a
   // separate, coalesced copy (thread t: residues t, t + threads, ...).
-  bool stageIn = q == 0 && vLogOf(subs.front()) < 5, stageOut = q == 0 && vLogOf(subs.back()) < 5;
+  assert((!epilogue || (lastLevel && !t.inverse && q == 0)) && "an epilogue follows a forward transform's last level");
+  bool stageIn = q == 0 && vLogOf(subs.front()) < 5, stageOut = epilogue || (q == 0 && vLogOf(subs.back()) < 5);
   int64_t T = int64_t(1) << tileLog;
   SmallVector<MemRefType> shared;
   // One word of padding per 8 spreads a thread's run of 8 residues over
@@ -64,16 +68,17 @@ void emitLevel(KernelBuilder &kb, const TransformPlan &t, Value m, ArrayRef<Valu
   // On 32-bit-word targets the tile holds 32-bit words (residues below 4p <
   // 2^32): half the shared bytes and wavefronts of 64-bit words.
   const unsigned tileBits = spec.wordBits();
-  if (subs.size() > 1 || stageIn || stageOut) shared.push_back(kb.sharedType({T + T / 8}, tileBits));
+  int64_t n = int64_t(srcs.size());
+  if (subs.size() > 1 || stageIn || stageOut)
+    for (int64_t b = 0; b < (epilogue ? n : 1); ++b) shared.push_back(kb.sharedType({T + T / 8}, tileBits));
 
   Value tiles = kb.cidx(int64_t(1) << (t.logN - tileLog));
-  int64_t n = int64_t(srcs.size());
-  kb.gpuLaunch(tiles, m, kb.cidx(n), int64_t(1) << threadsLog, shared,
+  kb.gpuLaunch(tiles, m, kb.cidx(epilogue ? 1 : n), int64_t(1) << threadsLog, shared,
                [&](Value tile, Value j, Value b, Value tid, ValueRange sh) {
-    Value src = kb.pick(b, srcs), dst = kb.pick(b, dsts);
+    Value src, dst, tileMem = shared.empty() ? Value() : sh[0];
     NttButterflies bf{kb, t.scaledRange};
-    auto toTile = [&](Value v, Value at) { kb.store(v, sh[0], {at}); };
-    auto fromTile = [&](Value at) { return kb.load(sh[0], {at}); };
+    auto toTile = [&](Value v, Value at) { kb.store(v, tileMem, {at}); };
+    auto fromTile = [&](Value at) { return kb.load(tileMem, {at}); };
     Value p = t.prime(kb, j);
     std::array<Value, 4> scale = t.scale(kb, j);
     auto mask = [&](int64_t bits) { return kb.cidx((int64_t(1) << bits) - 1); };
@@ -98,6 +103,7 @@ void emitLevel(KernelBuilder &kb, const TransformPlan &t, Value m, ArrayRef<Valu
           kb.store(fromTile(se), dst, {j, at});
       }
     };
+    auto runTransform = [&] {
     if (stageIn) {
       copy(/*in=*/true);
       kb.barrier();
@@ -139,9 +145,34 @@ void emitLevel(KernelBuilder &kb, const TransformPlan &t, Value m, ArrayRef<Valu
         }
       }
     }
-    if (stageOut) {
-      kb.barrier();
-      copy(/*in=*/false);
+    };
+    if (!epilogue) {
+      src = kb.pick(b, srcs);
+      dst = kb.pick(b, dsts);
+      runTransform();
+      if (stageOut) {
+        kb.barrier();
+        copy(/*in=*/false);
+      }
+      return;
+    }
+    // The batch in turn, transform b in tile b (their twiddles then come
+    // from L1 after the first), then the epilogue on the tiles' residues at
+    // the coalesced copy's positions.
+    for (int64_t i = 0; i < n; ++i) {
+      src = srcs[size_t(i)];
+      tileMem = sh[size_t(i)];
+      runTransform();
+    }
+    kb.barrier();
+    epilogue->begin(j);
+    Value ptid = padded(tid);
+    for (int64_t w = 0; w < (int64_t(1) << rmax); ++w) {
+      int64_t step = w << threadsLog;
+      Value at = kb.add(base, kb.add(tid, kb.cidx(step))), se = paddedPlus(tid, ptid, step);
+      SmallVector<Value> xs;
+      for (int64_t i = 0; i < n; ++i) xs.push_back(kb.load(sh[size_t(i)], {se}));
+      epilogue->element(at, xs);
     }
   });
 }
@@ -159,7 +190,17 @@ LogicalResult checkGpuLevels(Operation *op, const LoweringOptions &o) {
   return success();
 }
 
-void emitTransformsGpu(KernelBuilder &kb, ArrayRef<Operation *> ops, ArrayRef<Value> ins, ArrayRef<Value> outs) {
+bool gpuNttEpilogueFits(const TargetSpec &target, ArrayRef<Operation *> ops) {
+  // The last level's tile: 2^k residues (q = 0) and a word of padding per 8.
+  int64_t k = 1;
+  if (std::optional<ArrayRef<int64_t>> levels = fhe::transformLevels(ops.front()); levels && !levels->empty())
+    k = levels->back();
+  int64_t T = int64_t(1) << k, tileBytes = int64_t(llvm::alignTo((T + T / 8) * target.wordBits() / 8, 16));
+  return int64_t(ops.size()) * tileBytes <= abi::kGpuSharedMemoryBytes;
+}
+
+void emitTransformsGpu(KernelBuilder &kb, ArrayRef<Operation *> ops, ArrayRef<Value> ins, ArrayRef<Value> outs,
+                       const GpuNttEpilogue *epilogue) {
   Value m = kb.primeCount(cast<fhe::RnsType>(ops.front()->getResult(0).getType()).getBasis());
   kb.phaseBegin(phaseOf(ops.front()));
   // Runs of transforms of one kind, types, levels and buffer types share
@@ -174,9 +215,11 @@ void emitTransformsGpu(KernelBuilder &kb, ArrayRef<Operation *> ops, ArrayRef<Va
     for (end = first + 1; end < ops.size() && sameShape(first, end);) ++end;
     TransformPlan t = planTransform(kb, ops[first]);
     ArrayRef<Value> runIns = ins.slice(first, end - first), runOuts = outs.slice(first, end - first);
+    assert((!epilogue || (first == 0 && end == ops.size())) && "an epilogue follows one batch of one shape");
     int64_t s = t.inverse ? t.skip : 0;
     for (auto [l, k] : llvm::enumerate(t.levels)) {
-      emitLevel(kb, t, m, l == 0 ? runIns : runOuts, runOuts, s, k, l + 1 == t.levels.size());
+      bool last = l + 1 == t.levels.size();
+      emitLevel(kb, t, m, l == 0 ? runIns : runOuts, runOuts, s, k, last, last ? epilogue : nullptr);
       s += k;
     }
   }

@@ -113,6 +113,37 @@ struct PrimeRow {
 /// buffer of a `donor` input that dies in the kernel, or gets a new one.
 void assignResidueBuffers(KernelBuilder &kb, llvm::ArrayRef<mlir::Value> results,
                           llvm::DenseMap<mlir::Value, mlir::Value> &env, llvm::SmallVector<mlir::Value> donors);
+/// The element emitter of a residue kernel over one basis: loads the kernel's
+/// inputs (buffers in `env`), computes `ops` (pointwise, in order), stores
+/// `results`. Built where the kernel's tables may be read (outside a GPU
+/// launch's body: its tables become the kernel's arguments).
+struct ResidueEmitter {
+  KernelBuilder &kb;
+  llvm::ArrayRef<mlir::Operation *> ops;
+  const llvm::DenseMap<mlir::Value, mlir::Value> &env;
+  llvm::ArrayRef<mlir::Value> results;
+  fhe::BasisAttr basis;
+  int64_t K, N;
+  mlir::Value consts, zetas;
+
+  ResidueEmitter(KernelBuilder &kb, llvm::ArrayRef<mlir::Operation *> ops,
+                 const llvm::DenseMap<mlir::Value, mlir::Value> &env, llvm::ArrayRef<mlir::Value> results);
+  /// Element `blk` of prime j (W consecutive ones per vector); the inputs in
+  /// `known` (one residue each, K = 1) are given instead of loaded.
+  void element(mlir::Value j, mlir::Value blk, const PrimeRow &row, int64_t W,
+               const llvm::DenseMap<mlir::Value, mlir::Value> *known = nullptr);
+  /// Prime j's constants (and element blk's zeta of an incomplete NTT).
+  PrimeRow rowFor(mlir::Value j, mlir::Value blk, int64_t W);
+  /// Row j of a kernel whose results are prime-major, each row streamed; W
+  /// consecutive residues per vector when every operand is prime-major (a
+  /// complete NTT's elements).
+  void row(mlir::Value j);
+};
+
+/// A residue kernel whose buffers `env` holds: `ops` on every element of its
+/// basis (GPU: one grid over every (prime, element); CPU: primes in parallel).
+void emitResidueElements(KernelBuilder &kb, llvm::ArrayRef<mlir::Operation *> ops,
+                         const llvm::DenseMap<mlir::Value, mlir::Value> &env, llvm::ArrayRef<mlir::Value> results);
 /// Row j of a residue kernel on prime-major matrices: `ops` on every element
 /// of the row, reading and writing the buffers of `env`.
 void emitResidueRow(KernelBuilder &kb, llvm::ArrayRef<mlir::Operation *> ops,

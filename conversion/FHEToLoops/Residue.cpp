@@ -56,86 +56,73 @@ void assignResidueBuffers(KernelBuilder &kb, ArrayRef<Value> results, llvm::Dens
   }
 }
 
+ResidueEmitter::ResidueEmitter(KernelBuilder &kb, ArrayRef<Operation *> ops, const llvm::DenseMap<Value, Value> &env,
+                               ArrayRef<Value> results)
+    : kb(kb), ops(ops), env(env), results(results) {
+  auto t0 = cast<fhe::RnsType>(results.front().getType());
+  basis = t0.getBasis();
+  K = int64_t(1) << t0.getIncomplete();
+  N = t0.getN();
+  consts = kb.table(abi::TableKind::PrimeConsts, basis, 0, t0.getLogN());
+  zetas = K > 1 ? kb.table(abi::TableKind::IncompleteZeta, basis, t0.getIncomplete(), t0.getLogN()) : Value();
+}
+
+void ResidueEmitter::element(Value j, Value blk, const PrimeRow &row, int64_t W,
+                             const llvm::DenseMap<Value, Value> *known) {
+  llvm::DenseMap<Value, SmallVector<Value>> vals;
+  if (known)
+    for (auto [v, x] : *known) vals[v] = {x};
+  auto idxOf = [&](Value v, int64_t u) -> SmallVector<Value> {
+    Value i = K == 1 ? blk : kb.add(kb.mul(blk, kb.cidx(K)), kb.cidx(u));
+    if (cast<fhe::RnsType>(v.getType()).getLayout() == fhe::Layout::prime_major) return {j, i};
+    return {i, j};
+  };
+  auto get = [&](Value v) -> SmallVector<Value> {
+    auto it = vals.find(v);
+    if (it != vals.end()) return it->second;
+    SmallVector<Value> e;
+    for (int64_t u = 0; u < K; ++u) e.push_back(kb.loadW(env.at(v), idxOf(v, u), W));
+    return vals[v] = e;
+  };
+  for (Operation *op : ops) {
+    SmallVector<SmallVector<Value>> args;
+    for (Value a : op->getOperands()) args.push_back(get(a));
+    vals[op->getResult(0)] = emitResidueElement(kb, op, args, row);
+  }
+  for (Value r : results) {
+    SmallVector<Value> e = get(r);
+    for (int64_t u = 0; u < K; ++u) kb.storeW(e[u], env.at(r), idxOf(r, u));
+  }
+}
+
+PrimeRow ResidueEmitter::rowFor(Value j, Value blk, int64_t W) {
+  // Every prime of a basis has prime_bits bits: Barrett's shifts are constants.
+  PrimeRow row{kb.splat(kb.tableAt(consts, j, abi::kPrime), W), kb.splat(kb.tableAt(consts, j, abi::kBarrettMu), W),
+               kb.constW(int64_t(basis.getPrimeBits()), W), Value(), Value()};
+  if (zetas) {
+    row.zeta = kb.load(zetas, {j, blk});
+    row.zetaShoup = kb.load(zetas, {j, kb.add(blk, kb.cidx(N / K))});
+  }
+  return row;
+}
+
+void ResidueEmitter::row(Value j) {
+  int64_t lanes = kb.options.target->lanes;
+  bool allPrimeMajor = true;
+  for (Operation *op : ops)
+    for (Value v : llvm::concat<Value>(op->getOperands(), op->getResults()))
+      allPrimeMajor &= cast<fhe::RnsType>(v.getType()).getLayout() == fhe::Layout::prime_major;
+  int64_t W = K == 1 && allPrimeMajor && N % lanes == 0 ? lanes : 1;
+  PrimeRow base = rowFor(j, kb.cidx(0), W);
+  kb.loop(kb.cidx(0), kb.cidx(N / K), kb.cidx(W), {}, [&](Value blk, ValueRange) {
+    PrimeRow row = base;
+    if (zetas) row = rowFor(j, blk, W);
+    element(j, blk, row, W);
+    return SmallVector<Value>{};
+  });
+}
+
 namespace {
-
-// The element emitter of a residue kernel over one basis: loads the kernel's
-// inputs (buffers in `env`), computes `ops`, stores `results`.
-struct ResidueEmitter {
-  KernelBuilder &kb;
-  ArrayRef<Operation *> ops;
-  const llvm::DenseMap<Value, Value> &env;
-  ArrayRef<Value> results;
-  fhe::BasisAttr basis;
-  int64_t K, N;
-  Value consts, zetas;
-
-  ResidueEmitter(KernelBuilder &kb, ArrayRef<Operation *> ops, const llvm::DenseMap<Value, Value> &env,
-                 ArrayRef<Value> results)
-      : kb(kb), ops(ops), env(env), results(results) {
-    auto t0 = cast<fhe::RnsType>(results.front().getType());
-    basis = t0.getBasis();
-    K = int64_t(1) << t0.getIncomplete();
-    N = t0.getN();
-    consts = kb.table(abi::TableKind::PrimeConsts, basis, 0, t0.getLogN());
-    zetas = K > 1 ? kb.table(abi::TableKind::IncompleteZeta, basis, t0.getIncomplete(), t0.getLogN()) : Value();
-  }
-
-  // Loaded values of the kernel's inputs, computed values of its ops.
-  void element(Value j, Value blk, const PrimeRow &row, int64_t W) {
-    llvm::DenseMap<Value, SmallVector<Value>> vals;
-    auto idxOf = [&](Value v, int64_t u) -> SmallVector<Value> {
-      Value i = K == 1 ? blk : kb.add(kb.mul(blk, kb.cidx(K)), kb.cidx(u));
-      if (cast<fhe::RnsType>(v.getType()).getLayout() == fhe::Layout::prime_major) return {j, i};
-      return {i, j};
-    };
-    auto get = [&](Value v) -> SmallVector<Value> {
-      auto it = vals.find(v);
-      if (it != vals.end()) return it->second;
-      SmallVector<Value> e;
-      for (int64_t u = 0; u < K; ++u) e.push_back(kb.loadW(env.at(v), idxOf(v, u), W));
-      return vals[v] = e;
-    };
-    for (Operation *op : ops) {
-      SmallVector<SmallVector<Value>> args;
-      for (Value a : op->getOperands()) args.push_back(get(a));
-      vals[op->getResult(0)] = emitResidueElement(kb, op, args, row);
-    }
-    for (Value r : results) {
-      SmallVector<Value> e = get(r);
-      for (int64_t u = 0; u < K; ++u) kb.storeW(e[u], env.at(r), idxOf(r, u));
-    }
-  }
-
-  PrimeRow rowFor(Value j, Value blk, int64_t W) {
-    // Every prime of a basis has prime_bits bits: Barrett's shifts are constants.
-    PrimeRow row{kb.splat(kb.tableAt(consts, j, abi::kPrime), W), kb.splat(kb.tableAt(consts, j, abi::kBarrettMu), W),
-                 kb.constW(int64_t(basis.getPrimeBits()), W), Value(), Value()};
-    if (zetas) {
-      row.zeta = kb.load(zetas, {j, blk});
-      row.zetaShoup = kb.load(zetas, {j, kb.add(blk, kb.cidx(N / K))});
-    }
-    return row;
-  }
-
-  // Row j of a kernel whose results are prime-major, each row streamed; W
-  // consecutive residues per vector when every operand is prime-major (a
-  // complete NTT's elements).
-  void row(Value j) {
-    int64_t lanes = kb.options.target->lanes;
-    bool allPrimeMajor = true;
-    for (Operation *op : ops)
-      for (Value v : llvm::concat<Value>(op->getOperands(), op->getResults()))
-        allPrimeMajor &= cast<fhe::RnsType>(v.getType()).getLayout() == fhe::Layout::prime_major;
-    int64_t W = K == 1 && allPrimeMajor && N % lanes == 0 ? lanes : 1;
-    PrimeRow base = rowFor(j, kb.cidx(0), W);
-    kb.loop(kb.cidx(0), kb.cidx(N / K), kb.cidx(W), {}, [&](Value blk, ValueRange) {
-      PrimeRow row = base;
-      if (zetas) row = rowFor(j, blk, W);
-      element(j, blk, row, W);
-      return SmallVector<Value>{};
-    });
-  }
-};
 
 // A residue kernel: `ops` (pointwise, in order) over every element of one basis.
 // `env` maps the kernel's input values to their buffers. A result takes over
@@ -144,6 +131,13 @@ struct ResidueEmitter {
 void emitResidueKernel(KernelBuilder &kb, ArrayRef<Operation *> ops, llvm::DenseMap<Value, Value> &env,
                        ArrayRef<Value> results, SmallVector<Value> donors) {
   assignResidueBuffers(kb, results, env, std::move(donors));
+  emitResidueElements(kb, ops, env, results);
+}
+
+} // namespace
+
+void emitResidueElements(KernelBuilder &kb, ArrayRef<Operation *> ops, const llvm::DenseMap<Value, Value> &env,
+                         ArrayRef<Value> results) {
   ResidueEmitter e(kb, ops, env, results);
   bool primeMajor = cast<fhe::RnsType>(results.front().getType()).getLayout() == fhe::Layout::prime_major;
   if (kb.options.target->gpu) {
@@ -169,8 +163,6 @@ void emitResidueKernel(KernelBuilder &kb, ArrayRef<Operation *> ops, llvm::Dense
     });
   }
 }
-
-} // namespace
 
 void emitResidueRow(KernelBuilder &kb, ArrayRef<Operation *> ops, const llvm::DenseMap<Value, Value> &env,
                     ArrayRef<Value> results, Value j) {

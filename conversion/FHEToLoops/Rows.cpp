@@ -33,7 +33,7 @@ struct FusedRowsLowering : KernelPattern<fhe::FusedOp> {
 
   LogicalResult matchAndRewrite(fhe::FusedOp op, OpAdaptor adaptor, ConversionPatternRewriter &rewriter) const override {
     if (op.getSpace() != fhe::Space::rows) return failure();
-    if (usesGpuLaunches(options)) return rewriter.notifyMatchFailure(op, "rows kernels are lowered for CPU targets");
+    if (usesGpuLaunches(options) && failed(checkGpuForm(op, options))) return failure();
     KernelBuilder kb(rewriter, op.getLoc(), options);
     Block &body = *op.getBody();
     llvm::DenseMap<Value, Value> buffer;  // values of the body -> their buffers
@@ -109,6 +109,76 @@ struct FusedRowsLowering : KernelPattern<fhe::FusedOp> {
       }
     }
 
+    if (usesGpuLaunches(options))
+      emitGpu(kb, stages);
+    else
+      emitCpu(kb, op, stages);
+    SmallVector<Value> repl;
+    for (Value y : op.getYield().getValues()) repl.push_back(buffer.at(y));
+    rewriter.replaceOp(op, repl);
+    return success();
+  }
+
+  // GPU targets (fhe-fuse (g) forms only these): a batch of forward NTTs
+  // and the residue kernel they feed, computed in the NTTs' last level's
+  // launch on their results in shared memory (the products never wait in
+  // memory for a kernel of their own; cuTraNTT's fusion of the Hadamard's
+  // neighbours).
+  static LogicalResult checkGpuForm(fhe::FusedOp op, const LoweringOptions &o) {
+    SmallVector<Operation *> stages, transforms;
+    for (Operation &inner : op.getBody()->without_terminator()) stages.push_back(&inner);
+    auto fused = [](Operation *x, fhe::Space s) {
+      auto f = dyn_cast<fhe::FusedOp>(x);
+      return f && f.getSpace() == s;
+    };
+    if (stages.size() == 2 && fused(stages[0], fhe::Space::transform))
+      for (Operation &t : cast<fhe::FusedOp>(stages[0]).getBody()->without_terminator()) transforms.push_back(&t);
+    else if (!stages.empty())
+      transforms.push_back(stages[0]);
+    if (stages.size() != 2 || !llvm::all_of(transforms, [](Operation *t) { return isa<fhe::NttOp>(t); }) ||
+        !(fused(stages[1], fhe::Space::residue) || isa<fhe::HadamardOp, fhe::AddOp, fhe::SubOp>(stages[1])))
+      return op.emitOpError() << "on a GPU target a rows kernel must be a batch of forward NTTs and the residue "
+                                 "kernel they feed (as fhe-fuse forms it)";
+    for (Operation *t : transforms)
+      if (failed(checkGpuLevels(t, o))) return failure();
+    return success();
+  }
+
+  static void emitGpu(KernelBuilder &kb, ArrayRef<Stage> stages) {
+    const Stage &tr = stages[0], &res = stages[1];
+    if (!gpuNttEpilogueFits(*kb.options.target, tr.ops)) {
+      // Too many transforms for a block's tiles: their launches, then the
+      // residue kernel's.
+      emitTransformsGpu(kb, tr.ops, tr.ins, tr.outs);
+      kb.phaseBegin(res.phase);
+      emitResidueElements(kb, res.ops, res.env, res.results);
+      kb.phaseEnd(res.phase);
+      return;
+    }
+    ResidueEmitter e(kb, res.ops, res.env, res.results);
+    // The residue kernel's inputs that transform i computes: given from tile i.
+    llvm::DenseMap<Value, int64_t> fromTransform;
+    for (Operation *o : res.ops)
+      for (Value v : o->getOperands())
+        if (!llvm::is_contained(res.ops, v.getDefiningOp()))
+          if (auto it = llvm::find(tr.outs, res.env.at(v)); it != tr.outs.end())
+            fromTransform[v] = it - tr.outs.begin();
+    PrimeRow row;
+    Value prime;
+    GpuNttEpilogue epilogue{[&](Value j) {
+                              prime = j;
+                              row = e.rowFor(j, kb.cidx(0), 1);
+                            },
+                            [&](Value at, ArrayRef<Value> xs) {
+                              llvm::DenseMap<Value, Value> known;
+                              for (auto [v, i] : fromTransform) known[v] = xs[size_t(i)];
+                              e.element(prime, at, row, 1, &known);
+                            }};
+    // (Timed as the NTTs' phase: the products take no launch of their own.)
+    emitTransformsGpu(kb, tr.ops, tr.ins, tr.outs, &epilogue);
+  }
+
+  static void emitCpu(KernelBuilder &kb, fhe::FusedOp op, MutableArrayRef<Stage> stages) {
     auto basis = cast<fhe::RnsType>(op.getResult(0).getType()).getBasis();
     Value m = kb.primeCount(basis);
     kb.phaseBegin(phaseOf(op));
@@ -138,10 +208,6 @@ struct FusedRowsLowering : KernelPattern<fhe::FusedOp> {
       }
     });
     kb.phaseEnd(phaseOf(op));
-    SmallVector<Value> repl;
-    for (Value y : op.getYield().getValues()) repl.push_back(buffer.at(y));
-    rewriter.replaceOp(op, repl);
-    return success();
   }
 };
 

@@ -267,6 +267,8 @@ def FHE_FusedOp : FHE_Op<"fused", [IsolatedFromAbove, SingleBlockImplicitTermina
     (each permutes a prime row alone), one prime row at a time through all
     of them, so that a row one kernel writes is read by the next while it is
     still in cache instead of after the whole matrix went through memory.
+    On GPU targets a rows kernel is a batch of forward NTTs and the residue
+    kernel they feed, which the NTTs' last level computes from its tiles.
     ```mlir
     %ax, %bx = fhe.fused residue (%a1, %a2, %b1, %b2) : (!e, !e, !e, !e) -> (!e, !e) {
     ^bb0(%x1: !e, %x2: !e, %y1: !e, %y2: !e):

@@ -8,7 +8,8 @@
 // CHECK: GPU cost model: NVIDIA H100 SXM5 80 GB (data sheet) (estimated, not measured)
 // CHECK: # kernel {{ *}}phase {{ *}}grid x block {{ *}}MB {{ *}}sect.eff {{ *}}occup. {{ *}}regs {{ *}}stack {{ *}}est. us  bound
 // CHECK: 0 he_mul_kernel {{ *}}CRT {{ *}}16 x 256
-// CHECK: NTT {{ *}}32 x 32
+// The four NTTs and the products they feed: one block per (tile, prime).
+// CHECK: NTT {{ *}}8 x 32
 // CHECK: iCRT
 // CHECK: total: {{[0-9]+}} launches, {{[0-9.]+}} MB, estimated {{[0-9.]+}} ms
 // CHECK: per phase (ms): CRT {{[0-9.]+}}, NTT

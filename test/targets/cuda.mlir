@@ -28,13 +28,6 @@ module attributes {ckks.params = #ckks.params<logN = 8, logQ = 100, logp = 30, s
 // LOOPS: fhec-manifest {{[0-9]+}}\0Atarget name=cuda kernels=cuda shoup_bits=32
 // The evaluation key, prepared by the module, in 32-bit residue words.
 // LOOPS-SAME: arg kind=rns dir=in basis={{[0-9]+}} bits=32 role=evk.ax
-// The Hadamard chain: one grid over every (prime, coefficient), consecutive
-// threads on consecutive coefficients of a prime row (coalesced).
-// LOOPS: scf.parallel (%[[E:.*]]) = (%c0) to (%{{.*}}) step (%c1) {
-// LOOPS-NEXT: %[[J:.*]] = arith.divui %[[E]], %c256 : index
-// LOOPS-NEXT: %[[I:.*]] = arith.remui %[[E]], %c256 : index
-// LOOPS: memref.load %{{.*}}[%[[J]], %[[I]]] : memref<8x256xi32
-// LOOPS: modarith.mul_barrett
 // The CRTs of the product's four inputs: one launch (fhe-fuse's GPU batch),
 // blocks (tile, prime group, member), picking their buffers by member; a
 // block of 256 threads is a tile of 64 coefficients x at most 32 primes (the
@@ -53,18 +46,22 @@ module attributes {ckks.params = #ckks.params<logN = 8, logQ = 100, logp = 30, s
 // LOOPS-NEXT: %[[S:.*]] = arith.extui %[[P0]] : i32 to i64
 // LOOPS: arith.muli %{{.*}}, %[[S]] : i64
 // LOOPS: gpu.terminator
-// The four forward NTTs of 2^8, one launch for the batch (blocks (tile,
-// prime, NTT)), each in one level (fhe-merge-ntt-levels): 32 threads of 8
-// residues, sub-levels of 3, 3 and 2 stages through a tile of 256 32-bit
-// words (288 with the padding), its last sub-level stored by a coalesced copy. A
-// thread's 2^d consecutive twiddles of sub-stage d, each with its Shoup
-// constant (one 64-bit word read as two 32-bit halves), are one vector load.
-// LOOPS: gpu.launch blocks({{.*}}) in ({{.*}} = %c1{{.*}}, {{.*}} = %{{.*}}, {{.*}} = %c4{{.*}}) threads({{.*}}) in ({{.*}} = %c32{{.*}}, {{.*}}) workgroup(%{{.*}} : memref<288xi32, #gpu.address_space<workgroup>>)
-// LOOPS: arith.select
+// The four forward NTTs of 2^8 and the Hadamard chain they feed, one launch
+// (blocks (tile, prime)): each NTT in one level (fhe-merge-ntt-levels), 32
+// threads of 8 residues, sub-levels of 3, 3 and 2 stages through a tile of
+// 256 32-bit words (288 with the padding), one tile per NTT. A thread's 2^d
+// consecutive twiddles of sub-stage d, each with its Shoup constant (one
+// 64-bit word read as two 32-bit halves), are one vector load. The products
+// are then computed from the four tiles, a thread's positions those of a
+// coalesced copy, and only they are stored.
+// LOOPS: gpu.launch blocks({{.*}}) in ({{.*}} = %c1{{.*}}, {{.*}} = %{{.*}}, {{.*}} = %c1{{.*}}) threads({{.*}}) in ({{.*}} = %c32{{.*}}, {{.*}}) workgroup(%{{.*}} : memref<288xi32, #gpu.address_space<workgroup>>, %{{.*}} : memref<288xi32, #gpu.address_space<workgroup>>, %{{.*}} : memref<288xi32, #gpu.address_space<workgroup>>, %{{.*}} : memref<288xi32, #gpu.address_space<workgroup>>)
+// LOOPS-NOT: arith.select
 // LOOPS: vector.load %{{.*}} {alignment = 8 : i64} : memref<8x512xi32>, vector<2xi32>
 // LOOPS: vector.load %{{.*}} {alignment = 16 : i64} : memref<8x512xi32>, vector<4xi32>
 // LOOPS: gpu.barrier
 // LOOPS: gpu.barrier
+// LOOPS: modarith.mul_barrett
+// LOOPS-NOT: gpu.barrier
 // LOOPS: gpu.terminator
 // The iCRT of the product's first part (its CRT into the key basis a launch
 // of its own): a tiled matrix product, 8 blocks of 256 threads owning 32
@@ -102,11 +99,30 @@ module attributes {ckks.params = #ckks.params<logN = 8, logQ = 100, logp = 30, s
 // PTX: bar.sync 0;
 // PTX: ld.shared.b32
 // Every Shoup product of the forward NTTs a mul.hi.u32: no 64-bit multiply
-// (the twiddles and constants are read as 32-bit halves).
+// (the twiddles and constants are read as 32-bit halves) in the four
+// transforms (two barriers each) before the products' barrier.
 // NTT-PTX: .entry he_mul_kernel_0(
 // NTT-PTX-NOT: mul.lo.s64
 // NTT-PTX: mul.hi.u32
 // NTT-PTX-NOT: mul.lo.s64
+// NTT-PTX: bar.sync
+// NTT-PTX-NOT: mul.lo.s64
+// NTT-PTX: bar.sync
+// NTT-PTX-NOT: mul.lo.s64
+// NTT-PTX: bar.sync
+// NTT-PTX-NOT: mul.lo.s64
+// NTT-PTX: bar.sync
+// NTT-PTX-NOT: mul.lo.s64
+// NTT-PTX: bar.sync
+// NTT-PTX-NOT: mul.lo.s64
+// NTT-PTX: bar.sync
+// NTT-PTX-NOT: mul.lo.s64
+// NTT-PTX: bar.sync
+// NTT-PTX-NOT: mul.lo.s64
+// NTT-PTX: bar.sync
+// NTT-PTX-NOT: mul.lo.s64
+// NTT-PTX: bar.sync
+// NTT-PTX-NOT: bar.sync
 // NTT-PTX: .entry he_mul_kernel_1(
 
 // HOST: @__fhec_gpu_ptx = constant

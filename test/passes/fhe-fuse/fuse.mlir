@@ -25,9 +25,15 @@
 // GPU-NEXT: ^bb0
 // GPU-COUNT-4: fhe.crt %arg{{[0-9]+}} {lazy}
 // GPU-NEXT: fhe.yield
-// GPU: fhe.fused {{ *}}transform(%[[C]]#{{[0-3]}}, %[[C]]#{{[0-3]}}, %[[C]]#{{[0-3]}}, %[[C]]#{{[0-3]}}) :
+// The batch of NTTs and the products they feed form a rows kernel (the
+// products are the NTTs' last level's epilogue); the iNTTs stay outside.
+// GPU: fhe.fused {{ *}}rows(%[[C]]#{{[0-3]}}, %[[C]]#{{[0-3]}}, %[[C]]#{{[0-3]}}, %[[C]]#{{[0-3]}}) :
+// GPU-NEXT: ^bb0
+// GPU-NEXT: fhe.fused {{ *}}transform(%arg
 // GPU-COUNT-4: fhe.ntt %arg
 // GPU: fhe.fused {{ *}}residue(
+// GPU-NOT: fhe.intt
+// GPU: fhe.yield
 // GPU: fhe.fused {{ *}}transform(
 // On a GPU the CRT of region 1's iCRT stays a kernel of its own: its tiled
 // launch reads the BigInt from memory (emitGpuCrt), and the iCRT is one

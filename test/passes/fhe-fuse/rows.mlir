@@ -2,7 +2,8 @@
 // RUN: fhec-opt --fhe-fuse %s | fhec-opt | FileCheck %s
 // RUN: fhec-opt --fhe-fuse="target=cpu-avx512" %s | FileCheck %s
 // RUN: fhec-opt --fhe-fuse="target=cuda" %s | FileCheck %s --check-prefix=GPU
-// RUN: fhec-opt --fhe-fuse="rows=false" %s | FileCheck %s --check-prefix=GPU
+// RUN: fhec-opt --fhe-fuse="rows=false" %s | FileCheck %s --check-prefix=NOROWS
+// RUN: fhec-opt --fhe-select-basis --fhe-fuse="target=cuda" --fhe-to-loops="target=cuda" %s | FileCheck %s --check-prefix=GPULOOPS
 // RUN: fhec-opt --fhe-select-basis --fhe-fuse --fhe-to-loops %s | FileCheck %s --check-prefix=LOOPS
 // (g) Row pipelines: NTTs, automorphisms, the residue chain and iNTTs of one
 // basis, one prime row at a time through all of them.
@@ -27,9 +28,37 @@
 // CHECK-COUNT-3: fhe.intt
 // CHECK: fhe.yield
 // CHECK: return %[[R]]#0, %[[R]]#1, %[[R]]#2
+// On a GPU only the NTTs join the residue kernel: the products become the
+// epilogue of the NTTs' last level.
 // GPU-LABEL: func.func @region1(
-// GPU-NOT: fhe.fused {{ *}}rows
-// GPU: return
+// GPU: %[[G:.*]]:3 = fhe.fused {{ *}}rows(
+// GPU-NEXT: ^bb0
+// GPU-NEXT: fhe.fused {{ *}}transform
+// GPU-COUNT-4: fhe.ntt
+// GPU: fhe.fused {{ *}}residue
+// GPU-COUNT-3: fhe.hadamard
+// GPU-NOT: fhe.intt
+// GPU: fhe.yield
+// GPU: fhe.fused {{ *}}transform(%[[G]]#
+// GPU-COUNT-3: fhe.intt
+// NOROWS-LABEL: func.func @region1(
+// NOROWS-NOT: fhe.fused {{ *}}rows
+// NOROWS: return
+// One launch per NTT level (logN 4: one) computes the four transforms of a
+// prime in four shared-memory tiles and their products from those tiles;
+// the iNTTs are launches of their own, and no launch is left for the products.
+// GPULOOPS-LABEL: func.func @region1(
+// GPULOOPS: call @fhec_rt_phase_begin(%c1_i32{{[_0-9]*}})
+// GPULOOPS-COUNT-3: gpu.launch blocks({{.*}}) in ({{.*}}, %{{.*}} = %c4{{[_0-9]*}}) threads
+// GPULOOPS: gpu.launch blocks({{.*}}) in ({{.*}}, %{{.*}} = %c1{{[_0-9]*}}) threads({{.*}}) workgroup(%{{[a-z0-9]+}} : memref<{{[0-9]+}}xi32, #gpu.address_space<workgroup>>, %{{[a-z0-9]+}} : memref<{{[0-9]+}}xi32, #gpu.address_space<workgroup>>, %{{[a-z0-9]+}} : memref<{{[0-9]+}}xi32, #gpu.address_space<workgroup>>, %{{[a-z0-9]+}} : memref<{{[0-9]+}}xi32, #gpu.address_space<workgroup>>) {
+// GPULOOPS: gpu.barrier
+// GPULOOPS-COUNT-3: modarith.mul_barrett
+// GPULOOPS-NOT: gpu.barrier
+// GPULOOPS: gpu.terminator
+// GPULOOPS: call @fhec_rt_phase_end(%c1_i32{{[_0-9]*}})
+// GPULOOPS-NEXT: arith.constant 3
+// GPULOOPS-NEXT: call @fhec_rt_phase_begin(%c3_i32{{[_0-9]*}})
+// GPULOOPS: return
 // LOOPS-LABEL: func.func @region1(
 // LOOPS: call @fhec_rt_phase_begin
 // LOOPS: scf.parallel
@@ -113,6 +142,10 @@ func.func @outside_users(%x: !c1, %k: !e1) -> (!c1, !e1) {
 // GPU-NOT: fhe.fused {{ *}}rows
 // GPU: fhe.automorphism
 // GPU: return
+// NOROWS-LABEL: func.func @rotation(
+// NOROWS-NOT: fhe.fused {{ *}}rows
+// NOROWS: fhe.automorphism
+// NOROWS: return
 // LOOPS-LABEL: func.func @rotation(
 // LOOPS: scf.parallel
 // LOOPS: call @fhec_rt_phase_lap(%c-1_i32{{[_0-9]*}})
@@ -194,3 +227,4 @@ func.func @no_rows(%x: !e2, %y: !e2, %u: !m1, %v: !m1, %c: !c1) -> (!e2, !m1, !e
   %n = fhe.ntt %c : !c1 -> !e1
   return %h, %g, %n : !e2, !m1, !e1
 }
+
