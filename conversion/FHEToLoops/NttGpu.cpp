@@ -18,7 +18,10 @@
 // padding per 8), a barrier between each. The first sub-level reads the
 // input, the last writes the result (through coalesced copies where a
 // thread's residues would be contiguous); a level of one sub-level with
-// coalesced accesses needs neither shared memory nor barriers.
+// coalesced accesses needs neither shared memory nor barriers. The
+// transforms of a batch go through a level together, one tile each: a
+// thread's twiddles of a sub-level serve the whole batch (the same prime's),
+// loaded once instead of once per transform.
 #include "conversion/FHEToLoops/Ntt.h"
 #include "conversion/FHEToLoops/Patterns.h"
 
@@ -28,11 +31,22 @@ namespace fhec {
 
 namespace {
 
-// Level (s, k) of the n = srcs.size() transforms of a batch, as one launch:
-// block (tile, j, b) runs transform b on prime j. With an epilogue (the
-// forward transforms' last level), block (tile, j) runs all n in turn, each
-// into its own tile in shared memory, and the epilogue then reads the n
-// values of each position from the tiles instead of their going to dsts.
+// Bytes of a level's shared-memory tile of 2^tileLog residues: a word of
+// padding per 8 spreads a thread's run of 8 residues over distinct banks; on
+// 32-bit-word targets the tile holds 32-bit words (residues below 4p < 2^32:
+// half the shared bytes and wavefronts of 64-bit words), 16-byte aligned.
+int64_t tileBytes(const TargetSpec &spec, int64_t tileLog) {
+  int64_t T = int64_t(1) << tileLog;
+  return int64_t(llvm::alignTo((T + T / 8) * spec.wordBits() / 8, 16));
+}
+
+// Level (s, k) of the n = srcs.size() transforms of a batch, as one launch.
+// When the n tiles fit a block's shared memory, block (tile, j) runs all n on
+// prime j, a sub-level's twiddles loaded once for the batch (the transforms'
+// residues in turn, each in its own tile); otherwise block (tile, j, b) runs
+// transform b. With an epilogue (the forward transforms' last level; the
+// tiles then always fit) the epilogue reads the n values of each position
+// from the tiles instead of their going to dsts.
 void emitLevel(KernelBuilder &kb, const TransformPlan &t, Value m, ArrayRef<Value> srcs, ArrayRef<Value> dsts,
                int64_t s, int64_t k, bool lastLevel, const GpuNttEpilogue *epilogue) {
   const TargetSpec &spec = *kb.options.target;
@@ -61,24 +75,29 @@ void emitLevel(KernelBuilder &kb, const TransformPlan &t, Value m, ArrayRef<Valu
   // separate, coalesced copy (thread t: residues t, t + threads, ...).
   assert((!epilogue || (lastLevel && !t.inverse && q == 0)) && "an epilogue follows a forward transform's last level");
   bool stageIn = q == 0 && vLogOf(subs.front()) < 5, stageOut = epilogue || (q == 0 && vLogOf(subs.back()) < 5);
+  bool tiled = subs.size() > 1 || stageIn || stageOut;
+  int64_t n = int64_t(srcs.size());
+  bool together = epilogue || (n > 1 && (!tiled || n * tileBytes(spec, tileLog) <= abi::kGpuSharedMemoryBytes));
+  int64_t perBlock = together ? n : 1;
   int64_t T = int64_t(1) << tileLog;
   SmallVector<MemRefType> shared;
-  // One word of padding per 8 spreads a thread's run of 8 residues over
-  // distinct banks.
-  // On 32-bit-word targets the tile holds 32-bit words (residues below 4p <
-  // 2^32): half the shared bytes and wavefronts of 64-bit words.
-  const unsigned tileBits = spec.wordBits();
-  int64_t n = int64_t(srcs.size());
-  if (subs.size() > 1 || stageIn || stageOut)
-    for (int64_t b = 0; b < (epilogue ? n : 1); ++b) shared.push_back(kb.sharedType({T + T / 8}, tileBits));
+  if (tiled)
+    for (int64_t i = 0; i < perBlock; ++i) shared.push_back(kb.sharedType({T + T / 8}, spec.wordBits()));
 
   Value tiles = kb.cidx(int64_t(1) << (t.logN - tileLog));
-  kb.gpuLaunch(tiles, m, kb.cidx(epilogue ? 1 : n), int64_t(1) << threadsLog, shared,
+  kb.gpuLaunch(tiles, m, kb.cidx(n / perBlock), int64_t(1) << threadsLog, shared,
                [&](Value tile, Value j, Value b, Value tid, ValueRange sh) {
-    Value src, dst, tileMem = shared.empty() ? Value() : sh[0];
+    // The block's transforms: their buffers and tiles.
+    SmallVector<Value> src, dst, tileMem;
+    if (together) {
+      src.assign(srcs.begin(), srcs.end());
+      dst.assign(dsts.begin(), dsts.end());
+    } else {
+      src.push_back(kb.pick(b, srcs));
+      dst.push_back(kb.pick(b, dsts));
+    }
+    if (tiled) tileMem.assign(sh.begin(), sh.end());
     NttButterflies bf{kb, t.scaledRange};
-    auto toTile = [&](Value v, Value at) { kb.store(v, tileMem, {at}); };
-    auto fromTile = [&](Value at) { return kb.load(tileMem, {at}); };
     Value p = t.prime(kb, j);
     std::array<Value, 4> scale = t.scale(kb, j);
     auto mask = [&](int64_t bits) { return kb.cidx((int64_t(1) << bits) - 1); };
@@ -91,21 +110,19 @@ void emitLevel(KernelBuilder &kb, const TransformPlan &t, Value m, ArrayRef<Valu
     // The tile's sub-transform block and first column.
     Value blk = kb.shr(tile, kb.cidx(q - c));
     Value base = kb.add(kb.shl(blk, kb.cidx(k + q)), kb.shl(kb.bitAnd(tile, mask(q - c)), kb.cidx(c)));
-    // The coalesced copies of a one-column tile (q = 0: residue e at base + e).
-    auto copy = [&](bool in) {
+    // The coalesced copies of a one-column tile (q = 0: residue e at base +
+    // e), `body` given each position and its tile offset.
+    auto copy = [&](function_ref<void(Value at, Value se)> body) {
       Value ptid = padded(tid);
       for (int64_t w = 0; w < (int64_t(1) << rmax); ++w) {
         int64_t step = w << threadsLog;
-        Value at = kb.add(base, kb.add(tid, kb.cidx(step))), se = paddedPlus(tid, ptid, step);
-        if (in)
-          toTile(kb.load(src, {j, at}), se);
-        else
-          kb.store(fromTile(se), dst, {j, at});
+        body(kb.add(base, kb.add(tid, kb.cidx(step))), paddedPlus(tid, ptid, step));
       }
     };
-    auto runTransform = [&] {
     if (stageIn) {
-      copy(/*in=*/true);
+      copy([&](Value at, Value se) {
+        for (int64_t i = 0; i < perBlock; ++i) kb.store(kb.load(src[i], {j, at}), tileMem[i], {se});
+      });
       kb.barrier();
     }
     for (auto [l, sub] : llvm::enumerate(subs)) {
@@ -121,59 +138,44 @@ void emitLevel(KernelBuilder &kb, const TransformPlan &t, Value m, ArrayRef<Valu
         Value u0 = kb.add(kb.shl(sb, kb.cidx(vLog + r)), v);
         // Residue i sits i 2^(vLog + c) words after residue 0 in the tile.
         Value e0 = kb.add(kb.shl(u0, kb.cidx(c)), col), pe0 = padded(e0);
-        SmallVector<Value> x(R), at(R), sat(R);
+        SmallVector<Value> at(R), sat(R);
         for (int64_t i = 0; i < R; ++i) {
           Value u = kb.add(u0, kb.cidx(i << vLog));
           at[i] = kb.add(kb.add(base, col), kb.shl(u, kb.cidx(q)));
           sat[i] = paddedPlus(e0, pe0, i << (vLog + c));
-          x[i] = fromGlobal ? kb.load(src, {j, at[i]}) : fromTile(sat[i]);
         }
         Value blkT = kb.add(kb.shl(blk, kb.cidx(k - r - vLog)), sb);
         NttButterflies::Twiddles W = t.twiddles(kb, j, first, r, blkT, 1);
-        if (t.inverse) {
-          bf.inverseButterflies(x, first, r, t.logN, W, p, scale);
-        } else {
-          bf.forwardButterflies(x, r, W, p);
-          if (lastLevel && last)
-            for (Value &e : x) e = kb.reduce(e, p, 4, 1);
-        }
-        for (int64_t i = 0; i < R; ++i) {
-          if (toGlobal)
-            kb.store(x[i], dst, {j, at[i]});
-          else
-            toTile(x[i], sat[i]);
+        for (int64_t b = 0; b < perBlock; ++b) {
+          SmallVector<Value> x(R);
+          for (int64_t i = 0; i < R; ++i) x[i] = fromGlobal ? kb.load(src[b], {j, at[i]}) : kb.load(tileMem[b], {sat[i]});
+          if (t.inverse) {
+            bf.inverseButterflies(x, first, r, t.logN, W, p, scale);
+          } else {
+            bf.forwardButterflies(x, r, W, p);
+            if (lastLevel && last)
+              for (Value &e : x) e = kb.reduce(e, p, 4, 1);
+          }
+          for (int64_t i = 0; i < R; ++i) {
+            if (toGlobal)
+              kb.store(x[i], dst[b], {j, at[i]});
+            else
+              kb.store(x[i], tileMem[b], {sat[i]});
+          }
         }
       }
     }
-    };
-    if (!epilogue) {
-      src = kb.pick(b, srcs);
-      dst = kb.pick(b, dsts);
-      runTransform();
-      if (stageOut) {
-        kb.barrier();
-        copy(/*in=*/false);
-      }
-      return;
-    }
-    // The batch in turn, transform b in tile b (their twiddles then come
-    // from L1 after the first), then the epilogue on the tiles' residues at
-    // the coalesced copy's positions.
-    for (int64_t i = 0; i < n; ++i) {
-      src = srcs[size_t(i)];
-      tileMem = sh[size_t(i)];
-      runTransform();
-    }
+    if (!stageOut) return;
     kb.barrier();
-    epilogue->begin(j);
-    Value ptid = padded(tid);
-    for (int64_t w = 0; w < (int64_t(1) << rmax); ++w) {
-      int64_t step = w << threadsLog;
-      Value at = kb.add(base, kb.add(tid, kb.cidx(step))), se = paddedPlus(tid, ptid, step);
+    if (epilogue) epilogue->begin(j);
+    copy([&](Value at, Value se) {
       SmallVector<Value> xs;
-      for (int64_t i = 0; i < n; ++i) xs.push_back(kb.load(sh[size_t(i)], {se}));
-      epilogue->element(at, xs);
-    }
+      for (int64_t i = 0; i < perBlock; ++i) xs.push_back(kb.load(tileMem[i], {se}));
+      if (epilogue)
+        epilogue->element(at, xs);
+      else
+        for (int64_t i = 0; i < perBlock; ++i) kb.store(xs[i], dst[i], {j, at});
+    });
   });
 }
 
@@ -191,12 +193,11 @@ LogicalResult checkGpuLevels(Operation *op, const LoweringOptions &o) {
 }
 
 bool gpuNttEpilogueFits(const TargetSpec &target, ArrayRef<Operation *> ops) {
-  // The last level's tile: 2^k residues (q = 0) and a word of padding per 8.
+  // The last level's tile: 2^k residues (q = 0).
   int64_t k = 1;
   if (std::optional<ArrayRef<int64_t>> levels = fhe::transformLevels(ops.front()); levels && !levels->empty())
     k = levels->back();
-  int64_t T = int64_t(1) << k, tileBytes = int64_t(llvm::alignTo((T + T / 8) * target.wordBits() / 8, 16));
-  return int64_t(ops.size()) * tileBytes <= abi::kGpuSharedMemoryBytes;
+  return int64_t(ops.size()) * tileBytes(target, k) <= abi::kGpuSharedMemoryBytes;
 }
 
 void emitTransformsGpu(KernelBuilder &kb, ArrayRef<Operation *> ops, ArrayRef<Value> ins, ArrayRef<Value> outs,

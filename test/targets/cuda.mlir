@@ -100,22 +100,11 @@ module attributes {ckks.params = #ckks.params<logN = 8, logQ = 100, logp = 30, s
 // PTX: ld.shared.b32
 // Every Shoup product of the forward NTTs a mul.hi.u32: no 64-bit multiply
 // (the twiddles and constants are read as 32-bit halves) in the four
-// transforms (two barriers each) before the products' barrier.
+// transforms, which go through each sub-level together (two barriers),
+// before the products' barrier.
 // NTT-PTX: .entry he_mul_kernel_0(
 // NTT-PTX-NOT: mul.lo.s64
 // NTT-PTX: mul.hi.u32
-// NTT-PTX-NOT: mul.lo.s64
-// NTT-PTX: bar.sync
-// NTT-PTX-NOT: mul.lo.s64
-// NTT-PTX: bar.sync
-// NTT-PTX-NOT: mul.lo.s64
-// NTT-PTX: bar.sync
-// NTT-PTX-NOT: mul.lo.s64
-// NTT-PTX: bar.sync
-// NTT-PTX-NOT: mul.lo.s64
-// NTT-PTX: bar.sync
-// NTT-PTX-NOT: mul.lo.s64
-// NTT-PTX: bar.sync
 // NTT-PTX-NOT: mul.lo.s64
 // NTT-PTX: bar.sync
 // NTT-PTX-NOT: mul.lo.s64

@@ -4,15 +4,17 @@
 #r1 = #fhe.basis<min_bits = 100>
 // Six NTTs of 2^12 whose last level takes 2^11 residues a block: six tiles
 // of 9 KB exceed a block's 48 KB of shared memory, so on a GPU the rows
-// kernel's transforms keep their own launches (blocks (tile, prime, NTT))
-// and the products a grid of their own (one thread per (prime, residue),
-// mapped to launches later).
+// kernel's transforms keep their own launches and the products a grid of
+// their own (one thread per (prime, residue), mapped to launches later). The
+// first level (one stage, no tile) runs the six transforms together in each
+// block (blocks (tile, prime)), the second one transform a block (blocks
+// (tile, prime, NTT)).
 !c12 = !fhe.rns<logN = 12, basis = #r1, domain = coeff, layout = prime_major>
 !e12 = !fhe.rns<logN = 12, basis = #r1, domain = eval, layout = prime_major>
 // GPU-LABEL: func.func @six_ntts(
 // GPU: fhe.fused {{ *}}rows
 // GPULOOPS-LABEL: func.func @six_ntts(
-// GPULOOPS: gpu.launch blocks({{.*}}) in ({{.*}}, %{{.*}} = %c6{{[_0-9]*}}) threads
+// GPULOOPS: gpu.launch blocks({{.*}}) in ({{.*}}, %{{.*}} = %c1{{[_0-9]*}}) threads({{.*}}) {
 // GPULOOPS: gpu.launch blocks({{.*}}) in ({{.*}}, %{{.*}} = %c6{{[_0-9]*}}) threads({{.*}}) workgroup(%{{[a-z0-9]+}} : memref<2304xi32, #gpu.address_space<workgroup>>) {
 // GPULOOPS-NOT: modarith.mul_barrett
 // GPULOOPS: call @fhec_rt_phase_end(%c1_i32{{[_0-9]*}})

@@ -44,12 +44,14 @@
 // NOROWS-LABEL: func.func @region1(
 // NOROWS-NOT: fhe.fused {{ *}}rows
 // NOROWS: return
-// One launch per NTT level (logN 4: one) computes the four transforms of a
-// prime in four shared-memory tiles and their products from those tiles;
-// the iNTTs are launches of their own, and no launch is left for the products.
+// One launch per NTT level (logN 4 without fhe-merge-ntt-levels: four),
+// each block running the four transforms of a prime together; the last
+// level keeps them in four shared-memory tiles and computes their products
+// from those tiles; the iNTTs are launches of their own, and no launch is
+// left for the products.
 // GPULOOPS-LABEL: func.func @region1(
 // GPULOOPS: call @fhec_rt_phase_begin(%c1_i32{{[_0-9]*}})
-// GPULOOPS-COUNT-3: gpu.launch blocks({{.*}}) in ({{.*}}, %{{.*}} = %c4{{[_0-9]*}}) threads
+// GPULOOPS-COUNT-3: gpu.launch blocks({{.*}}) in ({{.*}}, %{{.*}} = %c1{{[_0-9]*}}) threads
 // GPULOOPS: gpu.launch blocks({{.*}}) in ({{.*}}, %{{.*}} = %c1{{[_0-9]*}}) threads({{.*}}) workgroup(%{{[a-z0-9]+}} : memref<{{[0-9]+}}xi32, #gpu.address_space<workgroup>>, %{{[a-z0-9]+}} : memref<{{[0-9]+}}xi32, #gpu.address_space<workgroup>>, %{{[a-z0-9]+}} : memref<{{[0-9]+}}xi32, #gpu.address_space<workgroup>>, %{{[a-z0-9]+}} : memref<{{[0-9]+}}xi32, #gpu.address_space<workgroup>>) {
 // GPULOOPS: gpu.barrier
 // GPULOOPS-COUNT-3: modarith.mul_barrett
