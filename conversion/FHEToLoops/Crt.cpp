@@ -142,10 +142,16 @@ void digitCrt(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, const CoeffR
   // lo + hi 2^D = l + h0 2^D + h1 2^(2D), each part below 2^D, h0 reduced
   // with Shoup, h1 (small) with Shoup or a word multiply. (Winograd: lo and
   // hi are signed, their sum lo + hi 2^D is not: an arithmetic shift carries
-  // lo's sign, and h >= 0.) The prime's constants are row j of `cs` (the
-  // PrimeConsts table or a copy of its rows); cTerm is a centered CRT's term.
-  auto finish = [&](Value lo, Value hi, Value cs, Value j, Value cTerm) {
-    auto c = [&](int col) { return kb.splat(kb.tableAt(cs, j, col), W); };
+  // lo's sign, and h >= 0.) The prime's constants are row j of `cs`: the
+  // PrimeConsts table, or a copy of its `finishCols` columns in that order
+  // (`compact`); cTerm is a centered CRT's term.
+  static constexpr int finishCols[] = {abi::kPrime,   abi::kOneShoup,  abi::kBetaMod,
+                                       abi::kBetaModShoup, abi::kBeta2Mod, abi::kBeta2ModShoup};
+  auto finish = [&](Value lo, Value hi, Value cs, Value j, Value cTerm, bool compact = false) {
+    auto c = [&](int col) {
+      if (compact) col = int(llvm::find(finishCols, col) - std::begin(finishCols));
+      return kb.splat(kb.tableAt(cs, j, col), W);
+    };
     Value p = c(abi::kPrime);
     Value carry = winograd ? Value(arith::ShRSIOp::create(kb.b, kb.loc, lo, shift))
                            : Value(arith::ShRUIOp::create(kb.b, kb.loc, lo, shift));
@@ -195,11 +201,17 @@ void digitCrt(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, const CoeffR
     int64_t threads = 256, T = std::min<int64_t>(64, N), lanes = threads / T;
     int64_t groupsOfM = (m + 8 * lanes - 1) / (8 * lanes), Q = (m + groupsOfM * lanes - 1) / (groupsOfM * lanes);
     int64_t PB = lanes * Q;
-    int64_t rowsD = (L * 64 + D - 1) / D, strideD = T + 1, cols = abi::kPrimeConstCols;
+    // A coefficient's digits: a row of rowsD words, padded to a multiple of
+    // 4 (a thread's four digits of a chunk, one 16-byte load) with an odd
+    // number of 16-byte groups (a warp's such loads, 32 consecutive rows,
+    // then hit distinct banks).
+    int64_t rowsD = (L * 64 + D - 1) / D, cols = int64_t(std::size(finishCols));
+    int64_t strideD = (rowsD + 3) / 4 * 4;
+    if (strideD / 4 % 2 == 0) strideD += 4;
     // Power rows padded to a multiple of 4 words: a thread reads a chunk of
     // them as one 16-byte vector load.
     int64_t ndPad = (nd + 3) / 4 * 4;
-    int64_t sharedBytes = 4 * rowsD * strideD + 4 * PB * ndPad + 8 * PB * cols + (center ? 8 * PB : 0);
+    int64_t sharedBytes = 4 * T * strideD + 4 * PB * ndPad + 8 * PB * cols + (center ? 8 * PB : 0);
     if (!usesGpuLaunches(kb.options) || op.getWindow() || sharedBytes > abi::kGpuSharedMemoryBytes) {
       // One thread per residue (prime j, coefficient i) reading its digits
       // in place: the host-loop form, windows, and inputs too wide for a
@@ -241,10 +253,9 @@ void digitCrt(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, const CoeffR
     // T coefficients' limbs (one contiguous, coalesced copy) as 32-bit
     // digits, and its primes' beta^k rows and constants, in shared memory;
     // every digit then serves Q primes from registers, and every power a
-    // warp's 32 coefficients (a broadcast). Digit rows are padded by a word
-    // so the staging's stores, consecutive limbs of one coefficient, spread
-    // over the banks.
-    SmallVector<MemRefType> shared{kb.sharedType({rowsD, strideD}, 32), kb.sharedType({PB, ndPad}, 32),
+    // warp's 32 coefficients (a broadcast). Each coefficient's digits are a
+    // row (strideD above), so a thread reads a chunk's digits in one load.
+    SmallVector<MemRefType> shared{kb.sharedType({T, strideD}, 32), kb.sharedType({PB, ndPad}, 32),
                                    kb.sharedType({PB, cols})};
     if (center) shared.push_back(kb.sharedType({PB, 1}));
     Value groups = arith::CeilDivUIOp::create(kb.b, kb.loc, primes, kb.cidx(PB));
@@ -263,10 +274,27 @@ void digitCrt(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, const CoeffR
         Value limb = kb.load(in, kb.add(i0, c), l);
         for (int64_t h = 0; h < 64 / int64_t(D); ++h)
           kb.store(h ? kb.shr(limb, kb.c64(h * D)) : limb, sh[0],
-                   {kb.add(kb.mul(l, kb.cidx(64 / D)), kb.cidx(h)), c});
+                   {c, kb.add(kb.mul(l, kb.cidx(64 / D)), kb.cidx(h))});
       });
-      stage(PB, nd, [&](Value q, Value k) { kb.store(kb.load(pow, {primeRow(q), k}), sh[1], {q, k}); });
-      stage(PB, cols, [&](Value q, Value k) { kb.store(kb.load(consts, {primeRow(q), k}), sh[2], {q, k}); });
+      if (nd % 2 == 0) {
+        // Pairs of powers (rows of nd 64-bit words: 16-byte aligned): one
+        // vector load each, half the staging's index arithmetic.
+        stage(PB, nd / 2, [&](Value q, Value kk) {
+          Value k = kb.mul(kk, kb.cidx(2));
+          SmallVector<Value> w = kb.loadRun(pow, {primeRow(q), k}, 2, 16);
+          kb.store(w[0], sh[1], {q, k});
+          kb.store(w[1], sh[1], {q, kb.add(k, kb.cidx(1))});
+        });
+      } else {
+        stage(PB, nd, [&](Value q, Value k) { kb.store(kb.load(pow, {primeRow(q), k}), sh[1], {q, k}); });
+      }
+      // The constants finish reads, compacted: thread q < PB copies prime
+      // row q's (the first warps; the others skip).
+      assert(PB <= threads && "a thread per prime row of the group");
+      kb.ifThen(arith::CmpIOp::create(kb.b, kb.loc, arith::CmpIPredicate::ult, tid, kb.cidx(PB)), [&] {
+        for (int64_t x = 0; x < cols; ++x)
+          kb.store(kb.load(consts, {primeRow(tid), kb.cidx(finishCols[x])}), sh[2], {tid, kb.cidx(x)});
+      });
       if (center)
         stage(PB, 1, [&](Value q, Value) {
           kb.store(kb.load(center, {primeRow(q), kb.cidx(0)}), sh[3], {q, kb.cidx(0)});
@@ -281,8 +309,8 @@ void digitCrt(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, const CoeffR
       // them is summed in one word, then split at D into the (lo, hi) sums.
       int64_t chunk = int64_t(1) << std::min<int64_t>(32 - pb, 3);
       auto macChunk = [&](ArrayRef<Value> acc, Value k0, int64_t count) {
-        SmallVector<Value> d, next;
-        for (int64_t u = 0; u < count; ++u) d.push_back(kb.load(sh[0], {kb.add(k0, kb.cidx(u)), c}));
+        // The thread's digits of the chunk: one vector load (its coefficient's row).
+        SmallVector<Value> d = kb.loadRun(sh[0], {c, k0}, count, std::min<int64_t>(16, 4 * chunk)), next;
         for (int64_t q = 0; q < Q; ++q) {
           Value sum;
           SmallVector<Value> pw = kb.loadRun(sh[1], {rows[q], k0}, count, std::min<int64_t>(16, 4 * chunk));
@@ -304,12 +332,12 @@ void digitCrt(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, const CoeffR
       Value topBit;
       if (center) {
         int64_t logq = op.getInput().getType().getLogq();
-        Value digit = kb.load(sh[0], {kb.cidx((logq - 1) / D), c});
+        Value digit = kb.load(sh[0], {c, kb.cidx((logq - 1) / D)});
         topBit = kb.bitAnd(kb.shr(digit, kb.c64((logq - 1) % D)), kb.c64(1));
       }
       for (int64_t q = 0; q < Q; ++q) {
         Value cTerm = center ? kb.bitAnd(kb.sub(zero, topBit), kb.load(sh[3], {rows[q], kb.cidx(0)})) : Value();
-        Value res = finish(acc[2 * q], acc[2 * q + 1], sh[2], rows[q], cTerm);
+        Value res = finish(acc[2 * q], acc[2 * q + 1], sh[2], rows[q], cTerm, /*compact=*/true);
         Value j = kb.add(j0, rows[q]);
         kb.ifThen(arith::CmpIOp::create(kb.b, kb.loc, arith::CmpIPredicate::ult, j, primes),
                   [&] { kb.store(res, out, kb.add(i0, c), j); });

@@ -32,15 +32,17 @@ module attributes {ckks.params = #ckks.params<logN = 8, logQ = 100, logp = 30, s
 // blocks (tile, prime group, member), picking their buffers by member; a
 // block of 256 threads is a tile of 64 coefficients x at most 32 primes (the
 // 8 primes here: the fewest groups of at most 8 a thread, balanced), its 32-bit
-// digits (rows padded by a word), beta^k rows and prime constants staged in
-// shared memory, no per-thread array in local memory; each product of a
-// digit and a power one mul.wide.u32.
-// LOOPS: gpu.launch blocks({{.*}}) in ({{.*}} = %c4{{.*}}, {{.*}}, {{.*}} = %c4{{.*}}) threads({{.*}}) in ({{.*}} = %c256{{.*}}) workgroup(%{{.*}} : memref<4x65xi32, #gpu.address_space<workgroup>>, %{{.*}} : memref<8x4xi32, #gpu.address_space<workgroup>>, %{{.*}} : memref<8x16xi64, #gpu.address_space<workgroup>>)
+// digits (a row of each coefficient's four), beta^k rows and the six prime
+// constants it reads staged in shared memory, no per-thread array in local
+// memory; each product of a digit and a power one mul.wide.u32.
+// LOOPS: gpu.launch blocks({{.*}}) in ({{.*}} = %c4{{.*}}, {{.*}}, {{.*}} = %c4{{.*}}) threads({{.*}}) in ({{.*}} = %c256{{.*}}) workgroup(%{{.*}} : memref<64x4xi32, #gpu.address_space<workgroup>>, %{{.*}} : memref<8x4xi32, #gpu.address_space<workgroup>>, %{{.*}} : memref<8x6xi64, #gpu.address_space<workgroup>>)
 // LOOPS-NOT: memref.alloca
 // LOOPS: arith.select
 // LOOPS: gpu.barrier
 // LOOPS-NOT: memref.alloca
-// A thread's four powers of a prime: one 16-byte vector load.
+// A thread's four digits of its coefficient and four powers of a prime: a
+// 16-byte vector load each.
+// LOOPS: vector.load %{{.*}} {alignment = 16 : i64} : memref<64x4xi32, #gpu.address_space<workgroup>>, vector<4xi32>
 // LOOPS: %[[PW:.*]] = vector.load %{{.*}} {alignment = 16 : i64} : memref<8x4xi32, #gpu.address_space<workgroup>>, vector<4xi32>
 // LOOPS-NEXT: %[[P0:.*]] = vector.extract %[[PW]][0]
 // LOOPS-NEXT: %[[S:.*]] = arith.extui %[[P0]] : i32 to i64
