@@ -335,28 +335,32 @@ struct FHEFusePass : public fhec::impl::FHEFuseBase<FHEFusePass> {
         g.commit(&r, k);
         return true;
       };
+      if (gpu) {
+        // One batch of forward NTTs that only feeds it (their last level's
+        // epilogue, NttGpu.cpp).
+        auto forward = [](Operation *t) {
+          auto fused = dyn_cast<fhe::FusedOp>(t);
+          return fused ? llvm::all_of(fused.getBody()->without_terminator(),
+                                      [](Operation &o) { return isa<fhe::NttOp>(o); })
+                       : isa<fhe::NttOp>(t);
+        };
+        for (Value v : r.getOperands()) {
+          Operation *def = v.getDefiningOp();
+          if (def && spaceOf(def) == fhe::Space::transform && onlyUser(def, &r) && forward(def) && merge(def)) break;
+        }
+        continue;
+      }
       // Transforms that only feed it; an automorphism that only feeds it,
       // with the transform that only feeds the automorphism (a rotation's
       // NTT, slot permutation and products: each row stays in cache).
-      // (GPU: one batch of forward NTTs only.)
-      auto forward = [&](Operation *t) {
-        auto fused = dyn_cast<fhe::FusedOp>(t);
-        return fused ? llvm::all_of(fused.getBody()->without_terminator(), [](Operation &o) { return isa<fhe::NttOp>(o); })
-                     : isa<fhe::NttOp>(t);
-      };
       for (Value v : r.getOperands()) {
         Operation *def = v.getDefiningOp();
-        if (gpu) {
-          if (def && spaceOf(def) == fhe::Space::transform && onlyUser(def, &r) && forward(def) && merge(def)) break;
-          continue;
-        }
         if (def && spaceOf(def) == fhe::Space::transform && onlyUser(def, &r)) merge(def);
         auto a = dyn_cast_or_null<fhe::AutomorphismOp>(def);
         if (!a || !onlyUser(a, &r) || !merge(a)) continue;
         if (Operation *t = a.getInput().getDefiningOp(); t && spaceOf(t) == fhe::Space::transform && onlyUser(t, a))
           merge(t);
       }
-      if (gpu) continue;
       llvm::SetVector<Operation *> users(r.getUsers().begin(), r.getUsers().end());
       for (Operation *u : users)
         if (spaceOf(u) == fhe::Space::transform &&

@@ -40,6 +40,11 @@ int64_t tileBytes(const TargetSpec &spec, int64_t tileLog) {
   return int64_t(llvm::alignTo((T + T / 8) * spec.wordBits() / 8, 16));
 }
 
+// Whether n such tiles fit a thread block's shared memory.
+bool tilesFit(const TargetSpec &spec, int64_t n, int64_t tileLog) {
+  return n * tileBytes(spec, tileLog) <= abi::kGpuSharedMemoryBytes;
+}
+
 // Level (s, k) of the n = srcs.size() transforms of a batch, as one launch.
 // When the n tiles fit a block's shared memory, block (tile, j) runs all n on
 // prime j, a sub-level's twiddles loaded once for the batch (the transforms'
@@ -77,7 +82,7 @@ void emitLevel(KernelBuilder &kb, const TransformPlan &t, Value m, ArrayRef<Valu
   bool stageIn = q == 0 && vLogOf(subs.front()) < 5, stageOut = epilogue || (q == 0 && vLogOf(subs.back()) < 5);
   bool tiled = subs.size() > 1 || stageIn || stageOut;
   int64_t n = int64_t(srcs.size());
-  bool together = epilogue || (n > 1 && (!tiled || n * tileBytes(spec, tileLog) <= abi::kGpuSharedMemoryBytes));
+  bool together = epilogue || (n > 1 && (!tiled || tilesFit(spec, n, tileLog)));
   int64_t perBlock = together ? n : 1;
   int64_t T = int64_t(1) << tileLog;
   SmallVector<MemRefType> shared;
@@ -197,7 +202,7 @@ bool gpuNttEpilogueFits(const TargetSpec &target, ArrayRef<Operation *> ops) {
   int64_t k = 1;
   if (std::optional<ArrayRef<int64_t>> levels = fhe::transformLevels(ops.front()); levels && !levels->empty())
     k = levels->back();
-  return int64_t(ops.size()) * tileBytes(target, k) <= abi::kGpuSharedMemoryBytes;
+  return tilesFit(target, int64_t(ops.size()), k);
 }
 
 void emitTransformsGpu(KernelBuilder &kb, ArrayRef<Operation *> ops, ArrayRef<Value> ins, ArrayRef<Value> outs,
