@@ -144,18 +144,20 @@ void digitCrt(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, const CoeffR
   // hi are signed, their sum lo + hi 2^D is not: an arithmetic shift carries
   // lo's sign, and h >= 0.) The prime's constants are row j of `cs`: the
   // PrimeConsts table, or a copy of its `finishCols` columns in that order
-  // (`compact`); cTerm is a centered CRT's term.
+  // (`compact`); cTerm is a centered CRT's term. `loBelowD`: lo < 2^D
+  // already, no carry from it into hi.
   static constexpr int finishCols[] = {abi::kPrime,   abi::kOneShoup,  abi::kBetaMod,
                                        abi::kBetaModShoup, abi::kBeta2Mod, abi::kBeta2ModShoup};
-  auto finish = [&](Value lo, Value hi, Value cs, Value j, Value cTerm, bool compact = false) {
+  auto finish = [&](Value lo, Value hi, Value cs, Value j, Value cTerm, bool compact = false, bool loBelowD = false) {
     auto c = [&](int col) {
       if (compact) col = int(llvm::find(finishCols, col) - std::begin(finishCols));
       return kb.splat(kb.tableAt(cs, j, col), W);
     };
     Value p = c(abi::kPrime);
-    Value carry = winograd ? Value(arith::ShRSIOp::create(kb.b, kb.loc, lo, shift))
-                           : Value(arith::ShRUIOp::create(kb.b, kb.loc, lo, shift));
-    Value h = kb.add(hi, carry);
+    Value h = hi;
+    if (!loBelowD)
+      h = kb.add(hi, winograd ? Value(arith::ShRSIOp::create(kb.b, kb.loc, lo, shift))
+                              : Value(arith::ShRUIOp::create(kb.b, kb.loc, lo, shift)));
     bool noH1 = wordH1 && h1Max == 0;
     Value l = kb.bitAnd(lo, mask), h0 = noH1 ? h : kb.bitAnd(h, mask);
     Value r1 = kb.mulShoup(h0, c(abi::kBetaMod), c(abi::kBetaModShoup), p, lazySum ? 2 : 1), r2;
@@ -201,16 +203,19 @@ void digitCrt(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, const CoeffR
     int64_t threads = 256, T = std::min<int64_t>(64, N), lanes = threads / T;
     int64_t groupsOfM = (m + 8 * lanes - 1) / (8 * lanes), Q = (m + groupsOfM * lanes - 1) / (groupsOfM * lanes);
     int64_t PB = lanes * Q;
+    // Digits d < 2^32 times powers below 2^pb: 2^(32 - pb) products (4 for
+    // 30-bit primes) fit a 64-bit word (below).
+    int64_t chunk = int64_t(1) << std::min<int64_t>(32 - pb, 3);
+    // Power rows padded to whole chunks (at least 4 words): a thread reads a
+    // chunk of them in 16-byte vector loads.
+    int64_t unit = std::max<int64_t>(4, chunk), ndPad = (nd + unit - 1) / unit * unit;
     // A coefficient's digits: a row of rowsD words, padded to a multiple of
-    // 4 (a thread's four digits of a chunk, one 16-byte load) with an odd
-    // number of 16-byte groups (a warp's such loads, 32 consecutive rows,
-    // then hit distinct banks).
+    // 4, at least ndPad (a thread's digits of a chunk, 16-byte loads), with
+    // an odd number of 16-byte groups (a warp's such loads, 32 consecutive
+    // rows, then hit distinct banks).
     int64_t rowsD = (L * 64 + D - 1) / D, cols = int64_t(std::size(finishCols));
-    int64_t strideD = (rowsD + 3) / 4 * 4;
+    int64_t strideD = std::max((rowsD + 3) / 4 * 4, ndPad);
     if (strideD / 4 % 2 == 0) strideD += 4;
-    // Power rows padded to a multiple of 4 words: a thread reads a chunk of
-    // them as one 16-byte vector load.
-    int64_t ndPad = (nd + 3) / 4 * 4;
     int64_t sharedBytes = 4 * T * strideD + 4 * PB * ndPad + 8 * PB * cols + (center ? 8 * PB : 0);
     if (!usesGpuLaunches(kb.options) || op.getWindow() || sharedBytes > abi::kGpuSharedMemoryBytes) {
       // One thread per residue (prime j, coefficient i) reading its digits
@@ -288,6 +293,10 @@ void digitCrt(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, const CoeffR
       } else {
         stage(PB, nd, [&](Value q, Value k) { kb.store(kb.load(pow, {primeRow(q), k}), sh[1], {q, k}); });
       }
+      // Zero powers past nd: the digits there (the limbs' top halves, or the
+      // row's padding) then add nothing, and every chunk is whole.
+      if (ndPad > nd)
+        stage(PB, ndPad - nd, [&](Value q, Value k) { kb.store(zero, sh[1], {q, kb.add(k, kb.cidx(nd))}); });
       // The constants finish reads, compacted: thread q < PB copies prime
       // row q's (the first warps; the others skip).
       assert(PB <= threads && "a thread per prime row of the group");
@@ -304,30 +313,30 @@ void digitCrt(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, const CoeffR
       Value r = arith::DivUIOp::create(kb.b, kb.loc, tid, kb.cidx(T));
       SmallVector<Value> rows;
       for (int64_t q = 0; q < Q; ++q) rows.push_back(kb.add(r, kb.cidx(q * lanes)));
-      // Digits d < 2^32 times powers below 2^pb: 2^(32 - pb) products (4 for
-      // 30-bit primes) fit one 64-bit word, each a mul.wide.u32, so a chunk of
-      // them is summed in one word, then split at D into the (lo, hi) sums.
-      int64_t chunk = int64_t(1) << std::min<int64_t>(32 - pb, 3);
-      auto macChunk = [&](ArrayRef<Value> acc, Value k0, int64_t count) {
+      // A chunk's products, each a mul.wide.u32, and the low sum lo < 2^D fit
+      // one 64-bit word (chunk (2^32 - 1)(2^pb - 1) + 2^32 - 1 < 2^64), so a
+      // chunk continues lo's sum (each product's 64-bit addend) and is split
+      // at D: its low half the new lo, its high half into hi. (lo stays below
+      // 2^D, which the final reduction relies on; a 32-bit register, so that
+      // ptxas keeps one word for it.)
+      SmallVector<Value> acc;
+      for (int64_t q = 0; q < Q; ++q) acc.append({arith::ConstantIntOp::create(kb.b, kb.loc, kb.b.getI32Type(), 0), zero});
+      // Whole chunks over the zero-padded powers (a partial last chunk's code
+      // after the loop took ptxas past 64 registers, or to spills, in small
+      // CRTs).
+      acc = kb.loop(0, ndPad / chunk, acc, [&](Value kc, ValueRange a) {
+        Value k0 = kb.mul(kc, kb.cidx(chunk));
         // The thread's digits of the chunk: one vector load (its coefficient's row).
-        SmallVector<Value> d = kb.loadRun(sh[0], {c, k0}, count, std::min<int64_t>(16, 4 * chunk)), next;
+        SmallVector<Value> d = kb.loadRun(sh[0], {c, k0}, chunk, std::min<int64_t>(16, 4 * chunk)), next;
         for (int64_t q = 0; q < Q; ++q) {
-          Value sum;
-          SmallVector<Value> pw = kb.loadRun(sh[1], {rows[q], k0}, count, std::min<int64_t>(16, 4 * chunk));
-          for (int64_t u = 0; u < count; ++u) {
-            Value prod = kb.mul(d[u], pw[u]);
-            sum = sum ? kb.add(sum, prod) : prod;
-          }
-          next.push_back(kb.add(acc[2 * q], kb.bitAnd(sum, mask)));
-          next.push_back(kb.add(acc[2 * q + 1], kb.shr(sum, shift)));
+          Value sum = arith::ExtUIOp::create(kb.b, kb.loc, kb.b.getI64Type(), a[2 * q]);
+          SmallVector<Value> pw = kb.loadRun(sh[1], {rows[q], k0}, chunk, std::min<int64_t>(16, 4 * chunk));
+          for (int64_t u = 0; u < chunk; ++u) sum = kb.add(sum, kb.mul(d[u], pw[u]));
+          next.push_back(arith::TruncIOp::create(kb.b, kb.loc, kb.b.getI32Type(), sum));
+          next.push_back(kb.add(a[2 * q + 1], kb.shr(sum, shift)));
         }
         return next;
-      };
-      SmallVector<Value> acc(2 * Q, zero);
-      acc = kb.loop(0, nd / chunk, acc, [&](Value kc, ValueRange a) {
-        return macChunk(SmallVector<Value>(a), kb.mul(kc, kb.cidx(chunk)), chunk);
       });
-      if (nd % chunk) acc = macChunk(acc, kb.cidx(nd / chunk * chunk), nd % chunk);
       // A centered CRT's top bit, from its digit in shared memory.
       Value topBit;
       if (center) {
@@ -337,7 +346,8 @@ void digitCrt(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, const CoeffR
       }
       for (int64_t q = 0; q < Q; ++q) {
         Value cTerm = center ? kb.bitAnd(kb.sub(zero, topBit), kb.load(sh[3], {rows[q], kb.cidx(0)})) : Value();
-        Value res = finish(acc[2 * q], acc[2 * q + 1], sh[2], rows[q], cTerm, /*compact=*/true);
+        Value res = finish(kb.widen(acc[2 * q]), acc[2 * q + 1], sh[2], rows[q], cTerm, /*compact=*/true,
+                           /*loBelowD=*/true);
         Value j = kb.add(j0, rows[q]);
         kb.ifThen(arith::CmpIOp::create(kb.b, kb.loc, arith::CmpIPredicate::ult, j, primes),
                   [&] { kb.store(res, out, kb.add(i0, c), j); });

@@ -825,7 +825,7 @@ SmallVector<MemRefType> gpuIcrtSharedTypes(KernelBuilder &kb, ArrayRef<fhe::Icrt
           kb.sharedType({kIcrtPassCols + kGpuTileWarps, kGpuTileCoeffs}),  // column sums, each warp's last high half
           kb.sharedType({kGpuTileCoeffs}, 32),                             // each coefficient's redo flag
           kb.sharedType({6, kGpuTileCoeffs}),                              // k and the carry chain between passes
-          kb.sharedType({kIcrtPassCols, kGpuTileCoeffs}, 32)};             // each column sum's carries out
+          kb.sharedType({kIcrtPassCols, kGpuTileCoeffs}, 32)};             // each column sum's low word
 }
 
 // The tile's iCRT (Algo. 6 over 30-bit digits, as digitMatrix's): a pass
@@ -837,9 +837,10 @@ SmallVector<MemRefType> gpuIcrtSharedTypes(KernelBuilder &kb, ArrayRef<fhe::Icrt
 // the coefficients (a warp reads a row's 32 coefficients, coalesced) and
 // each warp's digits of P/p_j (lane l the chunk's prime l: consecutive
 // words of a column, the table's layout). A chunk's J <= 16 products
-// temp_j d (< 2^60 each, temp_j reduced to [0, p)) share a 64-bit sum in a
-// register, then added to the column's 64-bit sum and count of carries out,
-// which wait in shared memory (split at 30 bits after the chunks). The first
+// temp_j d (< 2^60 each, temp_j reduced to [0, p)) continue the column's low
+// word lo < 2^32 in a 64-bit register (each product's addend), whose low
+// half is the new lo and whose high half goes into the column's high sum;
+// both wait in shared memory (split at 30 bits after the chunks). The first
 // pass also sums f = sum_j temp_j / p_j (each thread over the rows it
 // stages; the warps' shares meet in shared memory) for k. Then warp 0 runs
 // the carry chain over the pass's columns, one coefficient per lane, and
@@ -868,7 +869,7 @@ void emitGpuIcrtTile(KernelBuilder &kb, fhe::IcrtOp op, Value in, Value out, con
   Value T = kb.table(abi::TableKind::IcrtColumns30, basis, Dq, logN);
   Value negP = kb.table(abi::TableKind::IcrtNegP30, basis, Dq, logN);
   int64_t J = icrtChunkRows(m), chunks = (m + J - 1) / J;
-  Value temps = sh[0], digits = sh[1], fpart = sh[2], cols = sh[3], flag = sh[4], state = sh[5], carries = sh[6];
+  Value temps = sh[0], digits = sh[1], fpart = sh[2], cols = sh[3], flag = sh[4], state = sh[5], lows = sh[6];
   Type i32 = b.getI32Type(), i64 = b.getI64Type(), f64 = b.getF64Type();
   auto narrow = [&](Value v) { return arith::TruncIOp::create(b, loc, i32, v).getResult(); };
   auto wide = [&](Value v) { return arith::ExtUIOp::create(b, loc, i64, v).getResult(); };
@@ -902,15 +903,16 @@ void emitGpuIcrtTile(KernelBuilder &kb, fhe::IcrtOp op, Value in, Value out, con
     // (The thread's share of f accumulates in its slot of fpart, not in a
     // register beside the column sums.)
     if (first) kb.store(zero, fpart, {warp, lane});
-    // Column x0 + q's 64-bit sum (row x0 + q of `cols`) and its count of
-    // carries out (of `carries`): the thread's own words, in shared memory
-    // between chunks (in registers they would cost 3 Q of them).
+    // Column x0 + q's sum lo + hi 2^32: its low word lo (row x0 + q of
+    // `lows`) and its 64-bit high sum hi (of `cols`), the thread's own
+    // words, in shared memory between chunks (in registers they would cost
+    // 3 Q of them).
     // (After a previous pass's or tile's carry chain has read them.)
     auto colAt = [&](int64_t q) { return SmallVector<Value>{kb.add(x0, kb.cidx(q)), lane}; };
     kb.barrier();
     for (int64_t q = 0; q < Q; ++q) {
       kb.store(zero, cols, colAt(q));
-      kb.store(zero, carries, colAt(q));
+      kb.store(zero, lows, colAt(q));
     }
     kb.loop(0, chunks, {}, [&](Value ch, ValueRange) {
       Value j0 = kb.mul(ch, kb.cidx(J));
@@ -977,17 +979,16 @@ void emitGpuIcrtTile(KernelBuilder &kb, fhe::IcrtOp op, Value in, Value out, con
         }
         return sNext;
       };
-      // temp_j < p < 2^30 and digits < 2^30: the chunk's J <= 16 products
-      // sum below 2^64.
+      // temp_j < p < 2^30 and digits < 2^30: the chunk's J <= 16 products and
+      // lo < 2^32 sum below 2^64 (16 (2^30 - 1)^2 + 2^32 - 1).
       // (Unrolled: at most four groups of four rows.)
-      SmallVector<Value> sums(Q, zero);
+      SmallVector<Value> sums;
+      for (int64_t q = 0; q < Q; ++q) sums.push_back(kb.load(lows, colAt(q)));
       for (int64_t r0 = 0; r0 < J; r0 += 4) sums = mac(kb.cidx(r0), std::min<int64_t>(4, J - r0), sums);
-      // Into each column's 64-bit sum and its count of carries out of it.
+      // The sum's low word the new lo (a 32-bit store), its high word into hi.
       for (int64_t q = 0; q < Q; ++q) {
-        auto add = arith::AddUIExtendedOp::create(b, loc, kb.load(cols, colAt(q)), sums[q]);
-        kb.store(add.getSum(), cols, colAt(q));
-        kb.store(kb.add(kb.load(carries, colAt(q)), arith::ExtUIOp::create(b, loc, i64, add.getOverflow())), carries,
-                 colAt(q));
+        kb.store(sums[q], lows, colAt(q));
+        kb.store(kb.add(kb.load(cols, colAt(q)), kb.shr(sums[q], kb.c64(32))), cols, colAt(q));
       }
       return SmallVector<Value>{};
     });
@@ -1008,9 +1009,11 @@ void emitGpuIcrtTile(KernelBuilder &kb, fhe::IcrtOp op, Value in, Value out, con
       Value x = kb.add(x0, kb.cidx(q)), c = kb.add(x, kb.cidx(c0));
       Value nd = select(below(x, n), kb.load(negP, {kb.cidx(0), clamp(c, Dq - 1)}), zero);
       Value prod = kb.mul(wide(narrow(k)), wide(narrow(nd)));
-      Value sum = kb.load(cols, colAt(q));
-      Value accHi = kb.add(kb.shr(sum, sD), kb.shl(kb.load(carries, colAt(q)), kb.c64(64 - D)));
-      lo.push_back(kb.add(kb.bitAnd(sum, mask), kb.bitAnd(prod, mask)));
+      // The column's sum lo + hi 2^32 split at D: lo's low D bits, and
+      // (lo >> D) + hi 2^(32 - D).
+      Value low = kb.load(lows, colAt(q));
+      Value accHi = kb.add(kb.shr(low, sD), kb.shl(kb.load(cols, colAt(q)), kb.c64(32 - D)));
+      lo.push_back(kb.add(kb.bitAnd(low, mask), kb.bitAnd(prod, mask)));
       hi.push_back(kb.add(accHi, kb.shr(prod, sD)));
       if (roundBit >= 0 && roundBit / D >= c0 && roundBit / D < c0 + n) {
         Value here = cmp(arith::CmpIPredicate::eq, c, kb.cidx(roundBit / D));
