@@ -144,25 +144,30 @@ void digitCrt(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, const CoeffR
   // hi are signed, their sum lo + hi 2^D is not: an arithmetic shift carries
   // lo's sign, and h >= 0.) The prime's constants are row j of `cs`: the
   // PrimeConsts table, or a copy of its `finishCols` columns in that order
-  // (`compact`); cTerm is a centered CRT's term. `loBelowD`: lo < 2^D
-  // already, no carry from it into hi.
+  // (`compact`); cTerm is a centered CRT's term. `gpuTile`: the GPU tile's
+  // sums, lo < 2^D already (no carry from it into hi), reduced on 32-bit
+  // words (D = 32: every part and constant fits one, and so does the lazy
+  // sum below 4p).
   static constexpr int finishCols[] = {abi::kPrime,   abi::kOneShoup,  abi::kBetaMod,
                                        abi::kBetaModShoup, abi::kBeta2Mod, abi::kBeta2ModShoup};
-  auto finish = [&](Value lo, Value hi, Value cs, Value j, Value cTerm, bool compact = false, bool loBelowD = false) {
+  auto finish = [&](Value lo, Value hi, Value cs, Value j, Value cTerm, bool compact = false, bool gpuTile = false) {
+    Type i32 = kb.b.getI32Type();
+    auto word = [&](Value v) { return gpuTile ? Value(arith::TruncIOp::create(kb.b, kb.loc, i32, v)) : v; };
     auto c = [&](int col) {
       if (compact) col = int(llvm::find(finishCols, col) - std::begin(finishCols));
-      return kb.splat(kb.tableAt(cs, j, col), W);
+      return word(kb.splat(kb.tableAt(cs, j, col), W));
     };
     Value p = c(abi::kPrime);
     Value h = hi;
-    if (!loBelowD)
+    if (!gpuTile)
       h = kb.add(hi, winograd ? Value(arith::ShRSIOp::create(kb.b, kb.loc, lo, shift))
                               : Value(arith::ShRUIOp::create(kb.b, kb.loc, lo, shift)));
     bool noH1 = wordH1 && h1Max == 0;
-    Value l = kb.bitAnd(lo, mask), h0 = noH1 ? h : kb.bitAnd(h, mask);
+    Value l = word(kb.bitAnd(lo, mask)), h0 = word(noH1 ? h : kb.bitAnd(h, mask));
+    if (cTerm) cTerm = word(cTerm);
     Value r1 = kb.mulShoup(h0, c(abi::kBetaMod), c(abi::kBetaModShoup), p, lazySum ? 2 : 1), r2;
     if (!noH1) {
-      Value h1 = arith::ShRUIOp::create(kb.b, kb.loc, h, shift);
+      Value h1 = word(arith::ShRUIOp::create(kb.b, kb.loc, h, shift));
       r2 = wordH1 ? kb.mul(h1, c(abi::kBeta2Mod))
                   : kb.mulShoup(h1, c(abi::kBeta2Mod), c(abi::kBeta2ModShoup), p, lazySum ? 2 : 1);
     }
@@ -176,7 +181,8 @@ void digitCrt(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, const CoeffR
       if (cTerm) sum = kb.add(sum, cTerm);
       r = op.getLazy() ? kb.reduce(sum, p2, 8, 2) : kb.reduce(kb.reduce(sum, p2, 8, 1), p, 2, 1);
     } else {
-      Value r0 = kb.mulShoup(l, kb.constW(1, W), c(abi::kOneShoup), p);
+      Value one = gpuTile ? Value(arith::ConstantIntOp::create(kb.b, kb.loc, i32, 1)) : kb.constW(1, W);
+      Value r0 = kb.mulShoup(l, one, c(abi::kOneShoup), p);
       if (op.getLazy() && pb + 2 <= wordBits) {
         // At most three residues in [0, p) and a centered term below p: their
         // plain sum is below 4p, a lazy CRT's range, and fits the word.
@@ -347,7 +353,7 @@ void digitCrt(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, const CoeffR
       for (int64_t q = 0; q < Q; ++q) {
         Value cTerm = center ? kb.bitAnd(kb.sub(zero, topBit), kb.load(sh[3], {rows[q], kb.cidx(0)})) : Value();
         Value res = finish(kb.widen(acc[2 * q]), acc[2 * q + 1], sh[2], rows[q], cTerm, /*compact=*/true,
-                           /*loBelowD=*/true);
+                           /*gpuTile=*/true);
         Value j = kb.add(j0, rows[q]);
         kb.ifThen(arith::CmpIOp::create(kb.b, kb.loc, arith::CmpIPredicate::ult, j, primes),
                   [&] { kb.store(res, out, kb.add(i0, c), j); });

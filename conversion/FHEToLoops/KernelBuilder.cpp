@@ -281,8 +281,12 @@ void KernelBuilder::gpuLaunch(Value gx, Value gy, Value gz, int64_t threads, Arr
 
 void KernelBuilder::gpuStage(Value tid, int64_t threads, int64_t rows, int64_t cols,
                              function_ref<void(Value, Value)> copy) {
-  Value row = arith::DivUIOp::create(b, loc, tid, cidx(cols));
-  Value col = arith::RemUIOp::create(b, loc, tid, cidx(cols));
+  // The thread's first element, divided on 32-bit words (a block's thread
+  // index fits one; a 64-bit division by a constant is a 64-bit multiply-high).
+  Type i32 = b.getI32Type();
+  Value t32 = arith::IndexCastUIOp::create(b, loc, i32, tid), n32 = arith::ConstantIntOp::create(b, loc, i32, cols);
+  Value row = arith::IndexCastUIOp::create(b, loc, b.getIndexType(), arith::DivUIOp::create(b, loc, t32, n32));
+  Value col = arith::IndexCastUIOp::create(b, loc, b.getIndexType(), arith::RemUIOp::create(b, loc, t32, n32));
   for (int64_t e0 = 0; e0 < rows * cols; e0 += threads) {
     if (e0) {
       col = add(col, cidx(threads % cols));
