@@ -4,6 +4,7 @@
 #include "fhec/runtime/Error.h"
 #include "fhec/runtime/Reference.h"
 
+#include <cmath>
 #include <map>
 #include <optional>
 #include <set>
@@ -61,6 +62,9 @@ FailureOr<std::vector<V>> interpret(func::FuncOp f, const std::vector<V> &inputs
             .template Case<ckks::AddOp>([&](auto o) { return env[o.getResult()] = ops.add(o, get(o.getLhs()), get(o.getRhs())), success(); })
             .template Case<ckks::SubOp>([&](auto o) { return env[o.getResult()] = ops.sub(o, get(o.getLhs()), get(o.getRhs())), success(); })
             .template Case<ckks::NegateOp>([&](auto o) { return env[o.getResult()] = ops.negate(get(o.getInput())), success(); })
+            .template Case<ckks::MulMonomialOp>([&](auto o) {
+              return env[o.getResult()] = ops.mulMonomial(o, get(o.getInput())), success();
+            })
             .template Case<ckks::MulOp>([&](auto o) -> LogicalResult {
               FailureOr<V> r = ops.mul(o, get(o.getLhs()), get(o.getRhs()));
               if (failed(r)) return failure();
@@ -134,6 +138,9 @@ struct ReferenceOps {
     return rt::referenceSub(align(a, o.getType()), align(b, o.getType()));
   }
   rt::Ciphertext negate(const rt::Ciphertext &a) { return rt::referenceNegate(a); }
+  rt::Ciphertext mulMonomial(ckks::MulMonomialOp o, const rt::Ciphertext &a) {
+    return rt::referenceMulMonomial(a, o.getK());
+  }
   FailureOr<rt::Ciphertext> mul(ckks::MulOp o, const rt::Ciphertext &a, const rt::Ciphertext &b) {
     if (!keys.evk) return o.emitOpError() << "needs the evaluation key";
     int logq = int(o.getType().getLogq());
@@ -236,6 +243,16 @@ struct PlainOps {
   template <typename Op> Vec add(Op, const Vec &a, const Vec &b) { return map(a, [&](rt::Complex x, size_t i) { return x + b[i]; }); }
   template <typename Op> Vec sub(Op, const Vec &a, const Vec &b) { return map(a, [&](rt::Complex x, size_t i) { return x - b[i]; }); }
   Vec negate(const Vec &a) { return map(a, [](rt::Complex x, size_t) { return -x; }); }
+  // Slot j (the value at zeta^(5^j), zeta = e^(2 pi i / 2N)) times zeta^(k 5^j).
+  Vec mulMonomial(ckks::MulMonomialOp o, const Vec &a) {
+    uint64_t twoN = uint64_t(2) << o.getType().getLogN(), five = 1;
+    Vec r(a.size());
+    for (size_t j = 0; j < a.size(); ++j, five = five * 5 % twoN) {
+      double angle = 2.0 * M_PI * double(uint64_t(o.getK()) * five % twoN) / double(twoN);
+      r[j] = a[j] * rt::Complex(std::cos(angle), std::sin(angle));
+    }
+    return r;
+  }
   FailureOr<Vec> mul(ckks::MulOp, const Vec &a, const Vec &b) { return map(a, [&](rt::Complex x, size_t i) { return x * b[i]; }); }
   Vec rescale(ckks::RescaleOp, const Vec &a) { return a; }
   Vec modDown(ckks::ModDownOp, const Vec &a) { return a; }

@@ -216,6 +216,11 @@ ProgramBuilder::Handle ProgramBuilder::conjugate(Handle x, const SourceLocation 
   return build(loc, [&](Location l) { return s->manager->conjugate(l, a); });
 }
 
+ProgramBuilder::Handle ProgramBuilder::mulMonomial(Handle x, int64_t k, const SourceLocation &loc) {
+  Value a = valueOf(s->values, x);
+  return build(loc, [&](Location l) { return s->manager->mulMonomial(l, a, k); });
+}
+
 ProgramBuilder::Handle ProgramBuilder::linearTransform(Handle x, const std::vector<int64_t> &offsets,
                                                        const std::vector<std::vector<std::complex<double>>> &diagonals,
                                                        const SourceLocation &loc) {

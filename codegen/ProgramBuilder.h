@@ -53,6 +53,10 @@ public:
   /// decomposition when hoisted).
   std::vector<Handle> rotate(Handle x, const std::vector<int64_t> &offsets, const SourceLocation &loc);
   Handle conjugate(Handle x, const SourceLocation &loc);
+  /// x times the monomial X^k (ckks.mul_monomial; k = N/2 multiplies every
+  /// slot by i); Compile error for k outside [0, 2N) or off the subring of
+  /// x's slots.
+  Handle mulMonomial(Handle x, int64_t k, const SourceLocation &loc);
   /// ckks.linear_transform: y[j] = sum_i diagonals[i][j] x[(j + offsets[i]) mod
   /// slots], by baby-step giant-step; Parameter error for mismatched shapes.
   Handle linearTransform(Handle x, const std::vector<int64_t> &offsets,

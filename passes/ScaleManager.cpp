@@ -157,6 +157,10 @@ FailureOr<Value> ScaleManager::conjugate(Location loc, Value x) {
   return ckks::ConjugateOp::create(b, loc, typeOf(x), x).getResult();
 }
 
+FailureOr<Value> ScaleManager::mulMonomial(Location loc, Value x, int64_t k) {
+  return ckks::MulMonomialOp::create(b, loc, typeOf(x), x, b.getI64IntegerAttr(k)).getResult();
+}
+
 FailureOr<SmallVector<Value>> ScaleManager::rebuild(Operation *op, ValueRange operands) {
   if (auto r = dyn_cast<ckks::RotateOp>(op)) return rotate(op->getLoc(), operands[0], r.getOffsets());
   if (op->getNumResults() != 1) return op->emitOpError() << "is not supported by ckks-manage-scale";
@@ -189,6 +193,7 @@ FailureOr<Value> ScaleManager::rebuildSingle(Operation *op, ValueRange operands)
                             : addPlain(loc, operands[0], *o.getValues());
       })
       .Case<ckks::ConjugateOp>([&](auto) { return conjugate(loc, operands[0]); })
+      .Case<ckks::MulMonomialOp>([&](ckks::MulMonomialOp o) { return mulMonomial(loc, operands[0], o.getK()); })
       .Case<ckks::LinearTransformOp>([&](ckks::LinearTransformOp o) {
         return linearTransform(loc, operands[0], o.getOffsetsAttr(), o.getDiagonals(), o.getBabyStepAttr(),
                                rescaleAfter);

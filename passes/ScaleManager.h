@@ -47,6 +47,8 @@ public:
   mlir::FailureOr<llvm::SmallVector<mlir::Value>> rotate(mlir::Location loc, mlir::Value x,
                                                           llvm::ArrayRef<int64_t> offsets);
   mlir::FailureOr<mlir::Value> conjugate(mlir::Location loc, mlir::Value x);
+  /// x times X^k (ckks.mul_monomial): same scale and level.
+  mlir::FailureOr<mlir::Value> mulMonomial(mlir::Location loc, mlir::Value x, int64_t k);
   /// An explicit rescale by `bits` (the program's own).
   mlir::FailureOr<mlir::Value> rescale(mlir::Location loc, mlir::Value x, unsigned bits);
   /// An explicit mod_down: to `logq`, or nothing when x is already at or below it.

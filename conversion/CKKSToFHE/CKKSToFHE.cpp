@@ -94,6 +94,14 @@ public:
                                 fhe::PolyNegateOp::create(b, o.getLoc(), in.second)};
           return success();
         })
+        .Case<ckks::MulMonomialOp>([&](ckks::MulMonomialOp o) {
+          Pair in = map.at(o.getInput());
+          auto monomial = [&](Value p) {
+            return fhe::PolyMulMonomialOp::create(b, o.getLoc(), p.getType(), p, o.getKAttr()).getResult();
+          };
+          map[o.getResult()] = {monomial(in.first), monomial(in.second)};
+          return success();
+        })
         .Case<ckks::MulOp>([&](ckks::MulOp o) { return lowerMul(o); })
         .Case<ckks::RescaleOp>([&](ckks::RescaleOp o) {
           auto in = o.getInput().getType(), out = o.getResult().getType();

@@ -4,6 +4,8 @@
 // negation of coefficient i1 - N (X^N = -1). On residues (fhe.automorphism)
 // the negation is mod p_j, which gives the residues of HEAAN's signed
 // automorphism (-x, not q - x); on BigInts (fhe.poly_automorphism) it is mod q.
+// The product by a monomial X^k (fhe.poly_mul_monomial, HEAAN's
+// multByMonomial) is the same gather with t reading t - k mod 2N.
 // The index map is two integer operations per coefficient, not a table.
 // In the evaluation domain (a complete NTT in bit-reversed order) the
 // automorphism is a plain permutation of the slots: slot t (the value at
@@ -31,10 +33,14 @@ int64_t inverseMod2N(int64_t g, unsigned logN) {
   return int64_t(x & ((uint64_t(2) << logN) - 1));
 }
 
-// For output coefficient t: (source index, negated as an i1). g^-1 is a
-// kernel parameter: rotations by different amounts share one kernel.
-std::pair<Value, Value> source(KernelBuilder &kb, Value t, Value gInv, int64_t N) {
-  Value i1 = kb.bitAnd(kb.mul(t, gInv), kb.cidx(2 * N - 1));
+// For output coefficient t: (source index, negated as an i1), from
+// i1 = t g^-1 - k mod 2N (X -> X^g, then times X^k; gInv or k absent: 1 or
+// 0). g^-1 and k are kernel parameters: rotations by different amounts (or
+// monomials of different degrees) share one kernel.
+std::pair<Value, Value> source(KernelBuilder &kb, Value t, Value gInv, int64_t N, Value minusK = Value()) {
+  Value i1 = gInv ? kb.mul(t, gInv) : t;
+  if (minusK) i1 = kb.add(i1, minusK);
+  i1 = kb.bitAnd(i1, kb.cidx(2 * N - 1));
   Value negated = arith::CmpIOp::create(kb.b, kb.loc, arith::CmpIPredicate::uge, i1, kb.cidx(N));
   return {kb.bitAnd(i1, kb.cidx(N - 1)), negated};
 }
@@ -206,39 +212,58 @@ struct AutomorphismLowering : KernelPattern<fhe::AutomorphismOp> {
   }
 };
 
+// out[t] = +-in[i] over the N coefficients of a BigInt polynomial of type
+// t, (i, sign) from `source` with gInv and minusK.
+Value emitPolyGather(KernelBuilder &kb, fhe::PolyType t, Value input, Value gInv, Value minusK) {
+  int64_t N = t.getN(), L = t.getLimbs(), B = kb.options.target->gpu ? 1 : std::min(kBlock, N);
+  unsigned topBits = t.getLogq() % 64;
+  Value out = kb.alloc(kb.memrefOf(t));
+  kb.phaseBegin(abi::Phase::Other);
+  forEachCoefficientBlock(kb, N, B, [&](Value t0) {
+    CoeffRef src{input, Value()}, dst{out, t0};
+    kb.loop(B, [&](Value dt) {
+      auto [i, negated] = source(kb, kb.add(t0, dt), gInv, N, minusK);
+      // q - x as 0 - x over L words (mod 2^(64 L)), then the top limb masked;
+      // x itself when not negated (a mask of all zeros or all ones).
+      Value mask = arith::ExtSIOp::create(kb.b, kb.loc, kb.b.getI64Type(), negated);
+      kb.loop(0, L, {kb.c64(0)}, [&](Value w, ValueRange borrow) {
+        Value x = kb.load(src, i, w);
+        auto [neg, nextBorrow] = kb.subBorrow(kb.c64(0), x, borrow[0]);
+        Value v = kb.bitOr(kb.bitAnd(neg, mask), kb.bitAnd(x, arith::XOrIOp::create(kb.b, kb.loc, mask, kb.c64(-1))));
+        kb.store(v, dst, dt, w);
+        return SmallVector<Value>{nextBorrow};
+      });
+      if (topBits) {
+        Value top = kb.cidx(L - 1);
+        kb.store(kb.bitAnd(kb.load(dst, dt, top), kb.c64(int64_t((uint64_t(1) << topBits) - 1))), dst, dt, top);
+      }
+    });
+  });
+  kb.phaseEnd(abi::Phase::Other);
+  return out;
+}
+
+// The signed gathers on BigInt coefficients: fhe.poly_automorphism (X -> X^g)
+// and fhe.poly_mul_monomial (times X^k: t reads t - k).
 struct PolyAutomorphismLowering : KernelPattern<fhe::PolyAutomorphismOp> {
   using KernelPattern::KernelPattern;
   LogicalResult matchAndRewrite(fhe::PolyAutomorphismOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     KernelBuilder kb(rewriter, op.getLoc(), options);
+    Value gInv = kb.kernelParam(inverseMod2N(op.getGalois(), op.getResult().getType().getLogN()));
+    rewriter.replaceOp(op, emitPolyGather(kb, op.getResult().getType(), adaptor.getInput(), gInv, Value()));
+    return success();
+  }
+};
+
+struct PolyMulMonomialLowering : KernelPattern<fhe::PolyMulMonomialOp> {
+  using KernelPattern::KernelPattern;
+  LogicalResult matchAndRewrite(fhe::PolyMulMonomialOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    KernelBuilder kb(rewriter, op.getLoc(), options);
     auto t = op.getResult().getType();
-    int64_t N = t.getN(), L = t.getLimbs(), B = kb.options.target->gpu ? 1 : std::min(kBlock, N);
-    Value gInv = kb.kernelParam(inverseMod2N(op.getGalois(), t.getLogN()));
-    unsigned topBits = t.getLogq() % 64;
-    Value out = kb.alloc(kb.memrefOf(t));
-    kb.phaseBegin(abi::Phase::Other);
-    forEachCoefficientBlock(kb, N, B, [&](Value t0) {
-      CoeffRef src{adaptor.getInput(), Value()}, dst{out, t0};
-      kb.loop(B, [&](Value dt) {
-        auto [i, negated] = source(kb, kb.add(t0, dt), gInv, N);
-        // q - x as 0 - x over L words (mod 2^(64 L)), then the top limb masked;
-        // x itself when not negated (a mask of all zeros or all ones).
-        Value mask = arith::ExtSIOp::create(kb.b, kb.loc, kb.b.getI64Type(), negated);
-        kb.loop(0, L, {kb.c64(0)}, [&](Value w, ValueRange borrow) {
-          Value x = kb.load(src, i, w);
-          auto [neg, nextBorrow] = kb.subBorrow(kb.c64(0), x, borrow[0]);
-          Value v = kb.bitOr(kb.bitAnd(neg, mask), kb.bitAnd(x, arith::XOrIOp::create(kb.b, kb.loc, mask, kb.c64(-1))));
-          kb.store(v, dst, dt, w);
-          return SmallVector<Value>{nextBorrow};
-        });
-        if (topBits) {
-          Value top = kb.cidx(L - 1);
-          kb.store(kb.bitAnd(kb.load(dst, dt, top), kb.c64(int64_t((uint64_t(1) << topBits) - 1))), dst, dt, top);
-        }
-      });
-    });
-    kb.phaseEnd(abi::Phase::Other);
-    rewriter.replaceOp(op, out);
+    Value minusK = kb.kernelParam((2 * t.getN() - op.getK()) % (2 * t.getN()));
+    rewriter.replaceOp(op, emitPolyGather(kb, t, adaptor.getInput(), Value(), minusK));
     return success();
   }
 };
@@ -246,7 +271,7 @@ struct PolyAutomorphismLowering : KernelPattern<fhe::PolyAutomorphismOp> {
 } // namespace
 
 void populateAutomorphismPatterns(const TypeConverter &tc, RewritePatternSet &patterns, const LoweringOptions &o) {
-  patterns.add<AutomorphismLowering, PolyAutomorphismLowering>(tc, patterns.getContext(), o);
+  patterns.add<AutomorphismLowering, PolyAutomorphismLowering, PolyMulMonomialLowering>(tc, patterns.getContext(), o);
 }
 
 } // namespace fhec

@@ -331,6 +331,16 @@ uint64_t RotateOp::getGaloisElement(unsigned i) {
 
 LogicalResult ConjugateOp::verify() { return verifySameType(*this); }
 
+LogicalResult MulMonomialOp::verify() {
+  CiphertextType t = getType();
+  int64_t twoN = int64_t(2) << t.getLogN(), gap = (twoN / 2) / (2 * int64_t(t.getSlots())), k = int64_t(getK());
+  if (k < 0 || k >= twoN) return emitOpError() << "k must be in [0, 2N) = [0, " << twoN << "), got " << k;
+  if (k % gap != 0)
+    return emitOpError() << "k must be a multiple of N / (2 slots) = " << gap
+                         << " (a sparse ciphertext's subring), got " << k;
+  return verifySameType(*this);
+}
+
 LogicalResult PolyEvalOp::verify() {
   auto in = getInput().getType(), r = getResult().getType();
   std::pair<double, double> d = getInterval();

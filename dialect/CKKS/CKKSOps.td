@@ -166,6 +166,26 @@ def CKKS_ConjugateOp : CKKS_Op<"conjugate", [AllTypesMatch<["input", "result"]>]
   }];
 }
 
+def CKKS_MulMonomialOp : CKKS_Op<"mul_monomial", [AllTypesMatch<["input", "result"]>]> {
+  let summary = "Multiply by the monomial X^k (HEAAN multByMonomial; imult is k = N/2)";
+  let description = [{
+    Both polynomials times X^k mod (X^N + 1, q): coefficient i moves to
+    i + k mod 2N, negated mod q when that index is >= N (X^N = -1). No key,
+    no noise, logq and logp unchanged. Slot j (the value at zeta^(5^j),
+    zeta = e^(i pi / N)) is multiplied by zeta^(k 5^j): k = N/2 multiplies
+    every slot by i, as bootstrapping's CoeffToSlot and EvalMod need
+    (Cheon, Han, Kim, Kim, Song 2018). 0 <= k < 2N, and k a multiple of
+    N / (2 slots), so that a sparse ciphertext stays in its subring
+    Z[X^(N / (2 slots))].
+    ```mlir
+    %r = ckks.mul_monomial %c {k = 4096} : !ckks.ct<logN = 13, logq = 240, logp = 30, slots = 4096>
+    ```
+  }];
+  let arguments = (ins CKKS_CiphertextType:$input, I64Attr:$k);
+  let results = (outs CKKS_CiphertextType:$result);
+  let assemblyFormat = "$input attr-dict `:` type($result)";
+}
+
 def CKKS_PolyEvalOp : CKKS_Op<"poly_eval"> {
   let summary = "Evaluate a polynomial slot-wise: baby-step giant-step on the Chebyshev basis";
   let description = [{

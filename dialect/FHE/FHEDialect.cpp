@@ -453,6 +453,12 @@ LogicalResult AutomorphismOp::verify() {
 
 LogicalResult PolyAutomorphismOp::verify() { return verifyGalois(*this, getGalois(), getResult().getType().getLogN()); }
 
+LogicalResult PolyMulMonomialOp::verify() {
+  int64_t twoN = int64_t(2) << getResult().getType().getLogN(), k = int64_t(getK());
+  if (k < 0 || k >= twoN) return emitOpError() << "k must be in [0, 2N) = [0, " << twoN << "), got " << k;
+  return success();
+}
+
 LogicalResult PolyConstantOp::verify() {
   auto t = getResult().getType();
   auto vt = cast<ShapedType>(getValue().getType());

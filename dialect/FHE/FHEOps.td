@@ -409,6 +409,21 @@ def FHE_PolyAutomorphismOp : FHE_Op<"poly_automorphism", [SameOperandsAndResultT
   let assemblyFormat = "$input attr-dict `:` type($result)";
 }
 
+def FHE_PolyMulMonomialOp : FHE_Op<"poly_mul_monomial", [SameOperandsAndResultType]> {
+  let summary = "Multiplication by the monomial X^k on BigInt coefficients mod q";
+  let description = [{
+    Coefficient i moves to i + k mod 2N, negated mod q (q - x) when that
+    index is >= N (X^N = -1); 0 <= k < 2N. HEAAN's multByMonomial (imult is
+    k = N/2). The same signed gather as `fhe.poly_automorphism`.
+    ```mlir
+    %r = fhe.poly_mul_monomial %p {k = 2048} : !fhe.poly<logN = 12, logq = 240>
+    ```
+  }];
+  let arguments = (ins FHE_PolyType:$input, I64Attr:$k);
+  let results = (outs FHE_PolyType:$result);
+  let assemblyFormat = "$input attr-dict `:` type($result)";
+}
+
 def FHE_PolyConstantOp : FHE_Op<"poly_constant"> {
   let summary = "A constant polynomial: an encoded plaintext, mod q";
   let description = [{

@@ -37,7 +37,7 @@ def _unsupported(symbol, hint=""):
     def method(self, *args):
         raise UnsupportedOperationError(
             f"'{symbol}' is not supported on encrypted values: CKKS offers +, -, *, ** by a positive "
-            f"integer, / by a constant, W @ x by a plaintext matrix, rotate() and conj(){hint}")
+            f"integer, / by a constant, W @ x by a plaintext matrix, rotate(), conj() and mul_monomial(){hint}")
 
     method.__name__ = f"unsupported {symbol}"
     return method
@@ -49,7 +49,7 @@ class Encrypted:
     with Python or NumPy scalars, and with NumPy vectors of one value per slot
     (plaintexts); unary -; ** by a positive integer; / by a scalar constant;
     W @ x by a NumPy matrix (ckks.linear_transform); rotate(k) (slot j takes
-    slot j + k; negative k rotates right) and conj().
+    slot j + k; negative k rotates right), conj() and mul_monomial(k).
 
     slots, logq and logp give its current shape (levels and scales are
     managed automatically).
@@ -133,6 +133,16 @@ class Encrypted:
     def conj(self):
         """Slot-wise complex conjugation."""
         return self._trace.emit("conjugate", self._handle)
+
+    def mul_monomial(self, k):
+        """The ciphertext times the monomial X^k (ckks.mul_monomial, HEAAN's
+        multByMonomial): slot j times e^(i pi k 5^j / N), no key and no level;
+        k = N/2 multiplies every slot by i. Raises TraceError for a k that is
+        not an integer, CompileError for one outside [0, 2N) or not a multiple
+        of N / (2 slots)."""
+        if not isinstance(k, numbers.Integral) or isinstance(k, bool):
+            raise TraceError(f"mul_monomial() takes an integer exponent, got {k!r}")
+        return self._trace.emit("mul_monomial", self._handle, int(k))
 
     def __bool__(self):
         raise TraceError(

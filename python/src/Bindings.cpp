@@ -464,6 +464,8 @@ PYBIND11_MODULE(_fhec, m) {
         return b.rotate(x, offsets, location(l));
       })
       .def("conjugate", [](ProgramBuilder &b, size_t x, const py::tuple &l) { return b.conjugate(x, location(l)); })
+      .def("mul_monomial",
+           [](ProgramBuilder &b, size_t x, int64_t k, const py::tuple &l) { return b.mulMonomial(x, k, location(l)); })
       .def("linear_transform",
            [](ProgramBuilder &b, size_t x, const std::vector<int64_t> &offsets,
               const py::array_t<std::complex<double>, py::array::c_style | py::array::forcecast> &diagonals,

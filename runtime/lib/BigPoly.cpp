@@ -2,6 +2,7 @@
 #include "fhec/runtime/Error.h"
 #include "fhec/runtime/Random.h"
 
+#include <algorithm>
 #include <string>
 
 namespace fhec::rt {
@@ -91,6 +92,23 @@ BigPoly negate(const BigPoly &a) {
   const int L = a.limbs();
   for (size_t i = 0; i < a.N(); ++i)
     mpn_neg((mp_limb_t *)r.coeff(i), (const mp_limb_t *)a.coeff(i), L);
+  r.maskTop();
+  return r;
+}
+
+BigPoly mulMonomial(const BigPoly &a, int64_t k) {
+  const int64_t N = int64_t(a.N());
+  if (k < 0 || k >= 2 * N)
+    throw Error("mulMonomial: k = " + std::to_string(k) + " is not in [0, 2N) = [0, " + std::to_string(2 * N) + ")");
+  BigPoly r(a.logN, a.logq);
+  const int L = a.limbs();
+  for (int64_t i = 0; i < N; ++i) {
+    int64_t t = (i + k) % (2 * N);
+    if (t < N)
+      std::copy_n(a.coeff(size_t(i)), L, r.coeff(size_t(t)));
+    else
+      mpn_neg((mp_limb_t *)r.coeff(size_t(t - N)), (const mp_limb_t *)a.coeff(size_t(i)), L);
+  }
   r.maskTop();
   return r;
 }

@@ -192,6 +192,10 @@ Ciphertext referenceSub(const Ciphertext &c1, const Ciphertext &c2) {
 
 Ciphertext referenceNegate(const Ciphertext &c) { return {negate(c.ax), negate(c.bx), c.logp, c.slots, c.keySet}; }
 
+Ciphertext referenceMulMonomial(const Ciphertext &c, int64_t k) {
+  return {mulMonomial(c.ax, k), mulMonomial(c.bx, k), c.logp, c.slots, c.keySet};
+}
+
 Ciphertext referenceRescale(const Ciphertext &c, int bits) {
   if (bits > c.logp) throw Error("rescale: shift exceeds the scale logp = " + std::to_string(c.logp));
   return {shiftRight(c.ax, bits), shiftRight(c.bx, bits), c.logp - bits, c.slots, c.keySet};

@@ -195,7 +195,9 @@ module attributes {{ckks.params = #ckks.params<logN = 11, logQ = 200, logp = 30>
     %dn = ckks.mod_down %r : {2} -> {4}
     %t = ckks.add %sqr, %dn : {4}
     %u = ckks.add_const %t {{value = 0.125 : f64} : {4}
-    return %u, %kr : {4}, {2}
+    %i = ckks.mul_monomial %u {{k = 1024} : {4}
+    %w = ckks.mul_monomial %kr {{k = 4092} : {2}
+    return %i, %w : {4}, {2}
   }
 })",
                                    a, a60, b, b60, c)

@@ -83,6 +83,19 @@ def test_too_little_depth_left(small):
     assert isinstance(e.value, fhec.CompileError)
 
 
+def test_mul_monomial_off_the_subring(small):
+    # 8 slots at N = 1024 live in Z[X^64]: X^3 would leave it.
+    def shifted(x):
+        return x.mul_monomial(3)
+
+    line = inspect.getsourcelines(shifted)[1] + 1
+    with pytest.raises(fhec.CompileError, match=r"k must be a multiple of N / \(2 slots\) = 64") as e:
+        compile_(small, shifted)
+    assert f"test_errors.py:{line}:" in str(e.value)
+    with pytest.raises(fhec.TraceError, match="mul_monomial\\(\\) takes an integer exponent"):
+        compile_(small, lambda x: x.mul_monomial(0.5))
+
+
 def test_mixed_parameters_and_contexts(small, small_ctx, rng):
     other = fhec.Params(logN=10, logQ=150, logp=30, slots=16, security="none")
     traced = []

@@ -66,6 +66,7 @@ CASES = [
     ("rotate_right", lambda x, y: fhec.rotate(x, -1), [f"%0 = ckks.rotate %arg0 [511] : {t(150)}"], 150),
     ("rotate_zero", lambda x, y: x.rotate(512) + y, [f"%0 = ckks.add %arg0, %arg1 : {t(150)}"], 150),
     ("conj", lambda x, y: x.conj(), [f"%0 = ckks.conjugate %arg0 : {t(150)}"], 150),
+    ("mul_monomial", lambda x, y: x.mul_monomial(512), [f"%0 = ckks.mul_monomial %arg0 {{k = 512 : i64}} : {t(150)}"], 150),
     ("pow", lambda x, y: x ** 3,
      [f"%0 = ckks.mul %arg0, %arg0 : ({t(150)}, {t(150)}) -> {t(150, 60)}",
       f"%1 = ckks.rescale %0 : {t(150, 60)} -> {t(120)}",

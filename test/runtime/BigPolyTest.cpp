@@ -94,6 +94,34 @@ TEST(BigPoly, SignExtendKeepsCenteredValues) {
   EXPECT_THROW(signExtend(BigPoly(4, 100), 99), Error);
 }
 
+// X^k as a negacyclic shift: X^0 = 1, X^N = -1, X^a X^b = X^(a + b mod 2N),
+// and coefficient 0 of a X gets -a_(N-1).
+TEST(BigPoly, MulMonomialIsANegacyclicShift) {
+  SecureRandom rng;
+  const int logN = 5;
+  const int64_t N = int64_t(1) << logN;
+  for (int logq : {64, 65, 300}) {
+    BigPoly a = randomPoly(logN, logq, rng);
+    EXPECT_EQ(mulMonomial(a, 0).words, a.words);
+    EXPECT_EQ(mulMonomial(a, N).words, negate(a).words);
+    for (auto [k1, k2] : {std::pair<int64_t, int64_t>{3, 2 * N - 1}, {N + 5, N - 2}, {7, 9}})
+      EXPECT_EQ(mulMonomial(mulMonomial(a, k1), k2).words, mulMonomial(a, (k1 + k2) % (2 * N)).words)
+          << "k1 = " << k1 << ", k2 = " << k2;
+    BigPoly x = mulMonomial(a, 1);
+    mpz_t top, first;
+    mpz_inits(top, first, nullptr);
+    a.get(size_t(N - 1), top);
+    mpz_neg(top, top);
+    mpz_fdiv_r_2exp(top, top, logq);
+    x.get(0, first);
+    EXPECT_EQ(mpz_cmp(top, first), 0);
+    mpz_clears(top, first, nullptr);
+  }
+  BigPoly a(logN, 100);
+  EXPECT_THROW(mulMonomial(a, 2 * N), Error);
+  EXPECT_THROW(mulMonomial(a, -1), Error);
+}
+
 TEST(BigPoly, MismatchedOperandsAreReported) {
   BigPoly a(4, 100), b(4, 101), c(5, 100);
   EXPECT_THROW(add(a, b), Error);

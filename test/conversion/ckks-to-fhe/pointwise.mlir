@@ -1,5 +1,6 @@
 // RUN: fhec-opt --ckks-to-fhe %s | FileCheck %s
-// Add/Sub/Negate/Rescale/ModDown/constants become BigInt pointwise ops on (ax, bx).
+// Add/Sub/Negate/Rescale/ModDown/constants become BigInt pointwise ops on (ax,
+// bx), and a product by X^k the signed gather fhe.poly_mul_monomial on both.
 
 !ct = !ckks.ct<logN = 8, logq = 100, logp = 30, slots = 16>
 !ct60 = !ckks.ct<logN = 8, logq = 100, logp = 60, slots = 16>
@@ -15,7 +16,11 @@ module attributes {ckks.params = #ckks.params<logN = 8, logQ = 100, logp = 30>} 
     // CHECK: fhe.poly_sub %[[S0]], %arg2
     %1 = ckks.sub %0, %b : !ct
     // CHECK: fhe.poly_negate
-    %2 = ckks.negate %1 : !ct
+    %n = ckks.negate %1 : !ct
+    // imult: X^(N/2) on both polynomials.
+    // CHECK: fhe.poly_mul_monomial %{{.*}} {k = 128 : i64} : <logN = 8, logq = 100>
+    // CHECK: fhe.poly_mul_monomial %{{.*}} {k = 128 : i64} : <logN = 8, logq = 100>
+    %2 = ckks.mul_monomial %n {k = 128} : !ct
     // round(-0.75 * 2^30) = -805306368 on both polynomials
     // CHECK: fhe.poly_mul_scalar %{{.*}} {value = -805306368 : i128}
     // CHECK: fhe.poly_mul_scalar %{{.*}} {value = -805306368 : i128}

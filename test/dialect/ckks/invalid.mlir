@@ -394,6 +394,29 @@ module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>}
 
 // -----
 
+module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>} {
+  func.func @mul_monomial_range(%a: !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 2048>) {
+    // expected-error @+1 {{k must be in [0, 2N) = [0, 8192), got 8192}}
+    %0 = ckks.mul_monomial %a {k = 8192} : !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 2048>
+    return
+  }
+}
+
+// -----
+
+// A sparse ciphertext (8 slots at N = 4096) lives in Z[X^256]: X^k must too.
+module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>} {
+  func.func @mul_monomial_subring(%a: !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 8>) {
+    // The largest such k is accepted.
+    %0 = ckks.mul_monomial %a {k = 7936} : !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 8>
+    // expected-error @+1 {{k must be a multiple of N / (2 slots) = 256 (a sparse ciphertext's subring), got 100}}
+    %1 = ckks.mul_monomial %a {k = 100} : !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 8>
+    return
+  }
+}
+
+// -----
+
 // A plaintext has one value per slot.
 module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>} {
   func.func @mul_plain_length(%a: !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 4>) {

@@ -40,7 +40,9 @@ module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>}
     // CHECK: %{{.*}}:3 = ckks.rotate %{{.*}} [1, 4, 2] : <logN = 12, logq = 200, logp = 30, slots = 2048>
     %many:3 = ckks.rotate %a [1, 4, 2] : !ct
     // CHECK: ckks.conjugate %{{.*}} : <logN = 12, logq = 200, logp = 30, slots = 2048>
-    %1 = ckks.conjugate %0 : !ct
+    %c = ckks.conjugate %0 : !ct
+    // CHECK: ckks.mul_monomial %{{.*}} {k = 2048 : i64} : <logN = 12, logq = 200, logp = 30, slots = 2048>
+    %1 = ckks.mul_monomial %c {k = 2048} : !ct
     // CHECK: ckks.add_plain %{{.*}} {values = dense<{{.*}}> : tensor<2048xf64>}
     %2 = ckks.add_plain %1 {values = dense<0.5> : tensor<2048xf64>} : !ct
     // CHECK: ckks.mul_plain %{{.*}} {values = dense<(1.000000e+00,2.000000e+00)> : tensor<2048xcomplex<f64>>} : <{{.*}}logp = 30{{.*}}> -> <logN = 12, logq = 200, logp = 60, slots = 2048>

@@ -710,6 +710,16 @@ func.func @poly_automorphism_identity(%x: !fhe.poly<logN = 4, logq = 30>) {
 
 // -----
 
+func.func @poly_mul_monomial_range(%x: !fhe.poly<logN = 4, logq = 30>) {
+  // The largest k is accepted.
+  %0 = fhe.poly_mul_monomial %x {k = 31 : i64} : !fhe.poly<logN = 4, logq = 30>
+  // expected-error @+1 {{k must be in [0, 2N) = [0, 32), got -1}}
+  %1 = fhe.poly_mul_monomial %x {k = -1 : i64} : !fhe.poly<logN = 4, logq = 30>
+  return
+}
+
+// -----
+
 func.func @poly_constant_length() {
   // expected-error @+1 {{value must hold N = 16 coefficients, got 'tensor<8xi64>'}}
   %0 = fhe.poly_constant {value = dense<0> : tensor<8xi64>} : !fhe.poly<logN = 4, logq = 30>

@@ -66,7 +66,9 @@ func.func @bigint(%x: !p, %y: !p) -> !fhe.poly<logN = 4, logq = 20> {
 // CHECK-LABEL: func.func @automorphisms
 func.func @automorphisms(%x: !p, %r: !c) -> (!p, !c, !p) {
   // CHECK: fhe.poly_automorphism %{{.*}} {galois = 5 : i64} : <logN = 4, logq = 30>
-  %0 = fhe.poly_automorphism %x {galois = 5 : i64} : !p
+  %a = fhe.poly_automorphism %x {galois = 5 : i64} : !p
+  // CHECK: fhe.poly_mul_monomial %{{.*}} {k = 8 : i64} : <logN = 4, logq = 30>
+  %0 = fhe.poly_mul_monomial %a {k = 8 : i64} : !p
   // CHECK: fhe.automorphism %{{.*}} {galois = 31 : i64} : <logN = 4, basis = #[[B]], domain = coeff, layout = prime_major>
   %1 = fhe.automorphism %r {galois = 31 : i64} : !c
   // CHECK: fhe.poly_constant {value = dense<[1, -2, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 340282366920938463463374607431768211455]> : tensor<16xi129>} : <logN = 4, logq = 30>

@@ -18,6 +18,8 @@ module attributes {ckks.params = #ckks.params<logN = 11, logQ = 200, logp = 30, 
     %dn = ckks.mod_down %r : !b -> !c
     %t = ckks.add %sqr, %dn : !c
     %u = ckks.add_const %t {value = 0.125 : f64} : !c
-    return %u, %kr : !c, !b
+    %i = ckks.mul_monomial %u {k = 1024} : !c
+    %w = ckks.mul_monomial %kr {k = 4092} : !b
+    return %i, %w : !c, !b
   }
 }

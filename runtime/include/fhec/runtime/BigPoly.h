@@ -61,6 +61,10 @@ struct BigPoly {
 BigPoly add(const BigPoly &a, const BigPoly &b);
 BigPoly sub(const BigPoly &a, const BigPoly &b);
 BigPoly negate(const BigPoly &a);
+/// a X^k mod (X^N + 1, q) for 0 <= k < 2N (HEAAN's multByMonomial):
+/// coefficient i moves to i + k mod 2N, negated when that index is >= N.
+/// Throws Error for k outside [0, 2N).
+BigPoly mulMonomial(const BigPoly &a, int64_t k);
 /// floor(a / 2^bits) with logq decreased by bits (HEAAN's rightShift).
 BigPoly shiftRight(const BigPoly &a, int bits);
 /// a mod 2^newLogq for newLogq <= logq (modulus switching down).

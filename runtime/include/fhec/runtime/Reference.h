@@ -37,6 +37,8 @@ Ciphertext referenceMul(const Params &params, const Ciphertext &c1, const Cipher
 Ciphertext referenceAdd(const Ciphertext &c1, const Ciphertext &c2);
 Ciphertext referenceSub(const Ciphertext &c1, const Ciphertext &c2);
 Ciphertext referenceNegate(const Ciphertext &c);
+/// Both polynomials times X^k, 0 <= k < 2N (mulMonomial; logq, logp kept).
+Ciphertext referenceMulMonomial(const Ciphertext &c, int64_t k);
 /// Right shift of both polynomials by `bits` (q <- q / 2^bits, logp -= bits).
 Ciphertext referenceRescale(const Ciphertext &c, int bits);
 /// Reduction mod 2^newLogq (logp kept).
