@@ -143,18 +143,18 @@ void digitCrt(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, const CoeffR
   // with Shoup, h1 (small) with Shoup or a word multiply. (Winograd: lo and
   // hi are signed, their sum lo + hi 2^D is not: an arithmetic shift carries
   // lo's sign, and h >= 0.) The prime's constants are row j of `cs`: the
-  // PrimeConsts table, or a copy of its `finishCols` columns in that order
-  // (`compact`); cTerm is a centered CRT's term. `gpuTile`: the GPU tile's
-  // sums, lo < 2^D already (no carry from it into hi), reduced on 32-bit
-  // words (D = 32: every part and constant fits one, and so does the lazy
-  // sum below 4p).
+  // PrimeConsts table, or (`gpuTile`) the GPU tile's copy of its
+  // `finishCols` columns in that order. cTerm is a centered CRT's term.
+  // `gpuTile` also means lo < 2^D already (no carry from it into hi) and a
+  // reduction on 32-bit words (D = 32: every part and constant fits one,
+  // and so does the lazy sum below 4p).
   static constexpr int finishCols[] = {abi::kPrime,   abi::kOneShoup,  abi::kBetaMod,
                                        abi::kBetaModShoup, abi::kBeta2Mod, abi::kBeta2ModShoup};
-  auto finish = [&](Value lo, Value hi, Value cs, Value j, Value cTerm, bool compact = false, bool gpuTile = false) {
+  auto finish = [&](Value lo, Value hi, Value cs, Value j, Value cTerm, bool gpuTile = false) {
     Type i32 = kb.b.getI32Type();
     auto word = [&](Value v) { return gpuTile ? Value(arith::TruncIOp::create(kb.b, kb.loc, i32, v)) : v; };
     auto c = [&](int col) {
-      if (compact) col = int(llvm::find(finishCols, col) - std::begin(finishCols));
+      if (gpuTile) col = int(llvm::find(finishCols, col) - std::begin(finishCols));
       return word(kb.splat(kb.tableAt(cs, j, col), W));
     };
     Value p = c(abi::kPrime);
@@ -335,7 +335,7 @@ void digitCrt(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, const CoeffR
         // The thread's digits of the chunk: one vector load (its coefficient's row).
         SmallVector<Value> d = kb.loadRun(sh[0], {c, k0}, chunk, std::min<int64_t>(16, 4 * chunk)), next;
         for (int64_t q = 0; q < Q; ++q) {
-          Value sum = arith::ExtUIOp::create(kb.b, kb.loc, kb.b.getI64Type(), a[2 * q]);
+          Value sum = kb.widen(a[2 * q]);
           SmallVector<Value> pw = kb.loadRun(sh[1], {rows[q], k0}, chunk, std::min<int64_t>(16, 4 * chunk));
           for (int64_t u = 0; u < chunk; ++u) sum = kb.add(sum, kb.mul(d[u], pw[u]));
           next.push_back(arith::TruncIOp::create(kb.b, kb.loc, kb.b.getI32Type(), sum));
@@ -352,8 +352,7 @@ void digitCrt(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, const CoeffR
       }
       for (int64_t q = 0; q < Q; ++q) {
         Value cTerm = center ? kb.bitAnd(kb.sub(zero, topBit), kb.load(sh[3], {rows[q], kb.cidx(0)})) : Value();
-        Value res = finish(kb.widen(acc[2 * q]), acc[2 * q + 1], sh[2], rows[q], cTerm, /*compact=*/true,
-                           /*gpuTile=*/true);
+        Value res = finish(kb.widen(acc[2 * q]), acc[2 * q + 1], sh[2], rows[q], cTerm, /*gpuTile=*/true);
         Value j = kb.add(j0, rows[q]);
         kb.ifThen(arith::CmpIOp::create(kb.b, kb.loc, arith::CmpIPredicate::ult, j, primes),
                   [&] { kb.store(res, out, kb.add(i0, c), j); });
