@@ -73,6 +73,9 @@ FailureOr<std::vector<V>> interpret(func::FuncOp f, const std::vector<V> &inputs
             })
             .template Case<ckks::RescaleOp>([&](auto o) { return env[o.getResult()] = ops.rescale(o, get(o.getInput())), success(); })
             .template Case<ckks::ModDownOp>([&](auto o) { return env[o.getResult()] = ops.modDown(o, get(o.getInput())), success(); })
+            .template Case<ckks::ModRaiseOp>([&](auto o) { return env[o.getResult()] = ops.modRaise(o, get(o.getInput())), success(); })
+            .template Case<ckks::DivByPo2Op>([&](auto o) { return env[o.getResult()] = ops.divByPo2(o, get(o.getInput())), success(); })
+            .template Case<ckks::RelabelOp>([&](auto o) { return env[o.getResult()] = ops.relabel(o, get(o.getInput())), success(); })
             .template Case<ckks::MulConstOp>([&](auto o) { return env[o.getResult()] = ops.mulConst(o, get(o.getInput())), success(); })
             .template Case<ckks::AddConstOp>([&](auto o) { return env[o.getResult()] = ops.addConst(o, get(o.getInput())), success(); })
             .template Case<ckks::MulPlainOp>([&](auto o) { return env[o.getResult()] = ops.mulPlain(o, get(o.getInput())), success(); })
@@ -152,6 +155,15 @@ struct ReferenceOps {
   }
   rt::Ciphertext modDown(ckks::ModDownOp o, const rt::Ciphertext &a) {
     return rt::referenceModDown(a, int(o.getResult().getType().getLogq()));
+  }
+  rt::Ciphertext modRaise(ckks::ModRaiseOp o, const rt::Ciphertext &a) {
+    return rt::referenceModRaise(a, int(o.getResult().getType().getLogq()));
+  }
+  rt::Ciphertext divByPo2(ckks::DivByPo2Op o, const rt::Ciphertext &a) {
+    return rt::referenceDivByPo2(a, int(o.getInput().getType().getLogq() - o.getResult().getType().getLogq()));
+  }
+  rt::Ciphertext relabel(ckks::RelabelOp o, const rt::Ciphertext &a) {
+    return rt::referenceRelabel(a, int(o.getType().getLogp()), int(o.getType().getSlots()));
   }
   rt::Ciphertext mulConst(ckks::MulConstOp o, const rt::Ciphertext &a) {
     mpz_t k;
@@ -256,6 +268,27 @@ struct PlainOps {
   FailureOr<Vec> mul(ckks::MulOp, const Vec &a, const Vec &b) { return map(a, [&](rt::Complex x, size_t i) { return x * b[i]; }); }
   Vec rescale(ckks::RescaleOp, const Vec &a) { return a; }
   Vec modDown(ckks::ModDownOp, const Vec &a) { return a; }
+  // The values of m, not of m + q I: exact once reduced back to q, and what EvalMod recovers.
+  Vec modRaise(ckks::ModRaiseOp, const Vec &a) { return a; }
+  Vec divByPo2(ckks::DivByPo2Op o, const Vec &a) {
+    double f = std::ldexp(1.0, -int(o.getInput().getType().getLogq() - o.getType().getLogq()));
+    return map(a, [&](rt::Complex x, size_t) { return x * f; });
+  }
+  // Scale: times 2^(logp in - logp out). Slots: n -> m > n repeats the n
+  // values; m -> n < m takes the mean of slots j, j + n, ...
+  Vec relabel(ckks::RelabelOp o, const Vec &a) {
+    auto in = o.getInput().getType(), out = o.getType();
+    double f = std::ldexp(1.0, int(in.getLogp()) - int(out.getLogp()));
+    size_t n = out.getSlots();
+    Vec r(n, rt::Complex(0));
+    if (n >= a.size()) {
+      for (size_t j = 0; j < n; ++j) r[j] = a[j % a.size()] * f;
+    } else {
+      double copies = double(a.size() / n);
+      for (size_t j = 0; j < a.size(); ++j) r[j % n] += a[j] * (f / copies);
+    }
+    return r;
+  }
   Vec mulConst(ckks::MulConstOp o, const Vec &a) {
     double c = o.getValue().convertToDouble();
     return map(a, [&](rt::Complex x, size_t) { return x * c; });

@@ -36,6 +36,37 @@ Value ScaleManager::modDown(Location loc, Value x, unsigned logq) {
   return ckks::ModDownOp::create(b, loc, withLevel(t, logq, t.getLogp()), x);
 }
 
+FailureOr<Value> ScaleManager::modRaise(Location loc, Value x, unsigned logq) {
+  ckks::CiphertextType t = typeOf(x);
+  if (logq <= t.getLogq() || logq > params.getLogQ())
+    return emitError(loc) << "cannot raise the modulus to 2^" << logq << ": it must lie above the ciphertext's 2^"
+                          << t.getLogq() << " and at most the module's 2^" << params.getLogQ();
+  return ckks::ModRaiseOp::create(b, loc, withLevel(t, logq, t.getLogp()), x).getResult();
+}
+
+FailureOr<Value> ScaleManager::divByPo2(Location loc, Value x, unsigned bits) {
+  ckks::CiphertextType t = typeOf(x);
+  if (bits == 0) return x;
+  if (t.getLogq() <= bits || t.getLogq() - bits <= t.getLogp()) {
+    outOfDepth = true;
+    return emitError(loc) << "too little depth left: dividing by 2^" << bits << " at scale 2^" << t.getLogp()
+                          << " needs more than " << bits + t.getLogp() << " bits of modulus, but logq = "
+                          << t.getLogq();
+  }
+  return ckks::DivByPo2Op::create(b, loc, withLevel(t, t.getLogq() - bits, t.getLogp()), x).getResult();
+}
+
+FailureOr<Value> ScaleManager::relabel(Location loc, Value x, int64_t logp, unsigned slots) {
+  ckks::CiphertextType t = typeOf(x);
+  if (logp < 0 || logp >= int64_t(t.getLogq()))
+    return emitError(loc) << "cannot relabel the scale to 2^" << logp << ": logp must lie in [0, logq = "
+                          << t.getLogq() << ")";
+  auto r = ckks::CiphertextType::getChecked([&] { return emitError(loc); }, b.getContext(), t.getLogN(),
+                                            t.getLogq(), unsigned(logp), slots);
+  if (!r) return failure();
+  return ckks::RelabelOp::create(b, loc, r, x).getResult();
+}
+
 FailureOr<std::pair<Value, Value>> ScaleManager::align(Location loc, Value x, Value y, bool sameScale) {
   ckks::CiphertextType tx = typeOf(x), ty = typeOf(y);
   if (tx.getLogN() != ty.getLogN() || tx.getSlots() != ty.getSlots())
@@ -207,6 +238,16 @@ FailureOr<Value> ScaleManager::rebuildSingle(Operation *op, ValueRange operands)
       })
       .Case<ckks::ModDownOp>([&](ckks::ModDownOp o) -> FailureOr<Value> {
         return modDown(loc, operands[0], o.getType().getLogq());
+      })
+      .Case<ckks::ModRaiseOp>([&](ckks::ModRaiseOp o) { return modRaise(loc, operands[0], o.getType().getLogq()); })
+      .Case<ckks::DivByPo2Op>([&](ckks::DivByPo2Op o) {
+        return divByPo2(loc, operands[0], o.getInput().getType().getLogq() - o.getType().getLogq());
+      })
+      .Case<ckks::RelabelOp>([&](ckks::RelabelOp o) {
+        // The same change of scale from the managed operand's (the same values).
+        int64_t logp = int64_t(typeOf(operands[0]).getLogp()) + int64_t(o.getType().getLogp()) -
+                       int64_t(o.getInput().getType().getLogp());
+        return relabel(loc, operands[0], logp, o.getType().getSlots());
       })
       .Default([&](Operation *o) -> FailureOr<Value> {
         return o->emitOpError() << "is not a ckks operation that ckks-manage-scale knows";

@@ -53,6 +53,12 @@ public:
   mlir::FailureOr<mlir::Value> rescale(mlir::Location loc, mlir::Value x, unsigned bits);
   /// An explicit mod_down: to `logq`, or nothing when x is already at or below it.
   mlir::Value modDown(mlir::Location loc, mlir::Value x, unsigned logq);
+  /// ckks.mod_raise of x to `logq`, which must exceed x's.
+  mlir::FailureOr<mlir::Value> modRaise(mlir::Location loc, mlir::Value x, unsigned logq);
+  /// ckks.div_by_po2: x / 2^bits at x's scale, `bits` of modulus consumed.
+  mlir::FailureOr<mlir::Value> divByPo2(mlir::Location loc, mlir::Value x, unsigned bits);
+  /// ckks.relabel of x to scale 2^logp and `slots` slots (same level).
+  mlir::FailureOr<mlir::Value> relabel(mlir::Location loc, mlir::Value x, int64_t logp, unsigned slots);
 
   ckks::ParamsAttr getParams() const { return params; }
 

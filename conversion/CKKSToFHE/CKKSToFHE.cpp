@@ -1,8 +1,9 @@
 // ckks-to-fhe: HE Mul as the CRT -> NTT -> Hadamard -> iNTT -> iCRT dataflow of
 // HEAAN's Scheme::mult (Jung et al. 2021, Fig. 2); rotation and conjugation as
 // an automorphism plus key switching through the same region 2; products with
-// plaintexts through region 1; HE Add/Sub/Negate, rescale, mod_down and
-// constant ops as BigInt pointwise ops.
+// plaintexts through region 1; HE Add/Sub/Negate, rescale, div_by_po2,
+// mod_down, mod_raise and constant ops as BigInt pointwise ops; relabel as
+// nothing.
 #include "conversion/Passes.h"
 #include "passes/Bounds.h"
 
@@ -20,6 +21,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <type_traits>
 
 namespace fhec {
 #define GEN_PASS_DEF_CKKSTOFHE
@@ -103,7 +105,7 @@ public:
           return success();
         })
         .Case<ckks::MulOp>([&](ckks::MulOp o) { return lowerMul(o); })
-        .Case<ckks::RescaleOp>([&](ckks::RescaleOp o) {
+        .Case<ckks::RescaleOp, ckks::DivByPo2Op>([&](auto o) {
           auto in = o.getInput().getType(), out = o.getResult().getType();
           Type t = polyType(out.getLogq());
           int64_t d = in.getLogq() - out.getLogq();
@@ -112,11 +114,17 @@ public:
                                 fhe::PolyShrOp::create(b, o.getLoc(), t, p.second, d)};
           return success();
         })
-        .Case<ckks::ModDownOp>([&](ckks::ModDownOp o) {
+        .Case<ckks::ModDownOp, ckks::ModRaiseOp>([&](auto o) {
+          // Reduction mod a smaller q, or the centred lift to a larger one.
+          using PolyOp = std::conditional_t<std::is_same_v<decltype(o), ckks::ModDownOp>, fhe::PolyReduceOp,
+                                            fhe::PolyModRaiseOp>;
           Type t = polyType(o.getResult().getType().getLogq());
           Pair p = map.at(o.getInput());
-          map[o.getResult()] = {fhe::PolyReduceOp::create(b, o.getLoc(), t, p.first),
-                                fhe::PolyReduceOp::create(b, o.getLoc(), t, p.second)};
+          map[o.getResult()] = {PolyOp::create(b, o.getLoc(), t, p.first), PolyOp::create(b, o.getLoc(), t, p.second)};
+          return success();
+        })
+        .Case<ckks::RelabelOp>([&](ckks::RelabelOp o) {
+          map[o.getResult()] = map.at(o.getInput());
           return success();
         })
         .Case<ckks::MulConstOp>([&](ckks::MulConstOp o) -> LogicalResult {

@@ -1,6 +1,7 @@
 // BigInt pointwise kernels on (N, limbs) polynomials mod 2^logq: add, sub,
 // negate with carry chains, right shift (rescale, region 2's division by Q),
-// reduction to a smaller power of two, the constant multiplications of
+// reduction to a smaller power of two, the centred lift to a larger one
+// (bootstrapping's modulus raise), the constant multiplications of
 // mul_const / add_const, and constant polynomials (encoded plaintexts). Limb
 // loops are IR loops, so code size does not grow with logq.
 #include "conversion/FHEToLoops/Patterns.h"
@@ -55,6 +56,22 @@ void shiftRight(KernelBuilder &kb, const CoeffRef &in, const CoeffRef &out, Valu
   });
 }
 
+// The centred lift of a `from` coefficient to L words: its words below the
+// top limb copied, the top limb sign-extended from bit logq - 1, the sign above.
+void signExtend(KernelBuilder &kb, const CoeffRef &in, const CoeffRef &out, Value i, fhe::PolyType from, int64_t L,
+                int64_t W) {
+  int64_t Lin = from.getLimbs();
+  kb.loop(kb.cidx(0), kb.cidx(Lin - 1), [&](Value w) { kb.storeW(kb.loadW(in, i, w, W), out, i, w); });
+  Value top = kb.loadW(in, i, kb.cidx(Lin - 1), W);
+  if (unsigned r = from.getLogq() % 64) {
+    Value up = kb.constW(64 - r, W);
+    top = arith::ShRSIOp::create(kb.b, kb.loc, kb.shl(top, up), up);
+  }
+  kb.storeW(top, out, i, kb.cidx(Lin - 1));
+  Value sign = arith::ShRSIOp::create(kb.b, kb.loc, top, kb.constW(63, W));
+  kb.loop(kb.cidx(Lin), kb.cidx(L), [&](Value w) { kb.storeW(sign, out, i, w); });
+}
+
 } // namespace
 
 void emitShiftRight(KernelBuilder &kb, const CoeffRef &in, const CoeffRef &out, int64_t B, int64_t shift, int64_t Lin,
@@ -83,6 +100,9 @@ void emitBigIntBlock(KernelBuilder &kb, Operation *op, ArrayRef<CoeffRef> ins, c
         })
         .Case<fhe::PolyReduceOp>([&](auto) {
           kb.loop(L, [&](Value w) { kb.storeW(kb.loadW(ins[0], i, w, W), out, i, w); });
+        })
+        .Case<fhe::PolyModRaiseOp>([&](fhe::PolyModRaiseOp o) {
+          signExtend(kb, ins[0], out, i, o.getInput().getType(), L, W);
         })
         .Default([](Operation *) { llvm_unreachable("not a fusable BigInt op"); });
     maskTop(kb, out, i, t, W);
@@ -219,7 +239,7 @@ void populateBigIntPatterns(const TypeConverter &tc, RewritePatternSet &patterns
   MLIRContext *ctx = patterns.getContext();
   patterns.add<CoefficientOpLowering<fhe::PolyAddOp>, CoefficientOpLowering<fhe::PolySubOp>,
                CoefficientOpLowering<fhe::PolyNegateOp>, CoefficientOpLowering<fhe::PolyShrOp>,
-               CoefficientOpLowering<fhe::PolyReduceOp>, MulScalarLowering, AddConstantTermLowering,
+               CoefficientOpLowering<fhe::PolyReduceOp>, CoefficientOpLowering<fhe::PolyModRaiseOp>, MulScalarLowering, AddConstantTermLowering,
                PolyConstantLowering>(tc, ctx, o);
 }
 

@@ -131,7 +131,8 @@ static bool emitGpuTiledKernel(KernelBuilder &kb, ArrayRef<Operation *> ops,
     if (auto icrt = dyn_cast<fhe::IcrtOp>(op)) {
       if (!hasGpuIcrtTile(icrt, kb.options) || !memory.count(icrt.getInput())) return false;
       icrts.push_back(icrt);
-    } else if (!isa<fhe::PolyAddOp, fhe::PolySubOp, fhe::PolyNegateOp, fhe::PolyShrOp, fhe::PolyReduceOp>(op)) {
+    } else if (!isa<fhe::PolyAddOp, fhe::PolySubOp, fhe::PolyNegateOp, fhe::PolyShrOp, fhe::PolyReduceOp,
+                         fhe::PolyModRaiseOp>(op)) {
       return false;
     }
     for (Value v : op->getOperands())

@@ -281,11 +281,25 @@ LogicalResult RescaleOp::verify() {
   return verifyAll(*this);
 }
 
-LogicalResult ModDownOp::verify() {
+// mod_down, div_by_po2 (`up` false) and mod_raise (`up`): only logq changes, in that direction.
+static LogicalResult verifyLevelChange(Operation *op, bool up) {
+  auto in = cast<CiphertextType>(op->getOperand(0).getType()), r = cast<CiphertextType>(op->getResult(0).getType());
+  if (!sameExcept(in, r, true, false))
+    return op->emitOpError() << op->getName().stripDialect() << " must keep logN, logp and slots";
+  if (up ? r.getLogq() <= in.getLogq() : r.getLogq() >= in.getLogq())
+    return op->emitOpError() << "result logq = " << r.getLogq() << " must be " << (up ? "larger" : "smaller")
+                             << " than the input's logq = " << in.getLogq();
+  return verifyAll(op);
+}
+
+LogicalResult ModDownOp::verify() { return verifyLevelChange(*this, false); }
+LogicalResult ModRaiseOp::verify() { return verifyLevelChange(*this, true); }
+LogicalResult DivByPo2Op::verify() { return verifyLevelChange(*this, false); }
+
+LogicalResult RelabelOp::verify() {
   auto in = getInput().getType(), r = getResult().getType();
-  if (!sameExcept(in, r, true, false)) return emitOpError() << "mod_down must keep logN, logp and slots";
-  if (r.getLogq() >= in.getLogq())
-    return emitOpError() << "result logq = " << r.getLogq() << " must be smaller than the input's logq = " << in.getLogq();
+  if (in.getLogN() != r.getLogN() || in.getLogq() != r.getLogq())
+    return emitOpError() << "relabel must keep logN and logq, got " << in << " -> " << r;
   return verifyAll(*this);
 }
 

@@ -93,6 +93,67 @@ def CKKS_ModDownOp : CKKS_Op<"mod_down"> {
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
 }
 
+def CKKS_ModRaiseOp : CKKS_Op<"mod_raise"> {
+  let summary = "Modulus raising: the centred lift from mod q to a larger modulus (bootstrapping's first step)";
+  let description = [{
+    Every coefficient of both polynomials is read as its centred
+    representative in [-q/2, q/2) and taken mod 2^logq of the result (for
+    power-of-two moduli, a sign extension). The result decrypts to
+    m + q I(X) mod 2^logq(result), where I has small integer coefficients
+    (|I_i| <= (h + 1) / 2 for a secret of Hamming weight h): bootstrapping's
+    EvalMod removes q I (Cheon, Han, Kim, Kim, Song 2018, Sec. 3). logN,
+    logp and slots are kept. The slot-value evaluator keeps the input's
+    values, those of m: exact once the result is reduced back to q, and what
+    EvalMod recovers.
+    ```mlir
+    %r = ckks.mod_raise %c : !ckks.ct<logN = 13, logq = 60, logp = 30, slots = 8>
+                          -> !ckks.ct<logN = 13, logq = 240, logp = 30, slots = 8>
+    ```
+  }];
+  let arguments = (ins CKKS_CiphertextType:$input);
+  let results = (outs CKKS_CiphertextType:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+}
+
+def CKKS_DivByPo2Op : CKKS_Op<"div_by_po2"> {
+  let summary = "Divide every slot by 2^d keeping the scale (HEAAN divByPo2): q <- q / 2^d, logp unchanged";
+  let description = [{
+    Both polynomials are shifted right by d = logq(input) - logq(result)
+    bits (floor, as `ckks.rescale`), so the message is divided by 2^d while
+    its scale stays 2^logp. Bootstrapping's SubSum uses it to remove its
+    factor N / (2 slots).
+    ```mlir
+    %r = ckks.div_by_po2 %c : !ckks.ct<logN = 13, logq = 240, logp = 30, slots = 8>
+                           -> !ckks.ct<logN = 13, logq = 230, logp = 30, slots = 8>
+    ```
+  }];
+  let arguments = (ins CKKS_CiphertextType:$input);
+  let results = (outs CKKS_CiphertextType:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+}
+
+def CKKS_RelabelOp : CKKS_Op<"relabel"> {
+  let summary = "Read the same polynomials at another scale or slot count (no data changes)";
+  let description = [{
+    The result has the input's polynomials, logN and logq:
+    - scale: read at 2^logp(result), every slot value is multiplied by
+      2^(logp(input) - logp(result)) (bootstrapping sets the scale after the
+      modulus raise, as HEAAN's bootstrap assigns `logp`);
+    - slots: n slots read as m > n repeat the n values m / n times (a sparse
+      polynomial of Z[X^(N / 2n)] lies in Z[X^(N / 2m)]; HEAAN's sparse
+      bootstrapping works on 2n slots); m slots read as n < m give slot j the
+      mean of slots j, j + n, ... (decoding n slots reads only the subring's
+      coefficients).
+    ```mlir
+    %r = ckks.relabel %c : !ckks.ct<logN = 13, logq = 240, logp = 30, slots = 8>
+                        -> !ckks.ct<logN = 13, logq = 240, logp = 40, slots = 16>
+    ```
+  }];
+  let arguments = (ins CKKS_CiphertextType:$input);
+  let results = (outs CKKS_CiphertextType:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+}
+
 def CKKS_MulConstOp : CKKS_Op<"mul_const"> {
   let summary = "Multiply every slot by a real constant";
   let description = [{

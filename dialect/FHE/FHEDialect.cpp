@@ -292,7 +292,7 @@ LogicalResult FusedOp::verifyRegions() {
     switch (getSpace()) {
     case Space::residue: ok = isa<HadamardOp, AddOp, SubOp>(op); break;
     case Space::coefficient:
-      ok = isa<IcrtOp, CrtOp, PolyAddOp, PolySubOp, PolyNegateOp, PolyShrOp, PolyReduceOp>(op);
+      ok = isa<IcrtOp, CrtOp, PolyAddOp, PolySubOp, PolyNegateOp, PolyShrOp, PolyReduceOp, PolyModRaiseOp>(op);
       break;
     case Space::transform: ok = isa<NttOp, InttOp>(op); break;
     case Space::rows: {
@@ -426,6 +426,14 @@ LogicalResult PolyReduceOp::verify() {
   if (failed(sameRing(*this, in.getLogN(), out.getLogN()))) return failure();
   if (out.getLogq() > in.getLogq())
     return emitOpError() << "result modulus 2^" << out.getLogq() << " exceeds the input's 2^" << in.getLogq();
+  return success();
+}
+
+LogicalResult PolyModRaiseOp::verify() {
+  auto in = getInput().getType(), out = getResult().getType();
+  if (failed(sameRing(*this, in.getLogN(), out.getLogN()))) return failure();
+  if (out.getLogq() <= in.getLogq())
+    return emitOpError() << "result modulus 2^" << out.getLogq() << " must exceed the input's 2^" << in.getLogq();
   return success();
 }
 

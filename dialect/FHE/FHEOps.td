@@ -390,6 +390,22 @@ def FHE_PolyReduceOp : FHE_Op<"poly_reduce"> {
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
 }
 
+def FHE_PolyModRaiseOp : FHE_Op<"poly_mod_raise"> {
+  let summary = "Centred lift of every coefficient to a larger power of two";
+  let description = [{
+    Each coefficient x in [0, 2^logq) is read as its centred representative
+    (x - 2^logq when x >= 2^(logq - 1)) and taken mod 2^logq of the result:
+    the sign extension of a logq-bit two's complement number. Bootstrapping's
+    modulus raise (Cheon, Han, Kim, Kim, Song 2018, Sec. 3).
+    ```mlir
+    %r = fhe.poly_mod_raise %p : !fhe.poly<logN = 12, logq = 60> -> !fhe.poly<logN = 12, logq = 240>
+    ```
+  }];
+  let arguments = (ins FHE_PolyType:$input);
+  let results = (outs FHE_PolyType:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+}
+
 def FHE_PolyMulScalarOp : FHE_Op<"poly_mul_scalar", [SameOperandsAndResultType]> {
   let summary = "Multiply every coefficient by a signed integer constant mod q";
   let hasVerifier = 0;  // ODS traits and constraints say it all

@@ -205,6 +205,29 @@ Ciphertext referenceModDown(const Ciphertext &c, int newLogq) {
   return {reduce(c.ax, newLogq), reduce(c.bx, newLogq), c.logp, c.slots, c.keySet};
 }
 
+Ciphertext referenceModRaise(const Ciphertext &c, int newLogq) {
+  if (newLogq <= c.logq())
+    throw Error("modRaise: logq " + std::to_string(newLogq) + " must exceed the ciphertext's logq = " +
+                std::to_string(c.logq()));
+  return {signExtend(c.ax, newLogq), signExtend(c.bx, newLogq), c.logp, c.slots, c.keySet};
+}
+
+Ciphertext referenceDivByPo2(const Ciphertext &c, int bits) {
+  if (bits < 1 || c.logp >= c.logq() - bits)
+    throw Error("divByPo2: a shift of " + std::to_string(bits) + " bits leaves no room for the scale 2^" +
+                std::to_string(c.logp) + " below q = 2^" + std::to_string(c.logq()));
+  return {shiftRight(c.ax, bits), shiftRight(c.bx, bits), c.logp, c.slots, c.keySet};
+}
+
+Ciphertext referenceRelabel(const Ciphertext &c, int logp, int slots) {
+  if (logp < 0 || logp >= c.logq())
+    throw Error("relabel: scale 2^" + std::to_string(logp) + " does not fit q = 2^" + std::to_string(c.logq()));
+  if (slots < 1 || (slots & (slots - 1)) || size_t(slots) > c.ax.N() / 2)
+    throw Error("relabel: slots = " + std::to_string(slots) + " must be a power of two <= N/2 = " +
+                std::to_string(c.ax.N() / 2));
+  return {c.ax, c.bx, logp, slots, c.keySet};
+}
+
 Ciphertext referenceMulConst(const Ciphertext &c, const mpz_t k, int logScale) {
   return {mulScalar(c.ax, k), mulScalar(c.bx, k), c.logp + logScale, c.slots, c.keySet};
 }

@@ -9,6 +9,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <cmath>
+#include <map>
 
 using namespace fhec;
 using namespace fhec::test;
@@ -94,8 +95,11 @@ module attributes {{ckks.params = #ckks.params<logN = {0}, logQ = {1}, logp = {2
       .str();
 }
 
-// Encrypts random inputs, runs `name` compiled and in the reference, checks both.
-void checkProgram(Program &prog, const std::string &name, const rt::Params &params, double maxError) {
+// Encrypts random inputs, runs `name` compiled and in the reference, checks
+// both. Output k of `reduceTo` (a modulus raise's, which decrypts to m + q I)
+// has its decryption reduced mod 2^reduceTo[k] = q before decoding.
+void checkProgram(Program &prog, const std::string &name, const rt::Params &params, double maxError,
+                  const std::map<size_t, int> &reduceTo = {}) {
   rt::SecureRandom rng;
   rt::KeySet keys = rt::generateKeys(params, rng);
   mlir::func::FuncOp f = prog.func(name);
@@ -122,7 +126,9 @@ void checkProgram(Program &prog, const std::string &name, const rt::Params &para
   ASSERT_TRUE(mlir::succeeded(plain));
   for (size_t i = 0; i < got.size(); ++i) {
     EXPECT_TRUE(got[i] == (*want)[i]) << "output " << i << " differs from the GMP reference";
-    auto dec = rt::decode(rt::decrypt(keys.sk, got[i]), got[i].slots, got[i].logp);
+    rt::BigPoly m = rt::decrypt(keys.sk, got[i]);
+    if (reduceTo.count(i)) m = rt::reduce(m, reduceTo.at(i));
+    auto dec = rt::decode(m, got[i].slots, got[i].logp);
     double err = 0;
     for (size_t s = 0; s < dec.size(); ++s) err = std::max(err, std::abs(dec[s] - (*plain)[i][s]));
     EXPECT_LT(err, maxError) << "output " << i;
@@ -179,10 +185,12 @@ class ProgramBitExact : public ::testing::TestWithParam<Config> {};
 
 TEST_P(ProgramBitExact, EveryCkksOp) {
   std::string a = ct(11, 200, 30, 256), a60 = ct(11, 200, 60, 256), b = ct(11, 170, 30, 256),
-              c = ct(11, 140, 30, 256), b60 = ct(11, 170, 60, 256);
+              c = ct(11, 140, 30, 256), b60 = ct(11, 170, 60, 256), e = ct(11, 166, 30, 256),
+              e2 = ct(11, 166, 26, 512), h = ct(11, 170, 30, 128), lo = ct(11, 60, 30, 256),
+              up = ct(11, 190, 30, 256), upd = ct(11, 180, 30, 256);
   std::string text = llvm::formatv(R"(
 module attributes {{ckks.params = #ckks.params<logN = 11, logQ = 200, logp = 30>} {{
-  func.func @g(%x: {0}, %y: {0}) -> ({4}, {2}) {{
+  func.func @g(%x: {0}, %y: {0}) -> ({4}, {2}, {6}, {7}, {10}) {{
     %s = ckks.add %x, %y : {0}
     %d = ckks.sub %x, %y : {0}
     %n = ckks.negate %d : {0}
@@ -197,16 +205,22 @@ module attributes {{ckks.params = #ckks.params<logN = 11, logQ = 200, logp = 30>
     %u = ckks.add_const %t {{value = 0.125 : f64} : {4}
     %i = ckks.mul_monomial %u {{k = 1024} : {4}
     %w = ckks.mul_monomial %kr {{k = 4092} : {2}
-    return %i, %w : {4}, {2}
+    %v = ckks.div_by_po2 %w : {2} -> {5}
+    %v2 = ckks.relabel %v : {5} -> {6}
+    %h = ckks.relabel %kr : {2} -> {7}
+    %lo = ckks.mod_down %i : {4} -> {8}
+    %up = ckks.mod_raise %lo : {8} -> {9}
+    %upd = ckks.div_by_po2 %up : {9} -> {10}
+    return %i, %w, %v2, %h, %upd : {4}, {2}, {6}, {7}, {10}
   }
 })",
-                                   a, a60, b, b60, c)
+                                   a, a60, b, b60, c, e, e2, h, lo, up, upd)
                          .str();
   SKIP_UNLESS_RUNNABLE(GetParam());
   Program prog = compileProgram(text, GetParam().options());
   ASSERT_TRUE(prog.module);
   if (GetParam().threads) prog.module->setThreads(GetParam().threads);
-  checkProgram(prog, "g", makeParams(11, 200, 30), 1e-3);
+  checkProgram(prog, "g", makeParams(11, 200, 30), 1e-3, {{4, 50}});  // (m + 2^60 I) / 2^10
 }
 
 TEST_P(ProgramBitExact, SigmoidExample) {

@@ -2,7 +2,9 @@
 // negacyclic product (O(N^2) mpz arithmetic, no Kronecker substitution).
 #include "TestUtil.h"
 
+#include "fhec/runtime/Encoding.h"
 #include "fhec/runtime/Error.h"
+#include "fhec/runtime/Keys.h"
 #include "fhec/runtime/Reference.h"
 
 #include <cmath>
@@ -82,6 +84,54 @@ TEST(Reference, MismatchedOperandsAreReported) {
   EXPECT_THROW(referenceAdd(a, b), Error);
   EvalKey wrong{randomPoly(4, 100, rng), randomPoly(4, 100, rng)};
   EXPECT_THROW(referenceMul(p, a, a, wrong), Error);
+}
+
+// The modulus raise is the centred lift: a raised encryption of m decrypts to
+// m + q I with |I_i| <= (h + 1) / 2 (an unsigned lift would leave I up to h).
+TEST(Reference, ModRaiseDecryptsToTheMessagePlusASmallMultipleOfQ) {
+  SecureRandom rng;
+  Params p = makeParams(10, 200, 30);
+  KeySet keys = generateKeys(p, rng);
+  std::vector<Complex> z(8, Complex(0.25, -0.5));
+  const int logq = 50;
+  Ciphertext c = encrypt(p, keys.pk, encode(z, p.logN, 30, logq), 30, 8, rng);
+  Ciphertext r = referenceModRaise(c, 200);
+  EXPECT_EQ(r.logq(), 200);
+  EXPECT_EQ(r.logp, 30);
+  EXPECT_EQ(referenceModDown(r, logq).ax, c.ax);
+  BigPoly m = decrypt(keys.sk, c), t = decrypt(keys.sk, r);
+  mpz_t a, b, d;
+  mpz_inits(a, b, d, nullptr);
+  long largest = 0;
+  for (size_t i = 0; i < m.N(); ++i) {
+    m.get(i, a, /*centered=*/true);
+    t.get(i, b, /*centered=*/true);
+    mpz_sub(d, b, a);
+    ASSERT_TRUE(mpz_divisible_2exp_p(d, logq)) << "coefficient " << i;
+    mpz_fdiv_q_2exp(d, d, logq);
+    largest = std::max(largest, std::labs(mpz_get_si(d)));
+  }
+  mpz_clears(a, b, d, nullptr);
+  EXPECT_GT(largest, 0);
+  EXPECT_LE(largest, (p.h + 1) / 2 + 1);
+  EXPECT_THROW(referenceModRaise(c, logq), Error);
+}
+
+TEST(Reference, DivByPo2AndRelabelKeepOrChangeTheScale) {
+  SecureRandom rng;
+  Ciphertext c{randomPoly(5, 100, rng), randomPoly(5, 100, rng), 30, 8};
+  Ciphertext d = referenceDivByPo2(c, 7);
+  EXPECT_EQ(d.ax, shiftRight(c.ax, 7));
+  EXPECT_EQ(d.logq(), 93);
+  EXPECT_EQ(d.logp, 30);
+  EXPECT_THROW(referenceDivByPo2(c, 70), Error);  // 2^30 would not fit q = 2^30
+  Ciphertext r = referenceRelabel(c, 45, 16);
+  EXPECT_EQ(r.bx, c.bx);
+  EXPECT_EQ(r.logp, 45);
+  EXPECT_EQ(r.slots, 16);
+  EXPECT_THROW(referenceRelabel(c, 100, 8), Error);
+  EXPECT_THROW(referenceRelabel(c, 30, 32), Error);  // N/2 = 16
+  EXPECT_THROW(referenceRelabel(c, 30, 6), Error);
 }
 
 TEST(Reference, ScaleConstantRoundsToNearest) {

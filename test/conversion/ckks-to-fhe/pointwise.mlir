@@ -1,6 +1,7 @@
 // RUN: fhec-opt --ckks-to-fhe %s | FileCheck %s
-// Add/Sub/Negate/Rescale/ModDown/constants become BigInt pointwise ops on (ax,
-// bx), and a product by X^k the signed gather fhe.poly_mul_monomial on both.
+// Add/Sub/Negate/Rescale/ModDown/ModRaise/DivByPo2/constants become BigInt
+// pointwise ops on (ax, bx), a product by X^k the signed gather
+// fhe.poly_mul_monomial on both, and relabel nothing.
 
 !ct = !ckks.ct<logN = 8, logq = 100, logp = 30, slots = 16>
 !ct60 = !ckks.ct<logN = 8, logq = 100, logp = 60, slots = 16>
@@ -34,6 +35,20 @@ module attributes {ckks.params = #ckks.params<logN = 8, logQ = 100, logp = 30>} 
     %6 = ckks.mod_down %a : !ct -> !low
     %7 = ckks.add %5, %6 : !low
     return %7 : !low
+  }
+  // Bootstrapping's modulus raise is the centred lift of both polynomials,
+  // div_by_po2 a right shift, and a relabelling changes no polynomial.
+  // CHECK-LABEL: func.func @boot
+  // CHECK-NEXT: %[[A:.*]] = fhe.poly_mod_raise %arg0 : <logN = 8, logq = 70> -> <logN = 8, logq = 100>
+  // CHECK-NEXT: %[[B:.*]] = fhe.poly_mod_raise %arg1 : <logN = 8, logq = 70> -> <logN = 8, logq = 100>
+  // CHECK-NEXT: %[[C:.*]] = fhe.poly_shr %[[A]] {shift = 4 : i64} : <logN = 8, logq = 100> -> <logN = 8, logq = 96>
+  // CHECK-NEXT: %[[D:.*]] = fhe.poly_shr %[[B]] {shift = 4 : i64} : <logN = 8, logq = 100> -> <logN = 8, logq = 96>
+  // CHECK-NEXT: return %[[C]], %[[D]]
+  func.func @boot(%a: !low) -> !ckks.ct<logN = 8, logq = 96, logp = 50, slots = 128> {
+    %0 = ckks.mod_raise %a : !low -> !ct
+    %1 = ckks.div_by_po2 %0 : !ct -> !ckks.ct<logN = 8, logq = 96, logp = 30, slots = 16>
+    %2 = ckks.relabel %1 : !ckks.ct<logN = 8, logq = 96, logp = 30, slots = 16> -> !ckks.ct<logN = 8, logq = 96, logp = 50, slots = 128>
+    return %2 : !ckks.ct<logN = 8, logq = 96, logp = 50, slots = 128>
   }
   // No HE Mul: no evaluation key argument and no preparation function.
   // CHECK-NOT: __fhec_evk_prepare

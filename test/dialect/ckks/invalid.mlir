@@ -417,6 +417,66 @@ module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>}
 
 // -----
 
+module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>} {
+  func.func @mod_raise_down(%a: !ckks.ct<logN = 12, logq = 100, logp = 30, slots = 8>) {
+    // expected-error @+1 {{result logq = 90 must be larger than the input's logq = 100}}
+    %0 = ckks.mod_raise %a : !ckks.ct<logN = 12, logq = 100, logp = 30, slots = 8> -> !ckks.ct<logN = 12, logq = 90, logp = 30, slots = 8>
+    return
+  }
+}
+
+// -----
+
+module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>} {
+  func.func @mod_raise_scale(%a: !ckks.ct<logN = 12, logq = 100, logp = 30, slots = 8>) {
+    // expected-error @+1 {{mod_raise must keep logN, logp and slots}}
+    %0 = ckks.mod_raise %a : !ckks.ct<logN = 12, logq = 100, logp = 30, slots = 8> -> !ckks.ct<logN = 12, logq = 200, logp = 40, slots = 8>
+    return
+  }
+}
+
+// -----
+
+module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>} {
+  func.func @mod_raise_above_top(%a: !ckks.ct<logN = 12, logq = 100, logp = 30, slots = 8>) {
+    // expected-error @+1 {{ciphertext logq = 210 exceeds the module's logQ = 200}}
+    %0 = ckks.mod_raise %a : !ckks.ct<logN = 12, logq = 100, logp = 30, slots = 8> -> !ckks.ct<logN = 12, logq = 210, logp = 30, slots = 8>
+    return
+  }
+}
+
+// -----
+
+module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>} {
+  func.func @div_by_po2_scale(%a: !ckks.ct<logN = 12, logq = 100, logp = 30, slots = 8>) {
+    // expected-error @+1 {{div_by_po2 must keep logN, logp and slots}}
+    %0 = ckks.div_by_po2 %a : !ckks.ct<logN = 12, logq = 100, logp = 30, slots = 8> -> !ckks.ct<logN = 12, logq = 90, logp = 20, slots = 8>
+    return
+  }
+}
+
+// -----
+
+module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>} {
+  func.func @div_by_po2_up(%a: !ckks.ct<logN = 12, logq = 100, logp = 30, slots = 8>) {
+    // expected-error @+1 {{result logq = 100 must be smaller than the input's logq = 100}}
+    %0 = ckks.div_by_po2 %a : !ckks.ct<logN = 12, logq = 100, logp = 30, slots = 8> -> !ckks.ct<logN = 12, logq = 100, logp = 30, slots = 8>
+    return
+  }
+}
+
+// -----
+
+module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>} {
+  func.func @relabel_level(%a: !ckks.ct<logN = 12, logq = 100, logp = 30, slots = 8>) {
+    // expected-error @+1 {{relabel must keep logN and logq}}
+    %0 = ckks.relabel %a : !ckks.ct<logN = 12, logq = 100, logp = 30, slots = 8> -> !ckks.ct<logN = 12, logq = 90, logp = 30, slots = 16>
+    return
+  }
+}
+
+// -----
+
 // A plaintext has one value per slot.
 module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>} {
   func.func @mul_plain_length(%a: !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 4>) {

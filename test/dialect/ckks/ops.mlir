@@ -33,6 +33,19 @@ module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>}
     return %10 : !low
   }
 
+  // Bootstrapping's modulus, scale and slot changes.
+  // CHECK-LABEL: func.func @boot
+  func.func @boot(%a: !low) -> !ckks.ct<logN = 12, logq = 190, logp = 45, slots = 1024> {
+    // CHECK: ckks.mod_raise {{.*}} : <{{.*}}logq = 170{{.*}}> -> <logN = 12, logq = 200, logp = 30, slots = 2048>
+    %0 = ckks.mod_raise %a : !low -> !ct
+    // CHECK: ckks.div_by_po2 {{.*}} -> <logN = 12, logq = 190, logp = 30, slots = 2048>
+    %1 = ckks.div_by_po2 %0 : !ct -> !ckks.ct<logN = 12, logq = 190, logp = 30, slots = 2048>
+    // CHECK: ckks.relabel {{.*}} -> <logN = 12, logq = 190, logp = 45, slots = 1024>
+    %2 = ckks.relabel %1 : !ckks.ct<logN = 12, logq = 190, logp = 30, slots = 2048>
+                        -> !ckks.ct<logN = 12, logq = 190, logp = 45, slots = 1024>
+    return %2 : !ckks.ct<logN = 12, logq = 190, logp = 45, slots = 1024>
+  }
+
   // CHECK-LABEL: func.func @scheme
   func.func @scheme(%a: !ct, %b: !low) -> !ct60 {
     // CHECK: ckks.rotate %{{.*}} [3] : <logN = 12, logq = 200, logp = 30, slots = 2048>

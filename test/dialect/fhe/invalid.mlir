@@ -207,6 +207,14 @@ func.func @reduce_up(%x: !fhe.poly<logN = 4, logq = 30>) {
 
 // -----
 
+func.func @mod_raise_down(%x: !fhe.poly<logN = 4, logq = 30>) {
+  // expected-error @+1 {{result modulus 2^30 must exceed the input's 2^30}}
+  %0 = fhe.poly_mod_raise %x : !fhe.poly<logN = 4, logq = 30> -> !fhe.poly<logN = 4, logq = 30>
+  return
+}
+
+// -----
+
 func.func @poly_add_mixed(%x: !fhe.poly<logN = 4, logq = 30>, %y: !fhe.poly<logN = 4, logq = 31>) {
   // expected-error @+1 {{requires the same type for all operands and results}}
   %0 = "fhe.poly_add"(%x, %y) : (!fhe.poly<logN = 4, logq = 30>, !fhe.poly<logN = 4, logq = 31>) -> !fhe.poly<logN = 4, logq = 30>

@@ -60,7 +60,10 @@ func.func @bigint(%x: !p, %y: !p) -> !fhe.poly<logN = 4, logq = 20> {
   %5 = fhe.poly_shr %4 {shift = 5 : i64} : !p -> !fhe.poly<logN = 4, logq = 25>
   // CHECK: fhe.poly_reduce %{{.*}} -> <logN = 4, logq = 20>
   %6 = fhe.poly_reduce %5 : !fhe.poly<logN = 4, logq = 25> -> !fhe.poly<logN = 4, logq = 20>
-  return %6 : !fhe.poly<logN = 4, logq = 20>
+  // CHECK: fhe.poly_mod_raise %{{.*}} : <logN = 4, logq = 20> -> <logN = 4, logq = 130>
+  %7 = fhe.poly_mod_raise %6 : !fhe.poly<logN = 4, logq = 20> -> !fhe.poly<logN = 4, logq = 130>
+  %8 = fhe.poly_reduce %7 : !fhe.poly<logN = 4, logq = 130> -> !fhe.poly<logN = 4, logq = 20>
+  return %8 : !fhe.poly<logN = 4, logq = 20>
 }
 
 // CHECK-LABEL: func.func @automorphisms

@@ -86,3 +86,28 @@ module attributes {ckks.params = #ckks.params<logN = 4, logQ = 100, logp = 20, s
     return %0 : !s40
   }
 }
+
+// -----
+
+// Bootstrapping's ops: mod_raise keeps its target modulus, div_by_po2 its
+// shift, and relabel the same change of scale from the managed operand's
+// (the product is rescaled to 2^30 first, so 2^60 -> 2^50 becomes 2^30 -> 2^20).
+!lo = !ckks.ct<logN = 12, logq = 100, logp = 30, slots = 8>
+!lo60 = !ckks.ct<logN = 12, logq = 100, logp = 60, slots = 8>
+!lo50 = !ckks.ct<logN = 12, logq = 100, logp = 50, slots = 16>
+!hi = !ckks.ct<logN = 12, logq = 240, logp = 30, slots = 8>
+!hd = !ckks.ct<logN = 12, logq = 236, logp = 30, slots = 8>
+module attributes {ckks.params = #ckks.params<logN = 12, logQ = 240, logp = 30, security = "none">} {
+  // CHECK-LABEL: func.func @boot
+  func.func @boot(%x: !lo) -> (!hd, !lo50) {
+    // CHECK: %[[R:.*]] = ckks.mod_raise %{{.*}} : {{.*}} -> <logN = 12, logq = 240, logp = 30, slots = 8>
+    %0 = ckks.mod_raise %x : !lo -> !hi
+    // CHECK: ckks.div_by_po2 %[[R]] : {{.*}} -> <logN = 12, logq = 236, logp = 30, slots = 8>
+    %1 = ckks.div_by_po2 %0 : !hi -> !hd
+    // CHECK: %[[P:.*]] = ckks.rescale %{{.*}} -> <logN = 12, logq = 70, logp = 30, slots = 8>
+    %2 = ckks.mul %x, %x : (!lo, !lo) -> !lo60
+    // CHECK: ckks.relabel %[[P]] : {{.*}} -> <logN = 12, logq = 70, logp = 20, slots = 16>
+    %3 = ckks.relabel %2 : !lo60 -> !lo50
+    return %1, %3 : !hd, !lo50
+  }
+}

@@ -4,8 +4,10 @@
 !b = !ckks.ct<logN = 11, logq = 170, logp = 30, slots = 256>
 !b60 = !ckks.ct<logN = 11, logq = 170, logp = 60, slots = 256>
 !c = !ckks.ct<logN = 11, logq = 140, logp = 30, slots = 256>
+!e = !ckks.ct<logN = 11, logq = 60, logp = 30, slots = 256>
+!h = !ckks.ct<logN = 11, logq = 170, logp = 26, slots = 512>
 module attributes {ckks.params = #ckks.params<logN = 11, logQ = 200, logp = 30, security = "none">} {
-  func.func @g(%x: !a, %y: !a) -> (!c, !b) {
+  func.func @g(%x: !a, %y: !a) -> (!c, !b, !h) {
     %s = ckks.add %x, %y : !a
     %d = ckks.sub %x, %y : !a
     %n = ckks.negate %d : !a
@@ -20,6 +22,10 @@ module attributes {ckks.params = #ckks.params<logN = 11, logQ = 200, logp = 30, 
     %u = ckks.add_const %t {value = 0.125 : f64} : !c
     %i = ckks.mul_monomial %u {k = 1024} : !c
     %w = ckks.mul_monomial %kr {k = 4092} : !b
-    return %i, %w : !c, !b
+    %lo = ckks.mod_down %i : !c -> !e
+    %up = ckks.mod_raise %lo : !e -> !a
+    %v = ckks.div_by_po2 %up : !a -> !b
+    %h = ckks.relabel %v : !b -> !h
+    return %i, %w, %h : !c, !b, !h
   }
 }

@@ -43,6 +43,16 @@ Ciphertext referenceMulMonomial(const Ciphertext &c, int64_t k);
 Ciphertext referenceRescale(const Ciphertext &c, int bits);
 /// Reduction mod 2^newLogq (logp kept).
 Ciphertext referenceModDown(const Ciphertext &c, int newLogq);
+/// The centred lift of both polynomials to mod 2^newLogq, newLogq > logq
+/// (bootstrapping's modulus raise; signExtend; logp kept). Throws Error otherwise.
+Ciphertext referenceModRaise(const Ciphertext &c, int newLogq);
+/// Right shift of both polynomials by `bits` keeping logp (HEAAN divByPo2:
+/// the slot values divided by 2^bits). Throws Error unless logp < logq - bits.
+Ciphertext referenceDivByPo2(const Ciphertext &c, int bits);
+/// The same polynomials labelled with scale 2^logp and `slots` slots
+/// (ckks.relabel). Throws Error for a scale that does not fit logq or slots
+/// that are not a power of two <= N/2.
+Ciphertext referenceRelabel(const Ciphertext &c, int logp, int slots);
 /// Multiplication by the integer constant k (k = round(c * 2^logScale); logp += logScale).
 Ciphertext referenceMulConst(const Ciphertext &c, const mpz_t k, int logScale);
 /// Adds the integer constant k (= round(c * 2^logp)) to every slot.
