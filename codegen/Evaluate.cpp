@@ -168,8 +168,8 @@ struct ReferenceOps {
   rt::Ciphertext mulConst(ckks::MulConstOp o, const rt::Ciphertext &a) {
     mpz_t k;
     mpz_init(k);
-    rt::scaleConstant(o.getValue().convertToDouble(), int(attr.getLogp()), k);
-    rt::Ciphertext r = rt::referenceMulConst(a, k, int(attr.getLogp()));
+    rt::scaleConstant(o.getValue().convertToDouble(), int(o.getConstantLogScale()), k);
+    rt::Ciphertext r = rt::referenceMulConst(a, k, int(o.getConstantLogScale()));
     mpz_clear(k);
     return r;
   }
@@ -185,8 +185,8 @@ struct ReferenceOps {
   // runtime (arguments) encode them (rt::encode).
   rt::Ciphertext mulPlain(ckks::MulPlainOp o, const rt::Ciphertext &a) {
     Vec v = plainOperand(o, plain);
-    rt::BigPoly m = rt::encode(v, params.logN, int(attr.getLogp()), a.logq());
-    return rt::referenceMulPlain(a, m, int(attr.getLogp()));
+    rt::BigPoly m = rt::encode(v, params.logN, int(o.getConstantLogScale()), a.logq());
+    return rt::referenceMulPlain(a, m, int(o.getConstantLogScale()));
   }
   rt::Ciphertext addPlain(ckks::AddPlainOp o, const rt::Ciphertext &a) {
     Vec v = plainOperand(o, plain);
@@ -214,7 +214,7 @@ struct ReferenceOps {
   // of the unrescaled plaintext products of the baby rotations, rotated.
   FailureOr<rt::Ciphertext> linearTransform(ckks::LinearTransformOp o, const rt::Ciphertext &a) {
     ckks::BsgsPlan plan = o.getPlan();
-    int logp = int(attr.getLogp());
+    int logp = int(o.getConstantLogScale());
     std::map<int64_t, rt::Ciphertext> babies;
     for (int64_t b : plan.babies) {
       if (b == 0) {

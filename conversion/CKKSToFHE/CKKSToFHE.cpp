@@ -68,8 +68,9 @@ public:
         .Case<ckks::LinearTransformOp>([&](ckks::LinearTransformOp o) { return lowerLinearTransform(o); })
         .Case<ckks::MulPlainOp>([&](ckks::MulPlainOp o) -> LogicalResult {
           auto in = o.getInput().getType();
-          FailureOr<Value> m = o.getPlain() ? plainUse(o.getPlain(), params.getLogp(), in.getLogq(), false)
-                                            : plaintext(o, o.getSlotValues(), params.getLogp(), in.getLogq());
+          unsigned s = o.getConstantLogScale();
+          FailureOr<Value> m = o.getPlain() ? plainUse(o.getPlain(), s, in.getLogq(), false)
+                                            : plaintext(o, o.getSlotValues(), s, in.getLogq());
           if (failed(m)) return failure();
           auto r1 = fhe::BasisAttr::get(b.getContext(), region1Bits(params.getLogN(), in.getLogq()));
           Pair x = map.at(o.getInput());
@@ -128,7 +129,7 @@ public:
           return success();
         })
         .Case<ckks::MulConstOp>([&](ckks::MulConstOp o) -> LogicalResult {
-          auto k = scaled(o, o.getValue().convertToDouble(), params.getLogp());
+          auto k = scaled(o, o.getValue().convertToDouble(), o.getConstantLogScale());
           if (failed(k)) return failure();
           Pair p = map.at(o.getInput());
           map[o.getResult()] = {fhe::PolyMulScalarOp::create(b, o.getLoc(), p.first, *k),
@@ -363,7 +364,7 @@ private:
     for (auto &[giant, members] : plan.groups) {
       terms = std::max(terms, unsigned(members.size()));
       for (auto [baby, i] : members) {
-        FailureOr<Value> m = plaintext(o, ckks::rotatedDiagonal(rows[i], giant), params.getLogp(), logq);
+        FailureOr<Value> m = plaintext(o, ckks::rotatedDiagonal(rows[i], giant), o.getConstantLogScale(), logq);
         if (failed(m)) return failure();
         diagonals[i] = *m;
         plainBits = std::max(plainBits, magnitudeBits(*m));
@@ -518,7 +519,7 @@ struct CKKSToFHEPass : public fhec::impl::CKKSToFHEBase<CKKSToFHEPass> {
         uses[{j, int(logScale), int(logq), negate}] = {j, int(logScale), int(logq), negate};
       };
       if (auto m = dyn_cast<ckks::MulPlainOp>(op); m && m.getPlain())
-        note(m.getPlain(), params.getLogp(), m.getInput().getType().getLogq(), false);
+        note(m.getPlain(), m.getConstantLogScale(), m.getInput().getType().getLogq(), false);
       if (auto a = dyn_cast<ckks::AddPlainOp>(op); a && a.getPlain())
         note(a.getPlain(), a.getInput().getType().getLogp(), a.getInput().getType().getLogq(), a.getNegate());
     });

@@ -303,14 +303,20 @@ LogicalResult RelabelOp::verify() {
   return verifyAll(*this);
 }
 
+// A product by a constant encoded at scale 2^(logp(result) - logp(input)).
+static LogicalResult verifyConstantScale(Operation *op, CiphertextType in, CiphertextType r) {
+  if (r.getLogp() <= in.getLogp())
+    return op->emitOpError() << "result logp = " << r.getLogp() << " must exceed the input's logp = " << in.getLogp()
+                             << ": the difference is the constant's scale (the module's logp by default)";
+  return success();
+}
+
 LogicalResult MulConstOp::verify() {
   auto in = getInput().getType(), r = getResult().getType();
   ParamsAttr p = getModuleParams(*this);
   if (!p) return verifyAll(*this);
   if (!sameExcept(in, r, false, true)) return emitOpError() << "mul_const must keep logN, logq and slots";
-  if (r.getLogp() != in.getLogp() + p.getLogp())
-    return emitOpError() << "result logp must be " << in.getLogp() + p.getLogp()
-                         << " (input logp plus the module's logp), got " << r.getLogp();
+  if (failed(verifyConstantScale(*this, in, r))) return failure();
   if (!std::isfinite(getValue().convertToDouble())) return emitOpError() << "constant must be finite";
   return verifyAll(*this);
 }
@@ -434,9 +440,7 @@ LogicalResult MulPlainOp::verify() {
   ParamsAttr p = getModuleParams(*this);
   if (!p) return verifyAll(*this);
   if (!sameExcept(in, r, false, true)) return emitOpError() << "mul_plain must keep logN, logq and slots";
-  if (r.getLogp() != in.getLogp() + p.getLogp())
-    return emitOpError() << "result logp must be " << in.getLogp() + p.getLogp()
-                         << " (input logp plus the module's logp), got " << r.getLogp();
+  if (failed(verifyConstantScale(*this, in, r))) return failure();
   return verifyAll(*this);
 }
 
@@ -523,9 +527,7 @@ LogicalResult LinearTransformOp::verify() {
   ParamsAttr p = getModuleParams(*this);
   if (!p) return verifyAll(*this);
   if (!sameExcept(in, r, false, true)) return emitOpError() << "linear_transform must keep logN, logq and slots";
-  if (r.getLogp() != in.getLogp() + p.getLogp())
-    return emitOpError() << "result logp must be " << in.getLogp() + p.getLogp()
-                         << " (input logp plus the module's logp), got " << r.getLogp();
+  if (failed(verifyConstantScale(*this, in, r))) return failure();
   return verifyAll(*this);
 }
 

@@ -157,8 +157,10 @@ def CKKS_RelabelOp : CKKS_Op<"relabel"> {
 def CKKS_MulConstOp : CKKS_Op<"mul_const"> {
   let summary = "Multiply every slot by a real constant";
   let description = [{
-    Multiplies by round(value * 2^logp) with the module's logp; the result's
-    logp grows by the module's logp (HEAAN multByConst), logq is unchanged.
+    Multiplies by round(value * 2^s) (HEAAN multByConst), where the
+    constant's scale s = logp(result) - logp(input) > 0 is the module's logp
+    in the programs that ckks-manage-scale and the tracer build (bootstrapping
+    chooses larger ones for precision); logq is unchanged.
     ```mlir
     %r = ckks.mul_const %c {value = 0.25 : f64} : !ckks.ct<logN = 16, logq = 1200, logp = 30, slots = 8>
                                                -> !ckks.ct<logN = 16, logq = 1200, logp = 60, slots = 8>
@@ -167,6 +169,10 @@ def CKKS_MulConstOp : CKKS_Op<"mul_const"> {
   let arguments = (ins CKKS_CiphertextType:$input, F64Attr:$value);
   let results = (outs CKKS_CiphertextType:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let extraClassDeclaration = [{
+    /// The constant's scale s in bits: logp(result) - logp(input).
+    unsigned getConstantLogScale() { return getType().getLogp() - getInput().getType().getLogp(); }
+  }];
 }
 
 def CKKS_AddConstOp : CKKS_Op<"add_const", [AllTypesMatch<["input", "result"]>]> {
@@ -287,8 +293,9 @@ def CKKS_LinearTransformOp : CKKS_Op<"linear_transform"> {
     rotations of x share one decomposition (fhe-hoist-automorphisms); each
     inner sum is accumulated in the evaluation domain and leaves it by one
     iNTT/iCRT per polynomial (exact: the RNS basis holds the whole sum). The
-    rotated diagonals are encoded at compile time at the module's scale.
-    The result has logp = input logp + module logp, like mul_plain.
+    rotated diagonals are encoded at compile time at scale 2^s,
+    s = logp(result) - logp(input) > 0 (the module's logp in managed
+    programs), like mul_plain.
     ```mlir
     %y = ckks.linear_transform %x {offsets = array<i64: 0, 1>,
                                    diagonals = dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf64>}
@@ -308,6 +315,8 @@ def CKKS_LinearTransformOp : CKKS_Op<"linear_transform"> {
     std::vector<int64_t> getRotationOffsets();
     /// Their Galois elements 5^offset mod 2N.
     std::vector<uint64_t> getGaloisElements();
+    /// The diagonals' scale s in bits: logp(result) - logp(input).
+    unsigned getConstantLogScale() { return getType().getLogp() - getInput().getType().getLogp(); }
   }];
 }
 
@@ -316,10 +325,10 @@ def CKKS_MulPlainOp : CKKS_Op<"mul_plain"> {
   let description = [{
     The plaintext is either a constant, `values` (one f64 or complex<f64> per
     slot), or a `!ckks.pt` argument of the function (`by %pt`), given when
-    the function is called. It is encoded with the module's scale 2^logp
-    (canonical embedding, rounded to integers) mod the input's q, and both
-    polynomials are multiplied by it mod q; the result's logp grows by the
-    module's logp, logq is unchanged.
+    the function is called. It is encoded at scale 2^s, s = logp(result) -
+    logp(input) > 0 (the module's logp in managed programs; canonical
+    embedding, rounded to integers) mod the input's q, and both polynomials
+    are multiplied by it mod q; logq is unchanged.
     ```mlir
     %r = ckks.mul_plain %c {values = dense<[1.0, -2.0, 0.5, 0.0]> : tensor<4xf64>}
         : !ckks.ct<logN = 13, logq = 240, logp = 30, slots = 4> -> !ckks.ct<logN = 13, logq = 240, logp = 60, slots = 4>
@@ -336,6 +345,8 @@ def CKKS_MulPlainOp : CKKS_Op<"mul_plain"> {
   let extraClassDeclaration = [{
     /// The constant's slot values as complex numbers (a `values` op only).
     std::vector<std::complex<double>> getSlotValues();
+    /// The plaintext's scale s in bits: logp(result) - logp(input).
+    unsigned getConstantLogScale() { return getType().getLogp() - getInput().getType().getLogp(); }
   }];
 }
 

@@ -187,10 +187,11 @@ TEST_P(ProgramBitExact, EveryCkksOp) {
   std::string a = ct(11, 200, 30, 256), a60 = ct(11, 200, 60, 256), b = ct(11, 170, 30, 256),
               c = ct(11, 140, 30, 256), b60 = ct(11, 170, 60, 256), e = ct(11, 166, 30, 256),
               e2 = ct(11, 166, 26, 512), h = ct(11, 170, 30, 128), lo = ct(11, 60, 30, 256),
-              up = ct(11, 190, 30, 256), upd = ct(11, 180, 30, 256);
+              up = ct(11, 190, 30, 256), upd = ct(11, 180, 30, 256), k75 = ct(11, 200, 75, 256),
+              k155 = ct(11, 155, 30, 256), p50 = ct(11, 155, 50, 256), p135 = ct(11, 135, 30, 256);
   std::string text = llvm::formatv(R"(
 module attributes {{ckks.params = #ckks.params<logN = 11, logQ = 200, logp = 30>} {{
-  func.func @g(%x: {0}, %y: {0}) -> ({4}, {2}, {6}, {7}, {10}) {{
+  func.func @g(%x: {0}, %y: {0}) -> ({4}, {2}, {6}, {7}, {10}, {14}) {{
     %s = ckks.add %x, %y : {0}
     %d = ckks.sub %x, %y : {0}
     %n = ckks.negate %d : {0}
@@ -211,10 +212,14 @@ module attributes {{ckks.params = #ckks.params<logN = 11, logQ = 200, logp = 30>
     %lo = ckks.mod_down %i : {4} -> {8}
     %up = ckks.mod_raise %lo : {8} -> {9}
     %upd = ckks.div_by_po2 %up : {9} -> {10}
-    return %i, %w, %v2, %h, %upd : {4}, {2}, {6}, {7}, {10}
+    %k45 = ckks.mul_const %y {{value = 0.3 : f64} : {0} -> {11}
+    %k45r = ckks.rescale %k45 : {11} -> {12}
+    %p20 = ckks.mul_plain %k45r {{values = dense<(0.5, -0.25)> : tensor<256xcomplex<f64>>} : {12} -> {13}
+    %p20r = ckks.rescale %p20 : {13} -> {14}
+    return %i, %w, %v2, %h, %upd, %p20r : {4}, {2}, {6}, {7}, {10}, {14}
   }
 })",
-                                   a, a60, b, b60, c, e, e2, h, lo, up, upd)
+                                   a, a60, b, b60, c, e, e2, h, lo, up, upd, k75, k155, p50, p135)
                          .str();
   SKIP_UNLESS_RUNNABLE(GetParam());
   Program prog = compileProgram(text, GetParam().options());

@@ -28,6 +28,9 @@ module attributes {ckks.params = #ckks.params<logN = 8, logQ = 100, logp = 30>} 
     %3 = ckks.mul_const %2 {value = -0.75 : f64} : !ct -> !ct60
     // CHECK: fhe.poly_shr %{{.*}} {shift = 30 : i64} : <logN = 8, logq = 100> -> <logN = 8, logq = 70>
     %4 = ckks.rescale %3 : !ct60 -> !low
+    // A constant's scale is the result's logp minus the input's: round(0.75 * 2^50).
+    // CHECK: fhe.poly_mul_scalar %{{.*}} {value = 844424930131968 : i128}
+    %k = ckks.mul_const %n {value = 0.75 : f64} : !ct -> !ckks.ct<logN = 8, logq = 100, logp = 80, slots = 16>
     // Only bx gets the constant: round(0.5 * 2^30).
     // CHECK: %[[C:.*]] = fhe.poly_add_constant_term %{{.*}} {value = 536870912 : i128}
     %5 = ckks.add_const %4 {value = 0.5 : f64} : !low

@@ -109,7 +109,7 @@ module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>}
 
 module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>} {
   func.func @mul_const_scale(%a: !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 8>) {
-    // expected-error @+1 {{result logp must be 60 (input logp plus the module's logp), got 30}}
+    // expected-error @+1 {{result logp = 30 must exceed the input's logp = 30: the difference is the constant's scale}}
     %0 = ckks.mul_const %a {value = 2.0 : f64} : !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 8> -> !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 8>
     return
   }
@@ -500,7 +500,7 @@ module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>}
 
 module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>} {
   func.func @mul_plain_scale(%a: !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 4>) {
-    // expected-error @+1 {{result logp must be 60 (input logp plus the module's logp), got 30}}
+    // expected-error @+1 {{result logp = 30 must exceed the input's logp = 30: the difference is the constant's scale}}
     %0 = ckks.mul_plain %a {values = dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf64>} : !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 4> -> !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 4>
     return
   }
@@ -663,7 +663,7 @@ module attributes {ckks.params = #ckks.params<logN = 13, logQ = 200, logp = 30, 
 
 module attributes {ckks.params = #ckks.params<logN = 13, logQ = 200, logp = 30, security = "none">} {
   func.func @linear_transform_scale(%x: !ckks.ct<logN = 13, logq = 200, logp = 30, slots = 2>) {
-    // expected-error @+1 {{result logp must be 60 (input logp plus the module's logp), got 30}}
+    // expected-error @+1 {{result logp = 30 must exceed the input's logp = 30: the difference is the constant's scale}}
     %y = ckks.linear_transform %x {offsets = array<i64: 1>, diagonals = dense<[[1.0, 2.0]]> : tensor<1x2xf64>}
         : !ckks.ct<logN = 13, logq = 200, logp = 30, slots = 2> -> !ckks.ct<logN = 13, logq = 200, logp = 30, slots = 2>
     return
