@@ -58,6 +58,7 @@ LogicalResult lowerModule(ModuleOp module, const CompileOptions &options, Stage 
 
 LogicalResult expandPolynomials(ModuleOp module) {
   PassManager pm(module.getContext());
+  pm.addPass(createCKKSExpandBootstrap());
   pm.addPass(createCKKSExpandPolyEval());
   return pm.run(module);
 }

@@ -16,7 +16,7 @@ enum class Stage { FHE, Loops, LLVMDialect };
 /// command-line options (--mlir-print-ir-after-all, --mlir-timing, ...).
 mlir::LogicalResult lowerModule(mlir::ModuleOp module, const CompileOptions &options, Stage stage);
 
-/// Runs ckks-expand-poly-eval on `module` in place (diagnostics on failure):
+/// Runs ckks-expand-bootstrap and ckks-expand-poly-eval on `module` in place (diagnostics on failure):
 /// a program is checked and evaluated in its expanded form.
 mlir::LogicalResult expandPolynomials(mlir::ModuleOp module);
 

@@ -107,6 +107,9 @@ FailureOr<std::vector<V>> interpret(func::FuncOp f, const std::vector<V> &inputs
             .template Case<ckks::PolyEvalOp>([](auto o) {
               return o.emitOpError() << "is evaluated in its expanded form: run ckks-expand-poly-eval first";
             })
+            .template Case<ckks::BootstrapOp>([](auto o) {
+              return o.emitOpError() << "is evaluated in its expanded form: run ckks-expand-bootstrap first";
+            })
             .template Default([](Operation *o) { return o->emitOpError() << "cannot be evaluated"; });
     if (failed(r)) return failure();
   }

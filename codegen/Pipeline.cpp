@@ -139,6 +139,7 @@ static LogicalResult addOptimizations(OpPassManager &pm, const CompileOptions &o
 }
 
 LogicalResult buildFHEPipeline(OpPassManager &pm, const CompileOptions &options, std::string &error) {
+  pm.addPass(createCKKSExpandBootstrap());
   pm.addPass(createCKKSExpandPolyEval());
   pm.addPass(createCKKSToFHE());
   pm.addPass(createCSEPass());

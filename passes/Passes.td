@@ -29,6 +29,19 @@ def CKKSManageScale : Pass<"ckks-manage-scale", "::mlir::ModuleOp"> {
   let dependentDialects = ["::fhec::ckks::CKKSDialect"];
 }
 
+def CKKSExpandBootstrap : Pass<"ckks-expand-bootstrap", "::mlir::ModuleOp"> {
+  let summary = "Expand ckks.bootstrap into ModRaise, SubSum, CoeffToSlot, EvalMod and SlotToCoeff";
+  let description = [{
+    Each `ckks.bootstrap` becomes the managed sequence of passes/Bootstrap.h
+    (Cheon, Han, Kim, Kim, Song 2018 with Han-Ki 2020's EvalMod), whose
+    polynomial evaluation is built directly (no ckks.poly_eval left). This
+    sequence is the op's semantics: the GMP reference and every target
+    evaluate it. The op's declared result type must be the one the sequence
+    gives (the diagnostic names it).
+  }];
+  let dependentDialects = ["::fhec::ckks::CKKSDialect"];
+}
+
 def CKKSExpandPolyEval : Pass<"ckks-expand-poly-eval", "::mlir::ModuleOp"> {
   let summary = "Expand ckks.poly_eval into its baby-step giant-step sequence of managed ckks ops";
   let description = [{

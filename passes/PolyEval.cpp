@@ -162,7 +162,7 @@ FailureOr<Value> evaluatePolynomial(ScaleManager &m, Location loc, Value x, llvm
     return emitError(loc) << error;
   std::vector<double> cheb =
       basis == "power" ? powerToChebyshev(coefficients, a, b) : std::vector<double>(coefficients.begin(), coefficients.end());
-  unsigned logp = m.getParams().getLogp();
+  unsigned logp = m.getLogp();
   // A coefficient below 2^-(logp + 1) is dropped: its scaled constant
   // round(c 2^logp) is zero, and its product would only add rescale noise.
   double negligible = std::ldexp(1.0, -int(logp) - 1);
@@ -174,7 +174,7 @@ FailureOr<Value> evaluatePolynomial(ScaleManager &m, Location loc, Value x, llvm
     return emitError(loc) << "the polynomial is the constant " << ckks::formatNumber(cheb[0]) << " on ["
                           << ckks::formatNumber(a) << ", " << ckks::formatNumber(b)
                           << "] (its higher coefficients cancel or are below 2^-(logp + 1))";
-  // An input above the module's scale (an unrescaled product) is rescaled
+  // An input above the working scale (an unrescaled product) is rescaled
   // to it first; t = (2x - a - b) / (b - a) maps [a, b] to [-1, 1].
   Value t = x;
   unsigned xLogp = cast<ckks::CiphertextType>(x.getType()).getLogp();

@@ -1,4 +1,5 @@
 #include "passes/ScaleManager.h"
+#include "passes/Bootstrap.h"
 #include "passes/PolyEval.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -17,7 +18,7 @@ LogicalResult ScaleManager::checkProduct(Location loc, unsigned logq, unsigned l
   outOfDepth = true;
   return emitError(loc) << "too little depth left: this product has scale 2^" << logp << " but only " << logq
                         << " bits of modulus remain (logq = " << logq << "; the program starts from logQ = "
-                        << params.getLogQ() << " and each rescale uses logp = " << params.getLogp()
+                        << params.getLogQ() << " and each rescale uses logp = " << this->logp
                         << " bits); use a larger logQ or fewer multiplications in sequence";
 }
 
@@ -86,8 +87,8 @@ FailureOr<std::pair<Value, Value>> ScaleManager::align(Location loc, Value x, Va
 
 FailureOr<Value> ScaleManager::afterProduct(Location loc, Value m) {
   ckks::CiphertextType t = typeOf(m);
-  if (t.getLogp() <= params.getLogp()) return m;
-  return rescale(loc, m, t.getLogp() - params.getLogp());
+  if (t.getLogp() <= logp) return m;
+  return rescale(loc, m, t.getLogp() - logp);
 }
 
 FailureOr<Value> ScaleManager::add(Location loc, Value x, Value y) {
@@ -110,10 +111,10 @@ FailureOr<Value> ScaleManager::product(Location loc, Product kind, Value x, Valu
     std::tie(x, y) = *xy;
   }
   ckks::CiphertextType t = typeOf(x);
-  // A constant or plaintext is encoded at the module's scale.
-  unsigned logp = t.getLogp() + (kind == Product::Ciphertext ? typeOf(y).getLogp() : params.getLogp());
-  if (failed(checkProduct(loc, t.getLogq(), logp))) return failure();
-  ckks::CiphertextType rt = withLevel(t, t.getLogq(), logp);
+  // A constant or plaintext is encoded at the working scale.
+  unsigned rlogp = t.getLogp() + (kind == Product::Ciphertext ? typeOf(y).getLogp() : logp);
+  if (failed(checkProduct(loc, t.getLogq(), rlogp))) return failure();
+  ckks::CiphertextType rt = withLevel(t, t.getLogq(), rlogp);
   Value m;
   switch (kind) {
   case Product::Ciphertext: m = ckks::MulOp::create(b, loc, rt, x, y); break;
@@ -162,9 +163,9 @@ FailureOr<Value> ScaleManager::addPlain(Location loc, Value x, Value plain, bool
 FailureOr<Value> ScaleManager::linearTransform(Location loc, Value x, DenseI64ArrayAttr offsets,
                                               ElementsAttr diagonals, IntegerAttr babyStep, bool rescaleAfter) {
   ckks::CiphertextType t = typeOf(x);
-  unsigned logp = t.getLogp() + params.getLogp();
-  if (failed(checkProduct(loc, t.getLogq(), logp))) return failure();
-  Value m = ckks::LinearTransformOp::create(b, loc, withLevel(t, t.getLogq(), logp), x, offsets, diagonals, babyStep);
+  unsigned rlogp = t.getLogp() + logp;
+  if (failed(checkProduct(loc, t.getLogq(), rlogp))) return failure();
+  Value m = ckks::LinearTransformOp::create(b, loc, withLevel(t, t.getLogq(), rlogp), x, offsets, diagonals, babyStep);
   return rescaleAfter ? afterProduct(loc, m) : FailureOr<Value>(m);
 }
 
@@ -229,6 +230,7 @@ FailureOr<Value> ScaleManager::rebuildSingle(Operation *op, ValueRange operands)
         return linearTransform(loc, operands[0], o.getOffsetsAttr(), o.getDiagonals(), o.getBabyStepAttr(),
                                rescaleAfter);
       })
+      .Case<ckks::BootstrapOp>([&](ckks::BootstrapOp o) { return buildBootstrap(*this, loc, operands[0], configOf(o)); })
       .Case<ckks::PolyEvalOp>([&](ckks::PolyEvalOp o) {
         auto [lo, hi] = o.getInterval();
         return evaluatePolynomial(*this, loc, operands[0], o.getBasis(), o.getCoefficients(), lo, hi);

@@ -2,8 +2,8 @@
 // `ckks-manage-scale` and the Python tracer's IR builder.
 //
 // Policy (HEAAN's usage, Cheon et al. 2017 Section 3): every product (mul,
-// mul_const, mul_plain) whose scale exceeds the module's 2^logp is rescaled
-// back to it right away, dividing q by the excess; before a binary op the
+// mul_const, mul_plain) whose scale exceeds the working scale 2^logp (the
+// module's unless set) is rescaled back to it right away, dividing q by the excess; before a binary op the
 // operands are brought to one level (the higher one reduced by mod_down), and
 // for add/sub to one scale (the larger one rescaled down to the smaller).
 // Running out of modulus is a diagnostic at the op that needs it ("too little
@@ -19,7 +19,7 @@ namespace fhec {
 class ScaleManager {
 public:
   /// Ops are created at `b`'s insertion point.
-  ScaleManager(mlir::OpBuilder &b, ckks::ParamsAttr params) : b(b), params(params) {}
+  ScaleManager(mlir::OpBuilder &b, ckks::ParamsAttr params) : b(b), params(params), logp(params.getLogp()) {}
 
   // Each builds one scheme operation on managed operands (any level or
   // scale) and returns its managed result, or fails after a diagnostic at loc.
@@ -61,6 +61,11 @@ public:
   mlir::FailureOr<mlir::Value> relabel(mlir::Location loc, mlir::Value x, int64_t logp, unsigned slots);
 
   ckks::ParamsAttr getParams() const { return params; }
+  /// The working scale in bits: products are rescaled back to it and
+  /// constants encoded at it. The module's logp unless set (bootstrapping
+  /// computes at a larger one for precision).
+  unsigned getLogp() const { return logp; }
+  void setLogp(unsigned bits) { logp = bits; }
 
   /// Set when a failure was a lack of modulus ("too little depth left"), so
   /// that a frontend can report it as such.
@@ -76,6 +81,7 @@ private:
   mlir::FailureOr<mlir::Value> rebuildSingle(mlir::Operation *op, mlir::ValueRange operands);
   mlir::OpBuilder &b;
   ckks::ParamsAttr params;
+  unsigned logp;
 
   static ckks::CiphertextType typeOf(mlir::Value v) { return mlir::cast<ckks::CiphertextType>(v.getType()); }
   ckks::CiphertextType withLevel(ckks::CiphertextType t, unsigned logq, unsigned logp);

@@ -361,6 +361,25 @@ LogicalResult MulMonomialOp::verify() {
   return verifySameType(*this);
 }
 
+LogicalResult BootstrapOp::verify() {
+  auto in = getInput().getType(), r = getResult().getType();
+  if (in.getLogN() != r.getLogN() || in.getSlots() != r.getSlots() || in.getLogp() != r.getLogp())
+    return emitOpError() << "bootstrap must keep logN, logp and slots, got " << in << " -> " << r;
+  if (2 * in.getSlots() > (1u << (in.getLogN() - 1)))
+    return emitOpError() << "bootstraps sparse ciphertexts only (2 slots <= N/2 = " << (1u << (in.getLogN() - 1))
+                         << "), got " << in.getSlots() << " slots";
+  int64_t q0 = getModLogq();
+  if (q0 <= int64_t(in.getLogp()) || q0 > int64_t(in.getLogq()))
+    return emitOpError() << "mod_logq = " << q0 << " must lie in (logp, logq] = (" << in.getLogp() << ", "
+                         << in.getLogq() << "]";
+  if (getBound() < 1 || getDegree() < 2 || getDoubleAngles() < 0 || getDoubleAngles() > 10)
+    return emitOpError() << "needs bound >= 1, degree >= 2 and double_angles in [0, 10]";
+  if (auto w = getLogScale(); w && (*w <= q0 - int64_t(in.getLogp()) || *w > 120))
+    return emitOpError() << "log_scale = " << *w << " must lie in (mod_logq - logp, 120] = (" << q0 - in.getLogp()
+                         << ", 120]";
+  return verifyAll(*this);
+}
+
 LogicalResult PolyEvalOp::verify() {
   auto in = getInput().getType(), r = getResult().getType();
   std::pair<double, double> d = getInterval();

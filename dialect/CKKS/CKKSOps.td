@@ -280,6 +280,39 @@ def CKKS_PolyEvalOp : CKKS_Op<"poly_eval"> {
   }];
 }
 
+def CKKS_BootstrapOp : CKKS_Op<"bootstrap"> {
+  let summary = "Bootstrapping: a fresh modulus for a ciphertext (Cheon, Han, Kim, Kim, Song 2018)";
+  let description = [{
+    `ckks-expand-bootstrap` replaces it by its managed sequence of ckks ops
+    (passes/Bootstrap.h, docs/bootstrapping.md), which is its semantics:
+    mod_down to q0 = 2^mod_logq and mod_raise to the module's logQ; SubSum
+    (rotations by slots * 2^i and div_by_po2) onto the sparse subring;
+    CoeffToSlot as two linear transforms of the 2 slots view and its
+    conjugate; EvalMod, x - round(x) as sin(2 pi x) / 2 pi, from a Chebyshev
+    interpolation of cos(2 pi (x - 1/4) / 2^double_angles) on
+    [-bound - 1, bound + 1] of `degree` and `double_angles` double-angle
+    steps (Han-Ki 2020); SlotToCoeff as one linear transform, and a rescale
+    back to the input's scale. From CoeffToSlot on they compute at the
+    working scale 2^log_scale (constants and rescales; default mod_logq + 8),
+    each level using log_scale bits. The message keeps mod_logq - logp bits
+    of headroom below q0, so EvalMod's sine error stays near
+    2^-(2 (mod_logq - logp) - 3) relative. The result has the input's logp
+    and slots and the logq the sequence leaves (the expansion names it
+    otherwise). Sparse ciphertexts only (2 slots <= N/2).
+    ```mlir
+    %r = ckks.bootstrap %c {mod_logq = 42} : !ckks.ct<logN = 12, logq = 90, logp = 30, slots = 8>
+                                          -> !ckks.ct<logN = 12, logq = 92, logp = 30, slots = 8>
+    ```
+  }];
+  let arguments = (ins CKKS_CiphertextType:$input, I64Attr:$mod_logq,
+                       DefaultValuedAttr<I64Attr, "16">:$bound,
+                       DefaultValuedAttr<I64Attr, "23">:$degree,
+                       DefaultValuedAttr<I64Attr, "4">:$double_angles,
+                       OptionalAttr<I64Attr>:$log_scale);
+  let results = (outs CKKS_CiphertextType:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+}
+
 def CKKS_LinearTransformOp : CKKS_Op<"linear_transform"> {
   let summary = "Plaintext matrix times encrypted vector by its diagonals, baby-step giant-step";
   let description = [{

@@ -477,6 +477,46 @@ module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>}
 
 // -----
 
+module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>} {
+  func.func @bootstrap_full_slots(%a: !ckks.ct<logN = 12, logq = 100, logp = 30, slots = 2048>) {
+    // expected-error @+1 {{bootstraps sparse ciphertexts only (2 slots <= N/2 = 2048), got 2048 slots}}
+    %0 = ckks.bootstrap %a {mod_logq = 40} : !ckks.ct<logN = 12, logq = 100, logp = 30, slots = 2048> -> !ckks.ct<logN = 12, logq = 100, logp = 30, slots = 2048>
+    return
+  }
+}
+
+// -----
+
+module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>} {
+  func.func @bootstrap_q0(%a: !ckks.ct<logN = 12, logq = 100, logp = 30, slots = 8>) {
+    // expected-error @+1 {{mod_logq = 30 must lie in (logp, logq] = (30, 100]}}
+    %0 = ckks.bootstrap %a {mod_logq = 30} : !ckks.ct<logN = 12, logq = 100, logp = 30, slots = 8> -> !ckks.ct<logN = 12, logq = 100, logp = 30, slots = 8>
+    return
+  }
+}
+
+// -----
+
+module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>} {
+  func.func @bootstrap_scale(%a: !ckks.ct<logN = 12, logq = 100, logp = 30, slots = 8>) {
+    // expected-error @+1 {{log_scale = 10 must lie in (mod_logq - logp, 120] = (10, 120]}}
+    %0 = ckks.bootstrap %a {mod_logq = 40, log_scale = 10} : !ckks.ct<logN = 12, logq = 100, logp = 30, slots = 8> -> !ckks.ct<logN = 12, logq = 100, logp = 30, slots = 8>
+    return
+  }
+}
+
+// -----
+
+module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>} {
+  func.func @bootstrap_keeps(%a: !ckks.ct<logN = 12, logq = 100, logp = 30, slots = 8>) {
+    // expected-error @+1 {{bootstrap must keep logN, logp and slots}}
+    %0 = ckks.bootstrap %a {mod_logq = 40} : !ckks.ct<logN = 12, logq = 100, logp = 30, slots = 8> -> !ckks.ct<logN = 12, logq = 100, logp = 40, slots = 8>
+    return
+  }
+}
+
+// -----
+
 // A plaintext has one value per slot.
 module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>} {
   func.func @mul_plain_length(%a: !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 4>) {

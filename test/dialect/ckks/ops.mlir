@@ -46,6 +46,14 @@ module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>}
     return %2 : !ckks.ct<logN = 12, logq = 190, logp = 45, slots = 1024>
   }
 
+  // CHECK-LABEL: func.func @bootstrap
+  func.func @bootstrap(%a: !ckks.ct<logN = 12, logq = 90, logp = 30, slots = 8>) -> !ckks.ct<logN = 12, logq = 120, logp = 30, slots = 8> {
+    // CHECK: ckks.bootstrap %{{.*}} {bound = 12 : i64, log_scale = 48 : i64, mod_logq = 40 : i64}
+    %0 = ckks.bootstrap %a {mod_logq = 40, bound = 12, log_scale = 48}
+        : !ckks.ct<logN = 12, logq = 90, logp = 30, slots = 8> -> !ckks.ct<logN = 12, logq = 120, logp = 30, slots = 8>
+    return %0 : !ckks.ct<logN = 12, logq = 120, logp = 30, slots = 8>
+  }
+
   // CHECK-LABEL: func.func @scheme
   func.func @scheme(%a: !ct, %b: !low) -> !ct60 {
     // CHECK: ckks.rotate %{{.*}} [3] : <logN = 12, logq = 200, logp = 30, slots = 2048>

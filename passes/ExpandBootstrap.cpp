@@ -1,0 +1,34 @@
+// ckks-expand-bootstrap: every ckks.bootstrap replaced by its managed
+// sequence (passes/Bootstrap.h).
+#include "passes/Bootstrap.h"
+#include "passes/ExpandOps.h"
+#include "passes/Passes.h"
+
+namespace fhec {
+#define GEN_PASS_DEF_CKKSEXPANDBOOTSTRAP
+#include "passes/Passes.h.inc"
+} // namespace fhec
+
+using namespace mlir;
+using namespace fhec;
+
+namespace {
+
+struct CKKSExpandBootstrapPass : public fhec::impl::CKKSExpandBootstrapBase<CKKSExpandBootstrapPass> {
+  void runOnOperation() override {
+    auto build = [](ScaleManager &m, ckks::BootstrapOp op) {
+      return buildBootstrap(m, op.getLoc(), op.getInput(), configOf(op));
+    };
+    if (failed(expandOps<ckks::BootstrapOp>(getOperation(), getArgument(), "bootstrapping", build)))
+      signalPassFailure();
+  }
+};
+
+} // namespace
+
+namespace fhec {
+BootstrapConfig configOf(ckks::BootstrapOp op) {
+  return {unsigned(op.getModLogq()), unsigned(op.getBound()), unsigned(op.getDegree()),
+          unsigned(op.getDoubleAngles()), unsigned(op.getLogScale().value_or(op.getModLogq() + 8))};
+}
+} // namespace fhec
