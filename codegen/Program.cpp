@@ -67,6 +67,15 @@ CiphertextShape shapeOf(Type t) {
 Program::Program(std::unique_ptr<MLIRContext> ctx, OwningOpRef<ModuleOp> module)
     : ctx_(std::move(ctx)), source_(std::move(module)), params_(paramsOf(*source_)) {
   function();  // exactly one public function of ciphertexts
+  DiagnosticCollector diags(*ctx_);
+  expanded_ = source_->clone();
+  if (failed(expandPolynomials(*expanded_))) diags.raise(ProgramError::Kind::Compile);
+}
+
+func::FuncOp Program::evaluatedFunction() const {
+  for (auto f : expanded_.get().getOps<func::FuncOp>())
+    if (!f.isExternal() && f.isPublic()) return f;
+  llvm_unreachable("function() checked the public function");
 }
 
 Program::~Program() = default;
@@ -120,7 +129,7 @@ std::vector<CiphertextShape> Program::outputShapes() const {
   return out;
 }
 
-std::vector<uint64_t> Program::galoisElements() const { return fhec::galoisElements(function()); }
+std::vector<uint64_t> Program::galoisElements() const { return fhec::galoisElements(evaluatedFunction()); }
 
 std::string Program::mlir(bool locations) const {
   std::string s;
@@ -187,7 +196,7 @@ const rt::CompiledModule &Program::module() const {
 std::vector<rt::Ciphertext> Program::reference(const std::vector<rt::Ciphertext> &inputs, const rt::KeySet &keys,
                                                const std::vector<std::vector<rt::Complex>> &plaintexts) const {
   DiagnosticCollector diags(*ctx_);
-  auto r = evaluateReference(function(), params_, EvaluationKeys{&keys.evk, &keys.rotationKeys}, inputs, plaintexts);
+  auto r = evaluateReference(evaluatedFunction(), params_, EvaluationKeys{&keys.evk, &keys.rotationKeys}, inputs, plaintexts);
   if (failed(r)) diags.raise(ProgramError::Kind::Parameter, "reference evaluation failed: ");
   return std::move(*r);
 }
@@ -195,7 +204,7 @@ std::vector<rt::Ciphertext> Program::reference(const std::vector<rt::Ciphertext>
 std::vector<std::vector<rt::Complex>> Program::plain(const std::vector<std::vector<rt::Complex>> &inputs,
                                                      const std::vector<std::vector<rt::Complex>> &plaintexts) const {
   DiagnosticCollector diags(*ctx_);
-  auto r = evaluatePlain(function(), inputs, plaintexts);
+  auto r = evaluatePlain(evaluatedFunction(), inputs, plaintexts);
   if (failed(r)) diags.raise(ProgramError::Kind::Parameter, "plaintext evaluation failed: ");
   return std::move(*r);
 }

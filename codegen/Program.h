@@ -109,8 +109,12 @@ public:
 
 private:
   mlir::func::FuncOp function() const;
+  /// The public function of expanded_: what the evaluators interpret.
+  mlir::func::FuncOp evaluatedFunction() const;
   std::unique_ptr<mlir::MLIRContext> ctx_;
   mlir::OwningOpRef<mlir::ModuleOp> source_;
+  /// source_ with ckks.bootstrap and ckks.poly_eval expanded (their semantics).
+  mlir::OwningOpRef<mlir::ModuleOp> expanded_;
   rt::Params params_;
   std::unique_ptr<rt::CompiledModule> module_;
 };

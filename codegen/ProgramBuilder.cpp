@@ -1,4 +1,5 @@
 #include "codegen/ProgramBuilder.h"
+#include "passes/Bootstrap.h"
 #include "passes/PolyEval.h"
 #include "passes/ScaleManager.h"
 
@@ -241,6 +242,15 @@ ProgramBuilder::Handle ProgramBuilder::linearTransform(Handle x, const std::vect
   ElementsAttr attr = slotValues(s->ctx.get(), flat, {int64_t(offsets.size()), int64_t(slots)});
   auto offsetsAttr = DenseI64ArrayAttr::get(s->ctx.get(), offsets);
   return build(loc, [&](Location l) { return s->manager->linearTransform(l, v, offsetsAttr, attr, IntegerAttr()); });
+}
+
+ProgramBuilder::Handle ProgramBuilder::bootstrap(Handle x, unsigned modLogq, unsigned logScale,
+                                                 const SourceLocation &loc) {
+  Value v = valueOf(s->values, x);
+  BootstrapConfig c;
+  c.modLogq = modLogq;
+  c.logScale = logScale;
+  return build(loc, [&](Location l) { return s->manager->bootstrap(l, v, c); });
 }
 
 ProgramBuilder::Handle ProgramBuilder::polyEval(Handle x, const std::vector<double> &coefficients,

@@ -68,6 +68,24 @@ FailureOr<Value> ScaleManager::relabel(Location loc, Value x, int64_t logp, unsi
   return ckks::RelabelOp::create(b, loc, r, x).getResult();
 }
 
+FailureOr<Value> ScaleManager::bootstrap(Location loc, Value x, const BootstrapConfig &c) {
+  Type type;
+  {
+    // The expansion in a scratch block, for its result type only.
+    Block scratch;
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&scratch);
+    FailureOr<Value> r = buildBootstrap(*this, loc, x, c);
+    if (succeeded(r)) type = r->getType();
+    while (!scratch.empty()) scratch.back().erase();
+    if (failed(r)) return failure();
+  }
+  return ckks::BootstrapOp::create(b, loc, type, x, b.getI64IntegerAttr(c.modLogq), b.getI64IntegerAttr(c.bound),
+                                   b.getI64IntegerAttr(c.degree), b.getI64IntegerAttr(c.doubleAngles),
+                                   b.getI64IntegerAttr(c.logScale))
+      .getResult();
+}
+
 FailureOr<std::pair<Value, Value>> ScaleManager::align(Location loc, Value x, Value y, bool sameScale) {
   ckks::CiphertextType tx = typeOf(x), ty = typeOf(y);
   if (tx.getLogN() != ty.getLogN() || tx.getSlots() != ty.getSlots())
@@ -230,7 +248,7 @@ FailureOr<Value> ScaleManager::rebuildSingle(Operation *op, ValueRange operands)
         return linearTransform(loc, operands[0], o.getOffsetsAttr(), o.getDiagonals(), o.getBabyStepAttr(),
                                rescaleAfter);
       })
-      .Case<ckks::BootstrapOp>([&](ckks::BootstrapOp o) { return buildBootstrap(*this, loc, operands[0], configOf(o)); })
+      .Case<ckks::BootstrapOp>([&](ckks::BootstrapOp o) { return bootstrap(loc, operands[0], configOf(o)); })
       .Case<ckks::PolyEvalOp>([&](ckks::PolyEvalOp o) {
         auto [lo, hi] = o.getInterval();
         return evaluatePolynomial(*this, loc, operands[0], o.getBasis(), o.getCoefficients(), lo, hi);

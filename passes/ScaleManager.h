@@ -16,6 +16,8 @@
 
 namespace fhec {
 
+struct BootstrapConfig;
+
 class ScaleManager {
 public:
   /// Ops are created at `b`'s insertion point.
@@ -57,6 +59,9 @@ public:
   mlir::FailureOr<mlir::Value> modRaise(mlir::Location loc, mlir::Value x, unsigned logq);
   /// ckks.div_by_po2: x / 2^bits at x's scale, `bits` of modulus consumed.
   mlir::FailureOr<mlir::Value> divByPo2(mlir::Location loc, mlir::Value x, unsigned bits);
+  /// A ckks.bootstrap of x with configuration `c`, of the type its expansion
+  /// (passes/Bootstrap.h) gives: that expansion is built once to learn it.
+  mlir::FailureOr<mlir::Value> bootstrap(mlir::Location loc, mlir::Value x, const BootstrapConfig &c);
   /// ckks.relabel of x to scale 2^logp and `slots` slots (same level).
   mlir::FailureOr<mlir::Value> relabel(mlir::Location loc, mlir::Value x, int64_t logp, unsigned slots);
 

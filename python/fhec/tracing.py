@@ -37,7 +37,8 @@ def _unsupported(symbol, hint=""):
     def method(self, *args):
         raise UnsupportedOperationError(
             f"'{symbol}' is not supported on encrypted values: CKKS offers +, -, *, ** by a positive "
-            f"integer, / by a constant, W @ x by a plaintext matrix, rotate(), conj() and mul_monomial(){hint}")
+            f"integer, / by a constant, W @ x by a plaintext matrix, rotate(), conj(), mul_monomial() and "
+            f"bootstrap(){hint}")
 
     method.__name__ = f"unsupported {symbol}"
     return method
@@ -49,7 +50,8 @@ class Encrypted:
     with Python or NumPy scalars, and with NumPy vectors of one value per slot
     (plaintexts); unary -; ** by a positive integer; / by a scalar constant;
     W @ x by a NumPy matrix (ckks.linear_transform); rotate(k) (slot j takes
-    slot j + k; negative k rotates right), conj() and mul_monomial(k).
+    slot j + k; negative k rotates right), conj(), mul_monomial(k) and
+    bootstrap().
 
     slots, logq and logp give its current shape (levels and scales are
     managed automatically).
@@ -143,6 +145,24 @@ class Encrypted:
         if not isinstance(k, numbers.Integral) or isinstance(k, bool):
             raise TraceError(f"mul_monomial() takes an integer exponent, got {k!r}")
         return self._trace.emit("mul_monomial", self._handle, int(k))
+
+    def bootstrap(self, mod_logq=None, log_scale=None):
+        """A fresh modulus for the ciphertext (ckks.bootstrap; HEAAN's sparse
+        bootstrapping with Han-Ki's EvalMod, docs/bootstrapping.md): the
+        same slot values at the level bootstrapping leaves below logQ.
+        mod_logq: bits of q0, the modulus it is raised from (default logp +
+        12: the message's headroom below q0 sets EvalMod's precision);
+        log_scale: bits of its working scale (default mod_logq + 8). Its
+        rotation keys come with the function's (ctx.keys_for). Raises
+        TraceError for non-integer arguments, CompileError for full slots (2
+        slots > N/2) or a q0 outside (2^logp, 2^logq], DepthError when logQ
+        leaves too few levels."""
+        for name, v in (("mod_logq", mod_logq), ("log_scale", log_scale)):
+            if v is not None and (not isinstance(v, numbers.Integral) or isinstance(v, bool) or v < 1):
+                raise TraceError(f"bootstrap() takes a positive integer {name}, got {v!r}")
+        q0 = int(mod_logq) if mod_logq is not None else self.logp + 12
+        scale = int(log_scale) if log_scale is not None else q0 + 8
+        return self._trace.emit("bootstrap", self._handle, q0, scale)
 
     def __bool__(self):
         raise TraceError(

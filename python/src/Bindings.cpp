@@ -478,6 +478,10 @@ PYBIND11_MODULE(_fhec, m) {
                for (py::ssize_t j = 0; j < diagonals.shape(1); ++j) rows[i].push_back(r(py::ssize_t(i), j));
              return b.linearTransform(x, offsets, rows, location(l));
            })
+      .def("bootstrap",
+           [](ProgramBuilder &b, size_t x, unsigned modLogq, unsigned logScale, const py::tuple &l) {
+             return b.bootstrap(x, modLogq, logScale, location(l));
+           })
       .def("poly_eval", [](ProgramBuilder &b, size_t x, const std::vector<double> &c, const std::string &basis,
                            double lo, double hi, const py::tuple &l) {
         return b.polyEval(x, c, basis, lo, hi, location(l));
