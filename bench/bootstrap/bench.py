@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""Bootstrapping: fhec's compiled ckks.bootstrap (x.bootstrap(), docs/bootstrapping.md)
+per thread count, with its key generation, key memory, precision and the levels it
+leaves; with --peers, DESILO's desilofhe full-slot bootstrap side by side (PyPI,
+scripts/setup.sh --bench; its keys take about 17.5 GB and 100 s at N = 2^16).
+
+One run: every figure printed is measured in it. fhec bootstraps sparse ciphertexts
+only so far (2 slots <= N/2); a full-slot request is reported as not supported.
+
+Usage: bench/bootstrap/bench.py [--logN 16 --logQ 880 --logp 30] [--slots 8]
+                                [--mod-logq 42 --log-scale 46] [--threads 1 2] [--runs 3]
+                                [--target auto] [--security 128] [--peers] [--json ...]
+Exit status: non-zero if an fhec bootstrap errs more than 2^-14 (or, with --reference,
+differs from the GMP reference: minutes at N = 2^16).
+"""
+import argparse
+import json
+import math
+import pathlib
+import resource
+import sys
+import time
+
+import jinja2
+import numpy as np
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "bench"))
+sys.path.insert(0, str(ROOT / "python"))
+from machine import describe, machine_info  # noqa: E402
+from peers.bench import med  # noqa: E402
+
+import fhec  # noqa: E402
+
+TABLE = jinja2.Template("""\
+bootstrapping: logN={{ logN }} logQ={{ logQ }} logp={{ logp }} ({{ security }}), {{ runs }} calls, medians
+machine: {{ machine }}
+{{ '%-10s %6s %8s %10s %10s %10s %9s %9s %7s' % ('system', 'slots', 'threads', 'boot (s)', 'keygen (s)', 'keys (MB)', \
+'max bits', 'mean bits', 'levels') }}
+{% for r in rows %}{{ '%-10s %6d %8d %10s %10s %10s %9s %9s %7s' % (r.system, r.slots, r.threads, \
+'%.2f' % r.boot_s if r.boot_s else '-', '%.2f' % r.keygen_s if r.keygen_s else '-', \
+'%.0f' % r.keys_mb if r.keys_mb else '-', '%.1f' % r.max_bits if r.max_bits else '-', \
+'%.1f' % r.mean_bits if r.mean_bits else '-', r.levels if r.levels is not none else '-') }}{% if r.note %}  {{ r.note }}{% endif %}
+{% endfor %}max/mean bits: -log2 of the max/mean error of the decrypted slots against the input's values; \
+levels: products of scale 2^{{ logp }} left before the next bootstrap's q0
+peak resident memory of this process: {{ '%.2f' % peak_gb }} GB
+""")
+
+
+def bits(err):
+    return -math.log2(err) if err > 0 else float("inf")
+
+
+def fhec_row(args, params, threads):
+    f = fhec.compile(params, target=args.target, threads=threads)(
+        lambda x: x.bootstrap(mod_logq=args.mod_logq, log_scale=args.log_scale))
+    # Key generation: secret, public and evaluation keys, then the bootstrap's rotation keys.
+    t0 = time.perf_counter()
+    ctx = fhec.Context(params)
+    ctx.keys_for(f)
+    keygen = time.perf_counter() - t0
+    keys = sum(len(ctx._keys.to_bytes("rk", g)) for g in ctx.galois_elements) + len(ctx._keys.to_bytes("evk"))
+    rng = np.random.default_rng(1)
+    v = rng.uniform(-1, 1, params.slots) + 1j * rng.uniform(-1, 1, params.slots)
+    c = ctx.encrypt(v, logq=args.mod_logq + 2 * params.logp)
+    f(c)  # the first call derives the keys' RNS/NTT forms
+    ms, out = med(lambda: f(c), args.runs)
+    if args.reference:
+        assert out == f.reference(c), "compiled bootstrap differs from the GMP reference"
+    err = np.abs(ctx.decrypt(out, complex=True) - v)
+    return {"system": "fhec", "slots": params.slots, "threads": threads, "boot_s": ms / 1e3, "keygen_s": keygen,
+            "keys_mb": keys / 2**20, "max_bits": bits(float(err.max())), "mean_bits": bits(float(err.mean())),
+            "levels": (out.logq - args.mod_logq) // params.logp, "target": f.target,
+            "note": f"{f.target}, q0 = 2^{args.mod_logq}, working scale 2^{args.log_scale}, "
+                    f"{len(ctx.galois_elements)} rotation keys"}
+
+
+def desilofhe_row(threads, runs):
+    try:
+        import desilofhe
+    except ImportError:
+        return None
+    e = desilofhe.Engine(mode="cpu", bootstrap=True, thread_count=threads)
+    t0 = time.perf_counter()
+    sk = e.create_secret_key()
+    pk, rlk, ck = e.create_public_key(sk), e.create_relinearization_key(sk), e.create_conjugation_key(sk)
+    bk = e.create_bootstrap_key(sk)
+    keygen = time.perf_counter() - t0
+    rng = np.random.default_rng(1)
+    v = rng.uniform(-1, 1, e.slot_count)
+    c = e.encrypt(v, pk, level=3)
+    ms, out = med(lambda: e.bootstrap(c, rlk, ck, bk), runs)
+    err = np.abs(np.asarray(e.decrypt(out, sk)) - v)
+    return {"system": "desilofhe", "slots": e.slot_count, "threads": threads, "boot_s": ms / 1e3, "keygen_s": keygen,
+            "keys_mb": None, "max_bits": bits(float(err.max())), "mean_bits": bits(float(err.mean())),
+            "levels": out.level, "note": "Engine(mode='cpu', bootstrap=True), real input at level 3"}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--logN", type=int, default=16)
+    ap.add_argument("--logQ", type=int, default=880)
+    ap.add_argument("--logp", type=int, default=30)
+    ap.add_argument("--slots", type=int, default=8)
+    ap.add_argument("--mod-logq", type=int, default=42)
+    ap.add_argument("--log-scale", type=int, default=46)
+    ap.add_argument("--threads", type=int, nargs="+", default=[1, 2])
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--target", default="auto")
+    ap.add_argument("--security", default="128", help="the level fhec must estimate (\"none\": small test rings)")
+    ap.add_argument("--reference", action="store_true", help="also check against the GMP reference (slow)")
+    ap.add_argument("--peers", action="store_true", help="desilofhe's full-slot bootstrap too (17.5 GB)")
+    ap.add_argument("--json", default=str(ROOT / "bench" / "bootstrap" / "results.json"))
+    args = ap.parse_args()
+    params = fhec.Params(logN=args.logN, logQ=args.logQ, logp=args.logp, slots=args.slots, security=args.security)
+    rows = []
+    for t in args.threads:
+        rows.append(fhec_row(args, params, t))
+    if args.peers:
+        for t in args.threads:
+            row = desilofhe_row(t, args.runs)
+            if row:
+                rows.append(row)
+    ok = all(r["max_bits"] >= 14 for r in rows if r["system"] == "fhec")
+    report = {"logN": args.logN, "logQ": args.logQ, "logp": args.logp, "runs": args.runs,
+              "security": f"security = {args.security!r} required of fhec's estimate",
+              "machine": describe(machine_info()), "rows": rows,
+              "peak_gb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20, "pass": ok}
+    print(TABLE.render(**report))
+    pathlib.Path(args.json).write_text(json.dumps(report, indent=2) + "\n")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
