@@ -108,7 +108,7 @@ FailureOr<Value> buildBootstrap(ScaleManager &m, Location loc, Value x, const Bo
     return emitError(loc) << "bootstrapping's working scale 2^" << c.logScale << " must exceed q0 / 2^logp = 2^"
                           << c.modLogq - in.getLogp();
   unsigned savedLogp = m.getLogp();
-  auto restore = llvm::make_scope_exit([&] { m.setLogp(savedLogp); });
+  llvm::scope_exit restore([&] { m.setLogp(savedLogp); });
 
   // t = m + q0 I at the top modulus.
   Value t = m.modDown(loc, x, c.modLogq);
