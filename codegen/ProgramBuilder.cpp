@@ -146,30 +146,12 @@ ProgramBuilder::Handle ProgramBuilder::addConst(Handle x, double c, const Source
   return build(loc, [&](Location l) { return s->manager->addConst(l, a, c); });
 }
 
-namespace {
-// A dense tensor (default: a vector) of f64, or of complex<f64> when any
-// imaginary part is nonzero.
-ElementsAttr slotValues(MLIRContext *ctx, const std::vector<std::complex<double>> &values,
-                        SmallVector<int64_t> shape = {}) {
-  Builder b(ctx);
-  bool complex = llvm::any_of(values, [](const std::complex<double> &v) { return v.imag() != 0; });
-  if (shape.empty()) shape.push_back(int64_t(values.size()));
-  if (!complex) {
-    SmallVector<double> re;
-    for (const auto &v : values) re.push_back(v.real());
-    return DenseElementsAttr::get(RankedTensorType::get(shape, b.getF64Type()), ArrayRef<double>(re));
-  }
-  return DenseElementsAttr::get(RankedTensorType::get(shape, ComplexType::get(b.getF64Type())),
-                                ArrayRef<std::complex<double>>(values));
-}
-} // namespace
-
 ElementsAttr ProgramBuilder::plaintext(Handle x, const std::vector<std::complex<double>> &values) {
   if (values.size() != size_t(shape(x).slots))
     throw ProgramError(ProgramError::Kind::Parameter, "a plaintext vector of " + std::to_string(values.size()) +
                                                           " values does not match the ciphertext's " +
                                                           std::to_string(shape(x).slots) + " slots");
-  return slotValues(s->ctx.get(), values);
+  return ckks::slotValuesAttr(s->ctx.get(), values);
 }
 
 ProgramBuilder::Handle ProgramBuilder::mulPlain(Handle x, const std::vector<std::complex<double>> &values,
@@ -239,17 +221,18 @@ ProgramBuilder::Handle ProgramBuilder::linearTransform(Handle x, const std::vect
                                                             std::to_string(slots) + " slots");
     flat.insert(flat.end(), d.begin(), d.end());
   }
-  ElementsAttr attr = slotValues(s->ctx.get(), flat, {int64_t(offsets.size()), int64_t(slots)});
+  ElementsAttr attr = ckks::slotValuesAttr(s->ctx.get(), flat, {int64_t(offsets.size()), int64_t(slots)});
   auto offsetsAttr = DenseI64ArrayAttr::get(s->ctx.get(), offsets);
   return build(loc, [&](Location l) { return s->manager->linearTransform(l, v, offsetsAttr, attr, IntegerAttr()); });
 }
 
 ProgramBuilder::Handle ProgramBuilder::bootstrap(Handle x, unsigned modLogq, unsigned logScale,
-                                                 const SourceLocation &loc) {
+                                                 const std::vector<unsigned> &levelBudget, const SourceLocation &loc) {
   Value v = valueOf(s->values, x);
   BootstrapConfig c;
   c.modLogq = modLogq;
   c.logScale = logScale;
+  c.levelBudget.assign(levelBudget.begin(), levelBudget.end());
   return build(loc, [&](Location l) { return s->manager->bootstrap(l, v, c); });
 }
 

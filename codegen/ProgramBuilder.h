@@ -69,9 +69,12 @@ public:
                   const SourceLocation &loc);
 
   /// ckks.bootstrap of x (passes/Bootstrap.h): raised from q0 = 2^modLogq,
-  /// computing at the working scale 2^logScale; Compile error for full
-  /// slots or a q0 outside (2^logp, q], Depth error when logQ is too small.
-  Handle bootstrap(Handle x, unsigned modLogq, unsigned logScale, const SourceLocation &loc);
+  /// computing at the working scale 2^logScale, with levelBudget (empty, or
+  /// CoeffToSlot and SlotToCoeff levels); Compile error for a q0 outside
+  /// (2^logp, q] or a budget outside [1, log2 slots], Depth error when logQ
+  /// is too small.
+  Handle bootstrap(Handle x, unsigned modLogq, unsigned logScale, const std::vector<unsigned> &levelBudget,
+                   const SourceLocation &loc);
 
   /// Returns `results` and hands over the finished program; the builder is spent.
   std::unique_ptr<Program> finish(const std::vector<Handle> &results, const SourceLocation &loc);

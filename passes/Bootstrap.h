@@ -16,7 +16,10 @@
 
 #include "passes/ScaleManager.h"
 
+#include "llvm/ADT/SmallVector.h"
+
 #include <complex>
+#include <map>
 #include <vector>
 
 namespace fhec {
@@ -24,19 +27,42 @@ namespace fhec {
 struct BootstrapConfig {
   unsigned modLogq = 0;       ///< log2 q0, the modulus the input is raised from (bits)
   unsigned bound = 16;        ///< |I| <= bound on EvalMod's input integers
-  unsigned degree = 23;       ///< the Chebyshev interpolant's degree
+  unsigned degree = 31;       ///< the Chebyshev interpolant's degree (2^5 - 1: depth 5)
   unsigned doubleAngles = 4;  ///< double-angle steps after it
   unsigned logScale = 0;      ///< the working scale (bits), from CoeffToSlot on
+  /// CoeffToSlot's and SlotToCoeff's levels when factored; empty: dense
+  /// (one level each) for sparse slots, {3, 3} for full slots.
+  llvm::SmallVector<unsigned, 2> levelBudget;
 };
 
 /// A dense complex matrix, row-major.
 using ComplexMatrix = std::vector<std::vector<std::complex<double>>>;
 
+/// A slot matrix by its generalized diagonals: offset d in [0, size) maps to
+/// diag with M[j][(j + d) mod size] = diag[j] (the linear_transform form).
+using DiagonalMatrix = std::map<int64_t, std::vector<std::complex<double>>>;
+
+/// The special FFT of n slots: V_jk = psi^(k 5^j), psi = e^(i pi / 2n) (the
+/// slot j of a subring polynomial sum_k (T_k + i T_k+n) Y^k, Y = X^(N/2n)).
+ComplexMatrix specialFFTMatrix(unsigned n);
+/// The nonzero generalized diagonals of a square matrix.
+DiagonalMatrix diagonalsOf(const ComplexMatrix &a);
+/// The product a b of two size x size matrices (b applied first).
+DiagonalMatrix multiply(const DiagonalMatrix &a, const DiagonalMatrix &b, unsigned size);
+/// The butterfly stages of the special FFT without its bit reversal P,
+/// V = S_L ... S_1 P (L = log2 n, HEAAN's fftSpecial), each with the three
+/// diagonals 0, +-len/2: S_1 .. S_L, or with `inverse` S_1^-1 .. S_L^-1.
+std::vector<DiagonalMatrix> specialFFTStages(unsigned n, bool inverse);
+/// `stages` (in the order they apply) multiplied into `levels` groups of
+/// consecutive ones, the first groups one stage longer when they do not
+/// divide evenly; a group of k stages has at most 2^(k+1) - 1 diagonals.
+std::vector<DiagonalMatrix> groupStages(llvm::ArrayRef<DiagonalMatrix> stages, unsigned levels, unsigned size);
+
 /// CoeffToSlot on the 2n slots view of an n-slot ciphertext: (A, B), 2n x 2n,
 /// with y = A w + B conj(w) holding the subring coefficients y_j (real), j < 2n,
-/// of the polynomial whose 2n slots view is w. Each of the n values, which
-/// the view repeats, is read half from each copy.
-std::pair<ComplexMatrix, ComplexMatrix> coeffToSlotMatrices(unsigned n);
+/// of the polynomial whose 2n slots view is w, times `factor`. Each of the n
+/// values, which the view repeats, is read half from each copy.
+std::pair<ComplexMatrix, ComplexMatrix> coeffToSlotMatrices(unsigned n, double factor);
 /// SlotToCoeff, 2n x 2n: from real slots y (the 2n subring coefficients) to
 /// the 2n slots view of their polynomial, times `factor`.
 ComplexMatrix slotToCoeffMatrix(unsigned n, double factor);

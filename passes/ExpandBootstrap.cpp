@@ -28,7 +28,10 @@ struct CKKSExpandBootstrapPass : public fhec::impl::CKKSExpandBootstrapBase<CKKS
 
 namespace fhec {
 BootstrapConfig configOf(ckks::BootstrapOp op) {
-  return {unsigned(op.getModLogq()), unsigned(op.getBound()), unsigned(op.getDegree()),
-          unsigned(op.getDoubleAngles()), unsigned(op.getLogScale().value_or(op.getModLogq() + 8))};
+  BootstrapConfig c{unsigned(op.getModLogq()), unsigned(op.getBound()), unsigned(op.getDegree()),
+                    unsigned(op.getDoubleAngles()), unsigned(op.getLogScale().value_or(op.getModLogq() + 8)), {}};
+  if (auto budget = op.getLevelBudget())
+    for (int64_t l : *budget) c.levelBudget.push_back(unsigned(l));
+  return c;
 }
 } // namespace fhec

@@ -80,9 +80,12 @@ FailureOr<Value> ScaleManager::bootstrap(Location loc, Value x, const BootstrapC
     while (!scratch.empty()) scratch.back().erase();
     if (failed(r)) return failure();
   }
+  DenseI64ArrayAttr budget;
+  if (!c.levelBudget.empty())
+    budget = b.getDenseI64ArrayAttr(llvm::map_to_vector(c.levelBudget, [](unsigned l) { return int64_t(l); }));
   return ckks::BootstrapOp::create(b, loc, type, x, b.getI64IntegerAttr(c.modLogq), b.getI64IntegerAttr(c.bound),
                                    b.getI64IntegerAttr(c.degree), b.getI64IntegerAttr(c.doubleAngles),
-                                   b.getI64IntegerAttr(c.logScale))
+                                   b.getI64IntegerAttr(c.logScale), budget)
       .getResult();
 }
 

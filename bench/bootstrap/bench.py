@@ -4,14 +4,16 @@ per thread count, with its key generation, key memory, precision and the levels 
 leaves; with --peers, DESILO's desilofhe full-slot bootstrap side by side (PyPI,
 scripts/setup.sh --bench; its keys take about 17.5 GB and 100 s at N = 2^16).
 
-One run: every figure printed is measured in it. fhec bootstraps sparse ciphertexts
-only so far (2 slots <= N/2); a full-slot request is reported as not supported.
+One run: every figure printed is measured in it. Sparse slots (2 slots <= N/2) use
+dense CoeffToSlot/SlotToCoeff unless --level-budget is given; full slots (N/2) are
+factored (default budget 3, 3).
 
 Usage: bench/bootstrap/bench.py [--logN 16 --logQ 880 --logp 30] [--slots 8]
-                                [--mod-logq 42 --log-scale 46] [--threads 1 2] [--runs 3]
-                                [--target auto] [--security 128] [--peers] [--json ...]
-Exit status: non-zero if an fhec bootstrap errs more than 2^-14 (or, with --reference,
-differs from the GMP reference: minutes at N = 2^16).
+                                [--mod-logq 42 --log-scale 46] [--level-budget 3 3]
+                                [--threads 1 2] [--runs 3] [--target auto] [--security 128]
+                                [--min-bits 14] [--peers] [--json ...]
+Exit status: non-zero if an fhec bootstrap errs more than 2^-min_bits (or, with
+--reference, differs from the GMP reference: minutes at N = 2^16).
 """
 import argparse
 import json
@@ -53,7 +55,7 @@ def bits(err):
 
 def fhec_row(args, params, threads):
     f = fhec.compile(params, target=args.target, threads=threads)(
-        lambda x: x.bootstrap(mod_logq=args.mod_logq, log_scale=args.log_scale))
+        lambda x: x.bootstrap(mod_logq=args.mod_logq, log_scale=args.log_scale, level_budget=args.level_budget))
     # Key generation: secret, public and evaluation keys, then the bootstrap's rotation keys.
     t0 = time.perf_counter()
     ctx = fhec.Context(params)
@@ -72,7 +74,8 @@ def fhec_row(args, params, threads):
             "keys_mb": keys / 2**20, "max_bits": bits(float(err.max())), "mean_bits": bits(float(err.mean())),
             "levels": (out.logq - args.mod_logq) // params.logp, "target": f.target,
             "note": f"{f.target}, q0 = 2^{args.mod_logq}, working scale 2^{args.log_scale}, "
-                    f"{len(ctx.galois_elements)} rotation keys"}
+                    + (f"level budget {tuple(args.level_budget)}, " if args.level_budget else "")
+                    + f"{len(ctx.galois_elements)} rotation keys"}
 
 
 def desilofhe_row(threads, runs):
@@ -104,6 +107,9 @@ def main():
     ap.add_argument("--slots", type=int, default=8)
     ap.add_argument("--mod-logq", type=int, default=42)
     ap.add_argument("--log-scale", type=int, default=46)
+    ap.add_argument("--level-budget", type=int, nargs=2, default=None,
+                    help="CoeffToSlot and SlotToCoeff levels of the factored transforms")
+    ap.add_argument("--min-bits", type=float, default=14, help="fail below this precision (bits)")
     ap.add_argument("--threads", type=int, nargs="+", default=[1, 2])
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--target", default="auto")
@@ -121,7 +127,7 @@ def main():
             row = desilofhe_row(t, args.runs)
             if row:
                 rows.append(row)
-    ok = all(r["max_bits"] >= 14 for r in rows if r["system"] == "fhec")
+    ok = all(r["max_bits"] >= args.min_bits for r in rows if r["system"] == "fhec")
     report = {"logN": args.logN, "logQ": args.logQ, "logp": args.logp, "runs": args.runs,
               "security": f"security = {args.security!r} required of fhec's estimate",
               "machine": describe(machine_info()), "rows": rows,

@@ -365,9 +365,12 @@ LogicalResult BootstrapOp::verify() {
   auto in = getInput().getType(), r = getResult().getType();
   if (in.getLogN() != r.getLogN() || in.getSlots() != r.getSlots() || in.getLogp() != r.getLogp())
     return emitOpError() << "bootstrap must keep logN, logp and slots, got " << in << " -> " << r;
-  if (2 * in.getSlots() > (1u << (in.getLogN() - 1)))
-    return emitOpError() << "bootstraps sparse ciphertexts only (2 slots <= N/2 = " << (1u << (in.getLogN() - 1))
-                         << "), got " << in.getSlots() << " slots";
+  if (auto budget = getLevelBudget()) {
+    int64_t logn = llvm::Log2_64(in.getSlots());
+    if (budget->size() != 2 || llvm::any_of(*budget, [&](int64_t l) { return l < 1 || l > logn; }))
+      return emitOpError() << "level_budget must be [CoeffToSlot levels, SlotToCoeff levels], each in [1, log2 slots = "
+                           << logn << "]";
+  }
   int64_t q0 = getModLogq();
   if (q0 <= int64_t(in.getLogp()) || q0 > int64_t(in.getLogq()))
     return emitOpError() << "mod_logq = " << q0 << " must lie in (logp, logq] = (" << in.getLogp() << ", "
@@ -438,6 +441,18 @@ std::vector<std::complex<double>> slotValues(ElementsAttr values) {
   return out;
 }
 } // namespace
+
+DenseElementsAttr fhec::ckks::slotValuesAttr(MLIRContext *ctx, ArrayRef<std::complex<double>> values,
+                                             ArrayRef<int64_t> shape) {
+  Builder b(ctx);
+  SmallVector<int64_t> dims(shape.begin(), shape.end());
+  if (dims.empty()) dims.push_back(int64_t(values.size()));
+  if (llvm::all_of(values, [](const std::complex<double> &v) { return v.imag() == 0; })) {
+    SmallVector<double> re = llvm::map_to_vector(values, [](const std::complex<double> &v) { return v.real(); });
+    return DenseElementsAttr::get(RankedTensorType::get(dims, b.getF64Type()), ArrayRef<double>(re));
+  }
+  return DenseElementsAttr::get(RankedTensorType::get(dims, ComplexType::get(b.getF64Type())), values);
+}
 
 // Exactly one plaintext: the constant `values` or a !ckks.pt operand of the input's ring and slots.
 static LogicalResult verifyPlaintext(Operation *op, std::optional<ElementsAttr> values, Value plain,

@@ -58,4 +58,10 @@ std::string formatNumber(double v);
 /// or an empty string: basis "power" or "chebyshev", finite coefficients
 /// (lowest degree first) of degree >= 1, a finite domain [a, b] with a < b.
 std::string checkPolynomial(llvm::StringRef basis, llvm::ArrayRef<double> coefficients, double a, double b);
+
+/// Slot values as the attribute mul_plain, add_plain and linear_transform
+/// carry: tensor<shape x f64> when every value is real, else complex<f64>
+/// (shape defaults to {values.size()}; its product must equal the size).
+mlir::DenseElementsAttr slotValuesAttr(mlir::MLIRContext *ctx, llvm::ArrayRef<std::complex<double>> values,
+                                       llvm::ArrayRef<int64_t> shape = {});
 } // namespace fhec::ckks

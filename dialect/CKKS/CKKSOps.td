@@ -288,7 +288,11 @@ def CKKS_BootstrapOp : CKKS_Op<"bootstrap"> {
     mod_down to q0 = 2^mod_logq and mod_raise to the module's logQ; SubSum
     (rotations by slots * 2^i and div_by_po2) onto the sparse subring;
     CoeffToSlot as two linear transforms of the 2 slots view and its
-    conjugate; EvalMod, x - round(x) as sin(2 pi x) / 2 pi, from a Chebyshev
+    conjugate, or, factored (full slots, or `level_budget` = [CoeffToSlot
+    levels, SlotToCoeff levels] given; default [3, 3]), as the special FFT's
+    butterfly stages grouped into that many linear transforms, with EvalMod
+    on the real and the imaginary parts (Chen-Chillotti-Song 2019);
+    EvalMod, x - round(x) as sin(2 pi x) / 2 pi, from a Chebyshev
     interpolation of cos(2 pi (x - 1/4) / 2^double_angles) on
     [-bound - 1, bound + 1] of `degree` and `double_angles` double-angle
     steps (Han-Ki 2020); SlotToCoeff as one linear transform, and a rescale
@@ -298,7 +302,7 @@ def CKKS_BootstrapOp : CKKS_Op<"bootstrap"> {
     of headroom below q0, so EvalMod's sine error stays near
     2^-(2 (mod_logq - logp) - 3) relative. The result has the input's logp
     and slots and the logq the sequence leaves (the expansion names it
-    otherwise). Sparse ciphertexts only (2 slots <= N/2).
+    otherwise).
     ```mlir
     %r = ckks.bootstrap %c {mod_logq = 42} : !ckks.ct<logN = 12, logq = 90, logp = 30, slots = 8>
                                           -> !ckks.ct<logN = 12, logq = 92, logp = 30, slots = 8>
@@ -306,9 +310,10 @@ def CKKS_BootstrapOp : CKKS_Op<"bootstrap"> {
   }];
   let arguments = (ins CKKS_CiphertextType:$input, I64Attr:$mod_logq,
                        DefaultValuedAttr<I64Attr, "16">:$bound,
-                       DefaultValuedAttr<I64Attr, "23">:$degree,
+                       DefaultValuedAttr<I64Attr, "31">:$degree,
                        DefaultValuedAttr<I64Attr, "4">:$double_angles,
-                       OptionalAttr<I64Attr>:$log_scale);
+                       OptionalAttr<I64Attr>:$log_scale,
+                       OptionalAttr<DenseI64ArrayAttr>:$level_budget);
   let results = (outs CKKS_CiphertextType:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
 }

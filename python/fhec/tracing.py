@@ -146,23 +146,32 @@ class Encrypted:
             raise TraceError(f"mul_monomial() takes an integer exponent, got {k!r}")
         return self._trace.emit("mul_monomial", self._handle, int(k))
 
-    def bootstrap(self, mod_logq=None, log_scale=None):
-        """A fresh modulus for the ciphertext (ckks.bootstrap; HEAAN's sparse
+    def bootstrap(self, mod_logq=None, log_scale=None, level_budget=None):
+        """A fresh modulus for the ciphertext (ckks.bootstrap; HEAAN's
         bootstrapping with Han-Ki's EvalMod, docs/bootstrapping.md): the
         same slot values at the level bootstrapping leaves below logQ.
         mod_logq: bits of q0, the modulus it is raised from (default logp +
         12: the message's headroom below q0 sets EvalMod's precision);
-        log_scale: bits of its working scale (default mod_logq + 8). Its
-        rotation keys come with the function's (ctx.keys_for). Raises
-        TraceError for non-integer arguments, CompileError for full slots (2
-        slots > N/2) or a q0 outside (2^logp, 2^logq], DepthError when logQ
+        log_scale: bits of its working scale (default mod_logq + 8);
+        level_budget: (CoeffToSlot levels, SlotToCoeff levels) of the
+        factored transforms (Chen-Chillotti-Song; default: one dense level
+        each for sparse slots, (3, 3) for full slots). Its rotation keys come
+        with the function's (ctx.keys_for). Raises TraceError for
+        non-integer arguments, CompileError for a q0 outside (2^logp, 2^logq]
+        or a level budget outside [1, log2 slots], DepthError when logQ
         leaves too few levels."""
         for name, v in (("mod_logq", mod_logq), ("log_scale", log_scale)):
             if v is not None and (not isinstance(v, numbers.Integral) or isinstance(v, bool) or v < 1):
                 raise TraceError(f"bootstrap() takes a positive integer {name}, got {v!r}")
+        budget = ()
+        if level_budget is not None:
+            budget = tuple(level_budget) if isinstance(level_budget, (tuple, list)) else None
+            if budget is None or len(budget) != 2 or not all(
+                    isinstance(v, numbers.Integral) and not isinstance(v, bool) and v >= 1 for v in budget):
+                raise TraceError(f"bootstrap() takes level_budget as two positive integers, got {level_budget!r}")
         q0 = int(mod_logq) if mod_logq is not None else self.logp + 12
         scale = int(log_scale) if log_scale is not None else q0 + 8
-        return self._trace.emit("bootstrap", self._handle, q0, scale)
+        return self._trace.emit("bootstrap", self._handle, q0, scale, [int(v) for v in budget])
 
     def __bool__(self):
         raise TraceError(

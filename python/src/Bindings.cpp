@@ -479,8 +479,8 @@ PYBIND11_MODULE(_fhec, m) {
              return b.linearTransform(x, offsets, rows, location(l));
            })
       .def("bootstrap",
-           [](ProgramBuilder &b, size_t x, unsigned modLogq, unsigned logScale, const py::tuple &l) {
-             return b.bootstrap(x, modLogq, logScale, location(l));
+           [](ProgramBuilder &b, size_t x, unsigned modLogq, unsigned logScale, const std::vector<unsigned> &budget,
+              const py::tuple &l) { return b.bootstrap(x, modLogq, logScale, budget, location(l));
            })
       .def("poly_eval", [](ProgramBuilder &b, size_t x, const std::vector<double> &c, const std::string &basis,
                            double lo, double hi, const py::tuple &l) {

@@ -16,17 +16,33 @@ def test_bootstrap_refreshes_the_modulus(rng):
     c = ctx.encrypt(v)
     out = f(c)
     assert out == f.reference(c), "compiled output differs from the GMP reference"
-    # The level bootstrapping leaves (92, as in test/passes/ckks-expand-bootstrap)
+    # The level bootstrapping leaves (142, as in test/passes/ckks-expand-bootstrap)
     # whatever the input's, then the product by 0.5.
-    assert out.logq == 92 - 30
+    assert out.logq == 142 - 30
     assert np.max(np.abs(ctx.decrypt(out).real - 0.5 * v * v)) < 2**-14
 
 
 def test_bootstrap_errors(small):
     with pytest.raises(fhec.TraceError, match="positive integer mod_logq"):
         fhec.compile(small, target="cpu")(lambda x: x.bootstrap(mod_logq=4.5))
-    full = fhec.Params(logN=10, logQ=150, logp=30, slots=512, security="none")
-    with pytest.raises(fhec.CompileError, match="sparse ciphertexts only"):
-        fhec.compile(full, target="cpu")(lambda x: x.bootstrap())
+    with pytest.raises(fhec.TraceError, match="level_budget as two positive integers"):
+        fhec.compile(small, target="cpu")(lambda x: x.bootstrap(level_budget=(2,)))
+    big = fhec.Params(logN=12, logQ=700, logp=30, slots=8, security="none")
+    with pytest.raises(fhec.CompileError, match=r"level_budget needs 1 <= levels <= log2 slots = 3"):
+        fhec.compile(big, target="cpu")(lambda x: x.bootstrap(level_budget=(4, 1)))
     with pytest.raises(fhec.DepthError, match="too little depth left"):
         fhec.compile(small, target="cpu")(lambda x: x.bootstrap())
+
+
+def test_full_slot_bootstrap(rng):
+    # 128 complex slots at N = 256: factored transforms (default budget 3, 3),
+    # EvalMod on the real and imaginary parts.
+    params = fhec.Params(logN=8, logQ=900, logp=30, slots=128, security="none")
+    f = fhec.compile(params, target="cpu")(lambda x: x.bootstrap(log_scale=56))
+    assert "level_budget" not in f.mlir
+    ctx = fhec.Context(params)
+    v = rng.uniform(-1, 1, 128) + 1j * rng.uniform(-1, 1, 128)
+    c = ctx.encrypt(v, logq=102)
+    out = f(c)
+    assert out == f.reference(c), "compiled output differs from the GMP reference"
+    assert np.max(np.abs(ctx.decrypt(out, complex=True) - v)) < 2**-14

@@ -478,9 +478,9 @@ module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>}
 // -----
 
 module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>} {
-  func.func @bootstrap_full_slots(%a: !ckks.ct<logN = 12, logq = 100, logp = 30, slots = 2048>) {
-    // expected-error @+1 {{bootstraps sparse ciphertexts only (2 slots <= N/2 = 2048), got 2048 slots}}
-    %0 = ckks.bootstrap %a {mod_logq = 40} : !ckks.ct<logN = 12, logq = 100, logp = 30, slots = 2048> -> !ckks.ct<logN = 12, logq = 100, logp = 30, slots = 2048>
+  func.func @bootstrap_level_budget(%a: !ckks.ct<logN = 12, logq = 100, logp = 30, slots = 8>) {
+    // expected-error @+1 {{level_budget must be [CoeffToSlot levels, SlotToCoeff levels], each in [1, log2 slots = 3]}}
+    %0 = ckks.bootstrap %a {mod_logq = 40, level_budget = array<i64: 4, 2>} : !ckks.ct<logN = 12, logq = 100, logp = 30, slots = 8> -> !ckks.ct<logN = 12, logq = 100, logp = 30, slots = 8>
     return
   }
 }
