@@ -226,6 +226,13 @@ ProgramBuilder::Handle ProgramBuilder::linearTransform(Handle x, const std::vect
   return build(loc, [&](Location l) { return s->manager->linearTransform(l, v, offsetsAttr, attr, IntegerAttr()); });
 }
 
+void ProgramBuilder::autoBootstrap(unsigned modLogq, unsigned logScale) {
+  BootstrapConfig c;
+  c.modLogq = modLogq;
+  c.logScale = logScale;
+  s->manager->setAutoBootstrap(c);
+}
+
 ProgramBuilder::Handle ProgramBuilder::bootstrap(Handle x, unsigned modLogq, unsigned logScale,
                                                  const std::vector<unsigned> &levelBudget, const SourceLocation &loc) {
   Value v = valueOf(s->values, x);

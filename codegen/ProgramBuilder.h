@@ -68,6 +68,10 @@ public:
   Handle polyEval(Handle x, const std::vector<double> &coefficients, const std::string &basis, double a, double b,
                   const SourceLocation &loc);
 
+  /// From now on, a product that would leave an operand below q0 =
+  /// 2^modLogq bootstraps it first (ScaleManager::setAutoBootstrap).
+  void autoBootstrap(unsigned modLogq, unsigned logScale);
+
   /// ckks.bootstrap of x (passes/Bootstrap.h): raised from q0 = 2^modLogq,
   /// computing at the working scale 2^logScale, with levelBudget (empty, or
   /// CoeffToSlot and SlotToCoeff levels); Compile error for a q0 outside

@@ -14,6 +14,7 @@
 // scale 2^log q0.
 #pragma once
 
+#include "passes/BootstrapConfig.h"
 #include "passes/ScaleManager.h"
 
 #include "llvm/ADT/SmallVector.h"
@@ -24,16 +25,6 @@
 
 namespace fhec {
 
-struct BootstrapConfig {
-  unsigned modLogq = 0;       ///< log2 q0, the modulus the input is raised from (bits)
-  unsigned bound = 16;        ///< |I| <= bound on EvalMod's input integers
-  unsigned degree = 31;       ///< the Chebyshev interpolant's degree (2^5 - 1: depth 5)
-  unsigned doubleAngles = 4;  ///< double-angle steps after it
-  unsigned logScale = 0;      ///< the working scale (bits), from CoeffToSlot on
-  /// CoeffToSlot's and SlotToCoeff's levels when factored; empty: dense
-  /// (one level each) for sparse slots, {3, 3} for full slots.
-  llvm::SmallVector<unsigned, 2> levelBudget;
-};
 
 /// A dense complex matrix, row-major.
 using ComplexMatrix = std::vector<std::vector<std::complex<double>>>;

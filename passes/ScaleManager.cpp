@@ -3,6 +3,7 @@
 #include "passes/PolyEval.h"
 
 #include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -71,6 +72,9 @@ FailureOr<Value> ScaleManager::relabel(Location loc, Value x, int64_t logp, unsi
 FailureOr<Value> ScaleManager::bootstrap(Location loc, Value x, const BootstrapConfig &c) {
   Type type;
   {
+    // Its own products never bootstrap.
+    std::optional<BootstrapConfig> saved = std::exchange(autoBootstrap, std::nullopt);
+    llvm::scope_exit restore([&] { autoBootstrap = std::move(saved); });
     // The expansion in a scratch block, for its result type only.
     Block scratch;
     OpBuilder::InsertionGuard guard(b);
@@ -87,6 +91,24 @@ FailureOr<Value> ScaleManager::bootstrap(Location loc, Value x, const BootstrapC
                                    b.getI64IntegerAttr(c.degree), b.getI64IntegerAttr(c.doubleAngles),
                                    b.getI64IntegerAttr(c.logScale), budget)
       .getResult();
+}
+
+FailureOr<Value> ScaleManager::refreshFor(Location loc, Value x, unsigned bits) {
+  ckks::CiphertextType t = typeOf(x);
+  if (!autoBootstrap || t.getLogq() >= autoBootstrap->modLogq + bits) return x;
+  if (t.getLogq() < autoBootstrap->modLogq)
+    return emitError(loc) << "cannot bootstrap automatically: the operand's logq = " << t.getLogq()
+                          << " is already below q0 = 2^" << autoBootstrap->modLogq;
+  FailureOr<Value> r = bootstrap(loc, x, *autoBootstrap);
+  if (failed(r)) return failure();
+  ++autoBootstraps;
+  if (typeOf(*r).getLogq() < autoBootstrap->modLogq + bits) {
+    outOfDepth = true;
+    return emitError(loc) << "too little depth left: bootstrapping leaves logq = " << typeOf(*r).getLogq()
+                          << ", too little for a product of " << bits << " bits above q0 = 2^"
+                          << autoBootstrap->modLogq << "; use a larger logQ";
+  }
+  return r;
 }
 
 FailureOr<std::pair<Value, Value>> ScaleManager::align(Location loc, Value x, Value y, bool sameScale) {
@@ -126,6 +148,19 @@ FailureOr<Value> ScaleManager::sub(Location loc, Value x, Value y) {
 
 FailureOr<Value> ScaleManager::product(Location loc, Product kind, Value x, Value y, Attribute constant,
                                        bool rescaleAfter) {
+  // Automatic bootstrapping looks at the operands before they are aligned:
+  // a high one is not brought down to be bootstrapped.
+  unsigned scaleAfter = typeOf(x).getLogp() + (kind == Product::Ciphertext ? typeOf(y).getLogp() : logp);
+  if (autoBootstrap && rescaleAfter && scaleAfter > logp) {
+    FailureOr<Value> rx = refreshFor(loc, x, scaleAfter - logp);
+    if (failed(rx)) return failure();
+    if (kind == Product::Ciphertext) {
+      FailureOr<Value> ry = y == x ? rx : refreshFor(loc, y, scaleAfter - logp);
+      if (failed(ry)) return failure();
+      y = *ry;
+    }
+    x = *rx;
+  }
   if (kind == Product::Ciphertext) {
     auto xy = align(loc, x, y, /*sameScale=*/false);
     if (failed(xy)) return failure();
@@ -183,6 +218,11 @@ FailureOr<Value> ScaleManager::addPlain(Location loc, Value x, Value plain, bool
 
 FailureOr<Value> ScaleManager::linearTransform(Location loc, Value x, DenseI64ArrayAttr offsets,
                                               ElementsAttr diagonals, IntegerAttr babyStep, bool rescaleAfter) {
+  if (autoBootstrap && rescaleAfter) {
+    FailureOr<Value> rx = refreshFor(loc, x, typeOf(x).getLogp());
+    if (failed(rx)) return failure();
+    x = *rx;
+  }
   ckks::CiphertextType t = typeOf(x);
   unsigned rlogp = t.getLogp() + logp;
   if (failed(checkProduct(loc, t.getLogq(), rlogp))) return failure();

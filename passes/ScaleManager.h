@@ -11,12 +11,13 @@
 #pragma once
 
 #include "dialect/CKKS/CKKSDialect.h"
+#include "passes/BootstrapConfig.h"
 
 #include "mlir/IR/Builders.h"
 
-namespace fhec {
+#include <optional>
 
-struct BootstrapConfig;
+namespace fhec {
 
 class ScaleManager {
 public:
@@ -76,6 +77,14 @@ public:
   /// that a frontend can report it as such.
   bool outOfDepth = false;
 
+  /// Automatic bootstrapping (fhec.compile(..., bootstrap="auto")): a
+  /// product (mul, mul_const, mul_plain, linear_transform) whose rescaled
+  /// result would fall below q0 = 2^c.modLogq, where it could no longer be
+  /// bootstrapped, bootstraps its low operands with `c` first. The ckks.bootstrap
+  /// ops stay in the IR; autoBootstraps counts them.
+  void setAutoBootstrap(std::optional<BootstrapConfig> c) { autoBootstrap = std::move(c); }
+  unsigned autoBootstraps = 0;
+
   /// Builds the managed form of the ckks op `op` on `operands` (its operands,
   /// already managed). A product with a ckks.rescale among its users is left
   /// unrescaled: the program manages that one itself.
@@ -87,6 +96,11 @@ private:
   mlir::OpBuilder &b;
   ckks::ParamsAttr params;
   unsigned logp;
+  std::optional<BootstrapConfig> autoBootstrap;
+
+  /// x, or x bootstrapped (autoBootstrap) when a product that rescales by
+  /// `bits` would leave it below q0.
+  mlir::FailureOr<mlir::Value> refreshFor(mlir::Location loc, mlir::Value x, unsigned bits);
 
   static ckks::CiphertextType typeOf(mlir::Value v) { return mlir::cast<ckks::CiphertextType>(v.getType()); }
   ckks::CiphertextType withLevel(ckks::CiphertextType t, unsigned logq, unsigned logp);

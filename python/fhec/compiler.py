@@ -104,9 +104,12 @@ class CompiledFunction:
     """
 
     def __init__(self, fn, params, target="auto", opt_level=2, threads=None, allow_insecure=False,
-                 disabled_passes=()):
+                 disabled_passes=(), bootstrap=None):
         if not isinstance(params, Params):
             raise ParameterError("fhec.compile needs an fhec.Params")
+        if bootstrap not in (None, "auto"):
+            raise ParameterError(f"bootstrap must be None or 'auto', got {bootstrap!r}")
+        self._bootstrap = bootstrap
         functools.update_wrapper(self, fn)
         self._fn = fn
         self.params = params
@@ -142,7 +145,7 @@ class CompiledFunction:
         except TypeError:
             source = "<unknown>"
         location = (source, self._fn.__code__.co_firstlineno, 1)
-        trace = Trace(self.params, _function_name(self._fn), shapes, location)
+        trace = Trace(self.params, _function_name(self._fn), shapes, location, auto_bootstrap=self._bootstrap == "auto")
         referenced = _referenced_arrays(self._fn)
         result, returned_at = _call_recording_return(self._fn, trace.inputs, source)
         program = trace.finish(result, returned_at or location)
@@ -166,6 +169,12 @@ class CompiledFunction:
     @property
     def galois_elements(self):
         return list(self._program(self._default).galois_elements)
+
+    @property
+    def bootstraps(self):
+        """How many ckks.bootstrap ops the program holds (x.bootstrap() calls
+        and, with bootstrap="auto", the ones placed automatically)."""
+        return self.mlir.count("ckks.bootstrap ")
 
     @property
     def security(self):
@@ -267,7 +276,8 @@ class CompiledFunction:
         return f"<fhec.CompiledFunction {self.__name__} for {self.params!r}, target {self.target}>"
 
 
-def compile(params, target="auto", opt_level=2, threads=None, allow_insecure=False, disabled_passes=()):
+def compile(params, target="auto", opt_level=2, threads=None, allow_insecure=False, disabled_passes=(),
+            bootstrap=None):
     """Decorator: trace the function for `params`, compile it for `target`
     ("cpu", "cpu-avx512" or "auto": the best this CPU runs) at -O`opt_level`,
     and return a CompiledFunction. `threads`: threads of the compiled loops
@@ -275,11 +285,17 @@ def compile(params, target="auto", opt_level=2, threads=None, allow_insecure=Fal
     SecurityError unless `allow_insecure` (or params' security="none").
     `disabled_passes`: optimization passes to leave out (names as in
     `fhec --disable-pass`, e.g. "fhe-hoist-automorphisms"), for comparisons.
+    `bootstrap`: None, or "auto": a product that would take a ciphertext below
+    the bootstrapping modulus q0 = 2^(logp + 12) bootstraps it first
+    (x.bootstrap()'s defaults) instead of raising DepthError; the placed
+    ckks.bootstrap ops are in `mlir` and counted by `bootstraps`, and their
+    rotation keys come with `galois_elements` (Context.keys_for,
+    Context.key_sizes).
 
     Raises TraceError, ParameterError, DepthError, CompileError or SecurityError.
     """
 
     def decorate(fn):
-        return CompiledFunction(fn, params, target, opt_level, threads, allow_insecure, disabled_passes)
+        return CompiledFunction(fn, params, target, opt_level, threads, allow_insecure, disabled_passes, bootstrap)
 
     return decorate

@@ -185,6 +185,22 @@ class Context:
         self.add_rotation_keys(missing)
         return needed
 
+    def key_sizes(self):
+        """Bytes of each public key this context holds, as serialized (what a
+        server receives, Context.evaluation().save()): {"pk": n, "evk": n,
+        "rotation": {galois element: n}, "total": n}; the secret key is left
+        out. Absent keys are left out too."""
+        sizes = {"rotation": {}}
+        for name, data, secret in self._parts(secret=False):
+            if name == "params.bin":
+                continue
+            if name.startswith("rk"):
+                sizes["rotation"][int(name[2:-4])] = len(data)
+            else:
+                sizes[name[:-4]] = len(data)
+        sizes["total"] = sum(v for k, v in sizes.items() if k != "rotation") + sum(sizes["rotation"].values())
+        return sizes
+
     def public(self):
         """A Context with the public key only: it encrypts, nothing more."""
         return self._derived(self._keys.without(secret=True, evaluation=True))

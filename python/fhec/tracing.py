@@ -16,6 +16,12 @@ from .errors import FhecError, ParameterError, TraceError, UnsupportedOperationE
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 
+# Bootstrapping's defaults (x.bootstrap(), bootstrap="auto"): q0 = 2^(logp +
+# 12), so the message keeps 12 bits of headroom below q0 (EvalMod's sine
+# error about 2^-21 relative), and a working scale of q0 * 2^8.
+BOOTSTRAP_HEADROOM = 12
+BOOTSTRAP_EXTRA_SCALE = 8
+
 
 def user_location():
     """(file, line, column) of the innermost caller outside this package."""
@@ -169,8 +175,8 @@ class Encrypted:
             if budget is None or len(budget) != 2 or not all(
                     isinstance(v, numbers.Integral) and not isinstance(v, bool) and v >= 1 for v in budget):
                 raise TraceError(f"bootstrap() takes level_budget as two positive integers, got {level_budget!r}")
-        q0 = int(mod_logq) if mod_logq is not None else self.logp + 12
-        scale = int(log_scale) if log_scale is not None else q0 + 8
+        q0 = int(mod_logq) if mod_logq is not None else self.logp + BOOTSTRAP_HEADROOM
+        scale = int(log_scale) if log_scale is not None else q0 + BOOTSTRAP_EXTRA_SCALE
         return self._trace.emit("bootstrap", self._handle, q0, scale, [int(v) for v in budget])
 
     def __bool__(self):
@@ -316,13 +322,17 @@ def matrix_diagonals(matrix, slots):
 class Trace:
     """One traced function: the builder of its program and its values."""
 
-    def __init__(self, params, name, shapes, location):
+    def __init__(self, params, name, shapes, location, auto_bootstrap=False):
         """shapes: (logq, logp, slots) of each ciphertext argument, or (0, 0,
-        slots) for a plaintext argument."""
+        slots) for a plaintext argument. auto_bootstrap: place bootstraps
+        (x.bootstrap()'s defaults) where a product would go below q0."""
         self.params = params
         keyswitch = "" if params.keyswitch == "centered" else params.keyswitch  # the default stays implicit
         self.builder = _fhec.ProgramBuilder(params._cpp, params.security, keyswitch, name,
                                             [tuple(s) for s in shapes], location)
+        if auto_bootstrap:
+            q0 = params.logp + BOOTSTRAP_HEADROOM
+            self.builder.auto_bootstrap(q0, q0 + BOOTSTRAP_EXTRA_SCALE)
         self.inputs = [PlainArgument(self, self.builder.input(i), s[2]) if s[0] == 0 else
                        Encrypted(self, self.builder.input(i)) for i, s in enumerate(shapes)]
         # The NumPy arrays whose values the trace compiled in (plaintext

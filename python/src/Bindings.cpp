@@ -482,6 +482,7 @@ PYBIND11_MODULE(_fhec, m) {
            [](ProgramBuilder &b, size_t x, unsigned modLogq, unsigned logScale, const std::vector<unsigned> &budget,
               const py::tuple &l) { return b.bootstrap(x, modLogq, logScale, budget, location(l));
            })
+      .def("auto_bootstrap", &ProgramBuilder::autoBootstrap)
       .def("poly_eval", [](ProgramBuilder &b, size_t x, const std::vector<double> &c, const std::string &basis,
                            double lo, double hi, const py::tuple &l) {
         return b.polyEval(x, c, basis, lo, hi, location(l));

@@ -46,3 +46,34 @@ def test_full_slot_bootstrap(rng):
     out = f(c)
     assert out == f.reference(c), "compiled output differs from the GMP reference"
     assert np.max(np.abs(ctx.decrypt(out, complex=True) - v)) < 2**-14
+
+
+def test_auto_bootstrap_places_bootstraps_where_the_modulus_runs_out(rng):
+    # 26 products at logQ 700 (21 fit, 3 more after each bootstrap): DepthError
+    # without bootstrap="auto", two placed bootstraps with it.
+    params = fhec.Params(logN=12, logQ=700, logp=30, slots=8, security="none")
+
+    def iterate(x):
+        for _ in range(13):
+            x = x * x * 0.9 + 0.05
+        return x
+
+    with pytest.raises(fhec.DepthError):
+        fhec.compile(params, target="cpu")(iterate)
+    with pytest.raises(fhec.ParameterError, match="bootstrap must be None or 'auto'"):
+        fhec.compile(params, target="cpu", bootstrap="always")(iterate)
+    f = fhec.compile(params, target="cpu", bootstrap="auto")(iterate)
+    assert f.bootstraps == 2 and f.mlir.count("ckks.bootstrap ") == 2
+    ctx = fhec.Context(params)
+    assert sorted(ctx.keys_for(f)) == sorted(f.galois_elements) and f.galois_elements
+    sizes = ctx.key_sizes()
+    assert set(sizes["rotation"]) == set(f.galois_elements)
+    assert sizes["total"] == sizes["pk"] + sizes["evk"] + sum(sizes["rotation"].values())
+    v = rng.uniform(-0.5, 0.5, 8)
+    c = ctx.encrypt(v)
+    out = f(c)
+    assert out == f.reference(c), "compiled output differs from the GMP reference"
+    w = v.copy()
+    for _ in range(13):
+        w = w * w * 0.9 + 0.05
+    assert np.max(np.abs(ctx.decrypt(out).real - w)) < 2**-14

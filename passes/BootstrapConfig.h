@@ -1,0 +1,20 @@
+// ckks.bootstrap's parameters (passes/Bootstrap.h), apart so that
+// ScaleManager can hold the ones it places automatically.
+#pragma once
+
+#include "llvm/ADT/SmallVector.h"
+
+namespace fhec {
+
+struct BootstrapConfig {
+  unsigned modLogq = 0;       ///< log2 q0, the modulus the input is raised from (bits)
+  unsigned bound = 16;        ///< |I| <= bound on EvalMod's input integers
+  unsigned degree = 31;       ///< the Chebyshev interpolant's degree (2^5 - 1: depth 5)
+  unsigned doubleAngles = 4;  ///< double-angle steps after it
+  unsigned logScale = 0;      ///< the working scale (bits), from CoeffToSlot on
+  /// CoeffToSlot's and SlotToCoeff's levels when factored; empty: dense
+  /// (one level each) for sparse slots, {3, 3} for full slots.
+  llvm::SmallVector<unsigned, 2> levelBudget;
+};
+
+} // namespace fhec
