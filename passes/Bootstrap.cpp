@@ -27,6 +27,8 @@ ComplexMatrix specialFFTMatrix(unsigned n) {
 
 namespace {
 
+constexpr unsigned kMaxDenseSlots = 32;
+
 // ckks.linear_transform of x by the matrix of these generalized diagonals,
 // rescaled to the working scale.
 FailureOr<Value> applyDiagonals(ScaleManager &m, Location loc, Value x, const DiagonalMatrix &a, unsigned size,
@@ -204,7 +206,9 @@ FailureOr<Value> buildBootstrap(ScaleManager &m, Location loc, Value x, const Bo
   if (!c.levelBudget.empty() && (n < 2 || c.levelBudget[0] < 1 || c.levelBudget[1] < 1 ||
                                  std::max(c.levelBudget[0], c.levelBudget[1]) > llvm::Log2_64(n)))
     return emitError(loc) << "level_budget needs 1 <= levels <= log2 slots = " << llvm::Log2_64(n);
-  bool factored = !c.levelBudget.empty() || 2 * n > (1u << (logN - 1));
+  // Dense CoeffToSlot (2n diagonals, one level) up to 32 slots; factored
+  // beyond, where 2n diagonals would cost more than a level.
+  bool factored = !c.levelBudget.empty() || n > kMaxDenseSlots;
   unsigned savedLogp = m.getLogp();
   llvm::scope_exit restore([&] { m.setLogp(savedLogp); });
 

@@ -12,8 +12,8 @@ struct BootstrapConfig {
   unsigned degree = 31;       ///< the Chebyshev interpolant's degree (2^5 - 1: depth 5)
   unsigned doubleAngles = 4;  ///< double-angle steps after it
   unsigned logScale = 0;      ///< the working scale (bits), from CoeffToSlot on
-  /// CoeffToSlot's and SlotToCoeff's levels when factored; empty: dense
-  /// (one level each) for sparse slots, {3, 3} for full slots.
+  /// CoeffToSlot's and SlotToCoeff's levels, factored; empty: dense (one
+  /// level each) up to 32 slots, factored into {3, 3} (at most log2 slots) beyond.
   llvm::SmallVector<unsigned, 2> levelBudget;
 };
 

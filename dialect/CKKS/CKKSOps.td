@@ -288,7 +288,7 @@ def CKKS_BootstrapOp : CKKS_Op<"bootstrap"> {
     mod_down to q0 = 2^mod_logq and mod_raise to the module's logQ; SubSum
     (rotations by slots * 2^i and div_by_po2) onto the sparse subring;
     CoeffToSlot as two linear transforms of the 2 slots view and its
-    conjugate, or, factored (full slots, or `level_budget` = [CoeffToSlot
+    conjugate, or, factored (more than 32 slots, or `level_budget` = [CoeffToSlot
     levels, SlotToCoeff levels] given; default [3, 3]), as the special FFT's
     butterfly stages grouped into that many linear transforms, with EvalMod
     on the real and the imaginary parts (Chen-Chillotti-Song 2019);

@@ -161,7 +161,7 @@ class Encrypted:
         log_scale: bits of its working scale (default mod_logq + 8);
         level_budget: (CoeffToSlot levels, SlotToCoeff levels) of the
         factored transforms (Chen-Chillotti-Song; default: one dense level
-        each for sparse slots, (3, 3) for full slots). Its rotation keys come
+        each up to 32 slots, (3, 3) beyond). Its rotation keys come
         with the function's (ctx.keys_for). Raises TraceError for
         non-integer arguments, CompileError for a q0 outside (2^logp, 2^logq]
         or a level budget outside [1, log2 slots], DepthError when logQ

@@ -63,3 +63,16 @@ def test_client_server():
     assert "sk.bin" not in out.split("files:")[1].splitlines()[0], out
     err = float(re.search(r"max error against the plaintext computation ([\d.e+-]+)", out).group(1))
     assert err < 1e-3, out
+
+
+def test_logistic_regression_training():
+    """Encrypted HELR training, one bootstrap per iteration, at logN 12."""
+    r = run("logistic_regression_training.py", "--logN", "12", "--iterations", "3", "--target", "cpu", "--reference")
+    assert r.returncode == 0, r.stdout + r.stderr
+    out = r.stdout
+    assert "iterations: 3, bootstraps used: 3" in out, out
+    assert "last iteration bit-identical to the GMP reference: yes" in out, out
+    enc, poly = map(float, re.search(r"test accuracy: encrypted ([\d.]+), plaintext \(same polynomial\) ([\d.]+)",
+                                     out).groups())
+    assert enc >= 0.85 and abs(enc - poly) <= 0.01, out
+    assert float(re.search(r"max \|w encrypted - w plaintext\|: ([\d.e+-]+)", out).group(1)) < 1e-2, out
