@@ -206,9 +206,10 @@ FailureOr<Value> buildBootstrap(ScaleManager &m, Location loc, Value x, const Bo
   if (!c.levelBudget.empty() && (n < 2 || c.levelBudget[0] < 1 || c.levelBudget[1] < 1 ||
                                  std::max(c.levelBudget[0], c.levelBudget[1]) > llvm::Log2_64(n)))
     return emitError(loc) << "level_budget needs 1 <= levels <= log2 slots = " << llvm::Log2_64(n);
-  // Dense CoeffToSlot (2n diagonals, one level) up to 32 slots; factored
-  // beyond, where 2n diagonals would cost more than a level.
-  bool factored = !c.levelBudget.empty() || n > kMaxDenseSlots;
+  // Dense CoeffToSlot (2n diagonals, one level, the 2n slots view) up to 32
+  // sparse slots; factored beyond, where 2n diagonals would cost more than a
+  // level, and for full slots, which have no 2n slots view.
+  bool factored = !c.levelBudget.empty() || n > kMaxDenseSlots || 2 * n > (1u << (logN - 1));
   unsigned savedLogp = m.getLogp();
   llvm::scope_exit restore([&] { m.setLogp(savedLogp); });
 

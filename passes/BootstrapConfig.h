@@ -13,7 +13,8 @@ struct BootstrapConfig {
   unsigned doubleAngles = 4;  ///< double-angle steps after it
   unsigned logScale = 0;      ///< the working scale (bits), from CoeffToSlot on
   /// CoeffToSlot's and SlotToCoeff's levels, factored; empty: dense (one
-  /// level each) up to 32 slots, factored into {3, 3} (at most log2 slots) beyond.
+  /// level each) up to 32 sparse slots, factored into {3, 3} (at most log2
+  /// slots) beyond and for full slots.
   llvm::SmallVector<unsigned, 2> levelBudget;
 };
 
