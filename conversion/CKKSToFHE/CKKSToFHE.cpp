@@ -125,7 +125,9 @@ public:
           return success();
         })
         .Case<ckks::RelabelOp>([&](ckks::RelabelOp o) {
-          map[o.getResult()] = map.at(o.getInput());
+          // A copy first: map[] may grow the map and free the entry at() refers to.
+          Pair p = map.at(o.getInput());
+          map[o.getResult()] = p;
           return success();
         })
         .Case<ckks::MulConstOp>([&](ckks::MulConstOp o) -> LogicalResult {

@@ -51,7 +51,9 @@ void assignResidueBuffers(KernelBuilder &kb, ArrayRef<Value> results, llvm::Dens
       env[r] = kb.alloc(kb.memrefOf(r.getType()));
       continue;
     }
-    env[r] = env.at(*d);
+    // A copy first: env[r] may grow the map and free the entry at() refers to.
+    Value donated = env.at(*d);
+    env[r] = donated;
     donors.erase(d);
   }
 }
