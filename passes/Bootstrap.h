@@ -1,17 +1,22 @@
-// Bootstrapping (Cheon, Han, Kim, Kim, Song 2018; HEAAN 2.1's sparse-slot
-// form) as a managed sequence of ckks ops, built with ScaleManager:
+// Bootstrapping (Cheon, Han, Kim, Kim, Song 2018; HEAAN 2.1) as a managed
+// sequence of ckks ops, built with ScaleManager:
 //
 //   mod_down to q0, mod_raise to Q         t = m + q0 I(X)
 //   SubSum: + rot(slots 2^i), div_by_po2   the subring's 2n coefficients T
 //   relabel: scale 2^log q0, 2n slots      slot values V (T_k + i T_k+n) / q0
-//   CoeffToSlot: A w + B conj(w)           slot j holds T_j / q0 = I_j + eps_j
+//   CoeffToSlot: A w + B conj(w)           slot j holds (I_j + eps_j) / (K + 1)
 //   EvalMod: sin(2 pi x)                   Chebyshev cos + double angles (Han-Ki 2020)
 //   SlotToCoeff: S y                       slot values V (eps_k + i eps_k+n) q0 / 2^logp
 //   relabel: scale 2^logp, n slots         the message, at a fresh level
 //
+// Beyond 32 slots and for full slots, CoeffToSlot and SlotToCoeff are the
+// special FFT's butterfly stages grouped into a level budget (Chen-Chillotti-
+// Song 2019) on the n slots view, and EvalMod runs on the real and the
+// imaginary parts (docs/bootstrapping.md).
+//
 // V is the special FFT of n slots (V_jk = psi^(k 5^j), psi = e^(i pi / 2n)),
 // V^-1 = V^H / n. Everything from CoeffToSlot on computes at the working
-// scale 2^log q0.
+// scale 2^log_scale.
 #pragma once
 
 #include "passes/BootstrapConfig.h"
