@@ -226,20 +226,24 @@ ProgramBuilder::Handle ProgramBuilder::linearTransform(Handle x, const std::vect
   return build(loc, [&](Location l) { return s->manager->linearTransform(l, v, offsetsAttr, attr, IntegerAttr()); });
 }
 
-void ProgramBuilder::autoBootstrap(unsigned modLogq, unsigned logScale) {
+namespace {
+BootstrapConfig bootstrapConfig(unsigned modLogq, unsigned logScale, const std::vector<unsigned> &levelBudget = {}) {
   BootstrapConfig c;
   c.modLogq = modLogq;
   c.logScale = logScale;
-  s->manager->setAutoBootstrap(c);
+  c.levelBudget.assign(levelBudget.begin(), levelBudget.end());
+  return c;
+}
+} // namespace
+
+void ProgramBuilder::autoBootstrap(unsigned modLogq, unsigned logScale) {
+  s->manager->setAutoBootstrap(bootstrapConfig(modLogq, logScale));
 }
 
 ProgramBuilder::Handle ProgramBuilder::bootstrap(Handle x, unsigned modLogq, unsigned logScale,
                                                  const std::vector<unsigned> &levelBudget, const SourceLocation &loc) {
   Value v = valueOf(s->values, x);
-  BootstrapConfig c;
-  c.modLogq = modLogq;
-  c.logScale = logScale;
-  c.levelBudget.assign(levelBudget.begin(), levelBudget.end());
+  BootstrapConfig c = bootstrapConfig(modLogq, logScale, levelBudget);
   return build(loc, [&](Location l) { return s->manager->bootstrap(l, v, c); });
 }
 

@@ -65,6 +65,12 @@ FailureOr<Value> evalMod(ScaleManager &m, Location loc, Value y, const Bootstrap
   return s;
 }
 
+// Every diagonal divided by `divisor`.
+void divideDiagonals(DiagonalMatrix &a, double divisor) {
+  for (auto &[d, diag] : a)
+    for (Complex &v : diag) v /= divisor;
+}
+
 // x's matrices in turn, one linear_transform (one level) each, their
 // constants at scale 2^constLogp, each product rescaled to 2^outLogp.
 FailureOr<Value> applyStages(ScaleManager &m, Location loc, Value x, llvm::ArrayRef<DiagonalMatrix> stages,
@@ -258,8 +264,7 @@ FailureOr<Value> buildBootstrap(ScaleManager &m, Location loc, Value x, const Bo
     std::vector<DiagonalMatrix> inverse = specialFFTStages(n, /*inverse=*/true);
     std::reverse(inverse.begin(), inverse.end());
     // u / 2(K + 1), so that u + conj(u) and i (conj(u) - u) are Re u / (K + 1), Im u / (K + 1).
-    for (auto &[d, diag] : inverse.front())
-      for (Complex &v : diag) v /= 2 * half;
+    divideDiagonals(inverse.front(), 2 * half);
     // Its constants at the working scale; the result lands at it.
     FailureOr<Value> u = applyStages(m, loc, *r, groupStages(inverse, cts, n), n, c.logScale, c.logScale);
     if (failed(u)) return failure();
@@ -278,8 +283,7 @@ FailureOr<Value> buildBootstrap(ScaleManager &m, Location loc, Value x, const Bo
     FailureOr<Value> s = m.add(loc, *sRe, *iIm);
     if (failed(s)) return failure();
     std::vector<DiagonalMatrix> forward = specialFFTStages(n, /*inverse=*/false);
-    for (auto &[d, diag] : forward.front())
-      for (Complex &v : diag) v /= 2 * M_PI;
+    divideDiagonals(forward.front(), 2 * M_PI);
     // Its constants at the message's scale 2^logp: the values are the small
     // eps, which need logp bits relative to themselves, not the working scale's.
     z = applyStages(m, loc, *s, groupStages(forward, stc, n), n, in.getLogp(), c.logScale);

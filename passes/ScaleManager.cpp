@@ -101,7 +101,6 @@ FailureOr<Value> ScaleManager::refreshFor(Location loc, Value x, unsigned bits) 
                           << " is already below q0 = 2^" << autoBootstrap->modLogq;
   FailureOr<Value> r = bootstrap(loc, x, *autoBootstrap);
   if (failed(r)) return failure();
-  ++autoBootstraps;
   if (typeOf(*r).getLogq() < autoBootstrap->modLogq + bits) {
     outOfDepth = true;
     return emitError(loc) << "too little depth left: bootstrapping leaves logq = " << typeOf(*r).getLogq()

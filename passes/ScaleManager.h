@@ -80,10 +80,9 @@ public:
   /// Automatic bootstrapping (fhec.compile(..., bootstrap="auto")): a
   /// product (mul, mul_const, mul_plain, linear_transform) whose rescaled
   /// result would fall below q0 = 2^c.modLogq, where it could no longer be
-  /// bootstrapped, bootstraps its low operands with `c` first. The ckks.bootstrap
-  /// ops stay in the IR; autoBootstraps counts them.
+  /// bootstrapped, bootstraps its low operands with `c` first. The
+  /// ckks.bootstrap ops stay in the IR.
   void setAutoBootstrap(std::optional<BootstrapConfig> c) { autoBootstrap = std::move(c); }
-  unsigned autoBootstraps = 0;
 
   /// Builds the managed form of the ckks op `op` on `operands` (its operands,
   /// already managed). A product with a ckks.rescale among its users is left
