@@ -25,12 +25,13 @@ std::string errorOf(const std::function<void()> &f) {
   return "";
 }
 
-// Recomputes the FNV-1a checksum after an edit of the payload.
+// Recomputes the checksum (of the header's format version) after an edit of the payload.
 void fixChecksum(std::string &bytes) {
   uint64_t size;
+  uint32_t version;
   std::memcpy(&size, bytes.data() + 12, 8);
-  uint64_t h = 1469598103934665603ull;
-  for (size_t i = 0; i < size; ++i) h = (h ^ uint8_t(bytes[20 + i])) * 1099511628211ull;
+  std::memcpy(&version, bytes.data() + 4, 4);
+  uint64_t h = payloadChecksum(version, std::string_view(bytes).substr(20, size));
   std::memcpy(&bytes[20 + size], &h, 8);
 }
 
@@ -107,9 +108,23 @@ TEST(Serialize, OldVersionsAreRefused) {
     uint32_t v1 = 1;
     std::memcpy(&bytes[4], &v1, 4);
     std::string why = errorOf([&] { paramsOf(bytes); });
-    EXPECT_NE(why.find("format version 1 is not supported (expected 2"), std::string::npos) << why;
+    EXPECT_NE(why.find("format version 1 is not supported (expected 3 or 2"), std::string::npos) << why;
     EXPECT_NE(why.find("fhec run --save"), std::string::npos) << why;
   }
+}
+
+// Version 2 files (the same layout with an FNV-1a checksum) are still read;
+// a version-2 header with a version-3 checksum is corruption.
+TEST(Serialize, Version2IsRead) {
+  SecureRandom rng;
+  Params p = params();
+  Ciphertext c{randomPoly(6, 170, rng), randomPoly(6, 170, rng), 30, 16};
+  std::string bytes = serialize(p, c);
+  uint32_t v2 = 2;
+  std::memcpy(&bytes[4], &v2, 4);
+  EXPECT_NE(errorOf([&] { deserializeCiphertext(bytes, p); }).find("checksum mismatch"), std::string::npos);
+  fixChecksum(bytes);
+  EXPECT_TRUE(deserializeCiphertext(bytes, p) == c);
 }
 
 // Keys always carry their key set; a secret key must be ternary of weight h.
