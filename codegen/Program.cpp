@@ -7,6 +7,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
@@ -78,7 +79,22 @@ func::FuncOp Program::evaluatedFunction() const {
   llvm_unreachable("function() checked the public function");
 }
 
-Program::~Program() = default;
+Program::~Program() { removeLibrary(); }
+
+void Program::removeLibrary() {
+  if (libraryDir_.empty()) return;
+  llvm::sys::fs::remove(libraryDir_ + "/module.so");
+  llvm::sys::fs::remove(libraryDir_);
+  libraryDir_.clear();
+}
+
+std::string Program::libraryBytes() const {
+  module();  // throws unless compiled
+  auto buffer = llvm::MemoryBuffer::getFile(libraryDir_ + "/module.so", /*IsText=*/false);
+  if (!buffer)
+    throw ProgramError(ProgramError::Kind::Compile, "cannot read the compiled module: " + buffer.getError().message());
+  return (*buffer)->getBuffer().str();
+}
 
 std::unique_ptr<Program> Program::parse(const std::string &text, const std::string &bufferName) {
   DialectRegistry registry;
@@ -153,7 +169,7 @@ std::string Program::lower(const CompileOptions &options, Stage stage) const {
 }
 
 std::unique_ptr<rt::CompiledModule> compileAndLoad(ModuleOp module, const CompileOptions &resolved,
-                                                   const DiagnosticCollector &diags) {
+                                                   const DiagnosticCollector &diags, std::string *keptDir) {
   llvm::SmallString<128> dir;
   if (auto ec = llvm::sys::fs::createUniqueDirectory("fhec-program", dir))
     throw ProgramError(ProgramError::Kind::Compile, "cannot create a temporary directory: " + ec.message());
@@ -169,8 +185,12 @@ std::unique_ptr<rt::CompiledModule> compileAndLoad(ModuleOp module, const Compil
     }
   }
   // The loaded library stays mapped after its file is removed.
-  llvm::sys::fs::remove(so);
-  llvm::sys::fs::remove(std::string(dir));
+  if (ok && keptDir) {
+    *keptDir = std::string(dir);
+  } else {
+    llvm::sys::fs::remove(so);
+    llvm::sys::fs::remove(std::string(dir));
+  }
   if (!ok) {
     if (error == "lowering failed") diags.raise(ProgramError::Kind::Compile);
     throw ProgramError(ProgramError::Kind::Compile, error);
@@ -185,7 +205,11 @@ void Program::compile(const CompileOptions &options, bool allowInsecure) {
   std::string error;
   if (failed(resolveOptions(resolved, error))) throw ProgramError(ProgramError::Kind::Parameter, error);
   OwningOpRef<ModuleOp> copy = source_->clone();
-  module_ = compileAndLoad(*copy, resolved, diags);
+  std::string dir;
+  auto loaded = compileAndLoad(*copy, resolved, diags, &dir);
+  removeLibrary();
+  module_ = std::move(loaded);
+  libraryDir_ = dir;
 }
 
 const rt::CompiledModule &Program::module() const {
@@ -213,20 +237,7 @@ std::vector<std::vector<rt::Complex>> Program::plain(const std::vector<std::vect
 
 ProgramExecutor::ProgramExecutor(const Program &program, const rt::KeySet &keys)
     : program_(program), exec_(program.module(), program.params()) {
-  if (keys.evk.ax.words.empty()) {
-    if (program.module().manifest().find(abi::kEvkPrepareFunc))
-      throw rt::Error("the program multiplies or rotates, and the keys lack the evaluation key it needs (a "
-                      "public-only context encrypts; a server gets the evaluation key from the key owner)");
-  } else {
-    exec_.setEvalKey(keys.evk);
-  }
-  for (uint64_t g : program.galoisElements()) {
-    auto it = keys.rotationKeys.find(g);
-    if (it == keys.rotationKeys.end())
-      throw rt::Error("the keys lack the rotation key of Galois element " + std::to_string(g) +
-                      " that the program needs");
-    exec_.setRotationKey(it->second);
-  }
+  exec_.setKeysFor(program.module().manifest().program(program.functionName()), keys);
 }
 
 std::vector<rt::Ciphertext> ProgramExecutor::run(const std::vector<rt::Ciphertext> &inputs, unsigned threads,

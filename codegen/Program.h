@@ -64,10 +64,12 @@ private:
 };
 
 /// Lowers `module` (consumed) to a shared library in a temporary directory
-/// for `resolved` options (resolveOptions) and loads it; the file is removed.
+/// for `resolved` options (resolveOptions) and loads it; the file is removed,
+/// unless `keptDir` is given: then the directory holding it (module.so) is
+/// returned there for the caller to remove.
 /// Throws ProgramError: `diags`' text when the lowering failed.
 std::unique_ptr<rt::CompiledModule> compileAndLoad(mlir::ModuleOp module, const CompileOptions &resolved,
-                                                   const DiagnosticCollector &diags);
+                                                   const DiagnosticCollector &diags, std::string *keptDir = nullptr);
 
 /// A ckks module with one public function, the program.
 class Program {
@@ -98,6 +100,9 @@ public:
   void compile(const CompileOptions &options, bool allowInsecure = false);
   bool compiled() const { return bool(module_); }
   const rt::CompiledModule &module() const;
+  /// The compiled shared library's bytes (what a worker process loads with
+  /// rt::CompiledModule::loadBytes). Throws ProgramError unless compiled.
+  std::string libraryBytes() const;
 
   /// The GMP reference on `inputs` (its ciphertext arguments) and
   /// `plaintexts` (its plaintext arguments' values) with `keys`.
@@ -117,6 +122,9 @@ private:
   mlir::OwningOpRef<mlir::ModuleOp> expanded_;
   rt::Params params_;
   std::unique_ptr<rt::CompiledModule> module_;
+  /// The temporary directory of module_'s file, kept for libraryBytes().
+  std::string libraryDir_;
+  void removeLibrary();
 };
 
 /// An executor of a compiled program with the keys of one key set: the

@@ -8,10 +8,12 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <cerrno>
 #include <dlfcn.h>
 #include <link.h>
 #include <sys/mman.h>
 #include <sstream>
+#include <unistd.h>
 
 namespace fhec::rt {
 
@@ -61,6 +63,19 @@ const ManifestFunction *Manifest::find(const std::string &name) const {
   for (const auto &f : functions)
     if (f.name == name) return &f;
   return nullptr;
+}
+
+const ManifestFunction &Manifest::program(const std::string &name) const {
+  if (!name.empty()) {
+    if (const ManifestFunction *f = find(name)) return *f;
+    throw Error("the module has no function '" + name + "'");
+  }
+  const ManifestFunction *only = nullptr;
+  size_t count = 0;
+  for (const ManifestFunction &f : functions)
+    if (f.name != abi::kEvkPrepareFunc) only = &f, ++count;
+  if (count != 1) throw Error("the module has " + std::to_string(count) + " functions; name one");
+  return *only;
 }
 
 Manifest parseManifest(const std::string &text) {
@@ -196,6 +211,35 @@ void exposeRuntimeSymbols() {
   (void)done;
 }
 } // namespace
+
+std::unique_ptr<CompiledModule> CompiledModule::loadBytes(const std::string &bytes) {
+  const char *dir = std::getenv("TMPDIR");
+  std::string path = std::string(dir && *dir ? dir : "/tmp") + "/fhec-module-XXXXXX.so";
+  int fd = mkstemps(path.data(), 3);  // mode 0600
+  if (fd < 0) throw Error("cannot create a temporary file for a compiled module: " + std::string(std::strerror(errno)));
+  size_t done = 0;
+  while (done < bytes.size()) {
+    ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      std::string why = std::strerror(errno);
+      ::close(fd);
+      ::unlink(path.c_str());
+      throw Error("cannot write the compiled module to '" + path + "': " + why);
+    }
+    done += size_t(n);
+  }
+  ::close(fd);
+  // The loaded library stays mapped after its file is removed.
+  try {
+    auto mod = load(path);
+    ::unlink(path.c_str());
+    return mod;
+  } catch (...) {
+    ::unlink(path.c_str());
+    throw;
+  }
+}
 
 std::unique_ptr<CompiledModule> CompiledModule::load(const std::string &path) {
   exposeRuntimeSymbols();
@@ -415,6 +459,22 @@ void Executor::setRotationKey(const RotationKey &rk) {
   std::string what = "rotation key of Galois element " + std::to_string(rk.galois);
   prepareKey(abi::rotationKeyRole(rk.galois, false), rk.ax, what.c_str());
   prepareKey(abi::rotationKeyRole(rk.galois, true), rk.bx, what.c_str());
+}
+
+void Executor::setKeysFor(const ManifestFunction &f, const KeySet &keys) {
+  if (keys.evk.ax.words.empty()) {
+    if (module_.manifest().find(abi::kEvkPrepareFunc))
+      throw Error("the program multiplies or rotates, and the keys lack the evaluation key it needs (a "
+                  "public-only context encrypts; a server gets the evaluation key from the key owner)");
+  } else {
+    setEvalKey(keys.evk);
+  }
+  for (uint64_t g : f.galoisElements()) {
+    auto it = keys.rotationKeys.find(g);
+    if (it == keys.rotationKeys.end())
+      throw Error("the keys lack the rotation key of Galois element " + std::to_string(g) + " that the program needs");
+    setRotationKey(it->second);
+  }
 }
 
 std::vector<Ciphertext> Executor::run(const std::string &name, const std::vector<Ciphertext> &inputs,

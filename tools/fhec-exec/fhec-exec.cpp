@@ -59,20 +59,6 @@ double median(std::vector<double> v) {
 
 // The program function of a module: `name`, or its only one (not the key
 // preparation every module with key switching has).
-const rt::ManifestFunction *programFunction(const rt::Manifest &m, const std::string &name) {
-  if (!name.empty()) {
-    if (const rt::ManifestFunction *f = m.find(name)) return f;
-    throw rt::Error("the module has no function '" + name + "'");
-  }
-  const rt::ManifestFunction *only = nullptr;
-  size_t count = 0;
-  for (const rt::ManifestFunction &f : m.functions)
-    if (f.name != abi::kEvkPrepareFunc) only = &f, ++count;
-  if (count != 1)
-    throw rt::Error("the module has " + std::to_string(count) + " functions; name one with --function");
-  return only;
-}
-
 // Keys and inputs for function f: from `fhec run --save`'s directory, or fresh.
 struct Workload {
   rt::Params params;
@@ -169,7 +155,7 @@ int run(int argc, char **argv) {
 
   auto module = rt::CompiledModule::load(positional[0]);
   const rt::Manifest &manifest = module->manifest();
-  const rt::ManifestFunction *f = programFunction(manifest, function);
+  const rt::ManifestFunction *f = &manifest.program(function);
   function = f->name;
   if (threads) module->setThreads(threads);  // (else OpenMP's default: every core)
   Workload w = random ? generate(manifest, *f) : load(positional[1], *f);

@@ -63,6 +63,10 @@ struct Manifest {
   std::vector<std::vector<uint64_t>> bases;
   std::vector<ManifestFunction> functions;
   const ManifestFunction *find(const std::string &name) const;
+  /// The function `name`, or (empty name) the module's only program function
+  /// (any but the key preparation). Throws Error when there is no such
+  /// function, or several and no name.
+  const ManifestFunction &program(const std::string &name = "") const;
 };
 
 /// Parses the manifest text the compiler embeds; throws Error on malformed input.
@@ -74,6 +78,10 @@ public:
   /// that this CPU has the features the code needs (never runs code it
   /// cannot: a cpu-avx512 module is refused on a CPU without IFMA). Throws Error.
   static std::unique_ptr<CompiledModule> load(const std::string &path);
+  /// The same for a module's bytes (a shared library shipped to another
+  /// process or machine, e.g. a Ray worker): written to a private temporary
+  /// file, loaded, and the file removed. Throws Error.
+  static std::unique_ptr<CompiledModule> loadBytes(const std::string &bytes);
   ~CompiledModule();
   const Manifest &manifest() const { return manifest_; }
   using EntryFn = void (*)(void **);
@@ -131,6 +139,10 @@ public:
   /// Likewise for the rotation key of one Galois element (several may be set).
   /// Throws Error if it belongs to another key set than the evaluation key.
   void setRotationKey(const RotationKey &rk);
+  /// Sets the keys `f` reads from `keys`: the evaluation key if it
+  /// multiplies, and the rotation key of each Galois element it rotates by.
+  /// Throws Error naming the first key `keys` lacks.
+  void setKeysFor(const ManifestFunction &f, const KeySet &keys);
   /// Calls `function`; throws Error on unknown names, mismatched inputs, or
   /// inputs from another key set than each other or the evaluation key. The
   /// outputs carry the inputs' key set.
