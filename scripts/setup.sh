@@ -31,7 +31,7 @@ fi
 if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv
 fi
-if ! .venv/bin/python -c 'import lit, jinja2, numpy, pybind11, pytest, sklearn' 2>/dev/null ||
+if ! .venv/bin/python -c 'import lit, jinja2, numpy, pybind11, pytest, sklearn, ray, tqdm' 2>/dev/null ||
    ! ls .venv/lib/python3*/site-packages/nvidia/cuda_nvcc/bin/ptxas >/dev/null 2>&1 ||
    ! ls .venv/lib/python3*/site-packages/nvidia/cuda_runtime/include/cuda.h >/dev/null 2>&1; then
   .venv/bin/python -m pip install -q --upgrade pip

@@ -253,6 +253,25 @@ class CompiledFunction:
         results = tuple(Ciphertext(c, context) for c in outputs)
         return results[0] if len(results) == 1 else results
 
+    def map(self, batch, cluster, context=None, errors="raise", progress=None):
+        """This function on every item of `batch` across a Ray cluster
+        (fhec.ray.Cluster): one worker actor per worker loads the compiled
+        module and the evaluation and rotation keys once; the results come
+        back in input order, bit-identical to calling it here.
+
+        An item is a Ciphertext, its bytes (Ciphertext.to_bytes), or a tuple of
+        such arguments (and plaintext values for fhec.Plain parameters).
+        `context`: the Context whose keys the workers get (its evaluation()
+        part: never the secret key); default: the first Ciphertext's.
+        `errors`: "raise" (BatchError after the rest completed, when an item
+        failed: corrupted, of another key set or shape) or "return" (an
+        ItemError in that item's place). `progress`: a tqdm bar (True; None:
+        on a terminal) or a callable progress(done, total).
+
+        Raises ClusterError when the workers are lost for good, BatchError.
+        """
+        return cluster.map(self, batch, context=context, errors=errors, progress=progress)
+
     def reference(self, *args):
         """The GMP reference on the same ciphertexts: what every compiled
         target must return bit for bit."""

@@ -154,9 +154,12 @@ class Context:
         return z if complex else z.real.copy()
 
     def ciphertext_from_bytes(self, data):
-        """A Ciphertext read back from to_bytes(), checked against these
-        parameters (its key set is checked when it is used)."""
-        return Ciphertext(_fhec.Ciphertext.from_bytes(bytes(data), self.params._cpp), self)
+        """A Ciphertext read back from to_bytes() (bytes, or any contiguous
+        buffer such as a NumPy uint8 array, read without a copy), checked
+        against these parameters (its key set is checked when it is used)."""
+        if not isinstance(data, (bytes, bytearray, memoryview, np.ndarray)):
+            data = bytes(data)
+        return Ciphertext(_fhec.Ciphertext.from_bytes(data, self.params._cpp), self)
 
     def load_ciphertext(self, path):
         """A Ciphertext read from a file Ciphertext.save wrote."""

@@ -20,9 +20,12 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <chrono>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <thread>
 
 namespace py = pybind11;
 using namespace fhec;
@@ -108,6 +111,72 @@ CiphertextShape shapeFrom(const py::tuple &t) {
   return {t[0].cast<int>(), t[1].cast<int>(), t[2].cast<int>()};
 }
 
+// The bytes of a contiguous buffer (bytes, bytearray, a NumPy array); valid
+// while `info` (which holds the buffer) lives.
+std::string_view viewOf(const py::buffer_info &info) {
+  for (size_t i = info.ndim; i-- > 0;) {
+    py::ssize_t want = i + 1 == size_t(info.ndim) ? info.itemsize : info.strides[i + 1] * info.shape[i + 1];
+    if (info.strides[i] != want) throw py::value_error("serialized bytes must be a contiguous buffer");
+  }
+  return {static_cast<const char *>(info.ptr), size_t(info.size * info.itemsize)};
+}
+
+// fhec.ray's transport of a ciphertext: (logq, logp, slots, key set lo, key
+// set hi, ax words, bx words), the words as NumPy uint64 views of the
+// polynomials (`base` keeps them alive): Ray ships such arrays out of band,
+// so a ciphertext is copied once into its object store and once out of it.
+py::tuple wireOf(const rt::Ciphertext &c, const py::object &base) {
+  auto words = [&](const rt::BigPoly &p) {
+    return py::array_t<uint64_t>({py::ssize_t(p.words.size())}, {py::ssize_t(sizeof(uint64_t))}, p.words.data(), base);
+  };
+  return py::make_tuple(c.logq(), c.logp, c.slots, c.keySet.lo, c.keySet.hi, words(c.ax), words(c.bx));
+}
+
+// The ciphertext of a wire tuple, checked as deserializeCiphertext checks a
+// file's (modulus, shape, reduced coefficients). Throws rt::Error.
+rt::Ciphertext fromWire(const py::tuple &t, const rt::Params &p) {
+  if (t.size() != 7) throw rt::Error("not a ciphertext's wire tuple");
+  int logq = t[0].cast<int>();
+  rt::Ciphertext c;
+  c.logp = t[1].cast<int>();
+  c.slots = t[2].cast<int>();
+  c.keySet.lo = t[3].cast<uint64_t>();
+  c.keySet.hi = t[4].cast<uint64_t>();
+  if (logq < 1 || logq > p.logQ)
+    throw rt::Error("ciphertext modulus 2^" + std::to_string(logq) + " is out of range for " + p.str());
+  p.validateCiphertext(logq, c.logp, c.slots);
+  auto poly = [&](const py::handle &h, const char *name) {
+    auto a = py::array_t<uint64_t, py::array::c_style | py::array::forcecast>::ensure(h);
+    rt::BigPoly out(p.logN, logq);
+    if (!a || size_t(a.size()) != out.words.size())
+      throw rt::Error(std::string("ciphertext ") + name + " does not hold N * limbs(logq) words");
+    std::memcpy(out.words.data(), a.data(), out.words.size() * sizeof(uint64_t));
+    if (!out.isReduced()) throw rt::Error(std::string("ciphertext ") + name + " is not reduced mod 2^" + std::to_string(logq));
+    return out;
+  };
+  c.ax = poly(t[5], "ax");
+  c.bx = poly(t[6], "bx");
+  return c;
+}
+
+// A compiled module loaded from its bytes with one key set's keys prepared:
+// what a worker process runs (fhec.ray), without the program's source.
+struct ModuleRunner {
+  std::unique_ptr<rt::CompiledModule> module;  // outlives exec, which refers to it
+  std::unique_ptr<rt::Executor> exec;
+  std::string function;
+  rt::Params params;
+  double lastRunSeconds = 0;
+
+  std::vector<rt::Ciphertext> run(const std::vector<rt::Ciphertext> &inputs, unsigned threads,
+                                  const std::vector<std::vector<rt::Complex>> &plaintexts) {
+    module->setThreads(int(threads ? threads : std::max(1u, std::thread::hardware_concurrency())));
+    auto t0 = std::chrono::steady_clock::now();
+    std::vector<rt::Ciphertext> out = exec->run(function, inputs, plaintexts);
+    lastRunSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return out;
+  }
+};
 } // namespace
 
 PYBIND11_MODULE(_fhec, m) {
@@ -157,9 +226,14 @@ PYBIND11_MODULE(_fhec, m) {
       .def_property_readonly("key_set", [](const rt::Ciphertext &c) { return c.keySet.str(); })
       .def("__eq__", [](const rt::Ciphertext &a, const rt::Ciphertext &b) { return a == b; })
       .def("to_bytes", [](const rt::Ciphertext &c, const rt::Params &p) { return py::bytes(rt::serialize(p, c)); })
-      .def_static("from_bytes", [](const py::bytes &b, const rt::Params &p) {
-        return rt::deserializeCiphertext(std::string(b), p);
-      });
+      .def(
+          "wire", [](py::object self) { return wireOf(self.cast<const rt::Ciphertext &>(), self); },
+          "(logq, logp, slots, key set lo, hi, ax words, bx words): fhec.ray's transport, NumPy views (no copy)")
+      .def_static("from_wire", &fromWire, py::arg("wire"), py::arg("params"),
+                  "The ciphertext of a wire tuple (a copy), checked like a file: FhecError if malformed")
+      .def_static(
+          "from_bytes", [](const py::buffer &b, const rt::Params &p) { return rt::deserializeCiphertext(viewOf(b.request()), p); },
+          "Reads Ciphertext.to_bytes' output from any contiguous buffer (bytes, a NumPy uint8 array), without a copy");
 
   py::class_<ClientKernels, std::shared_ptr<ClientKernels>>(
       m, "ClientKernels", "The client kernels of one parameter set and CPU target (key generation, encryption, "
@@ -387,6 +461,9 @@ PYBIND11_MODULE(_fhec, m) {
           py::arg("allow_insecure") = false)
       .def_property_readonly("target", [](const Program &p) { return p.module().manifest().target; })
       .def(
+          "library_bytes", [](const Program &p) { return py::bytes(p.libraryBytes()); },
+          "The compiled shared library (what ModuleRunner loads in another process)")
+      .def(
           "reference",
           [](const Program &p, const std::vector<rt::Ciphertext> &inputs, const rt::KeySet &keys,
              const std::vector<py::array_t<std::complex<double>, py::array::c_style | py::array::forcecast>> &plains) {
@@ -430,6 +507,51 @@ PYBIND11_MODULE(_fhec, m) {
           py::arg("plaintexts") = std::vector<py::array_t<std::complex<double>>>{})
       .def_property_readonly("last_run_seconds", &ProgramExecutor::lastRunSeconds,
                              "wall time of the last run inside the runtime (s)");
+
+  py::class_<ModuleRunner>(m, "ModuleRunner",
+                           "A compiled module loaded from its bytes (Program.library_bytes) with one key set's "
+                           "evaluation and rotation keys prepared: a worker's side of fhec.ray")
+      .def(py::init([](const py::bytes &library, const rt::KeySet &keys) {
+             std::string bytes(library);
+             py::gil_scoped_release nogil;
+             auto r = std::make_unique<ModuleRunner>();
+             r->module = rt::CompiledModule::loadBytes(bytes);
+             r->params = keys.params;
+             r->exec = std::make_unique<rt::Executor>(*r->module, keys.params);
+             const rt::ManifestFunction &f = r->module->manifest().program();
+             r->function = f.name;
+             r->exec->setKeysFor(f, keys);
+             return r;
+           }),
+           py::arg("library"), py::arg("keys"))
+      .def_property_readonly("function_name", [](const ModuleRunner &r) { return r.function; })
+      .def_property_readonly("target", [](const ModuleRunner &r) { return r.module->manifest().target; })
+      .def(
+          "run_wire",
+          [](ModuleRunner &r, const std::vector<py::tuple> &inputs, unsigned threads,
+             const std::vector<py::array_t<std::complex<double>, py::array::c_style | py::array::forcecast>> &plains) {
+            std::vector<rt::Ciphertext> cts;
+            for (const auto &t : inputs) cts.push_back(fromWire(t, r.params));
+            std::vector<std::vector<rt::Complex>> pt;
+            for (const auto &a : plains) pt.push_back(toComplex(a));
+            std::vector<rt::Ciphertext> out;
+            {
+              py::gil_scoped_release nogil;
+              out = r.run(cts, threads, pt);
+            }
+            py::list result;
+            for (auto &c : out) {
+              auto *owned = new rt::Ciphertext(std::move(c));
+              result.append(wireOf(*owned, py::capsule(owned, [](void *p) { delete static_cast<rt::Ciphertext *>(p); })));
+            }
+            return result;
+          },
+          py::arg("inputs"), py::arg("threads") = 0,
+          py::arg("plaintexts") = std::vector<py::array_t<std::complex<double>>>{},
+          "Runs the module's function on ciphertexts in their wire form (Ciphertext.wire) and returns its outputs "
+          "in the same form; raises FhecError for an input that is malformed or of another key set")
+      .def_property_readonly("last_run_seconds", [](const ModuleRunner &r) { return r.lastRunSeconds; },
+                             "wall time of the last run inside the runtime, without (de)serialization (s)");
 
   py::class_<ProgramBuilder>(m, "ProgramBuilder", "Builds a managed ckks program op by op (the tracer's back end)")
       .def(py::init([](const rt::Params &p, const std::string &security, const std::string &keySwitch,
