@@ -7,10 +7,13 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cerrno>
 #include <chrono>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <thread>
 
 using namespace mlir;
@@ -79,21 +82,23 @@ func::FuncOp Program::evaluatedFunction() const {
   llvm_unreachable("function() checked the public function");
 }
 
-Program::~Program() { removeLibrary(); }
-
-void Program::removeLibrary() {
-  if (libraryDir_.empty()) return;
-  llvm::sys::fs::remove(libraryDir_ + "/module.so");
-  llvm::sys::fs::remove(libraryDir_);
-  libraryDir_.clear();
+Program::~Program() {
+  if (libraryFd_ >= 0) ::close(libraryFd_);
 }
 
 std::string Program::libraryBytes() const {
   module();  // throws unless compiled
-  auto buffer = llvm::MemoryBuffer::getFile(libraryDir_ + "/module.so", /*IsText=*/false);
-  if (!buffer)
-    throw ProgramError(ProgramError::Kind::Compile, "cannot read the compiled module: " + buffer.getError().message());
-  return (*buffer)->getBuffer().str();
+  struct stat st;
+  if (libraryFd_ < 0 || ::fstat(libraryFd_, &st) != 0)
+    throw ProgramError(ProgramError::Kind::Compile, "the compiled module's file could not be kept open");
+  std::string bytes(size_t(st.st_size), '\0');
+  for (size_t done = 0; done < bytes.size();) {
+    ssize_t n = ::pread(libraryFd_, bytes.data() + done, bytes.size() - done, off_t(done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) throw ProgramError(ProgramError::Kind::Compile, "cannot read the compiled module back");
+    done += size_t(n);
+  }
+  return bytes;
 }
 
 std::unique_ptr<Program> Program::parse(const std::string &text, const std::string &bufferName) {
@@ -169,7 +174,7 @@ std::string Program::lower(const CompileOptions &options, Stage stage) const {
 }
 
 std::unique_ptr<rt::CompiledModule> compileAndLoad(ModuleOp module, const CompileOptions &resolved,
-                                                   const DiagnosticCollector &diags, std::string *keptDir) {
+                                                   const DiagnosticCollector &diags, int *keptFd) {
   llvm::SmallString<128> dir;
   if (auto ec = llvm::sys::fs::createUniqueDirectory("fhec-program", dir))
     throw ProgramError(ProgramError::Kind::Compile, "cannot create a temporary directory: " + ec.message());
@@ -184,13 +189,11 @@ std::unique_ptr<rt::CompiledModule> compileAndLoad(ModuleOp module, const Compil
       error = e.what();
     }
   }
-  // The loaded library stays mapped after its file is removed.
-  if (ok && keptDir) {
-    *keptDir = std::string(dir);
-  } else {
-    llvm::sys::fs::remove(so);
-    llvm::sys::fs::remove(std::string(dir));
-  }
+  // The loaded library stays mapped after its file is removed; an open
+  // descriptor keeps its bytes readable.
+  if (ok && keptFd) *keptFd = ::open(so.c_str(), O_RDONLY | O_CLOEXEC);
+  llvm::sys::fs::remove(so);
+  llvm::sys::fs::remove(std::string(dir));
   if (!ok) {
     if (error == "lowering failed") diags.raise(ProgramError::Kind::Compile);
     throw ProgramError(ProgramError::Kind::Compile, error);
@@ -205,11 +208,11 @@ void Program::compile(const CompileOptions &options, bool allowInsecure) {
   std::string error;
   if (failed(resolveOptions(resolved, error))) throw ProgramError(ProgramError::Kind::Parameter, error);
   OwningOpRef<ModuleOp> copy = source_->clone();
-  std::string dir;
-  auto loaded = compileAndLoad(*copy, resolved, diags, &dir);
-  removeLibrary();
+  int fd = -1;
+  auto loaded = compileAndLoad(*copy, resolved, diags, &fd);
+  if (libraryFd_ >= 0) ::close(libraryFd_);
   module_ = std::move(loaded);
-  libraryDir_ = dir;
+  libraryFd_ = fd;
 }
 
 const rt::CompiledModule &Program::module() const {

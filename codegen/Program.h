@@ -64,12 +64,12 @@ private:
 };
 
 /// Lowers `module` (consumed) to a shared library in a temporary directory
-/// for `resolved` options (resolveOptions) and loads it; the file is removed,
-/// unless `keptDir` is given: then the directory holding it (module.so) is
-/// returned there for the caller to remove.
+/// for `resolved` options (resolveOptions) and loads it; the file is removed.
+/// `keptFd`: also returns an open read-only descriptor of the removed file
+/// there (-1 if it could not be opened), for the caller to close.
 /// Throws ProgramError: `diags`' text when the lowering failed.
 std::unique_ptr<rt::CompiledModule> compileAndLoad(mlir::ModuleOp module, const CompileOptions &resolved,
-                                                   const DiagnosticCollector &diags, std::string *keptDir = nullptr);
+                                                   const DiagnosticCollector &diags, int *keptFd = nullptr);
 
 /// A ckks module with one public function, the program.
 class Program {
@@ -122,9 +122,8 @@ private:
   mlir::OwningOpRef<mlir::ModuleOp> expanded_;
   rt::Params params_;
   std::unique_ptr<rt::CompiledModule> module_;
-  /// The temporary directory of module_'s file, kept for libraryBytes().
-  std::string libraryDir_;
-  void removeLibrary();
+  /// A descriptor of module_'s (removed) file, kept for libraryBytes().
+  int libraryFd_ = -1;
 };
 
 /// An executor of a compiled program with the keys of one key set: the

@@ -213,30 +213,27 @@ void exposeRuntimeSymbols() {
 } // namespace
 
 std::unique_ptr<CompiledModule> CompiledModule::loadBytes(const std::string &bytes) {
-  const char *dir = std::getenv("TMPDIR");
-  std::string path = std::string(dir && *dir ? dir : "/tmp") + "/fhec-module-XXXXXX.so";
-  int fd = mkstemps(path.data(), 3);  // mode 0600
-  if (fd < 0) throw Error("cannot create a temporary file for a compiled module: " + std::string(std::strerror(errno)));
+  // An anonymous in-memory file (no temporary file to leave behind, and no
+  // noexec /tmp to trip over), loaded through its /proc/self/fd path.
+  int fd = memfd_create("fhec-module", MFD_CLOEXEC);
+  if (fd < 0) throw Error("cannot create an in-memory file for a compiled module: " + std::string(std::strerror(errno)));
   size_t done = 0;
   while (done < bytes.size()) {
     ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
-      std::string why = std::strerror(errno);
+      std::string why = n < 0 ? std::strerror(errno) : "short write";
       ::close(fd);
-      ::unlink(path.c_str());
-      throw Error("cannot write the compiled module to '" + path + "': " + why);
+      throw Error("cannot write a compiled module to memory: " + why);
     }
     done += size_t(n);
   }
-  ::close(fd);
-  // The loaded library stays mapped after its file is removed.
   try {
-    auto mod = load(path);
-    ::unlink(path.c_str());
+    auto mod = load("/proc/self/fd/" + std::to_string(fd));
+    ::close(fd);  // the loaded library stays mapped
     return mod;
   } catch (...) {
-    ::unlink(path.c_str());
+    ::close(fd);
     throw;
   }
 }

@@ -155,7 +155,12 @@ int run(int argc, char **argv) {
 
   auto module = rt::CompiledModule::load(positional[0]);
   const rt::Manifest &manifest = module->manifest();
-  const rt::ManifestFunction *f = &manifest.program(function);
+  const rt::ManifestFunction *f = nullptr;
+  try {
+    f = &manifest.program(function);
+  } catch (const rt::Error &e) {
+    throw rt::Error(std::string(e.what()) + (function.empty() ? " with --function=NAME" : ""));
+  }
   function = f->name;
   if (threads) module->setThreads(threads);  // (else OpenMP's default: every core)
   Workload w = random ? generate(manifest, *f) : load(positional[1], *f);

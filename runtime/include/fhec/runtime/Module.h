@@ -79,8 +79,8 @@ public:
   /// cannot: a cpu-avx512 module is refused on a CPU without IFMA). Throws Error.
   static std::unique_ptr<CompiledModule> load(const std::string &path);
   /// The same for a module's bytes (a shared library shipped to another
-  /// process or machine, e.g. a Ray worker): written to a private temporary
-  /// file, loaded, and the file removed. Throws Error.
+  /// process or machine, e.g. a Ray worker), through an in-memory file
+  /// (memfd). Throws Error.
   static std::unique_ptr<CompiledModule> loadBytes(const std::string &bytes);
   ~CompiledModule();
   const Manifest &manifest() const { return manifest_; }
