@@ -19,7 +19,7 @@ beside the worker's):
 The parameters are the paper's; at logQ 1200 fhec's estimate does not call
 them 128-bit secure (keys mod Q^2), as in bench/he_mul.
 
-Usage: bench/ray/bench.py [--items 12] [--rounds 3] [--json bench/ray/results.json]
+Usage: bench/ray/bench.py [--items 24] [--rounds 3] [--json bench/ray/results.json]
 Writes JSON and prints a table.
 """
 import argparse

@@ -7,17 +7,17 @@ One actor per worker (``Cluster.workers`` of them, spread over the nodes)
 holds what a call needs across calls: the compiled module (its shared
 library, shipped as bytes) and the evaluation and rotation keys, each put in
 Ray's object store once per cluster and loaded by an actor on its first item.
-Ciphertexts travel as their polynomials' words (NumPy arrays, which Ray
-ships out of band: one copy into its object store, one out of it), checked on
-arrival like a file; items given as bytes are read (checksum and all) here
-first. At most
-``max_in_flight`` items at a time (back-pressure), and come back in input
-order. The workers never see a secret key: the keys shipped are the
-context's ``evaluation()`` part.
+Ciphertexts travel as their polynomials' words (read-only NumPy views, which
+Ray ships out of band: one copy into its object store, one out of it) and are
+checked on arrival like a file; items given as bytes are read (checksum and
+all) here first. At most ``max_in_flight`` items are outstanding
+(back-pressure); results come back in input order. The workers never see a
+secret key: the keys shipped are the context's ``evaluation()`` part.
 
 Faults: an item whose worker process dies is run again on a worker that is
-alive (Ray restarts the actor, up to ``max_restarts`` times); every item
-yields exactly one result, bit-identical to a local call. An item that
+alive (Ray restarts the actor, up to ``max_restarts`` times; a worker gone for
+good is replaced at the next map); every item yields exactly one result,
+bit-identical to a local call. An item that
 cannot run (a corrupted ciphertext, one of another key set or shape) fails
 alone, with its index and the runtime's message, while the rest completes.
 
@@ -37,7 +37,7 @@ from .errors import FhecError, ParameterError
 
 try:
     import ray
-    from ray.exceptions import GetTimeoutError, RayActorError, RayError
+    from ray.exceptions import ActorDiedError, ActorUnavailableError, GetTimeoutError, RayActorError, RayError
 except ImportError as e:  # pragma: no cover - exercised only without ray
     raise ImportError("fhec.ray needs Ray: pip install ray tqdm") from e
 
@@ -77,8 +77,10 @@ class BatchError(FhecError):
 # they are freed, so every item paid fresh page faults for its buffers; these
 # settings keep them in the worker's heap for the next item (HE Mul at the
 # paper's size: 28 ms of reading and writing per item down to 9 ms).
-_WORKER_MALLOC = {"MALLOC_MMAP_THRESHOLD_": str(32 << 20), "MALLOC_TRIM_THRESHOLD_": str(4 << 30),
-                  "MALLOC_TOP_PAD_": str(256 << 20)}
+_MALLOC = (("MALLOC_MMAP_THRESHOLD_", -3, 32 << 20),  # (environment variable, mallopt option, value)
+           ("MALLOC_TRIM_THRESHOLD_", -1, (2 << 30) - 1),
+           ("MALLOC_TOP_PAD_", -2, 256 << 20))
+_WORKER_MALLOC = {name: str(value) for name, _, value in _MALLOC}
 
 
 def _keep_large_blocks():
@@ -86,8 +88,8 @@ def _keep_large_blocks():
     back (glibc's mallopt; a no-op elsewhere)."""
     try:
         libc = ctypes.CDLL(None)
-        for option, value in ((-3, 32 << 20), (-1, 4 << 30), (-2, 256 << 20)):  # M_MMAP_THRESHOLD, M_TRIM_THRESHOLD, M_TOP_PAD
-            libc.mallopt(ctypes.c_int(option), ctypes.c_int(min(value, 2**31 - 1)))
+        for _, option, value in _MALLOC:
+            libc.mallopt(ctypes.c_int(option), ctypes.c_int(value))
     except (OSError, AttributeError):
         pass
 
@@ -110,7 +112,9 @@ class _Worker:
         t0 = time.perf_counter()
         try:
             runner = self._runners.get(token)
-            if runner is None:
+            if runner is not None:
+                self._runners.move_to_end(token)
+            else:
                 runner = self._load(*ray.get(refs))
                 self._runners[token] = runner
                 while len(self._runners) > 4:  # keep the modules of the last few functions
@@ -185,15 +189,25 @@ class Cluster:
             raise ClusterError(f"the cluster has {cpus} CPU(s): {self.workers} worker(s) of "
                                f"{self.threads_per_worker} thread(s) do not fit")
         self.max_in_flight = int(max_in_flight) if max_in_flight is not None else 2 * self.workers
-        actor = ray.remote(_Worker).options(num_cpus=self.threads_per_worker, max_restarts=self.max_restarts,
-                                            max_task_retries=0, scheduling_strategy="SPREAD",
-                                            runtime_env={"env_vars": dict(_WORKER_MALLOC)})
-        self._actors = [actor.remote(self.threads_per_worker) for _ in range(self.workers)]
+        if self.max_in_flight < 1:
+            self.close()
+            raise ParameterError(f"max_in_flight must be >= 1, got {max_in_flight}")
+        self._actors = []
         try:
+            self._actors = [self._new_actor() for _ in range(self.workers)]
             self._pids = ray.get([a.ping.remote() for a in self._actors], timeout=self._timeout)
         except GetTimeoutError:
             self.close()
             raise ClusterError(f"the cluster did not start {self.workers} worker(s) within {self._timeout:.0f} s")
+        except RayError as e:
+            self.close()
+            raise ClusterError(f"the workers could not start: {e}") from None
+        self._alive = [True] * self.workers
+
+    def _new_actor(self):
+        return ray.remote(_Worker).options(num_cpus=self.threads_per_worker, max_restarts=self.max_restarts,
+                                           max_task_retries=0, scheduling_strategy="SPREAD",
+                                           runtime_env={"env_vars": dict(_WORKER_MALLOC)}).remote(self.threads_per_worker)
 
     def _connect(self):
         if ray.is_initialized():  # this process's own connection, if it is to the same cluster
@@ -218,11 +232,28 @@ class Cluster:
         """The process id of each worker actor now (asked of each; a restarted
         worker has a new one). Raises ClusterError if one does not answer
         within the timeout."""
+        for k, ref in enumerate([a.ping.remote() for a in self._actors]):
+            try:
+                ray.get(ref, timeout=self._timeout)
+            except ActorDiedError:
+                self._alive[k] = False
+            except (GetTimeoutError, RayActorError):
+                pass  # asked again below
+        self._replace_dead()
         try:
             self._pids = ray.get([a.ping.remote() for a in self._actors], timeout=self._timeout)
         except (GetTimeoutError, RayActorError) as e:
             raise ClusterError(f"a worker did not answer: {e}") from None
         return list(self._pids)
+
+    def _replace_dead(self):
+        """Starts a new actor in the place of each worker that died for good
+        (its restarts used up, or it did not come back within the timeout)."""
+        for k, alive in enumerate(self._alive):
+            if not alive:
+                ray.kill(self._actors[k], no_restart=True)
+                self._actors[k] = self._new_actor()
+                self._alive[k] = True
 
     def _put(self, token, make):
         """The object ref of token's bytes, put in the object store once."""
@@ -262,6 +293,8 @@ class Cluster:
         if not self._actors:
             raise ClusterError("the cluster was closed")
         items = list(batch)
+        if not items:
+            return []
         context = context or _first_context(items)
         if context is None:
             raise ParameterError("map: pass context= (the evaluation Context) for a batch of serialized ciphertexts")
@@ -275,16 +308,22 @@ class Cluster:
                 failures[i] = ItemError(i, str(e))
         bar = _Progress(progress, len(items))
         bar.update(len(failures))
+        self._replace_dead()
+        alive = self._alive
         pending = collections.deque(sorted(jobs))
-        in_flight = {}   # ref -> (index, actor index)
-        probing = {}     # ping ref -> actor index (after a lost item: restarted, or dead for good?)
+        in_flight = {}   # ref -> (index, worker)
+        probing = {}     # ping ref -> (worker, deadline): after a lost item, restarted or dead for good?
         load = [0] * len(self._actors)
-        alive = [True] * len(self._actors)
         attempts = collections.Counter()
         stats = self.last_stats = {"kernel_s": [], "worker_s": [], "retried": 0}
-        while pending or in_flight or probing:
+
+        def probe(k, deadline=None):
+            probing[self._actors[k].ping.remote()] = (k, deadline or time.monotonic() + self._timeout)
+
+        while pending or in_flight:
+            busy = {k for k, _ in probing.values()}
             while pending and len(in_flight) < self.max_in_flight:
-                ready = [k for k in range(len(self._actors)) if alive[k] and k not in probing.values()]
+                ready = [k for k in range(len(self._actors)) if alive[k] and k not in busy]
                 if not ready:
                     break
                 k = min(ready, key=lambda k: load[k])
@@ -295,13 +334,18 @@ class Cluster:
             if not any(alive):
                 raise ClusterError(f"all {len(self._actors)} workers died for good; "
                                    f"{len(pending) + len(in_flight)} item(s) not run")
-            done, _ = ray.wait(list(in_flight) + list(probing), num_returns=1)
+            done, _ = ray.wait(list(in_flight) + list(probing), num_returns=1, timeout=1.0)
             for ref in done:
                 if ref in probing:
-                    k = probing.pop(ref)
+                    k, deadline = probing.pop(ref)
                     try:
                         ray.get(ref)  # answers once Ray has restarted it
-                    except RayActorError:
+                    except ActorUnavailableError:  # not back yet: ask again until the deadline
+                        if time.monotonic() < deadline:
+                            probe(k, deadline)
+                        else:
+                            alive[k] = False
+                    except RayActorError:  # died for good (ActorDiedError, or its node is gone)
                         alive[k] = False
                     continue
                 i, k = in_flight.pop(ref)
@@ -316,8 +360,8 @@ class Cluster:
                         bar.update(1)
                     else:
                         pending.appendleft(i)
-                    if k not in probing.values():
-                        probing[self._actors[k].ping.remote()] = k
+                    if all(kk != k for kk, _ in probing.values()):
+                        probe(k)
                     continue
                 except RayError as e:
                     failures[i] = ItemError(i, str(e))
@@ -330,6 +374,10 @@ class Cluster:
                 else:
                     failures[i] = ItemError(i, reply[1])
                 bar.update(1)
+            for ref, (k, deadline) in list(probing.items()):  # a probe that never answers
+                if time.monotonic() > deadline:
+                    del probing[ref]
+                    alive[k] = False
         bar.close()
         if errors == "return":
             return [failures.get(i, r) for i, r in enumerate(results)]

@@ -127,7 +127,9 @@ std::string_view viewOf(const py::buffer_info &info) {
 // so a ciphertext is copied once into its object store and once out of it.
 py::tuple wireOf(const rt::Ciphertext &c, const py::object &base) {
   auto words = [&](const rt::BigPoly &p) {
-    return py::array_t<uint64_t>({py::ssize_t(p.words.size())}, {py::ssize_t(sizeof(uint64_t))}, p.words.data(), base);
+    py::array_t<uint64_t> a({py::ssize_t(p.words.size())}, {py::ssize_t(sizeof(uint64_t))}, p.words.data(), base);
+    a.attr("setflags")(py::arg("write") = false);  // a view of a ciphertext, which is immutable
+    return a;
   };
   return py::make_tuple(c.logq(), c.logp, c.slots, c.keySet.lo, c.keySet.hi, words(c.ax), words(c.bx));
 }
@@ -136,19 +138,26 @@ py::tuple wireOf(const rt::Ciphertext &c, const py::object &base) {
 // file's (modulus, shape, reduced coefficients). Throws rt::Error.
 rt::Ciphertext fromWire(const py::tuple &t, const rt::Params &p) {
   if (t.size() != 7) throw rt::Error("not a ciphertext's wire tuple");
-  int logq = t[0].cast<int>();
+  int logq = 0;
   rt::Ciphertext c;
-  c.logp = t[1].cast<int>();
-  c.slots = t[2].cast<int>();
-  c.keySet.lo = t[3].cast<uint64_t>();
-  c.keySet.hi = t[4].cast<uint64_t>();
+  try {
+    logq = t[0].cast<int>();
+    c.logp = t[1].cast<int>();
+    c.slots = t[2].cast<int>();
+    c.keySet.lo = t[3].cast<uint64_t>();
+    c.keySet.hi = t[4].cast<uint64_t>();
+  } catch (const py::cast_error &) {
+    throw rt::Error("a ciphertext's wire tuple must start with five integers");
+  }
   if (logq < 1 || logq > p.logQ)
     throw rt::Error("ciphertext modulus 2^" + std::to_string(logq) + " is out of range for " + p.str());
   p.validateCiphertext(logq, c.logp, c.slots);
   auto poly = [&](const py::handle &h, const char *name) {
-    auto a = py::array_t<uint64_t, py::array::c_style | py::array::forcecast>::ensure(h);
+    using Words = py::array_t<uint64_t, py::array::c_style>;
+    if (!Words::check_(h)) throw rt::Error(std::string("ciphertext ") + name + " must be a contiguous uint64 array");
+    auto a = py::reinterpret_borrow<Words>(h);
     rt::BigPoly out(p.logN, logq);
-    if (!a || size_t(a.size()) != out.words.size())
+    if (size_t(a.size()) != out.words.size())
       throw rt::Error(std::string("ciphertext ") + name + " does not hold N * limbs(logq) words");
     std::memcpy(out.words.data(), a.data(), out.words.size() * sizeof(uint64_t));
     if (!out.isReduced()) throw rt::Error(std::string("ciphertext ") + name + " is not reduced mod 2^" + std::to_string(logq));

@@ -4,6 +4,7 @@ bit for bit against a local loop, a worker killed by its pid mid-batch, and
 corrupted and mismatched items."""
 
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -16,10 +17,19 @@ import pytest
 
 import fhec
 
+# No token authentication for the test cluster on 127.0.0.1, whatever
+# ~/.ray/auth_token holds. Ray reads the mode when it is imported, and the
+# nodes and this process (the driver) must agree: set before the import.
+_SAVED_AUTH_MODE = os.environ.get("RAY_AUTH_MODE")
+os.environ["RAY_AUTH_MODE"] = "disabled"
+
 ray = pytest.importorskip("ray")
 fray = pytest.importorskip("fhec.ray")
 
-BIN = os.path.dirname(sys.executable)  # the venv's `ray` script, next to its python
+# The venv's `ray` script, next to its python (else the one on PATH).
+RAY = os.path.join(os.path.dirname(sys.executable), "ray")
+if not os.path.exists(RAY):
+    RAY = shutil.which("ray") or RAY
 
 
 def _free_port():
@@ -30,8 +40,10 @@ def _free_port():
 
 def _start(args, log):
     # A session of its own: the teardown stops every process `ray start --block` started.
-    return subprocess.Popen([os.path.join(BIN, "ray"), "start", "--block", "--num-cpus=1", "--disable-usage-stats",
-                             "--object-store-memory=400000000", "--node-ip-address=127.0.0.1", *args],
+    # Worker ports chosen by the OS: the two nodes share this machine.
+    return subprocess.Popen([RAY, "start", "--block", "--num-cpus=1", "--disable-usage-stats",
+                             "--object-store-memory=400000000", "--node-ip-address=127.0.0.1",
+                             "--min-worker-port=0", "--max-worker-port=0", *args],
                             stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
 
 
@@ -55,11 +67,6 @@ def _stop(p):
 
 @pytest.fixture(scope="module")
 def address():
-    # No token authentication for this cluster on 127.0.0.1, whatever
-    # ~/.ray/auth_token holds (Ray reads its mode once, at import: the nodes
-    # and this process, the driver, must agree).
-    saved = os.environ.get("RAY_AUTH_MODE")
-    os.environ["RAY_AUTH_MODE"] = "disabled"
     port = _free_port()
     tmp = tempfile.mkdtemp(prefix="fray")
     log = open(os.path.join(tmp, "ray.log"), "w")
@@ -87,10 +94,11 @@ def address():
         current = "/tmp/ray/ray_current_cluster"
         if os.path.exists(current) and open(current).read().strip().endswith(f":{port}"):
             os.remove(current)
-        if saved is None:
+        shutil.rmtree(tmp, ignore_errors=True)
+        if _SAVED_AUTH_MODE is None:
             os.environ.pop("RAY_AUTH_MODE", None)
         else:
-            os.environ["RAY_AUTH_MODE"] = saved
+            os.environ["RAY_AUTH_MODE"] = _SAVED_AUTH_MODE
 
 
 PARAMS = fhec.Params(logN=12, logQ=200, logp=30, slots=64, security="none")
@@ -119,6 +127,7 @@ def test_batch_bit_identical_to_local_loop(address, setup):
         seen = []
         out = f.map(batch, cluster=cluster, context=ctx.evaluation(), progress=lambda d, t: seen.append((d, t)))
         assert seen[-1] == (len(batch), len(batch))
+        assert f.map([], cluster=cluster) == []
     assert len(out) == len(batch)
     assert all(a == b for a, b in zip(out, local))  # bit for bit, in input order
     assert all(o.context.key_set == ctx.key_set for o in out)
@@ -144,6 +153,24 @@ def test_worker_killed_mid_batch(address, setup):
         assert victim not in cluster.worker_pids()  # Ray restarted that worker
     assert len(out) == len(items)  # nothing lost, nothing duplicated, in order
     assert all(a == b for a, b in zip(out, local * 3))
+
+
+def test_worker_dead_for_good_is_replaced(address, setup):
+    f, ctx, batch, local = setup
+    with fray.Cluster(address, workers=2, max_restarts=0, max_in_flight=4) as cluster:
+        victim = cluster.worker_pids()[1]
+        killed = []
+
+        def progress(done, total):
+            if done == 2 and not killed:
+                os.kill(victim, signal.SIGKILL)
+                killed.append(done)
+
+        out = f.map(batch, cluster=cluster, progress=progress)  # the other worker runs the rest
+        assert killed and out == local
+        pids = cluster.worker_pids()  # a new actor in the dead one's place
+        assert len(set(pids)) == 2 and victim not in pids
+        assert f.map(batch[:4], cluster=cluster) == local[:4]
 
 
 def test_corrupted_and_mismatched_items(address, setup):
@@ -175,3 +202,24 @@ def test_unreachable_cluster_is_a_clear_error():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60).stdout
     assert out.startswith("ERR"), out
     assert "cannot reach the Ray cluster" in out and int(out.split()[1]) < 10
+
+
+def test_wire_form_is_a_checked_view():
+    from fhec import _fhec
+    ctx = fhec.Context(PARAMS, reference=True)
+    c = ctx.encrypt(np.arange(4.0))
+    w = c._ct.wire()
+    assert not w[5].flags.writeable and w[5].dtype == np.uint64
+    assert _fhec.Ciphertext.from_wire(w, PARAMS._cpp) == c._ct
+    for bad, why in [((*w[:5], w[5].astype(np.float64), w[6]), "uint64"),
+                     ((*w[:5], w[5][:-1], w[6]), "words"),
+                     ((w[0] - 64, *w[1:]), "words"),
+                     ((PARAMS.logQ + 1, *w[1:]), "out of range"),
+                     (("x", *w[1:]), "integers")]:
+        with pytest.raises(fhec.FhecError, match=why):
+            _fhec.Ciphertext.from_wire(bad, PARAMS._cpp)
+    top = w[5].copy()
+    top[3] |= np.uint64(1) << np.uint64(63)  # coefficient 0's top word (logq 200: 8 bits of 64) above 2^logq
+    w2 = (*w[:5], top, w[6])
+    with pytest.raises(fhec.FhecError, match="not reduced"):
+        _fhec.Ciphertext.from_wire(w2, PARAMS._cpp)
