@@ -320,8 +320,11 @@ class Cluster:
         def probe(k, deadline=None):
             probing[self._actors[k].ping.remote()] = (k, deadline or time.monotonic() + self._timeout)
 
+        def probed():
+            return {k for k, _ in probing.values()}
+
         while pending or in_flight:
-            busy = {k for k, _ in probing.values()}
+            busy = probed()
             while pending and len(in_flight) < self.max_in_flight:
                 ready = [k for k in range(len(self._actors)) if alive[k] and k not in busy]
                 if not ready:
@@ -360,7 +363,7 @@ class Cluster:
                         bar.update(1)
                     else:
                         pending.appendleft(i)
-                    if all(kk != k for kk, _ in probing.values()):
+                    if k not in probed():
                         probe(k)
                     continue
                 except RayError as e:

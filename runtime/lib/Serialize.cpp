@@ -112,9 +112,9 @@ public:
     if (kind != uint32_t(want))
       fail(std::string("file holds ") + withArticle(kind >= 1 && kind <= kLastKind ? kindName(ObjectKind(kind)) : "unknown object") +
            ", not " + withArticle(kindName(want)));
-    if (size > bytes.size() || bytes.size() < 20 + size + 8) fail("file is truncated");
-    if (bytes.size() != 20 + size + 8) fail("file has trailing bytes");
-    data_ = bytes.data() + 20;
+    if (size > bytes.size() || bytes.size() < kHeader + size + kTrailer) fail("file is truncated");
+    if (bytes.size() != kHeader + size + kTrailer) fail("file has trailing bytes");
+    data_ = bytes.data() + kHeader;
     size_ = size;
     uint64_t sum;
     std::memcpy(&sum, data_ + size_, 8);

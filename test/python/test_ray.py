@@ -136,18 +136,25 @@ def test_batch_bit_identical_to_local_loop(address, setup):
     assert np.abs(got - (x * w + 0.5 * np.roll(x * w, -1))).max() < 1e-3
 
 
+def _killer(pid, after):
+    """A progress callback that SIGKILLs `pid` once `after` items are done,
+    and the list it appends to when it has."""
+    killed = []
+
+    def progress(done, total):
+        if done == after and not killed:
+            os.kill(pid, signal.SIGKILL)
+            killed.append(done)
+
+    return progress, killed
+
+
 def test_worker_killed_mid_batch(address, setup):
     f, ctx, batch, local = setup
     items = batch * 3  # 24 items, each worker busy when one is killed
     with fray.Cluster(address, workers=2, max_in_flight=4) as cluster:
         victim = cluster.worker_pids()[0]
-        killed = []
-
-        def progress(done, total):
-            if done == 3 and not killed:
-                os.kill(victim, signal.SIGKILL)
-                killed.append(done)
-
+        progress, killed = _killer(victim, after=3)
         out = f.map(items, cluster=cluster, progress=progress)
         assert killed
         assert victim not in cluster.worker_pids()  # Ray restarted that worker
@@ -159,13 +166,7 @@ def test_worker_dead_for_good_is_replaced(address, setup):
     f, ctx, batch, local = setup
     with fray.Cluster(address, workers=2, max_restarts=0, max_in_flight=4) as cluster:
         victim = cluster.worker_pids()[1]
-        killed = []
-
-        def progress(done, total):
-            if done == 2 and not killed:
-                os.kill(victim, signal.SIGKILL)
-                killed.append(done)
-
+        progress, killed = _killer(victim, after=2)
         out = f.map(batch, cluster=cluster, progress=progress)  # the other worker runs the rest
         assert killed and out == local
         pids = cluster.worker_pids()  # a new actor in the dead one's place
