@@ -8,7 +8,8 @@ holds what a call needs across calls: the compiled module (its shared
 library, shipped as bytes) and the evaluation and rotation keys, each put in
 Ray's object store once per cluster and loaded by an actor on its first item.
 Ciphertexts travel as their polynomials' words (read-only NumPy views, which
-Ray ships out of band: one copy into its object store, one out of it) and are
+Ray ships out of band: one copy into its object store, where the worker's
+compiled code reads them in place; a result is copied out of it once) and are
 checked on arrival like a file; items given as bytes are read (checksum and
 all) here first. At most ``max_in_flight`` items are outstanding
 (back-pressure); results come back in input order. The workers never see a

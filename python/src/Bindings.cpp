@@ -124,7 +124,8 @@ std::string_view viewOf(const py::buffer_info &info) {
 // fhec.ray's transport of a ciphertext: (logq, logp, slots, key set lo, key
 // set hi, ax words, bx words), the words as NumPy uint64 views of the
 // polynomials (`base` keeps them alive): Ray ships such arrays out of band,
-// so a ciphertext is copied once into its object store and once out of it.
+// so a ciphertext is copied once into its object store, where a worker's
+// kernel reads it in place (wireView), and a result once out of it (fromWire).
 py::tuple wireOf(const rt::Ciphertext &c, const py::object &base) {
   auto words = [&](const rt::BigPoly &p) {
     py::array_t<uint64_t> a({py::ssize_t(p.words.size())}, {py::ssize_t(sizeof(uint64_t))}, p.words.data(), base);
@@ -134,14 +135,18 @@ py::tuple wireOf(const rt::Ciphertext &c, const py::object &base) {
   return py::make_tuple(c.logq(), c.logp, c.slots, c.keySet.lo, c.keySet.hi, words(c.ax), words(c.bx));
 }
 
-// The ciphertext of a wire tuple, checked as deserializeCiphertext checks a
-// file's (modulus, shape, reduced coefficients). Throws rt::Error.
-rt::Ciphertext fromWire(const py::tuple &t, const rt::Params &p) {
+rt::Error notReduced(const char *part, int logq) {
+  return rt::Error(std::string("ciphertext ") + part + " is not reduced mod 2^" + std::to_string(logq));
+}
+
+// A view of a wire tuple's ciphertext (its words stay in the tuple's arrays),
+// checked as deserializeCiphertext checks a file's (modulus, shape and, if
+// `checkReduced`, reduced coefficients). Throws rt::Error.
+rt::CiphertextView wireView(const py::tuple &t, const rt::Params &p, bool checkReduced = true) {
   if (t.size() != 7) throw rt::Error("not a ciphertext's wire tuple");
-  int logq = 0;
-  rt::Ciphertext c;
+  rt::CiphertextView c;
   try {
-    logq = t[0].cast<int>();
+    c.logq = t[0].cast<int>();
     c.logp = t[1].cast<int>();
     c.slots = t[2].cast<int>();
     c.keySet.lo = t[3].cast<uint64_t>();
@@ -149,23 +154,33 @@ rt::Ciphertext fromWire(const py::tuple &t, const rt::Params &p) {
   } catch (const py::cast_error &) {
     throw rt::Error("a ciphertext's wire tuple must start with five integers");
   }
-  if (logq < 1 || logq > p.logQ)
-    throw rt::Error("ciphertext modulus 2^" + std::to_string(logq) + " is out of range for " + p.str());
-  p.validateCiphertext(logq, c.logp, c.slots);
-  auto poly = [&](const py::handle &h, const char *name) {
+  if (c.logq < 1 || c.logq > p.logQ)
+    throw rt::Error("ciphertext modulus 2^" + std::to_string(c.logq) + " is out of range for " + p.str());
+  p.validateCiphertext(c.logq, c.logp, c.slots);
+  c.logN = p.logN;
+  auto words = [&](const py::handle &h, const char *name) {
     using Words = py::array_t<uint64_t, py::array::c_style>;
     if (!Words::check_(h)) throw rt::Error(std::string("ciphertext ") + name + " must be a contiguous uint64 array");
     auto a = py::reinterpret_borrow<Words>(h);
-    rt::BigPoly out(p.logN, logq);
-    if (size_t(a.size()) != out.words.size())
+    if (size_t(a.size()) != (size_t(1) << p.logN) * size_t(rt::limbsFor(c.logq)))
       throw rt::Error(std::string("ciphertext ") + name + " does not hold N * limbs(logq) words");
-    std::memcpy(out.words.data(), a.data(), out.words.size() * sizeof(uint64_t));
-    if (!out.isReduced()) throw rt::Error(std::string("ciphertext ") + name + " is not reduced mod 2^" + std::to_string(logq));
+    if (checkReduced && !rt::wordsReduced(a.data(), p.logN, c.logq)) throw notReduced(name, c.logq);
+    return a.data();
+  };
+  c.ax = words(t[5], "ax");
+  c.bx = words(t[6], "bx");
+  return c;
+}
+
+// The ciphertext of a wire tuple (a copy of its words), checked as wireView.
+rt::Ciphertext fromWire(const py::tuple &t, const rt::Params &p) {
+  rt::CiphertextView v = wireView(t, p, /*checkReduced=*/false);
+  auto copy = [&](const uint64_t *words, const char *name) {
+    rt::BigPoly out = rt::BigPoly::uninitialized(v.logN, v.logq);
+    if (!rt::copyReducedWords(out.words.data(), words, v.logN, v.logq)) throw notReduced(name, v.logq);
     return out;
   };
-  c.ax = poly(t[5], "ax");
-  c.bx = poly(t[6], "bx");
-  return c;
+  return rt::Ciphertext(copy(v.ax, "ax"), copy(v.bx, "bx"), v.logp, v.slots, v.keySet);
 }
 
 // A compiled module loaded from its bytes with one key set's keys prepared:
@@ -177,11 +192,12 @@ struct ModuleRunner {
   rt::Params params;
   double lastRunSeconds = 0;
 
-  std::vector<rt::Ciphertext> run(const std::vector<rt::Ciphertext> &inputs, unsigned threads,
+  std::vector<rt::Ciphertext> run(const std::vector<rt::CiphertextView> &inputs, unsigned threads,
                                   const std::vector<std::vector<rt::Complex>> &plaintexts) {
     module->setThreads(int(threads ? threads : std::max(1u, std::thread::hardware_concurrency())));
     auto t0 = std::chrono::steady_clock::now();
-    std::vector<rt::Ciphertext> out = exec->run(function, inputs, plaintexts);
+    std::vector<rt::Ciphertext> out;
+    exec->run(function, inputs, out, plaintexts);
     lastRunSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return out;
   }
@@ -539,8 +555,8 @@ PYBIND11_MODULE(_fhec, m) {
           "run_wire",
           [](ModuleRunner &r, const std::vector<py::tuple> &inputs, unsigned threads,
              const std::vector<py::array_t<std::complex<double>, py::array::c_style | py::array::forcecast>> &plains) {
-            std::vector<rt::Ciphertext> cts;
-            for (const auto &t : inputs) cts.push_back(fromWire(t, r.params));
+            std::vector<rt::CiphertextView> cts;  // read in place: `inputs` keeps their arrays alive
+            for (const auto &t : inputs) cts.push_back(wireView(t, r.params));
             std::vector<std::vector<rt::Complex>> pt;
             for (const auto &a : plains) pt.push_back(toComplex(a));
             std::vector<rt::Ciphertext> out;
@@ -557,8 +573,9 @@ PYBIND11_MODULE(_fhec, m) {
           },
           py::arg("inputs"), py::arg("threads") = 0,
           py::arg("plaintexts") = std::vector<py::array_t<std::complex<double>>>{},
-          "Runs the module's function on ciphertexts in their wire form (Ciphertext.wire) and returns its outputs "
-          "in the same form; raises FhecError for an input that is malformed or of another key set")
+          "Runs the module's function on ciphertexts in their wire form (Ciphertext.wire), read in place (no copy), "
+          "and returns its outputs in the same form; raises FhecError for an input that is malformed or of another "
+          "key set")
       .def_property_readonly("last_run_seconds", [](const ModuleRunner &r) { return r.lastRunSeconds; },
                              "wall time of the last run inside the runtime, without (de)serialization (s)");
 

@@ -3,6 +3,7 @@
 #include "fhec/runtime/Random.h"
 
 #include <algorithm>
+#include <cstring>
 #include <string>
 
 namespace fhec::rt {
@@ -29,13 +30,29 @@ void BigPoly::maskTop() {
   for (size_t i = 0; i < N(); ++i) coeff(i)[L - 1] &= m;
 }
 
-bool BigPoly::isReduced() const {
-  const int L = limbs();
-  const uint64_t m = topMask(logq);
-  for (size_t i = 0; i < N(); ++i)
-    if (coeff(i)[L - 1] & ~m) return false;
-  return true;
+// The bits at and above logq of coefficients [begin, end), OR-ed (no branch per coefficient).
+static uint64_t highBits(const uint64_t *words, size_t L, size_t begin, size_t end) {
+  uint64_t high = 0;
+  for (size_t i = begin; i < end; ++i) high |= words[i * L + L - 1];
+  return high;
 }
+
+bool wordsReduced(const uint64_t *words, int logN, int logq) {
+  return (highBits(words, size_t(limbsFor(logq)), 0, size_t(1) << logN) & ~topMask(logq)) == 0;
+}
+
+bool copyReducedWords(uint64_t *dst, const uint64_t *src, int logN, int logq) {
+  const size_t L = size_t(limbsFor(logq)), n = size_t(1) << logN, block = 256;  // 256 coefficients: <= 256 KiB
+  uint64_t high = 0;
+  for (size_t i = 0; i < n; i += block) {
+    size_t end = std::min(n, i + block);
+    std::memcpy(dst + i * L, src + i * L, (end - i) * L * sizeof(uint64_t));
+    high |= highBits(dst, L, i, end);
+  }
+  return (high & ~topMask(logq)) == 0;
+}
+
+bool BigPoly::isReduced() const { return wordsReduced(words.data(), logN, logq); }
 
 void BigPoly::get(size_t i, mpz_t out, bool centered) const {
   mpz_import(out, limbs(), -1, sizeof(uint64_t), 0, 0, coeff(i));

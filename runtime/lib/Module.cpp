@@ -484,6 +484,18 @@ std::vector<Ciphertext> Executor::run(const std::string &name, const std::vector
 void Executor::run(const std::string &name, const std::vector<Ciphertext> &inputs,
                    std::vector<Ciphertext> &outputs, const std::vector<std::vector<Complex>> &plaintexts) {
   if (&inputs == &outputs) throw Error("'" + name + "': the outputs must not be the inputs");
+  std::vector<CiphertextView> views;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const Ciphertext &c = inputs[i];
+    if (c.bx.logq != c.ax.logq || c.bx.logN != c.ax.logN)
+      throw Error("'" + name + "' input " + std::to_string(i) + ": its ax and bx have different shapes");
+    views.emplace_back(c);
+  }
+  run(name, views, outputs, plaintexts);
+}
+
+void Executor::run(const std::string &name, const std::vector<CiphertextView> &inputs,
+                   std::vector<Ciphertext> &outputs, const std::vector<std::vector<Complex>> &plaintexts) {
   const ManifestFunction *f = module_.manifest().find(name);
   if (!f) throw Error("module has no function '" + name + "'");
   if (inputs.size() != f->inputs.size())
@@ -492,12 +504,12 @@ void Executor::run(const std::string &name, const std::vector<Ciphertext> &input
   for (size_t i = 0; i < inputs.size(); ++i) {
     const auto &want = f->inputs[i];
     const auto &c = inputs[i];
-    if (c.logN() != params_.logN || c.logq() != want.logq || c.logp != want.logp || c.slots != want.slots ||
-        c.bx.logq != c.ax.logq)
+    if (!c.ax || !c.bx) throw Error("'" + name + "' input " + std::to_string(i) + " has no words");
+    if (c.logN != params_.logN || c.logq != want.logq || c.logp != want.logp || c.slots != want.slots)
       throw Error("'" + name + "' input " + std::to_string(i) + ": expected logN=" + std::to_string(params_.logN) +
                   " logq=" + std::to_string(want.logq) + " logp=" + std::to_string(want.logp) +
-                  " slots=" + std::to_string(want.slots) + ", got logN=" + std::to_string(c.logN()) +
-                  " logq=" + std::to_string(c.logq()) + " logp=" + std::to_string(c.logp) +
+                  " slots=" + std::to_string(want.slots) + ", got logN=" + std::to_string(c.logN) +
+                  " logq=" + std::to_string(c.logq) + " logp=" + std::to_string(c.logp) +
                   " slots=" + std::to_string(c.slots));
   }
   if (plaintexts.size() != f->plaintexts.size())
@@ -539,15 +551,22 @@ void Executor::run(const std::string &name, const std::vector<Ciphertext> &input
     outputs[i].logp = f->outputs[i].logp;
     outputs[i].slots = f->outputs[i].slots;
   }
-  // role "ct<i>.ax" -> polynomial
-  auto ctPart = [&](const std::string &role, bool out) -> BigPoly & {
+  // role "ct<i>.ax" -> the polynomial's words and modulus
+  auto ctPart = [&](const std::string &role, bool out) -> std::pair<CallData, int> {
     auto dot = role.find('.');
     if (role.rfind("ct", 0) != 0 || dot == std::string::npos) throw Error("bad manifest role '" + role + "'");
     size_t idx = std::stoul(role.substr(2, dot - 2));
     std::string part = role.substr(dot + 1);
-    auto &vec = out ? outputs : const_cast<std::vector<Ciphertext> &>(inputs);
-    if (idx >= vec.size() || (part != "ax" && part != "bx")) throw Error("bad manifest role '" + role + "'");
-    return part == "ax" ? vec[idx].ax : vec[idx].bx;
+    if (idx >= (out ? outputs.size() : inputs.size()) || (part != "ax" && part != "bx"))
+      throw Error("bad manifest role '" + role + "'");
+    if (out) {
+      BigPoly &p = part == "ax" ? outputs[idx].ax : outputs[idx].bx;
+      return {{p.words.data(), p.words.size(), false}, p.logq};
+    }
+    const CiphertextView &c = inputs[idx];
+    // The kernel only reads its inputs; CallData's pointer is not const for its outputs' sake.
+    void *words = const_cast<uint64_t *>(part == "ax" ? c.ax : c.bx);
+    return {{words, (size_t(1) << c.logN) * size_t(limbsFor(c.logq)), false}, c.logq};
   };
   call(*f, [&](const ManifestArg &a) -> CallData {
     if (a.kind == ManifestArg::Kind::Rns) {
@@ -562,9 +581,9 @@ void Executor::run(const std::string &name, const std::vector<Ciphertext> &input
     }
     if (auto it = encoded.find(a.role); it != encoded.end() && !a.output)
       return {it->second.words.data(), it->second.words.size(), false};
-    BigPoly &p = ctPart(a.role, a.output);
-    if (p.logq != a.logq) throw Error("'" + name + "': argument " + a.role + " has the wrong modulus");
-    return {p.words.data(), p.words.size(), false};
+    auto [data, logq] = ctPart(a.role, a.output);
+    if (logq != a.logq) throw Error("'" + name + "': argument " + a.role + " has the wrong modulus");
+    return data;
   });
 }
 

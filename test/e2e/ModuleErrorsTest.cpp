@@ -176,3 +176,41 @@ TEST(ModuleErrors, RunIntoOutputsReusesTheirStorage) {
   EXPECT_EQ(outs[0].bx, fresh[0].bx);
   EXPECT_NE(errorOf([&] { exec.run("sq", in1, in1); }).find("must not be the inputs"), std::string::npos);
 }
+
+TEST(ModuleErrors, RunOnViewsReadsTheInputsInPlace) {
+  Program prog = compileProgram(kProgram);
+  ASSERT_TRUE(prog.module);
+  rt::SecureRandom rng;
+  rt::Params p = params();
+  rt::KeySet keys = rt::generateKeys(p, rng);
+  rt::Executor exec(*prog.module, p);
+  exec.setEvalKey(keys.evk);
+  // The words in a buffer of their own, as a transport would hold them.
+  std::vector<uint64_t> buffer(2 * (size_t(1) << 10) * 2);
+  for (uint64_t &w : buffer) w = rng.next64();
+  for (size_t i = 1; i < buffer.size(); i += 2)  // the top word of each 2-word coefficient: < 2^(120 - 64)
+    buffer[i] &= (uint64_t(1) << (120 - 64)) - 1;
+  rt::CiphertextView view;
+  view.ax = buffer.data();
+  view.bx = buffer.data() + buffer.size() / 2;
+  view.logN = 10, view.logq = 120, view.logp = 30, view.slots = 64;
+  rt::Ciphertext copy{rt::BigPoly(10, 120), rt::BigPoly(10, 120), 30, 64};
+  std::copy(view.ax, view.bx, copy.ax.words.begin());
+  std::copy(view.bx, view.bx + buffer.size() / 2, copy.bx.words.begin());
+  std::vector<rt::Ciphertext> outs;
+  exec.run("sq", std::vector<rt::CiphertextView>{view}, outs);
+  EXPECT_EQ(outs, exec.run("sq", {copy}));
+
+  rt::CiphertextView empty = view;
+  empty.bx = nullptr;
+  EXPECT_NE(errorOf([&] { exec.run("sq", std::vector<rt::CiphertextView>{empty}, outs); }).find("has no words"),
+            std::string::npos);
+  rt::CiphertextView lower = view;
+  lower.logq = 90;
+  EXPECT_NE(errorOf([&] { exec.run("sq", std::vector<rt::CiphertextView>{lower}, outs); })
+                .find("expected logN=10 logq=120"),
+            std::string::npos);
+  rt::Ciphertext mixed = copy;
+  mixed.bx = rt::BigPoly(10, 90);
+  EXPECT_NE(errorOf([&] { exec.run("sq", {mixed}); }).find("different shapes"), std::string::npos);
+}

@@ -129,3 +129,21 @@ TEST(BigPoly, MismatchedOperandsAreReported) {
   EXPECT_THROW(shiftRight(a, 100), Error);
   EXPECT_THROW(reduce(a, 101), Error);
 }
+
+TEST(BigPoly, ReducedWordsAreCheckedAndCopied) {
+  SecureRandom rng;
+  for (int logq : {64, 120, 1200}) {
+    BigPoly a(12, logq);
+    for (uint64_t &w : a.words) w = rng.next64();
+    a.maskTop();
+    BigPoly b = BigPoly::uninitialized(12, logq);
+    EXPECT_TRUE(wordsReduced(a.words.data(), 12, logq));
+    EXPECT_TRUE(copyReducedWords(b.words.data(), a.words.data(), 12, logq));
+    EXPECT_EQ(a, b);
+    if (logq % 64 == 0) continue;  // every word is in range
+    a.coeff(a.N() - 1)[a.limbs() - 1] |= uint64_t(1) << (logq % 64);  // the last coefficient, = 2^logq + ...
+    EXPECT_FALSE(a.isReduced());
+    EXPECT_FALSE(wordsReduced(a.words.data(), 12, logq));
+    EXPECT_FALSE(copyReducedWords(b.words.data(), a.words.data(), 12, logq));
+  }
+}

@@ -13,6 +13,14 @@ namespace fhec::rt {
 
 inline int limbsFor(int bits) { return (bits + 63) / 64; }
 
+/// True when each of the 2^logN coefficients in `words` ((N, limbs(logq))
+/// coefficient-major) is < 2^logq: the check a polynomial read from outside
+/// (a file, a transport buffer) must pass.
+bool wordsReduced(const uint64_t *words, int logN, int logq);
+/// Copies such words from `src` to `dst` and checks them as wordsReduced
+/// does, in one pass over memory (each block is checked while in cache).
+bool copyReducedWords(uint64_t *dst, const uint64_t *src, int logN, int logq);
+
 /// std::allocator, except that a value-initialized element is left
 /// uninitialized: a vector of n words then costs no pass over memory (a
 /// kernel's 10 MB result, written whole, is not zeroed first).

@@ -49,4 +49,20 @@ struct Ciphertext {
   }
 };
 
+/// A ciphertext whose words live in someone else's buffer (a transport
+/// buffer, fhec.ray's object store): what Executor::run reads in place of a
+/// Ciphertext, without copying 2 (N, limbs(logq)) words first.
+struct CiphertextView {
+  const uint64_t *ax = nullptr, *bx = nullptr;  ///< each (N, limbs(logq)) words
+  int logN = 0, logq = 0, logp = 0, slots = 0;
+  KeySetId keySet;
+
+  CiphertextView() = default;
+  /// A view of c (valid while c lives and is not resized). c.ax and c.bx
+  /// must have one modulus.
+  explicit CiphertextView(const Ciphertext &c)
+      : ax(c.ax.words.data()), bx(c.bx.words.data()), logN(c.logN()), logq(c.logq()), logp(c.logp),
+        slots(c.slots), keySet(c.keySet) {}
+};
+
 } // namespace fhec::rt

@@ -157,6 +157,10 @@ public:
   /// zeroing, ~6 ms for HE Mul's 20 MiB at logN = 16).
   void run(const std::string &function, const std::vector<Ciphertext> &inputs, std::vector<Ciphertext> &outputs,
            const std::vector<std::vector<Complex>> &plaintexts = {});
+  /// The same on inputs read in place (each view's words must stay valid
+  /// during the call and must not lie in `outputs`).
+  void run(const std::string &function, const std::vector<CiphertextView> &inputs, std::vector<Ciphertext> &outputs,
+           const std::vector<std::vector<Complex>> &plaintexts = {});
   /// Calls a kernel-level function whose inputs and outputs are BigInt
   /// polynomials (in manifest order), e.g. an fhe-dialect test program; its
   /// RNS arguments are values prepare() made, found by role. Throws Error on
