@@ -4,9 +4,9 @@ logQ 1200, logp 30: Jung et al. 2021, Table 6) over a batch of ciphertext
 pairs, with 1 and 2 single-threaded Ray workers against a local loop on the
 same machine, and what each item costs beyond its kernel.
 
-One process, one local Ray (started here with 4 logical CPUs so that the
-1-worker and the 2-worker pools coexist; only one of them runs at a time, on
-this machine's cores). Each round times the local loop, the 1-worker pool and
+One process, one local Ray (started here with 6 logical CPUs so that the
+1-worker and the 2-worker pools and Ray's floor below coexist; only one of
+them runs at a time, on this machine's cores). Each round times the local loop, the 1-worker pool and
 the 2-worker pool in turn, on the same batch; throughputs and ratios are
 medians over the rounds. Per item (1 worker, where the driver's work runs
 beside the worker's):
@@ -15,6 +15,13 @@ beside the worker's):
               output (fhec's serialization)
   overhead    1 / throughput - kernel: serialization, transfer, scheduling,
               everything a worker's item costs beyond its kernel.
+
+Ray's own floor, measured in the same rounds: the same items' words through
+the same pipeline (2 items in flight per worker) to actors that check them as
+fhec's workers do, spin the CPU for the kernel's median time (no memory
+traffic: a stand-in kinder to its neighbours than the kernel), write a result
+of the output's size, and have it copied out by the driver. What Ray alone
+costs on this machine bounds what fhec.ray can reach here.
 
 The parameters are the paper's; at logQ 1200 fhec's estimate does not call
 them 128-bit secure (keys mod Q^2), as in bench/he_mul.
@@ -53,7 +60,42 @@ per item, 1 worker:
   worker's call          {{ '%8.1f ms' % r.per_item.worker_ms }}   (reading and writing ciphertexts: {{ '%.1f ms' % (r.per_item.worker_ms - r.per_item.kernel_ms) }})
   1 / throughput         {{ '%8.1f ms' % r.per_item.wall_ms }}
   overhead               {{ '%8.1f ms' % r.per_item.overhead_ms }}   = {{ '%.1f%%' % r.per_item.overhead_pct }} of the kernel
+Ray alone (same bytes, pipeline and checks; the kernel replaced by {{ '%.1f' % r.ray_floor.spin_ms }} ms of CPU spin):
+  1 worker {{ '%.2f' % r.ray_floor.one_items_per_s }} items/s, 2 workers {{ '%.2f' % r.ray_floor.two_items_per_s }} items/s: 2 workers / 1 worker {{ '%.3f' % r.ray_floor.two_vs_one }}, overhead {{ '%.1f ms' % r.ray_floor.overhead_ms }} = {{ '%.1f%%' % r.ray_floor.overhead_pct }}
 """)
+
+
+class _Spin:
+    """Ray's floor: an item's words in, checked as a worker checks them (the
+    top word of each coefficient), `seconds` of CPU, a result of the
+    output's size out."""
+
+    def run(self, seconds, out_words, n, *words):
+        t = time.process_time()
+        high = 0
+        for a in words:  # (n, limbs) words each
+            high |= int(np.bitwise_or.reduce(a[a.size // n - 1::a.size // n]))
+        while time.process_time() - t < seconds:
+            pass
+        out = np.empty(out_words, np.uint64)
+        out.fill(high)
+        return out
+
+
+def ray_alone(actors, wires, seconds, out_words, n):
+    """Seconds to push every item through `actors`, 2 in flight per actor, each
+    result copied out by this process (as fhec.ray's map does)."""
+    t0 = time.perf_counter()
+    pending, in_flight, k = list(range(len(wires))), set(), 0
+    while pending or in_flight:
+        while pending and len(in_flight) < 2 * len(actors):
+            in_flight.add(actors[k % len(actors)].run.remote(seconds, out_words, n, *wires[pending.pop(0)]))
+            k += 1
+        done, _ = ray.wait(list(in_flight), num_returns=1)
+        for ref in done:
+            in_flight.discard(ref)
+            np.array(ray.get(ref))
+    return time.perf_counter() - t0
 
 
 def main():
@@ -75,14 +117,21 @@ def main():
     # A 2 GB object store whose memory is touched once when Ray starts, not
     # page by page as objects first land on it (docs/ray.md).
     os.environ["RAY_preallocate_plasma_memory"] = "1"
-    ray.init(address="local", num_cpus=4, object_store_memory=2 << 30, include_dashboard=False,
+    ray.init(address="local", num_cpus=6, object_store_memory=2 << 30, include_dashboard=False,
              logging_level="ERROR", log_to_driver=False)
     pools = {k: fhec.ray.Cluster(workers=k, threads_per_worker=1) for k in (1, 2)}
     local_out = [f(*item) for item in batch]  # warm-up; the reference for bit-identity
     for pool in pools.values():  # warm-up: the workers load the module and the keys, the object store fills once
         assert f.map(batch, cluster=pool, context=server, progress=False) == local_out
 
-    times = {"local": [], 1: [], 2: []}
+    spin_s = statistics.median(pools[1].last_stats["kernel_s"])
+    wires = [[w for ct in item for w in ct._ct.wire()[5:]] for item in batch]
+    out_words = sum(w.size for w in local_out[0]._ct.wire()[5:])
+    spinners = {k: [ray.remote(_Spin).options(num_cpus=1).remote() for _ in range(k)] for k in (1, 2)}
+    for actors in spinners.values():
+        ray_alone(actors, wires, spin_s, out_words, 1 << args.logN)
+
+    times = {"local": [], 1: [], 2: [], "ray1": [], "ray2": []}
     kernel, worker = [], []
     for _ in range(args.rounds):
         t0 = time.perf_counter()
@@ -98,6 +147,8 @@ def main():
             if k == 1:
                 kernel += pool.last_stats["kernel_s"]
                 worker += pool.last_stats["worker_s"]
+        for k, actors in spinners.items():
+            times[f"ray{k}"].append(ray_alone(actors, wires, spin_s, out_words, 1 << args.logN))
     for pool in pools.values():
         pool.close()
     ray.shutdown()
@@ -116,6 +167,9 @@ def main():
         "two_vs_one": rate[2] / rate[1],
         "per_item": {"kernel_ms": 1e3 * kernel_s, "worker_ms": 1e3 * worker_s, "wall_ms": 1e3 * wall,
                      "overhead_ms": 1e3 * (wall - kernel_s), "overhead_pct": 100 * (wall - kernel_s) / kernel_s},
+        "ray_floor": {"spin_ms": 1e3 * spin_s, "one_items_per_s": rate["ray1"], "two_items_per_s": rate["ray2"],
+                      "two_vs_one": rate["ray2"] / rate["ray1"], "overhead_ms": 1e3 * (1 / rate["ray1"] - spin_s),
+                      "overhead_pct": 100 * (1 / rate["ray1"] - spin_s) / spin_s},
         "bit_identical_to_local": True,
     }
     pathlib.Path(args.json).write_text(json.dumps(r, indent=2) + "\n")
