@@ -6,6 +6,8 @@
 #include "fhec/runtime/Error.h"
 #include "fhec/runtime/Keys.h"
 
+#include <memory>
+
 using namespace fhec;
 using namespace fhec::test;
 
@@ -22,6 +24,20 @@ std::string errorOf(const std::function<void()> &f) {
 const std::string kProgram = squareProgram(10, 120, 30);
 
 rt::Params params() { return rt::test::makeParams(10, 120, 30); }
+
+// kProgram compiled, with an executor holding a fresh key set's evaluation key.
+struct SquareExecutor {
+  Program prog = compileProgram(kProgram);
+  rt::SecureRandom rng;
+  rt::KeySet keys = rt::generateKeys(params(), rng);
+  std::unique_ptr<rt::Executor> exec;
+
+  SquareExecutor() {
+    if (!prog.module) return;
+    exec = std::make_unique<rt::Executor>(*prog.module, params());
+    exec->setEvalKey(keys.evk);
+  }
+};
 } // namespace
 
 TEST(ModuleErrors, ParametersKeysAndInputsMustMatchTheModule) {
@@ -146,13 +162,10 @@ TEST(ModuleErrors, ModulesNeedTheirCpuFeatures) {
 // polynomials' storage kept across calls, wrong shapes replaced, and the
 // inputs refused as outputs.
 TEST(ModuleErrors, RunIntoOutputsReusesTheirStorage) {
-  Program prog = compileProgram(kProgram);
-  ASSERT_TRUE(prog.module);
-  rt::SecureRandom rng;
-  rt::Params p = params();
-  rt::KeySet keys = rt::generateKeys(p, rng);
-  rt::Executor exec(*prog.module, p);
-  exec.setEvalKey(keys.evk);
+  SquareExecutor square;
+  ASSERT_TRUE(square.exec);
+  rt::Executor &exec = *square.exec;
+  rt::SecureRandom &rng = square.rng;
   auto randomCt = [&] {
     rt::Ciphertext c{rt::BigPoly(10, 120), rt::BigPoly(10, 120), 30, 64};
     for (rt::BigPoly *q : {&c.ax, &c.bx}) {
@@ -178,13 +191,10 @@ TEST(ModuleErrors, RunIntoOutputsReusesTheirStorage) {
 }
 
 TEST(ModuleErrors, RunOnViewsReadsTheInputsInPlace) {
-  Program prog = compileProgram(kProgram);
-  ASSERT_TRUE(prog.module);
-  rt::SecureRandom rng;
-  rt::Params p = params();
-  rt::KeySet keys = rt::generateKeys(p, rng);
-  rt::Executor exec(*prog.module, p);
-  exec.setEvalKey(keys.evk);
+  SquareExecutor square;
+  ASSERT_TRUE(square.exec);
+  rt::Executor &exec = *square.exec;
+  rt::SecureRandom &rng = square.rng;
   // The words in a buffer of their own, as a transport would hold them.
   std::vector<uint64_t> buffer(2 * (size_t(1) << 10) * 2);
   for (uint64_t &w : buffer) w = rng.next64();
