@@ -154,7 +154,8 @@ struct ReferenceOps {
     return rt::referenceMul(params, level(a), level(b), *keys.evk, form());
   }
   rt::Ciphertext rescale(ckks::RescaleOp o, const rt::Ciphertext &a) {
-    return rt::referenceRescale(a, int(o.getInput().getType().getLogq() - o.getResult().getType().getLogq()));
+    return rt::referenceRescale(a, int(o.getInput().getType().getLogq() - o.getResult().getType().getLogq()),
+                                o.getRound());
   }
   rt::Ciphertext modDown(ckks::ModDownOp o, const rt::Ciphertext &a) {
     return rt::referenceModDown(a, int(o.getResult().getType().getLogq()));

@@ -208,18 +208,19 @@ struct FHEFusePass : public fhec::impl::FHEFuseBase<FHEFusePass> {
     });
   }
 
-  // (f) poly_shr(icrt(x)) -> icrt(x) {shift}: floor(X / 2^a) / 2^b = floor(X / 2^(a + b))
-  // (an addend e included: X + e throughout).
+  // (f) poly_shr(icrt(x)) -> icrt(x) {shift}: floor(floor(X / 2^a) / 2^b) = floor(X / 2^(a + b)),
+  // and a rounded poly_shr gives a rounded shift, floor((floor(X / 2^a) + 2^(b-1)) / 2^b) =
+  // floor((X + 2^(a+b-1)) / 2^(a+b)) (an addend e included: X + e throughout).
   void foldIcrtShift(func::FuncOp f) {
     f.walk([&](fhe::PolyShrOp shr) {
       auto icrt = shr.getInput().getDefiningOp<fhe::IcrtOp>();
-      // (A rounded shift followed by a floor is not one shift.)
+      // (A rounded shift followed by another shift is not one shift.)
       if (!icrt || !icrt->hasOneUse() || icrt.getRound()) return;
       OpBuilder b(shr);
       auto folded = fhe::IcrtOp::create(b, b.getFusedLoc({icrt.getLoc(), shr.getLoc()}), shr.getResult().getType(),
                                         icrt.getInput(), icrt.getAddend(), icrt.getOrderAttr(), icrt.getBlockAttr(),
                                         b.getI64IntegerAttr(icrt.getShiftBits() + int64_t(shr.getShift())),
-                                        /*round=*/false);
+                                        shr.getRound());
       shr.getResult().replaceAllUsesWith(folded.getResult());
       shr.erase();
       icrt.erase();

@@ -23,13 +23,13 @@ LogicalResult ScaleManager::checkProduct(Location loc, unsigned logq, unsigned l
                         << " bits); use a larger logQ or fewer multiplications in sequence";
 }
 
-FailureOr<Value> ScaleManager::rescale(Location loc, Value x, unsigned bits) {
+FailureOr<Value> ScaleManager::rescale(Location loc, Value x, unsigned bits, bool round) {
   ckks::CiphertextType t = typeOf(x);
   if (bits == 0) return x;
   if (bits > t.getLogp())
     return emitError(loc) << "cannot rescale by 2^" << bits << ": the ciphertext's scale is only 2^" << t.getLogp();
   // logq - bits > logp - bits holds since logq > logp: a rescale never runs out of modulus.
-  return ckks::RescaleOp::create(b, loc, withLevel(t, t.getLogq() - bits, t.getLogp() - bits), x).getResult();
+  return ckks::RescaleOp::create(b, loc, withLevel(t, t.getLogq() - bits, t.getLogp() - bits), x, round).getResult();
 }
 
 Value ScaleManager::modDown(Location loc, Value x, unsigned logq) {
@@ -296,7 +296,7 @@ FailureOr<Value> ScaleManager::rebuildSingle(Operation *op, ValueRange operands)
         return evaluatePolynomial(*this, loc, operands[0], o.getBasis(), o.getCoefficients(), lo, hi);
       })
       .Case<ckks::RescaleOp>([&](ckks::RescaleOp o) {
-        return rescale(loc, operands[0], o.getInput().getType().getLogq() - o.getType().getLogq());
+        return rescale(loc, operands[0], o.getInput().getType().getLogq() - o.getType().getLogq(), o.getRound());
       })
       .Case<ckks::ModDownOp>([&](ckks::ModDownOp o) -> FailureOr<Value> {
         return modDown(loc, operands[0], o.getType().getLogq());

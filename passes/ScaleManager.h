@@ -3,7 +3,8 @@
 //
 // Policy (HEAAN's usage, Cheon et al. 2017 Section 3): every product (mul,
 // mul_const, mul_plain) whose scale exceeds the working scale 2^logp (the
-// module's unless set) is rescaled back to it right away, dividing q by the excess; before a binary op the
+// module's unless set) is rescaled back to it right away, dividing q by the
+// excess with rounding (HEAAN truncates); before a binary op the
 // operands are brought to one level (the higher one reduced by mod_down), and
 // for add/sub to one scale (the larger one rescaled down to the smaller).
 // Running out of modulus is a diagnostic at the op that needs it ("too little
@@ -52,8 +53,9 @@ public:
   mlir::FailureOr<mlir::Value> conjugate(mlir::Location loc, mlir::Value x);
   /// x times X^k (ckks.mul_monomial): same scale and level.
   mlir::FailureOr<mlir::Value> mulMonomial(mlir::Location loc, mlir::Value x, int64_t k);
-  /// An explicit rescale by `bits` (the program's own).
-  mlir::FailureOr<mlir::Value> rescale(mlir::Location loc, mlir::Value x, unsigned bits);
+  /// A rescale by `bits`, rounding (`round`, what every managed rescale
+  /// does) or truncating (a program's own `ckks.rescale` without `round`).
+  mlir::FailureOr<mlir::Value> rescale(mlir::Location loc, mlir::Value x, unsigned bits, bool round = true);
   /// An explicit mod_down: to `logq`, or nothing when x is already at or below it.
   mlir::Value modDown(mlir::Location loc, mlir::Value x, unsigned logq);
   /// ckks.mod_raise of x to `logq`, which must exceed x's.

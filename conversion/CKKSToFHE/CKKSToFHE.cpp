@@ -111,8 +111,10 @@ public:
           Type t = polyType(out.getLogq());
           int64_t d = in.getLogq() - out.getLogq();
           Pair p = map.at(o.getInput());
-          map[o.getResult()] = {fhe::PolyShrOp::create(b, o.getLoc(), t, p.first, d),
-                                fhe::PolyShrOp::create(b, o.getLoc(), t, p.second, d)};
+          bool round = false;
+          if constexpr (std::is_same_v<decltype(o), ckks::RescaleOp>) round = o.getRound();
+          map[o.getResult()] = {fhe::PolyShrOp::create(b, o.getLoc(), t, p.first, d, round),
+                                fhe::PolyShrOp::create(b, o.getLoc(), t, p.second, d, round)};
           return success();
         })
         .Case<ckks::ModDownOp, ckks::ModRaiseOp>([&](auto o) {

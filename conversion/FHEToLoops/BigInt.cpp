@@ -36,23 +36,34 @@ void addSub(KernelBuilder &kb, const CoeffRef *a, const CoeffRef &b, const Coeff
 }
 
 // floor(x / 2^s): word w of the result takes bits [64w + s, 64w + s + 64) of x.
+// With `round`, round(x / 2^s) = floor(x / 2^s) + bit s - 1 of x, carried up
+// the words (the caller masks the top limb).
 void shiftRight(KernelBuilder &kb, const CoeffRef &in, const CoeffRef &out, Value i, int64_t s, int64_t Lin,
-                int64_t Lout, int64_t W) {
+                int64_t Lout, int64_t W, bool round = false) {
   int64_t q = s / 64, r = s % 64;
-  kb.loop(Lout, [&](Value w) {
+  auto shifted = [&](Value w) {
     Value src = kb.add(w, kb.cidx(q));
     Value v = kb.loadW(in, i, src, W);
-    if (r) {
-      v = kb.shr(v, kb.constW(r, W));
-      // The next word's low bits, or nothing past the top limb.
-      Value next = kb.add(src, kb.cidx(1));
-      Value inRange = arith::CmpIOp::create(kb.b, kb.loc, arith::CmpIPredicate::ult, next, kb.cidx(Lin));
-      Value clamped = arith::MinUIOp::create(kb.b, kb.loc, next, kb.cidx(Lin - 1));
-      Value hi = kb.shl(kb.loadW(in, i, clamped, W), kb.constW(64 - r, W));
-      hi = arith::SelectOp::create(kb.b, kb.loc, inRange, hi, kb.constW(0, W));
-      v = kb.bitOr(v, hi);
-    }
-    kb.storeW(v, out, i, w);
+    if (!r) return v;
+    v = kb.shr(v, kb.constW(r, W));
+    // The next word's low bits, or nothing past the top limb.
+    Value next = kb.add(src, kb.cidx(1));
+    Value inRange = arith::CmpIOp::create(kb.b, kb.loc, arith::CmpIPredicate::ult, next, kb.cidx(Lin));
+    Value clamped = arith::MinUIOp::create(kb.b, kb.loc, next, kb.cidx(Lin - 1));
+    Value hi = kb.shl(kb.loadW(in, i, clamped, W), kb.constW(64 - r, W));
+    hi = arith::SelectOp::create(kb.b, kb.loc, inRange, hi, kb.constW(0, W));
+    return kb.bitOr(v, hi);
+  };
+  if (!round) {
+    kb.loop(Lout, [&](Value w) { kb.storeW(shifted(w), out, i, w); });
+    return;
+  }
+  Value half = kb.loadW(in, i, kb.cidx((s - 1) / 64), W);
+  Value bit = kb.bitAnd(kb.shr(half, kb.constW((s - 1) % 64, W)), kb.constW(1, W));
+  kb.loop(0, Lout, {bit}, [&](Value w, ValueRange carry) {
+    auto [sum, next] = kb.addCarry(shifted(w), kb.constW(0, W), carry[0]);
+    kb.storeW(sum, out, i, w);
+    return SmallVector<Value>{next};
   });
 }
 
@@ -96,7 +107,7 @@ void emitBigIntBlock(KernelBuilder &kb, Operation *op, ArrayRef<CoeffRef> ins, c
         .Case<fhe::PolySubOp>([&](auto) { addSub(kb, &ins[0], ins[1], out, i, L, true, W); })
         .Case<fhe::PolyNegateOp>([&](auto) { addSub(kb, nullptr, ins[0], out, i, L, true, W); })
         .Case<fhe::PolyShrOp>([&](fhe::PolyShrOp o) {
-          shiftRight(kb, ins[0], out, i, o.getShift(), o.getInput().getType().getLimbs(), L, W);
+          shiftRight(kb, ins[0], out, i, o.getShift(), o.getInput().getType().getLimbs(), L, W, o.getRound());
         })
         .Case<fhe::PolyReduceOp>([&](auto) {
           kb.loop(L, [&](Value w) { kb.storeW(kb.loadW(ins[0], i, w, W), out, i, w); });

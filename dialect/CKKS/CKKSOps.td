@@ -75,13 +75,18 @@ def CKKS_RescaleOp : CKKS_Op<"rescale"> {
   let summary = "Rescale: divide by 2^d (q <- q / 2^d, logp <- logp - d)";
   let description = [{
     d = logq(input) - logq(result) = logp(input) - logp(result) > 0; the result
-    keeps at least one bit of modulus.
+    keeps at least one bit of modulus. Both polynomials are divided by 2^d
+    with truncation, floor(x / 2^d) (HEAAN's rightShift), or with `round`
+    to the nearest, round(x / 2^d): the truncation's error of -1/2 on every
+    coefficient is a constant polynomial that shifts slot 0 by about
+    N / (pi 2^logp(result)), the rounding's has mean 0. ckks-manage-scale
+    emits rounding rescales.
     ```mlir
-    %r = ckks.rescale %c : !ckks.ct<logN = 16, logq = 1200, logp = 60, slots = 32768>
-                        -> !ckks.ct<logN = 16, logq = 1170, logp = 30, slots = 32768>
+    %r = ckks.rescale %c {round} : !ckks.ct<logN = 16, logq = 1200, logp = 60, slots = 32768>
+                                -> !ckks.ct<logN = 16, logq = 1170, logp = 30, slots = 32768>
     ```
   }];
-  let arguments = (ins CKKS_CiphertextType:$input);
+  let arguments = (ins CKKS_CiphertextType:$input, UnitAttr:$round);
   let results = (outs CKKS_CiphertextType:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
 }

@@ -377,8 +377,16 @@ def FHE_PolyNegateOp : FHE_Op<"poly_negate", [SameOperandsAndResultType]> {
 
 def FHE_PolyShrOp : FHE_Op<"poly_shr"> {
   let summary = "Right shift of every coefficient: floor(x / 2^shift), logq -= shift";
-  let description = [{ HEAAN's rightShift: rescaling and region 2's division by Q. }];
-  let arguments = (ins FHE_PolyType:$input, I64Attr:$shift);
+  let description = [{
+    HEAAN's rightShift: rescaling and region 2's division by Q. With `round`,
+    round(x / 2^shift) = floor((x + 2^(shift-1)) / 2^shift) instead: a rounding
+    rescale, whose error has mean 0 where the floor's is -1/2 on every
+    coefficient (a constant offset that lands on slot 0 with weight about N/pi).
+    ```mlir
+    %r = fhe.poly_shr %p {shift = 30 : i64, round} : !fhe.poly<logN = 12, logq = 90> -> !fhe.poly<logN = 12, logq = 60>
+    ```
+  }];
+  let arguments = (ins FHE_PolyType:$input, I64Attr:$shift, UnitAttr:$round);
   let results = (outs FHE_PolyType:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
 }

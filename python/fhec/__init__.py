@@ -13,7 +13,8 @@ for a target and run them on encrypted data.
     ctx.decrypt(out)                           # NumPy vector of the slots
     print(f.mlir)                              # the traced ckks IR
 
-Products are rescaled and operands aligned automatically (ckks-manage-scale);
+Products are rescaled (rounding, `ckks.rescale {round}`) and operands aligned
+automatically (ckks-manage-scale);
 the outputs are bit-identical to fhec's GMP reference (f.reference).
 """
 

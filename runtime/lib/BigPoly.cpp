@@ -130,7 +130,7 @@ BigPoly mulMonomial(const BigPoly &a, int64_t k) {
   return r;
 }
 
-BigPoly shiftRight(const BigPoly &a, int bits) {
+BigPoly shiftRight(const BigPoly &a, int bits, bool round) {
   if (bits < 0 || bits >= a.logq)
     throw Error("shiftRight: shift of " + std::to_string(bits) + " bits does not fit logq = " +
                 std::to_string(a.logq));
@@ -139,7 +139,14 @@ BigPoly shiftRight(const BigPoly &a, int bits) {
   mpz_init(v);
   for (size_t i = 0; i < a.N(); ++i) {
     a.get(i, v);
-    mpz_fdiv_q_2exp(v, v, bits);
+    if (round && bits > 0) {
+      // floor((floor(v / 2^(bits-1)) + 1) / 2) = floor((v + 2^(bits-1)) / 2^bits)
+      mpz_fdiv_q_2exp(v, v, bits - 1);
+      mpz_add_ui(v, v, 1);
+      mpz_fdiv_q_2exp(v, v, 1);
+    } else {
+      mpz_fdiv_q_2exp(v, v, bits);
+    }
     r.set(i, v);
   }
   mpz_clear(v);

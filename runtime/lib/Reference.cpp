@@ -196,9 +196,9 @@ Ciphertext referenceMulMonomial(const Ciphertext &c, int64_t k) {
   return {mulMonomial(c.ax, k), mulMonomial(c.bx, k), c.logp, c.slots, c.keySet};
 }
 
-Ciphertext referenceRescale(const Ciphertext &c, int bits) {
+Ciphertext referenceRescale(const Ciphertext &c, int bits, bool round) {
   if (bits > c.logp) throw Error("rescale: shift exceeds the scale logp = " + std::to_string(c.logp));
-  return {shiftRight(c.ax, bits), shiftRight(c.bx, bits), c.logp - bits, c.slots, c.keySet};
+  return {shiftRight(c.ax, bits, round), shiftRight(c.bx, bits, round), c.logp - bits, c.slots, c.keySet};
 }
 
 Ciphertext referenceModDown(const Ciphertext &c, int newLogq) {

@@ -3,6 +3,7 @@
 #include "fhec/runtime/BigPoly.h"
 #include "fhec/runtime/Error.h"
 
+#include <algorithm>
 #include <gtest/gtest.h>
 
 using namespace fhec::rt;
@@ -42,7 +43,29 @@ TEST(BigPoly, ShiftReduceScalarMatchMpz) {
     BigPoly r = shiftRight(a, s);
     EXPECT_EQ(r.logq, 1200 - s);
     expectCoeffwise(r, a, nullptr, [s](mpz_t r, mpz_t x, mpz_t) { mpz_fdiv_q_2exp(r, x, s); });
+    // Rounded: floor((x + 2^(s-1)) / 2^s), wrapping mod 2^(logq - s).
+    expectCoeffwise(shiftRight(a, s, /*round=*/true), a, nullptr, [s](mpz_t r, mpz_t x, mpz_t) {
+      mpz_t half;
+      mpz_init(half);
+      mpz_setbit(half, s - 1);
+      mpz_add(r, x, half);
+      mpz_fdiv_q_2exp(r, r, s);
+      mpz_clear(half);
+    });
   }
+  // Ties round up, 2^(s-1) - 1 rounds down, and -1 (all ones) rounds to 0.
+  BigPoly h(5, 200);
+  h.coeff(0)[1] = uint64_t(1) << 35;        // 2^99
+  h.coeff(1)[1] = (uint64_t(1) << 35) - 1;  // 2^99 - 2^64 + (2^64 - 1) = 2^99 - 1
+  h.coeff(1)[0] = ~uint64_t(0);
+  std::fill(h.coeff(2), h.coeff(2) + h.limbs(), ~uint64_t(0));
+  h.maskTop();
+  BigPoly hr = shiftRight(h, 100, /*round=*/true);
+  EXPECT_EQ(hr.coeff(0)[0], 1u);
+  EXPECT_EQ(hr.coeff(1)[0], 0u);
+  EXPECT_TRUE(std::all_of(hr.coeff(2), hr.coeff(2) + hr.limbs(), [](uint64_t w) { return w == 0; }));
+  BigPoly hf = shiftRight(h, 100);  // the floor of -1 / 2^100 is -1
+  EXPECT_TRUE(std::all_of(hf.coeff(2), hf.coeff(2) + hf.limbs(), [](uint64_t w) { return w != 0; }));
   expectCoeffwise(reduce(a, 700), a, nullptr, [](mpz_t r, mpz_t x, mpz_t) { mpz_set(r, x); });
   mpz_t c;
   mpz_init_set_si(c, -123456789012345);

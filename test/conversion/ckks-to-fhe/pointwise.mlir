@@ -27,7 +27,12 @@ module attributes {ckks.params = #ckks.params<logN = 8, logQ = 100, logp = 30>} 
     // CHECK: fhe.poly_mul_scalar %{{.*}} {value = -805306368 : i128}
     %3 = ckks.mul_const %2 {value = -0.75 : f64} : !ct -> !ct60
     // CHECK: fhe.poly_shr %{{.*}} {shift = 30 : i64} : <logN = 8, logq = 100> -> <logN = 8, logq = 70>
+    // CHECK: fhe.poly_shr %{{.*}} {shift = 30 : i64} : <logN = 8, logq = 100> -> <logN = 8, logq = 70>
     %4 = ckks.rescale %3 : !ct60 -> !low
+    // A rounding rescale: rounded shifts of both polynomials.
+    // CHECK: fhe.poly_shr %{{.*}} {round, shift = 30 : i64} : <logN = 8, logq = 100> -> <logN = 8, logq = 70>
+    // CHECK: fhe.poly_shr %{{.*}} {round, shift = 30 : i64} : <logN = 8, logq = 100> -> <logN = 8, logq = 70>
+    %r = ckks.rescale %3 {round} : !ct60 -> !low
     // A constant's scale is the result's logp minus the input's: round(0.75 * 2^50).
     // CHECK: fhe.poly_mul_scalar %{{.*}} {value = 844424930131968 : i128}
     %k = ckks.mul_const %n {value = 0.75 : f64} : !ct -> !ckks.ct<logN = 8, logq = 100, logp = 80, slots = 16>

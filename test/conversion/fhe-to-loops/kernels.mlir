@@ -202,6 +202,19 @@ func.func @shift(%x: !fhe.poly<logN = 4, logq = 200>) -> !fhe.poly<logN = 4, log
   return %0 : !fhe.poly<logN = 4, logq = 90>
 }
 
+// Rounded shift: bit s - 1 (here bit 45 of word 1) starts a carry chain
+// through the result's limbs.
+// CHECK-LABEL: func.func @shift_round(
+// CHECK: %[[W:.*]] = memref.load %arg0[%{{.*}}, %c1]
+// CHECK: %[[S:.*]] = arith.shrui %[[W]], %c45_i64
+// CHECK: %[[BIT:.*]] = arith.andi %[[S]], %c1_i64
+// CHECK: scf.for {{.*}} iter_args(%[[CARRY:.*]] = %[[BIT]]) -> (i64)
+// CHECK: arith.addui_extended %{{.*}}, %[[CARRY]]
+func.func @shift_round(%x: !fhe.poly<logN = 4, logq = 200>) -> !fhe.poly<logN = 4, logq = 90> {
+  %0 = fhe.poly_shr %x {shift = 110 : i64, round} : !fhe.poly<logN = 4, logq = 200> -> !fhe.poly<logN = 4, logq = 90>
+  return %0 : !fhe.poly<logN = 4, logq = 90>
+}
+
 // NOTIMERS-NOT: fhec_rt_phase
 
 // Buffers taken over: the NTT of a kernel result that dies there rewrites it

@@ -21,6 +21,8 @@ module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>}
     %3 = ckks.mul %2, %a : (!ct, !ct) -> !ct60
     // CHECK: ckks.rescale {{.*}} -> <logN = 12, logq = 170, logp = 30, slots = 2048>
     %4 = ckks.rescale %3 : !ct60 -> !low
+    // CHECK: ckks.rescale %{{.*}} {round} : {{.*}} -> <logN = 12, logq = 170, logp = 30, slots = 2048>
+    %r = ckks.rescale %3 {round} : !ct60 -> !low
     // CHECK: ckks.mul_const {{.*}} {value = -2.500000e-01 : f64}
     %5 = ckks.mul_const %a {value = -0.25 : f64} : !ct -> !ct60
     %6 = ckks.rescale %5 : !ct60 -> !low

@@ -12,14 +12,14 @@ module attributes {ckks.params = #ckks.params<logN = 12, logQ = 240, logp = 30, 
   // CHECK-SAME: -> !ckks.ct<logN = 12, logq = 180, logp = 30, slots = 8>
   func.func @cube(%x: !x) -> !x90 {
     // CHECK: %[[XX:.*]] = ckks.mul %[[X:.*]], %[[X]] : ({{.*}}) -> <logN = 12, logq = 240, logp = 60, slots = 8>
-    // CHECK: %[[X2:.*]] = ckks.rescale %[[XX]] : {{.*}} -> <logN = 12, logq = 210, logp = 30, slots = 8>
+    // CHECK: %[[X2:.*]] = ckks.rescale %[[XX]] {round} : {{.*}} -> <logN = 12, logq = 210, logp = 30, slots = 8>
     %0 = ckks.mul %x, %x : (!x, !x) -> !x60
     // CHECK: %[[XD:.*]] = ckks.mod_down %[[X]] : {{.*}} -> <logN = 12, logq = 210, logp = 30, slots = 8>
     // CHECK: %[[X3W:.*]] = ckks.mul %[[X2]], %[[XD]]
-    // CHECK: %[[X3:.*]] = ckks.rescale %[[X3W]] : {{.*}} -> <logN = 12, logq = 180, logp = 30, slots = 8>
+    // CHECK: %[[X3:.*]] = ckks.rescale %[[X3W]] {round} : {{.*}} -> <logN = 12, logq = 180, logp = 30, slots = 8>
     %1 = ckks.mul %0, %x : (!x60, !x) -> !x90
     // CHECK: %[[HW:.*]] = ckks.mul_const %[[X]] {value = 5.000000e-01 : f64}
-    // CHECK: %[[H:.*]] = ckks.rescale %[[HW]] : {{.*}} -> <logN = 12, logq = 210, logp = 30, slots = 8>
+    // CHECK: %[[H:.*]] = ckks.rescale %[[HW]] {round} : {{.*}} -> <logN = 12, logq = 210, logp = 30, slots = 8>
     %2 = ckks.mul_const %x {value = 0.5 : f64} : !x -> !x60
     // CHECK: %[[HD:.*]] = ckks.mod_down %[[H]] : {{.*}} -> <logN = 12, logq = 180, logp = 30, slots = 8>
     // CHECK: %[[S:.*]] = ckks.add %[[X3]], %[[HD]] : <logN = 12, logq = 180, logp = 30, slots = 8>
@@ -38,7 +38,7 @@ module attributes {ckks.params = #ckks.params<logN = 4, logQ = 100, logp = 20, s
   // CHECK-LABEL: func.func @rotations
   func.func @rotations(%y: !y) -> !y40 {
     // CHECK: %[[P:.*]] = ckks.mul_plain
-    // CHECK: %[[PR:.*]] = ckks.rescale %[[P]] : {{.*}} -> <logN = 4, logq = 80, logp = 20, slots = 4>
+    // CHECK: %[[PR:.*]] = ckks.rescale %[[P]] {round} : {{.*}} -> <logN = 4, logq = 80, logp = 20, slots = 4>
     %0 = ckks.mul_plain %y {values = dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf64>} : !y -> !y40
     // CHECK: %[[R:.*]] = ckks.rotate %[[PR]] [7]
     %1 = ckks.rotate %0 [7] : !y40
@@ -61,6 +61,7 @@ module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30, 
   // CHECK-SAME: -> (!ckks.ct<logN = 12, logq = 170, logp = 30, slots = 8>, !ckks.ct<logN = 12, logq = 200, logp = 60, slots = 8>, !ckks.ct<logN = 12, logq = 140, logp = 30, slots = 8>)
   func.func @managed(%a: !a, %b: !a) -> (!b, !a60, !c) {
     // CHECK: %[[M:.*]] = ckks.mul
+    // (The program's own rescale keeps its truncation: no {round}.)
     // CHECK-NEXT: %[[R:.*]] = ckks.rescale %[[M]] : {{.*}} -> <logN = 12, logq = 170, logp = 30, slots = 8>
     // CHECK-NEXT: ckks.mod_down %[[R]] : {{.*}} -> <logN = 12, logq = 140, logp = 30, slots = 8>
     // CHECK-NEXT: return
@@ -79,7 +80,7 @@ module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30, 
 module attributes {ckks.params = #ckks.params<logN = 4, logQ = 100, logp = 20, security = "none">} {
   // CHECK-LABEL: func.func @scales
   func.func @scales(%u: !s20, %v: !s40) -> !s40 {
-    // CHECK: %[[VR:.*]] = ckks.rescale %{{.*}} : {{.*}} -> <logN = 4, logq = 80, logp = 20, slots = 2>
+    // CHECK: %[[VR:.*]] = ckks.rescale %{{.*}} {round} : {{.*}} -> <logN = 4, logq = 80, logp = 20, slots = 2>
     // CHECK: %[[UD:.*]] = ckks.mod_down %{{.*}} : {{.*}} -> <logN = 4, logq = 80, logp = 20, slots = 2>
     // CHECK: ckks.sub %[[UD]], %[[VR]] : <logN = 4, logq = 80, logp = 20, slots = 2>
     %0 = ckks.sub %u, %v : (!s20, !s40) -> !s40
@@ -104,7 +105,7 @@ module attributes {ckks.params = #ckks.params<logN = 12, logQ = 240, logp = 30, 
     %0 = ckks.mod_raise %x : !lo -> !hi
     // CHECK: ckks.div_by_po2 %[[R]] : {{.*}} -> <logN = 12, logq = 236, logp = 30, slots = 8>
     %1 = ckks.div_by_po2 %0 : !hi -> !hd
-    // CHECK: %[[P:.*]] = ckks.rescale %{{.*}} -> <logN = 12, logq = 70, logp = 30, slots = 8>
+    // CHECK: %[[P:.*]] = ckks.rescale %{{.*}} {round} : {{.*}} -> <logN = 12, logq = 70, logp = 30, slots = 8>
     %2 = ckks.mul %x, %x : (!lo, !lo) -> !lo60
     // CHECK: ckks.relabel %[[P]] : {{.*}} -> <logN = 12, logq = 70, logp = 20, slots = 16>
     %3 = ckks.relabel %2 : !lo60 -> !lo50

@@ -192,19 +192,25 @@ func.func @product_users(%x: !e1, %y: !e1) -> (!c1, !e1, !e1) {
 // (f) with an addend: poly_shr(icrt(x) plus e) folds into one shift, the
 // addend kept (floor((X + e) / 2^a) / 2^b = floor((X + e) / 2^(a + b)));
 // a rounded iCRT's shift does not fold (a floor after a rounding is not one
-// rounding).
+// rounding); a rounded poly_shr of a floored iCRT folds into one rounded
+// shift (floor((floor(X / 2^a) + 2^(b-1)) / 2^b) = round(X / 2^(a + b))).
 // NONE-LABEL: func.func @shift_addend_round(
 // CHECK-LABEL: func.func @shift_addend_round(
 // CHECK: fhe.icrt %{{.*}} plus %{{.*}} {shift = 15 : i64}
 // CHECK: fhe.icrt %{{.*}} {round, shift = 10 : i64}
 // CHECK: fhe.poly_shr {{.*}} {shift = 5 : i64}
+// CHECK: fhe.icrt %{{.*}} plus %{{.*}} {round, shift = 15 : i64}
+// CHECK-NOT: fhe.poly_shr
+// NONE: fhe.poly_shr {{.*}} {round, shift = 5 : i64}
 func.func @shift_addend_round(%x: !c1, %e: !fhe.poly<logN = 4, logq = 8>)
-    -> (!fhe.poly<logN = 4, logq = 20>, !fhe.poly<logN = 4, logq = 20>) {
+    -> (!fhe.poly<logN = 4, logq = 20>, !fhe.poly<logN = 4, logq = 20>, !fhe.poly<logN = 4, logq = 20>) {
   %a = fhe.icrt %x plus %e {shift = 10} : !c1, !fhe.poly<logN = 4, logq = 8> -> !fhe.poly<logN = 4, logq = 25>
   %b = fhe.poly_shr %a {shift = 5 : i64} : !fhe.poly<logN = 4, logq = 25> -> !fhe.poly<logN = 4, logq = 20>
   %c = fhe.icrt %x {shift = 10, round} : !c1 -> !fhe.poly<logN = 4, logq = 25>
   %d = fhe.poly_shr %c {shift = 5 : i64} : !fhe.poly<logN = 4, logq = 25> -> !fhe.poly<logN = 4, logq = 20>
-  return %b, %d : !fhe.poly<logN = 4, logq = 20>, !fhe.poly<logN = 4, logq = 20>
+  %f = fhe.icrt %x plus %e {shift = 10} : !c1, !fhe.poly<logN = 4, logq = 8> -> !fhe.poly<logN = 4, logq = 25>
+  %g = fhe.poly_shr %f {shift = 5 : i64, round} : !fhe.poly<logN = 4, logq = 25> -> !fhe.poly<logN = 4, logq = 20>
+  return %b, %d, %g : !fhe.poly<logN = 4, logq = 20>, !fhe.poly<logN = 4, logq = 20>, !fhe.poly<logN = 4, logq = 20>
 }
 
 // (c) Bit-windows of one BigInt (the client's decryption): the window CRTs

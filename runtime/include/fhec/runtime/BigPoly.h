@@ -73,8 +73,10 @@ BigPoly negate(const BigPoly &a);
 /// coefficient i moves to i + k mod 2N, negated when that index is >= N.
 /// Throws Error for k outside [0, 2N).
 BigPoly mulMonomial(const BigPoly &a, int64_t k);
-/// floor(a / 2^bits) with logq decreased by bits (HEAAN's rightShift).
-BigPoly shiftRight(const BigPoly &a, int bits);
+/// floor(a / 2^bits) with logq decreased by bits (HEAAN's rightShift), or
+/// with `round` round(a / 2^bits) = floor((a + 2^(bits-1)) / 2^bits).
+/// Throws Error unless 0 <= bits < logq.
+BigPoly shiftRight(const BigPoly &a, int bits, bool round = false);
 /// a mod 2^newLogq for newLogq <= logq (modulus switching down).
 BigPoly reduce(const BigPoly &a, int newLogq);
 /// a read centered, in [-2^(logq-1), 2^(logq-1)), mod 2^newLogq for

@@ -39,8 +39,9 @@ Ciphertext referenceSub(const Ciphertext &c1, const Ciphertext &c2);
 Ciphertext referenceNegate(const Ciphertext &c);
 /// Both polynomials times X^k, 0 <= k < 2N (mulMonomial; logq, logp kept).
 Ciphertext referenceMulMonomial(const Ciphertext &c, int64_t k);
-/// Right shift of both polynomials by `bits` (q <- q / 2^bits, logp -= bits).
-Ciphertext referenceRescale(const Ciphertext &c, int bits);
+/// Right shift of both polynomials by `bits` (q <- q / 2^bits, logp -= bits),
+/// truncating or, with `round`, to the nearest (shiftRight).
+Ciphertext referenceRescale(const Ciphertext &c, int bits, bool round = false);
 /// Reduction mod 2^newLogq (logp kept).
 Ciphertext referenceModDown(const Ciphertext &c, int newLogq);
 /// The centred lift of both polynomials to mod 2^newLogq, newLogq > logq
