@@ -8,7 +8,8 @@ def CKKSManageScale : Pass<"ckks-manage-scale", "::mlir::ModuleOp"> {
   let description = [{
     Scale management of ckks programs (HEAAN's usage, Cheon et al. 2017,
     Section 3): every product (mul, mul_const, mul_plain) whose scale exceeds
-    the module's 2^logp is rescaled back to it, dividing q by the excess;
+    the module's 2^logp is rescaled back to it, dividing q by the excess
+    with rounding (`ckks.rescale {round}`; a program's own rescale keeps its form);
     the operands of mul are brought to one level (mod_down of the higher),
     those of add and sub also to one scale (the larger rescaled down).
     Results and their types propagate to the function's results. A product
@@ -185,9 +186,10 @@ def FHEFuse : Pass<"fhe-fuse", "::mlir::ModuleOp"> {
     kernel only when all its uses are inside (its buffer disappears). The
     bit-window CRTs of one BigInt (`window`) share a kernel, which reads the
     BigInt once for all of them.
-    (f) An iCRT whose only use is a right shift (region 2's division by Q)
-    computes the shifted value itself (`shift`): the kernel can skip the
-    columns below the shift but two guard digits.
+    (f) An iCRT whose only use is a right shift (region 2's division by Q,
+    a rescale) computes the shifted value itself (`shift`, and `round` for a
+    rounded shift): the kernel can skip the columns below the shift but two
+    guard digits.
     (e) Transform batches: independent NTTs (or iNTTs) of one type and
     level grouping (HE Mul's four input NTTs, its three and two iNTTs)
     become one `fhe.fused transform` kernel that goes prime by prime through

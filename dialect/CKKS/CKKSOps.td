@@ -124,7 +124,7 @@ def CKKS_DivByPo2Op : CKKS_Op<"div_by_po2"> {
   let summary = "Divide every slot by 2^d keeping the scale (HEAAN divByPo2): q <- q / 2^d, logp unchanged";
   let description = [{
     Both polynomials are shifted right by d = logq(input) - logq(result)
-    bits (floor, as `ckks.rescale`), so the message is divided by 2^d while
+    bits (floor, as a truncating `ckks.rescale`), so the message is divided by 2^d while
     its scale stays 2^logp. Bootstrapping's SubSum uses it to remove its
     factor N / (2 slots).
     ```mlir

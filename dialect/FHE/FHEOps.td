@@ -75,7 +75,8 @@ def FHE_IcrtOp : FHE_Op<"icrt"> {
     `shift` s (fhe-fuse, from a poly_shr of the result): the result is
     floor(X / 2^s) mod 2^logq; kernels may then skip most of the low columns.
     `round` (with a shift): round(X / 2^s) = floor((X + 2^(s-1)) / 2^s)
-    instead (HEAAN's encryption divides by Q with rounding).
+    instead (HEAAN's encryption divides by Q with rounding; fhe-fuse's
+    folding of a rounded poly_shr, a rounding rescale).
     `addend` e: a small signed polynomial (at most 30 bits, read centered as
     by a `centered` CRT) added to X before the shift: the result is that of
     the residues of X + e, which the kernel forms while it reads the input
@@ -376,7 +377,7 @@ def FHE_PolyNegateOp : FHE_Op<"poly_negate", [SameOperandsAndResultType]> {
 }
 
 def FHE_PolyShrOp : FHE_Op<"poly_shr"> {
-  let summary = "Right shift of every coefficient: floor(x / 2^shift), logq -= shift";
+  let summary = "Right shift of every coefficient: floor(x / 2^shift), or round(x / 2^shift) with `round`; logq -= shift";
   let description = [{
     HEAAN's rightShift: rescaling and region 2's division by Q. With `round`,
     round(x / 2^shift) = floor((x + 2^(shift-1)) / 2^shift) instead: a rounding

@@ -198,9 +198,9 @@ module attributes {{ckks.params = #ckks.params<logN = 11, logQ = 200, logp = 30>
     %m = ckks.mul %s, %n : ({0}, {0}) -> {1}
     %r = ckks.rescale %m : {1} -> {2}
     %k = ckks.mul_const %x {{value = -0.75 : f64} : {0} -> {1}
-    %kr = ckks.rescale %k : {1} -> {2}
+    %kr = ckks.rescale %k {{round} : {1} -> {2}
     %sq = ckks.mul %kr, %r : ({2}, {2}) -> {3}
-    %sqr = ckks.rescale %sq : {3} -> {4}
+    %sqr = ckks.rescale %sq {{round} : {3} -> {4}
     %dn = ckks.mod_down %r : {2} -> {4}
     %t = ckks.add %sqr, %dn : {4}
     %u = ckks.add_const %t {{value = 0.125 : f64} : {4}

@@ -37,9 +37,9 @@ std::string rns(int minBits, const char *domain, int incomplete = 0) {
 // starts its columns above zero. kShiftWords: whole 32- and 64-bit words
 // (the GPU's streamed limbs then take two digits each, not three).
 constexpr int kShift = 200, kShiftWords = 256;
-std::string shifted(const Variant &v, int shift = kShift) {
+std::string shifted(const Variant &v, int shift = kShift, bool round = false) {
   std::string a = std::string(v.order) + (*v.order ? ", " : "") + "shift = " + std::to_string(shift);
-  return "{" + a + "}";
+  return "{" + a + (round ? ", round" : "") + "}";
 }
 
 std::string attrs(const Variant &v, bool ntt) {
@@ -53,7 +53,8 @@ std::string attrs(const Variant &v, bool ntt) {
 // above 16 q: |X| reaches P/16, the bound the iCRT's estimate of k relies on;
 // with a shift (fhe-fuse's folding of a poly_shr), floor(X / 2^s) of both;
 // the BigInt rounded shift round(-x / 2^s), s within a word and at a word's
-// end (the rounding bit is then bit 63 of the word below).
+// end (the rounding bit is then bit 63 of the word below), and the iCRT with
+// that rounded shift (fhe-fuse's folding of a rounded poly_shr).
 // product: icrt(intt(ntt(crt(a)) * ntt(crt(b)))) = a * b mod (X^N + 1, q).
 std::string program(const Variant &v) {
   int rtBits = v.logq + 4, prodBits = kLogN + 2 * v.logq + 4;
@@ -61,7 +62,7 @@ std::string program(const Variant &v) {
               pe = rns(prodBits, "eval", v.incomplete), ps = rns(prodBits, v.scaled ? "coeff_scaled" : "coeff");
   return llvm::formatv(R"(
 module attributes {{ckks.params = #ckks.params<logN = {0}, logQ = {1}, logp = 30>} {{
-  func.func @roundtrip(%x: {2} {{fhe.role = "x"}) -> ({2}, {2}, {9}, {9}, {11}, {9}, {11}) {{
+  func.func @roundtrip(%x: {2} {{fhe.role = "x"}) -> ({2}, {2}, {9}, {9}, {11}, {9}, {11}, {11}) {{
     %c = fhe.crt %x {3} : {2} -> {4}
     %r = fhe.icrt %c {3} : {4} -> {2}
     %z = fhe.sub %c, %c : {4}
@@ -72,7 +73,8 @@ module attributes {{ckks.params = #ckks.params<logN = {0}, logQ = {1}, logp = 30
     %sw = fhe.icrt %n {12} : {4} -> {11}
     %hr = fhe.poly_shr %rn {{shift = {13} : i64, round} : {2} -> {9}
     %hw = fhe.poly_shr %rn {{shift = {14} : i64, round} : {2} -> {11}
-    return %r, %rn, %s, %sn, %sw, %hr, %hw : {2}, {2}, {9}, {9}, {11}, {9}, {11}
+    %swr = fhe.icrt %n {15} : {4} -> {11}
+    return %r, %rn, %s, %sn, %sw, %hr, %hw, %swr : {2}, {2}, {9}, {9}, {11}, {9}, {11}, {11}
   }
   func.func @product(%a: {2} {{fhe.role = "a"}, %b: {2} {{fhe.role = "b"}) -> {2} {{
     %ca = fhe.crt %a {3} : {2} -> {5}
@@ -86,7 +88,8 @@ module attributes {{ckks.params = #ckks.params<logN = {0}, logQ = {1}, logp = 30
   }
 })",
                        kLogN, v.logq, p, attrs(v, false), c, pc, pe, attrs(v, true), ps, poly(v.logq - kShift),
-                       shifted(v), poly(v.logq - kShiftWords), shifted(v, kShiftWords), kShift, kShiftWords)
+                       shifted(v), poly(v.logq - kShiftWords), shifted(v, kShiftWords), kShift, kShiftWords,
+                       shifted(v, kShiftWords, /*round=*/true))
       .str();
 }
 
@@ -112,7 +115,7 @@ TEST_P(KernelBitExact, RoundTripAndProduct) {
   std::fill(x.coeff(2) + 1, x.coeff(2) + x.limbs(), 0);
   x.maskTop();
   auto rt = exec.runPolys("roundtrip", {x});
-  ASSERT_EQ(rt.size(), 7u);
+  ASSERT_EQ(rt.size(), 8u);
   EXPECT_TRUE(rt[0] == x) << "icrt(crt(x)) != x";
   EXPECT_TRUE(rt[1] == rt::negate(x)) << "icrt(-crt(x)) != -x";
   EXPECT_TRUE(rt[2] == rt::shiftRight(x, kShift)) << "icrt{shift}(crt(x)) != x >> shift";
@@ -122,6 +125,8 @@ TEST_P(KernelBitExact, RoundTripAndProduct) {
   EXPECT_TRUE(rt[5] == rt::shiftRight(rt::negate(x), kShift, /*round=*/true)) << "poly_shr{round} != round(-x / 2^s)";
   EXPECT_TRUE(rt[6] == rt::shiftRight(rt::negate(x), kShiftWords, /*round=*/true))
       << "poly_shr{shift = " << kShiftWords << ", round} != round(-x / 2^s)";
+  EXPECT_TRUE(rt[7] == rt::shiftRight(rt::negate(x), kShiftWords, /*round=*/true))
+      << "icrt{shift = " << kShiftWords << ", round}(-crt(x)) != round(-x / 2^s)";
 
   rt::BigPoly a = rt::test::randomPoly(kLogN, v.logq, rng), b = rt::test::randomPoly(kLogN, v.logq, rng);
   std::fill(a.coeff(0), a.coeff(0) + a.limbs(), ~uint64_t(0));

@@ -70,6 +70,16 @@ module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30, 
     %d = ckks.mod_down %r : !b -> !c
     return %r, %m, %d : !b, !a60, !c
   }
+  // A program's own rounding rescale stays rounding.
+  // CHECK-LABEL: func.func @own_rounding
+  // CHECK: ckks.mul
+  // CHECK-NEXT: ckks.rescale %{{.*}} {round} : {{.*}} -> <logN = 12, logq = 170, logp = 30, slots = 8>
+  // CHECK-NEXT: return
+  func.func @own_rounding(%a: !a) -> !b {
+    %m = ckks.mul %a, %a : (!a, !a) -> !a60
+    %r = ckks.rescale %m {round} : !a60 -> !b
+    return %r : !b
+  }
 }
 
 // -----

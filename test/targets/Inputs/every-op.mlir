@@ -14,9 +14,9 @@ module attributes {ckks.params = #ckks.params<logN = 11, logQ = 200, logp = 30, 
     %m = ckks.mul %s, %n : (!a, !a) -> !a60
     %r = ckks.rescale %m : !a60 -> !b
     %k = ckks.mul_const %x {value = -0.75 : f64} : !a -> !a60
-    %kr = ckks.rescale %k : !a60 -> !b
+    %kr = ckks.rescale %k {round} : !a60 -> !b
     %sq = ckks.mul %kr, %r : (!b, !b) -> !b60
-    %sqr = ckks.rescale %sq : !b60 -> !c
+    %sqr = ckks.rescale %sq {round} : !b60 -> !c
     %dn = ckks.mod_down %r : !b -> !c
     %t = ckks.add %sqr, %dn : !c
     %u = ckks.add_const %t {value = 0.125 : f64} : !c
