@@ -116,17 +116,17 @@ TEST_P(KernelBitExact, RoundTripAndProduct) {
   x.maskTop();
   auto rt = exec.runPolys("roundtrip", {x});
   ASSERT_EQ(rt.size(), 8u);
+  const rt::BigPoly minusX = rt::negate(x);
+  const rt::BigPoly roundedWords = rt::shiftRight(minusX, kShiftWords, /*round=*/true);
   EXPECT_TRUE(rt[0] == x) << "icrt(crt(x)) != x";
-  EXPECT_TRUE(rt[1] == rt::negate(x)) << "icrt(-crt(x)) != -x";
+  EXPECT_TRUE(rt[1] == minusX) << "icrt(-crt(x)) != -x";
   EXPECT_TRUE(rt[2] == rt::shiftRight(x, kShift)) << "icrt{shift}(crt(x)) != x >> shift";
-  EXPECT_TRUE(rt[3] == rt::shiftRight(rt::negate(x), kShift)) << "icrt{shift}(-crt(x)) != floor(-x / 2^shift)";
-  EXPECT_TRUE(rt[4] == rt::shiftRight(rt::negate(x), kShiftWords))
+  EXPECT_TRUE(rt[3] == rt::shiftRight(minusX, kShift)) << "icrt{shift}(-crt(x)) != floor(-x / 2^shift)";
+  EXPECT_TRUE(rt[4] == rt::shiftRight(minusX, kShiftWords))
       << "icrt{shift = " << kShiftWords << "}(-crt(x)) != floor(-x / 2^shift)";
-  EXPECT_TRUE(rt[5] == rt::shiftRight(rt::negate(x), kShift, /*round=*/true)) << "poly_shr{round} != round(-x / 2^s)";
-  EXPECT_TRUE(rt[6] == rt::shiftRight(rt::negate(x), kShiftWords, /*round=*/true))
-      << "poly_shr{shift = " << kShiftWords << ", round} != round(-x / 2^s)";
-  EXPECT_TRUE(rt[7] == rt::shiftRight(rt::negate(x), kShiftWords, /*round=*/true))
-      << "icrt{shift = " << kShiftWords << ", round}(-crt(x)) != round(-x / 2^s)";
+  EXPECT_TRUE(rt[5] == rt::shiftRight(minusX, kShift, /*round=*/true)) << "poly_shr{round} != round(-x / 2^s)";
+  EXPECT_TRUE(rt[6] == roundedWords) << "poly_shr{shift = " << kShiftWords << ", round} != round(-x / 2^s)";
+  EXPECT_TRUE(rt[7] == roundedWords) << "icrt{shift = " << kShiftWords << ", round}(-crt(x)) != round(-x / 2^s)";
 
   rt::BigPoly a = rt::test::randomPoly(kLogN, v.logq, rng), b = rt::test::randomPoly(kLogN, v.logq, rng);
   std::fill(a.coeff(0), a.coeff(0) + a.limbs(), ~uint64_t(0));
