@@ -95,7 +95,7 @@ rt::ClientArithmetic &arithOf(const std::shared_ptr<ClientKernels> &k) {
 
 bool hasSecret(const rt::KeySet &k) { return !k.sk.s.empty(); }
 bool hasPublic(const rt::KeySet &k) { return !k.pk.ax.words.empty(); }
-bool hasEval(const rt::KeySet &k) { return !k.evk.ax.words.empty(); }
+bool hasEval(const rt::KeySet &k) { return !k.evk.ax.empty(); }
 
 // The key set id all present parts share (they must agree).
 rt::KeySetId keySetOf(const rt::KeySet &k) {
@@ -238,7 +238,7 @@ PYBIND11_MODULE(_fhec, m) {
       .def("__repr__", &rt::Params::str)
       .def("security_estimate",
            [](const rt::Params &p) {
-             rt::SecurityEstimate e = rt::estimateSecurity(p.logN, 2 * p.logQ, p.h, p.sigma);
+             rt::SecurityEstimate e = rt::estimateSecurity(p.logN, p.logKey(), p.h, p.sigma);
              return py::make_tuple(e.bits, e.str());
            },
            "(bits, text): the HE Standard estimate for keys mod Q^2 (fhec/runtime/Security.h)");

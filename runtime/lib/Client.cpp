@@ -99,7 +99,7 @@ void KernelArithmetic::useSecret(const SecretKey &sk) {
 
 void KernelArithmetic::usePublic(const PublicKey &pk) {
   if (publicReady_ && pk.keySet.known() && pk.keySet == publicKeySet_) return;
-  if (pk.ax.logN != params_.logN || pk.ax.logq != 2 * params_.logQ || pk.bx.logq != 2 * params_.logQ)
+  if (pk.ax.logN != params_.logN || pk.ax.logq != params_.logKey() || pk.bx.logq != params_.logKey())
     throw Error("the public key does not match " + params_.str());
   // The encryption kernel takes each polynomial as halves pk = hi Q + lo.
   for (auto [poly, name] : {std::pair{&pk.ax, "pk.ax"}, std::pair{&pk.bx, "pk.bx"}}) {
@@ -111,13 +111,13 @@ void KernelArithmetic::usePublic(const PublicKey &pk) {
 }
 
 BigPoly KernelArithmetic::keyB(const Params &params, const SecretKey &sk, const BigPoly &a,
-                               const std::vector<int64_t> &e, const std::vector<int64_t> &t) {
+                               const std::vector<int64_t> &e, const std::vector<int64_t> &t, int tShift) {
   checkParams(params);
   std::lock_guard<std::mutex> lock(mu_);
   useSecret(sk);
-  BigPoly E(params.logN, 2 * params.logQ);
+  BigPoly E(params.logN, params.logKey());
   addSmallShifted(E, e, 0);
-  if (!t.empty()) addSmallShifted(E, t, params.logQ);
+  if (!t.empty()) addSmallShifted(E, t, tShift);
   std::vector<BigPoly> out;
   exec_.runPolys(abi::kClientKeyB, {&a, &E}, out);
   secureWipe(E.words);

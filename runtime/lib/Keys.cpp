@@ -83,26 +83,26 @@ BigPoly roundedShiftRight(BigPoly &a, int bits) {
 class GmpArithmetic final : public ClientArithmetic {
 public:
   BigPoly keyB(const Params &params, const SecretKey &sk, const BigPoly &a, const std::vector<int64_t> &e,
-               const std::vector<int64_t> &t) override {
+               const std::vector<int64_t> &t, int tShift) override {
     BigPoly as = mulSparseTernary(a, sk.s);
     BigPoly b = negate(as);
     secureWipe(as.words);
     addSmallShifted(b, e, 0);
-    if (!t.empty()) addSmallShifted(b, t, params.logQ);
+    if (!t.empty()) addSmallShifted(b, t, tShift);
     return b;
   }
 
   std::pair<BigPoly, BigPoly> encrypt(const Params &params, const PublicKey &pk, const std::vector<int8_t> &v,
                                       const std::vector<int64_t> &e0, const std::vector<int64_t> &e1,
                                       const BigPoly &m) override {
-    // Work mod qQ: the public key mod Q^2 is also one mod qQ, as qQ | Q^2.
-    const int logqQ = m.logq + params.logQ;
-    BigPoly ax = negacyclicProductSmall(reduce(pk.ax, logqQ), v, logqQ);
+    // Work mod qP: the public key mod PQ is also one mod qP, as qP | PQ.
+    const int logP = params.logP(), logqP = m.logq + logP;
+    BigPoly ax = negacyclicProductSmall(reduce(pk.ax, logqP), v, logqP);
     addSmallShifted(ax, e0, 0);
-    BigPoly bx = negacyclicProductSmall(reduce(pk.bx, logqQ), v, logqQ);
+    BigPoly bx = negacyclicProductSmall(reduce(pk.bx, logqP), v, logqP);
     addSmallShifted(bx, e1, 0);
-    addShifted(bx, m, params.logQ);  // + Q * m
-    return {roundedShiftRight(ax, params.logQ), roundedShiftRight(bx, params.logQ)};
+    addShifted(bx, m, logP);  // + P * m
+    return {roundedShiftRight(ax, logP), roundedShiftRight(bx, logP)};
   }
 
   BigPoly decrypt(const SecretKey &sk, const Ciphertext &ct) override {
@@ -113,14 +113,27 @@ public:
   }
 };
 
-// b of a key: e + Q t - a s mod Q^2 with a fresh Gaussian error e (drawn after a).
-BigPoly keyB(const Params &params, const SecretKey &sk, const BigPoly &a, const std::vector<int64_t> &t,
+// b of a key: e + 2^tShift t - a s mod PQ with a fresh Gaussian error e (drawn after a).
+BigPoly keyB(const Params &params, const SecretKey &sk, const BigPoly &a, const std::vector<int64_t> &t, int tShift,
              SecureRandom &rng, ClientArithmetic &arith) {
   std::vector<int64_t> e(a.N());
   fillGaussian(e, params.sigma, rng);
-  BigPoly b = arith.keyB(params, sk, a, e, t);
+  BigPoly b = arith.keyB(params, sk, a, e, t, tShift);
   secureWipe(e);
   return b;
+}
+
+// The dnum parts of a key switching to s' = t (hybrid key switching, Han–Ki
+// 2020): part j is (a_j, e_j + P 2^(j logP) t - a_j s) mod PQ, drawn in turn
+// (a_j, then e_j).
+void switchingKey(const Params &params, const SecretKey &sk, const std::vector<int64_t> &t, SecureRandom &rng,
+                  ClientArithmetic &arith, std::vector<BigPoly> &ax, std::vector<BigPoly> &bx) {
+  ax.clear();
+  bx.clear();
+  for (int j = 0; j < params.dnum; ++j) {
+    ax.push_back(uniformPoly(params.logN, params.logKey(), rng));
+    bx.push_back(keyB(params, sk, ax.back(), t, (j + 1) * params.logP(), rng, arith));
+  }
 }
 } // namespace
 
@@ -149,17 +162,15 @@ PublicKey generatePublicKey(const Params &params, const SecretKey &sk, SecureRan
   checkSecret(params, sk, "public key");
   PublicKey pk;
   pk.keySet = sk.keySet;
-  pk.ax = uniformPoly(params.logN, 2 * params.logQ, rng);
-  pk.bx = keyB(params, sk, pk.ax, {}, rng, arith);
+  pk.ax = uniformPoly(params.logN, params.logKey(), rng);
+  pk.bx = keyB(params, sk, pk.ax, {}, 0, rng, arith);
   return pk;
 }
 
 EvalKey generateEvalKey(const Params &params, const SecretKey &sk, SecureRandom &rng, ClientArithmetic &arith) {
   checkSecret(params, sk, "evaluation key");
-  // evk = (a', -a' s + e + Q s^2) mod Q^2.
   EvalKey evk;
   evk.keySet = sk.keySet;
-  evk.ax = uniformPoly(params.logN, 2 * params.logQ, rng);
   const size_t N = params.N();
   std::vector<int64_t> s2(N, 0);  // s^2 mod X^N + 1, coefficients bounded by h
   for (size_t i = 0; i < N; ++i) {
@@ -172,7 +183,7 @@ EvalKey generateEvalKey(const Params &params, const SecretKey &sk, SecureRandom 
       s2[t] += v;
     }
   }
-  evk.bx = keyB(params, sk, evk.ax, s2, rng, arith);
+  switchingKey(params, sk, s2, rng, arith, evk.ax, evk.bx);
   secureWipe(s2);
   return evk;
 }
@@ -193,10 +204,9 @@ RotationKey generateRotationKey(const Params &params, const SecretKey &sk, uint6
   RotationKey k;
   k.galois = galois;
   k.keySet = sk.keySet;
-  k.ax = uniformPoly(params.logN, 2 * params.logQ, rng);
   std::vector<int8_t> sg = automorphism(sk.s, params.logN, galois);
   std::vector<int64_t> sg64(sg.begin(), sg.end());
-  k.bx = keyB(params, sk, k.ax, sg64, rng, arith);  // + Q s(X^g)
+  switchingKey(params, sk, sg64, rng, arith, k.ax, k.bx);  // t = s(X^g)
   secureWipe(sg);
   secureWipe(sg64);
   return k;
@@ -205,8 +215,8 @@ RotationKey generateRotationKey(const Params &params, const SecretKey &sk, uint6
 Ciphertext encrypt(const Params &params, const PublicKey &pk, const BigPoly &m, int logp, int slots,
                    SecureRandom &rng, ClientArithmetic &arith) {
   params.validateCiphertext(m.logq, logp, slots);
-  if (m.logN != params.logN || pk.ax.logN != params.logN || pk.ax.logq != 2 * params.logQ ||
-      pk.bx.logq != 2 * params.logQ)
+  if (m.logN != params.logN || pk.ax.logN != params.logN || pk.ax.logq != params.logKey() ||
+      pk.bx.logq != params.logKey())
     throw Error("encrypt: message or public key does not match the parameters (" + params.str() + ")");
   const size_t N = params.N();
   std::vector<int8_t> v = rng.zeroOne(N, 0.5);

@@ -438,14 +438,22 @@ Executor::~Executor() {
   while (!keys_.empty()) drop(keys_.begin()->first);
 }
 
+// The one part of a key of dnum = 1, which is what compiled modules switch with.
+static const BigPoly &singlePart(const std::vector<BigPoly> &parts, const std::string &what) {
+  if (parts.size() != 1)
+    throw Error("the " + what + " has " + std::to_string(parts.size()) +
+                " parts (hybrid key switching, dnum > 1), but compiled modules switch keys with dnum = 1 only");
+  return parts[0];
+}
+
 void Executor::setEvalKey(const EvalKey &evk) {
   // Keys of another key generation replace all keys set before.
   if (evk.keySet != keySet_)
     while (!keys_.empty()) drop(keys_.begin()->first);
   keySet_ = evk.keySet;
   if (!module_.manifest().find(abi::kEvkPrepareFunc)) return;  // no key switching in the module
-  prepareKey("evk.ax", evk.ax, "evaluation key");
-  prepareKey("evk.bx", evk.bx, "evaluation key");
+  prepareKey("evk.ax", singlePart(evk.ax, "evaluation key"), "evaluation key");
+  prepareKey("evk.bx", singlePart(evk.bx, "evaluation key"), "evaluation key");
 }
 
 void Executor::setRotationKey(const RotationKey &rk) {
@@ -454,12 +462,12 @@ void Executor::setRotationKey(const RotationKey &rk) {
   keySet_ = rk.keySet;
   if (!module_.manifest().find(abi::kEvkPrepareFunc)) return;
   std::string what = "rotation key of Galois element " + std::to_string(rk.galois);
-  prepareKey(abi::rotationKeyRole(rk.galois, false), rk.ax, what.c_str());
-  prepareKey(abi::rotationKeyRole(rk.galois, true), rk.bx, what.c_str());
+  prepareKey(abi::rotationKeyRole(rk.galois, false), singlePart(rk.ax, what), what.c_str());
+  prepareKey(abi::rotationKeyRole(rk.galois, true), singlePart(rk.bx, what), what.c_str());
 }
 
 void Executor::setKeysFor(const ManifestFunction &f, const KeySet &keys) {
-  if (keys.evk.ax.words.empty()) {
+  if (keys.evk.ax.empty()) {
     if (module_.manifest().find(abi::kEvkPrepareFunc))
       throw Error("the program multiplies or rotates, and the keys lack the evaluation key it needs (a "
                   "public-only context encrypts; a server gets the evaluation key from the key owner)");

@@ -18,6 +18,13 @@ void Params::validate() const {
   if (h < 1 || size_t(h) > N())
     throw Error("invalid parameters: secret Hamming weight h = " + std::to_string(h) + " must be in [1, N = " +
                 std::to_string(N()) + "]: use a ring of at least " + std::to_string(h) + " coefficients");
+  if (dnum < 1 || dnum > logQ)
+    throw Error("invalid parameters: dnum = " + std::to_string(dnum) + " (digits of key switching) must be in [1, logQ = " +
+                std::to_string(logQ) + "]");
+  if ((dnum - 1) * logP() >= logQ)
+    throw Error("invalid parameters: dnum = " + std::to_string(dnum) + " digits of logP = ceil(logQ / dnum) = " +
+                std::to_string(logP()) + " bits leave the last one empty at logQ = " + std::to_string(logQ) +
+                ": use fewer digits");
   if (!(sigma > 0.0) || sigma > 64.0)
     throw Error("invalid parameters: sigma = " + std::to_string(sigma) + " must be in (0, 64]");
 }
@@ -37,6 +44,7 @@ void Params::validateCiphertext(int logq, int ctLogp, int slots) const {
 std::string Params::str() const {
   std::ostringstream os;
   os << "logN=" << logN << " logQ=" << logQ << " logp=" << logp << " h=" << h << " sigma=" << sigma;
+  if (dnum != 1) os << " dnum=" << dnum;
   return os.str();
 }
 

@@ -70,6 +70,62 @@ BigPoly keySwitch(const Params &params, const BigPoly &at, const std::vector<int
   return shiftRight(x, params.logQ);
 }
 
+// Hybrid key switching (dnum > 1; Han–Ki 2020, Sec. 3). The digits of a mod
+// q, each of B = logP bits, k = ceil(logq / B) of them, as polynomials mod
+// 2^(logq + B) (two's complement) with sum_j d_j 2^(j B) = a mod q:
+// - Centered (balanced digits): Y = a + H mod q, H = sum_{j<k-1} 2^(j B + B - 1);
+//   d_j = bits [j B, j B + B) of Y minus 2^(B-1) for j < k - 1, and the top
+//   digit, bits [(k-1) B, logq) of Y, read centered: |d_j| <= 2^(B-1), so
+//   the key errors enter multiplied by polynomials of mean zero.
+// - Heaan: the unsigned digits of a in [0, q).
+std::vector<BigPoly> keySwitchDigits(const Params &params, const BigPoly &a, KeySwitchForm form) {
+  const int logq = a.logq, B = params.logP(), k = (logq + B - 1) / B, wide = logq + B;
+  const bool balanced = form == KeySwitchForm::Centered;
+  std::vector<BigPoly> d;
+  for (int j = 0; j < k; ++j) d.emplace_back(a.logN, wide);
+  const int topWidth = logq - (k - 1) * B;
+  mpz_t y, h, r, half, top;
+  mpz_inits(y, h, r, half, top, nullptr);
+  if (balanced)
+    for (int j = 0; j + 1 < k; ++j) mpz_setbit(h, mp_bitcnt_t(j * B + B - 1));
+  mpz_setbit(half, mp_bitcnt_t(B - 1));
+  mpz_setbit(top, mp_bitcnt_t(topWidth));
+  for (size_t i = 0; i < a.N(); ++i) {
+    a.get(i, y);
+    mpz_add(y, y, h);
+    mpz_fdiv_r_2exp(y, y, mp_bitcnt_t(logq));
+    for (int j = 0; j < k; ++j) {
+      mpz_fdiv_q_2exp(r, y, mp_bitcnt_t(j * B));
+      mpz_fdiv_r_2exp(r, r, mp_bitcnt_t(j + 1 < k ? B : topWidth));
+      if (balanced && j + 1 < k) mpz_sub(r, r, half);
+      else if (balanced && mpz_tstbit(r, mp_bitcnt_t(topWidth - 1))) mpz_sub(r, r, top);
+      d[size_t(j)].set(i, r);
+    }
+  }
+  mpz_clears(y, h, r, half, top, nullptr);
+  return d;
+}
+
+// floor((sum_j d_j k_j mod qP) / P) for the digits d_j (mod qP) and the key
+// parts k_j (mod PQ, read mod qP).
+BigPoly hybridKeySwitch(const Params &params, const std::vector<BigPoly> &d, const std::vector<BigPoly> &k) {
+  const int wide = d.at(0).logq, B = params.logP();
+  BigPoly x(d[0].logN, wide);
+  for (size_t j = 0; j < d.size(); ++j) x = add(x, negacyclicProduct(d[j], reduce(k.at(j), wide), wide));
+  return shiftRight(x, B);
+}
+
+void requireKey(const Params &params, const std::vector<BigPoly> &ax, const std::vector<BigPoly> &bx, int logN,
+                const char *what) {
+  bool ok = int(ax.size()) == params.dnum && int(bx.size()) == params.dnum;
+  for (size_t j = 0; ok && j < ax.size(); ++j)
+    ok = ax[j].logN == logN && bx[j].logN == logN && ax[j].logq == params.logKey() && bx[j].logq == params.logKey();
+  if (!ok)
+    throw Error(std::string(what) + " does not match the parameters (expected " + std::to_string(params.dnum) +
+                " part(s) of logN " + std::to_string(logN) + ", modulus 2^" + std::to_string(params.logKey()) +
+                ", got " + std::to_string(ax.size()) + ")");
+}
+
 void requireSameRing(const BigPoly &a, const BigPoly &b, const char *what) {
   if (a.logN != b.logN)
     throw Error(std::string(what) + ": ring dimensions differ (logN " + std::to_string(a.logN) +
@@ -159,21 +215,23 @@ Ciphertext referenceMul(const Params &params, const Ciphertext &c1, const Cipher
                         KeySwitchForm form) {
   requireCompatible(c1, c2, "HE Mul", /*sameScale=*/false);
   const int logq = c1.logq();
-  if (evk.ax.logN != c1.logN() || evk.ax.logq != 2 * params.logQ || evk.bx.logq != 2 * params.logQ)
-    throw Error("HE Mul: evaluation key does not match the parameters (expected logN " +
-                std::to_string(c1.logN()) + ", modulus 2^" + std::to_string(2 * params.logQ) + ")");
+  requireKey(params, evk.ax, evk.bx, c1.logN(), "HE Mul: the evaluation key");
   // Region 1 (Karatsuba): axax = a1 a2, bxbx = b1 b2, axbx = (a1+b1)(a2+b2) - axax - bxbx mod q.
   BigPoly axax = negacyclicProduct(c1.ax, c2.ax, logq);
   BigPoly bxbx = negacyclicProduct(c1.bx, c2.bx, logq);
   BigPoly t = negacyclicProduct(add(c1.ax, c1.bx), add(c2.ax, c2.bx), logq);
   BigPoly axbx = sub(sub(t, axax), bxbx);
-  // Region 2 (relinearization): ((axax' * evk) mod qQ) >> logQ, axax' = axax - q mu.
-  std::vector<int8_t> mu = form == KeySwitchForm::Centered ? upperHalf(axax) : std::vector<int8_t>(axax.N(), 0);
-  BigPoly axmult = keySwitch(params, axax, mu, evk.ax);
-  BigPoly bxmult = keySwitch(params, axax, mu, evk.bx);
   Ciphertext r;
-  r.ax = add(axmult, axbx);
-  r.bx = add(bxmult, bxbx);
+  if (params.dnum == 1) {
+    // Region 2 (relinearization): ((axax' * evk) mod qQ) >> logQ, axax' = axax - q mu.
+    std::vector<int8_t> mu = form == KeySwitchForm::Centered ? upperHalf(axax) : std::vector<int8_t>(axax.N(), 0);
+    r.ax = add(keySwitch(params, axax, mu, evk.ax[0]), axbx);
+    r.bx = add(keySwitch(params, axax, mu, evk.bx[0]), bxbx);
+  } else {
+    std::vector<BigPoly> d = keySwitchDigits(params, axax, form);
+    r.ax = add(hybridKeySwitch(params, d, evk.ax), axbx);
+    r.bx = add(hybridKeySwitch(params, d, evk.bx), bxbx);
+  }
   r.logp = c1.logp + c2.logp;
   r.slots = c1.slots;
   r.keySet = c1.keySet;
@@ -251,9 +309,18 @@ Ciphertext referenceAddPlain(const Ciphertext &c, const BigPoly &m) {
 }
 
 Ciphertext referenceRotate(const Params &params, const Ciphertext &c, const RotationKey &rk, KeySwitchForm form) {
-  if (rk.ax.logN != c.logN() || rk.ax.logq != 2 * params.logQ || rk.bx.logq != 2 * params.logQ)
-    throw Error("rotation: the key does not match the parameters (expected logN " + std::to_string(c.logN()) +
-                ", modulus 2^" + std::to_string(2 * params.logQ) + ")");
+  requireKey(params, rk.ax, rk.bx, c.logN(), "rotation: the key");
+  // b' mod q is phi_g(bx) mod q: the sign convention only matters inside the
+  // products mod qQ.
+  BigPoly bRot = automorphism(c.bx, rk.galois);
+  if (params.dnum > 1) {
+    // The digits of ax, then phi_g of each (signed: |phi_g(d_j)| = |d_j|), so
+    // that rotations of one ciphertext share its decomposition (hoisting).
+    std::vector<BigPoly> d = keySwitchDigits(params, c.ax, form);
+    for (BigPoly &dj : d) dj = automorphism(dj, rk.galois);
+    return {hybridKeySwitch(params, d, rk.ax), add(hybridKeySwitch(params, d, rk.bx), bRot), c.logp, c.slots,
+            c.keySet};
+  }
   // a' = at - q mu with at = phi_g(ax) mod q: phi_g(ax) = at - q wraps, and
   // the centered a = ax - q w adds phi_g(w) (signed) to mu.
   BigPoly at = automorphism(c.ax, rk.galois);
@@ -262,10 +329,8 @@ Ciphertext referenceRotate(const Params &params, const Ciphertext &c, const Rota
     std::vector<int8_t> w = automorphism(upperHalf(c.ax), c.logN(), rk.galois);
     for (size_t i = 0; i < mu.size(); ++i) mu[i] = int8_t(mu[i] + w[i]);
   }
-  // b' mod q is phi_g(bx) mod q: the sign convention only matters inside the
-  // products mod qQ.
-  return {keySwitch(params, at, mu, rk.ax), add(keySwitch(params, at, mu, rk.bx), automorphism(c.bx, rk.galois)),
-          c.logp, c.slots, c.keySet};
+  return {keySwitch(params, at, mu, rk.ax[0]), add(keySwitch(params, at, mu, rk.bx[0]), bRot), c.logp, c.slots,
+          c.keySet};
 }
 
 void scaleConstant(double value, int logScale, mpz_t out) {

@@ -71,6 +71,9 @@ public:
   }
   static size_t polyBytes(const BigPoly &p) { return sizeof(int32_t) + p.words.size() * sizeof(uint64_t); }
   void putParams(const Params &p) {
+    if (p.dnum != 1)
+      throw Error("cannot serialize objects of " + p.str() +
+                  ": the file format records parameters of dnum = 1 (hybrid key switching is not in it yet)");
     put<int32_t>(p.logN); put<int32_t>(p.logQ); put<int32_t>(p.logp); put<int32_t>(p.h); put<double>(p.sigma);
   }
   void putKeySet(const KeySetId &id) { put<uint64_t>(id.lo); put<uint64_t>(id.hi); }
@@ -219,16 +222,25 @@ static std::string serializePair(const Params &p, const KeySetId &id, const BigP
 std::string serialize(const Params &p, const PublicKey &k) {
   return serializePair(p, k.keySet, k.ax, k.bx, ObjectKind::PublicKey);
 }
+// The one part of a key-switching key that the file format holds.
+static void requireOnePart(const Params &p, const std::vector<BigPoly> &ax, const std::vector<BigPoly> &bx,
+                           const char *what) {
+  if (p.dnum != 1 || ax.size() != 1 || bx.size() != 1)
+    throw Error(std::string("cannot serialize the ") + what +
+                ": the file format holds keys of one part (dnum = 1), not hybrid ones (" + p.str() + ")");
+}
 std::string serialize(const Params &p, const EvalKey &k) {
-  return serializePair(p, k.keySet, k.ax, k.bx, ObjectKind::EvalKey);
+  requireOnePart(p, k.ax, k.bx, "evaluation key");
+  return serializePair(p, k.keySet, k.ax[0], k.bx[0], ObjectKind::EvalKey);
 }
 std::string serialize(const Params &p, const RotationKey &k) {
-  Writer w(false, kParamsBytes + 16 + 8 + Writer::polyBytes(k.ax) + Writer::polyBytes(k.bx));
+  requireOnePart(p, k.ax, k.bx, "rotation key");
+  Writer w(false, kParamsBytes + 16 + 8 + Writer::polyBytes(k.ax[0]) + Writer::polyBytes(k.bx[0]));
   w.putParams(p);
   w.putKeySet(k.keySet);
   w.put<uint64_t>(k.galois);
-  w.putPoly(k.ax);
-  w.putPoly(k.bx);
+  w.putPoly(k.ax[0]);
+  w.putPoly(k.bx[0]);
   return w.finish(ObjectKind::RotationKey);
 }
 
@@ -293,12 +305,12 @@ SecretKey deserializeSecretKey(std::string_view bytes, const Params &expected) {
 }
 
 namespace {
-// The (ax, bx) pair of a key mod Q^2, the last thing in its file.
+// The (ax, bx) pair of a key mod PQ, the last thing in its file.
 void readKeyPolys(Reader &r, const Params &p, const char *what, BigPoly &ax, BigPoly &bx) {
-  ax = r.getPoly(p.logN, 2 * p.logQ);
-  bx = r.getPoly(p.logN, 2 * p.logQ);
+  ax = r.getPoly(p.logN, p.logKey());
+  bx = r.getPoly(p.logN, p.logKey());
   r.end();
-  if (ax.logq != 2 * p.logQ || bx.logq != 2 * p.logQ) r.fail(std::string(what) + " is not mod Q^2");
+  if (ax.logq != p.logKey() || bx.logq != p.logKey()) r.fail(std::string(what) + " is not mod P Q = 2^" + std::to_string(p.logKey()));
 }
 } // namespace
 
@@ -318,7 +330,9 @@ EvalKey deserializeEvalKey(std::string_view bytes, const Params &expected) {
   checkParams(r, p, expected);
   EvalKey k;
   k.keySet = r.getRequiredKeySet();
-  readKeyPolys(r, p, "evaluation key", k.ax, k.bx);
+  k.ax.resize(1);
+  k.bx.resize(1);
+  readKeyPolys(r, p, "evaluation key", k.ax[0], k.bx[0]);
   return k;
 }
 
@@ -334,7 +348,9 @@ RotationKey deserializeRotationKey(std::string_view bytes, const Params &expecte
   } catch (const Error &e) {
     r.fail(e.what());
   }
-  readKeyPolys(r, p, "rotation key", k.ax, k.bx);
+  k.ax.resize(1);
+  k.bx.resize(1);
+  readKeyPolys(r, p, "rotation key", k.ax[0], k.bx[0]);
   return k;
 }
 

@@ -92,12 +92,13 @@ std::optional<std::string> checkRlweError(const BigPoly &ax, const BigPoly &bx, 
   return why.str();
 }
 
-BigPoly qTimesSquare(const SecretKey &sk, const Params &p) {
+// 2^shift s^2 mod PQ (shift = logQ: HEAAN's Q s^2).
+BigPoly qTimesSquare(const SecretKey &sk, const Params &p, int shift = -1) {
   // s^2 by Kronecker substitution (Reference.cpp), independent of keygen's sparse loop.
-  BigPoly s2 = negacyclicProductSmall(fromSmall(sk.s, p.logN, 2 * p.logQ), sk.s, 2 * p.logQ);
+  BigPoly s2 = negacyclicProductSmall(fromSmall(sk.s, p.logN, p.logKey()), sk.s, p.logKey());
   mpz_t Q;
   mpz_init(Q);
-  mpz_setbit(Q, p.logQ);
+  mpz_setbit(Q, mp_bitcnt_t(shift < 0 ? p.logQ : shift));
   BigPoly r = mulScalar(s2, Q);
   mpz_clear(Q);
   return r;
@@ -108,7 +109,7 @@ std::optional<std::string> checkPublicKeyNoise(const PublicKey &pk, const Secret
 }
 std::optional<std::string> checkEvalKeyNoise(const EvalKey &evk, const SecretKey &sk, const Params &p) {
   BigPoly qs2 = qTimesSquare(sk, p);
-  return checkRlweError(evk.ax, evk.bx, sk, &qs2, p.sigma);
+  return checkRlweError(evk.ax.at(0), evk.bx.at(0), sk, &qs2, p.sigma);
 }
 
 // Fresh-encryption noise d = decrypt(c) - m (mod q, centered) over several
@@ -149,13 +150,13 @@ std::optional<std::string> checkFreshNoise(const SecretKey &sk, const Params &p,
 // automorphism of s is computed on a BigPoly here, not on the int8 vector
 // key generation uses.
 std::optional<std::string> checkRotationKeyNoise(const RotationKey &rk, const SecretKey &sk, const Params &p) {
-  BigPoly qsg = automorphism(fromSmall(sk.s, p.logN, 2 * p.logQ), rk.galois);
+  BigPoly qsg = automorphism(fromSmall(sk.s, p.logN, p.logKey()), rk.galois);
   mpz_t Q;
   mpz_init(Q);
   mpz_setbit(Q, p.logQ);
   qsg = mulScalar(qsg, Q);
   mpz_clear(Q);
-  return checkRlweError(rk.ax, rk.bx, sk, &qsg, p.sigma);
+  return checkRlweError(rk.ax.at(0), rk.bx.at(0), sk, &qsg, p.sigma);
 }
 
 // A public key with error e ~ DG(width) instead of DG(sigma) (width 0: none).
@@ -205,8 +206,8 @@ TEST(Keys, PublicAndEvaluationKeysHaveGaussianNoise) {
   EXPECT_TRUE(checkPublicKeyNoise(craftedPublicKey(k.sk, p, p.sigma, rng), k.sk, p) == std::nullopt);
   // A noiseless evaluation key: -a s + Q s^2 exactly.
   EvalKey evk0;
-  evk0.ax = randomPoly(p.logN, 2 * p.logQ, rng);
-  evk0.bx = add(negate(mulSparseTernary(evk0.ax, k.sk.s)), qTimesSquare(k.sk, p));
+  evk0.ax = {randomPoly(p.logN, 2 * p.logQ, rng)};
+  evk0.bx = {add(negate(mulSparseTernary(evk0.ax[0], k.sk.s)), qTimesSquare(k.sk, p))};
   EXPECT_TRUE(checkEvalKeyNoise(evk0, k.sk, p));
   // The key of another secret is no RLWE sample for this one.
   KeySet other = generateKeys(p, rng);
@@ -374,6 +375,92 @@ TEST(Keys, KeySetsAreToldApart) {
   EXPECT_NE(why.find("'in0.ct' carries no key-set id"), std::string::npos) << why;
 }
 
+// Hybrid key switching (dnum > 1): part j of a key is an RLWE sample mod PQ
+// with offset P 2^(j logP) t, for t = s^2 (evaluation) and s(X^g)
+// (rotation); the public key is one mod PQ. A part checked against another
+// part's offset fails.
+TEST(Keys, HybridKeyPartsAreRlweSamples) {
+  SecureRandom rng;
+  Params p = noiseParams();
+  p.dnum = 3;  // logP = 100, keys mod 2^400
+  ASSERT_EQ(p.logP(), 100);
+  KeySet k = generateKeys(p, rng);
+  ASSERT_EQ(k.evk.ax.size(), 3u);
+  ASSERT_EQ(k.pk.ax.logq, 400);
+  auto why = checkPublicKeyNoise(k.pk, k.sk, p);
+  EXPECT_FALSE(why) << *why;
+  uint64_t g = galoisForRotation(p.logN, 1);
+  RotationKey rk = generateRotationKey(p, k.sk, g, rng);
+  ASSERT_EQ(rk.ax.size(), 3u);
+  BigPoly sg = automorphism(fromSmall(k.sk.s, p.logN, p.logKey()), g);
+  for (int j = 0; j < 3; ++j) {
+    EXPECT_EQ(k.evk.ax[j].logq, 400);
+    BigPoly offset = qTimesSquare(k.sk, p, (j + 1) * 100);
+    why = checkRlweError(k.evk.ax[j], k.evk.bx[j], k.sk, &offset, p.sigma);
+    EXPECT_FALSE(why) << "evk part " << j << ": " << *why;
+    BigPoly other = qTimesSquare(k.sk, p, ((j + 1) % 3 + 1) * 100);
+    EXPECT_TRUE(checkRlweError(k.evk.ax[j], k.evk.bx[j], k.sk, &other, p.sigma)) << j;
+    mpz_t f;
+    mpz_init(f);
+    mpz_setbit(f, mp_bitcnt_t((j + 1) * 100));
+    BigPoly offsetG = mulScalar(sg, f);
+    mpz_clear(f);
+    why = checkRlweError(rk.ax[j], rk.bx[j], k.sk, &offsetG, p.sigma);
+    EXPECT_FALSE(why) << "rotation key part " << j << ": " << *why;
+  }
+}
+
+// With dnum in {1, 2, 3, 4}, the reference's HE Mul and rotations decrypt to
+// the product and the rotated slots, at the top level and below it (fewer
+// digits); the key-switching error stays far below the scale either way.
+TEST(Keys, HybridKeySwitchingDecrypts) {
+  SecureRandom rng;
+  for (int dnum : {1, 2, 3, 4}) {
+    Params p = smallParams();
+    p.dnum = dnum;
+    KeySet k = generateKeys(p, rng);
+    RotationKey rk = generateRotationKey(p, k.sk, galoisForRotation(p.logN, 3), rng);
+    const int slots = 512;
+    std::vector<Complex> z1(slots), z2(slots);
+    for (auto &x : z1) x = Complex(2 * rng.uniformReal() - 1, 2 * rng.uniformReal() - 1);
+    for (auto &x : z2) x = Complex(2 * rng.uniformReal() - 1, 2 * rng.uniformReal() - 1);
+    for (int logq : {300, 150, 70}) {
+      Ciphertext c1 = encrypt(p, k.pk, encode(z1, p.logN, 30, logq), 30, slots, rng);
+      Ciphertext c2 = encrypt(p, k.pk, encode(z2, p.logN, 30, logq), 30, slots, rng);
+      double rotErr[2] = {0, 0};
+      for (KeySwitchForm form : {KeySwitchForm::Centered, KeySwitchForm::Heaan}) {
+        auto prod = decode(decrypt(k.sk, referenceMul(p, c1, c2, k.evk, form)), slots, 60);
+        auto rot = decode(decrypt(k.sk, referenceRotate(p, c1, rk, form)), slots, 30);
+        double errMul = 0, errRot = 0;
+        for (int j = 0; j < slots; ++j) {
+          errMul = std::max(errMul, std::abs(prod[j] - z1[j] * z2[j]));
+          errRot = std::max(errRot, std::abs(rot[j] - z1[(j + 3) % slots]));
+        }
+        EXPECT_LT(errMul, 1e-5) << "dnum " << dnum << " logq " << logq << " form " << int(form);
+        EXPECT_LT(errRot, form == KeySwitchForm::Centered ? 2e-5 : 2e-4)
+            << "dnum " << dnum << " logq " << logq << " form " << int(form);
+        rotErr[int(form)] = errRot;
+      }
+      // Unsigned digits (HEAAN's form) multiply the keys' errors by
+      // polynomials of mean 2^(logP - 1), whose error lands in the
+      // low-frequency slots: measured 4-15x the balanced digits' worst slot
+      // at the top level, where ax has several digits.
+      if (logq == 300) EXPECT_LT(rotErr[0], rotErr[1]) << "dnum " << dnum;
+    }
+    // Negative control: the parts in the wrong order do not switch the key.
+    if (dnum > 1) {
+      EvalKey swapped = k.evk;
+      std::swap(swapped.ax[0], swapped.ax[1]);
+      std::swap(swapped.bx[0], swapped.bx[1]);
+      Ciphertext c = encrypt(p, k.pk, encode(z1, p.logN, 30, 300), 30, slots, rng);
+      auto prod = decode(decrypt(k.sk, referenceMul(p, c, c, swapped)), slots, 60);
+      double err = 0;
+      for (int j = 0; j < slots; ++j) err = std::max(err, std::abs(prod[j] - z1[j] * z1[j]));
+      EXPECT_GT(err, 1.0) << "dnum " << dnum;
+    }
+  }
+}
+
 TEST(Keys, MismatchesAreReported) {
   SecureRandom rng;
   Params p = smallParams();
@@ -394,4 +481,18 @@ TEST(Keys, MismatchesAreReported) {
   EXPECT_THROW(bad.validate(), Error);
   EXPECT_THROW(p.validateCiphertext(301, 30, 8), Error);  // logq > logQ
   EXPECT_THROW(p.validateCiphertext(300, 30, 3), Error);  // slots not a power of two
+  // Digits of key switching: at least one, none empty (31 digits of
+  // ceil(300 / 31) = 10 bits would leave the last one empty).
+  bad = p;
+  bad.dnum = 0;
+  EXPECT_NE(errorOf([&] { bad.validate(); }).find("dnum = 0"), std::string::npos);
+  bad.dnum = 31;
+  EXPECT_NE(errorOf([&] { bad.validate(); }).find("leave the last one empty"), std::string::npos);
+  bad.dnum = 30;
+  EXPECT_NO_THROW(bad.validate());
+  // Keys of other parameters: a dnum = 1 evaluation key for dnum = 3.
+  bad = p;
+  bad.dnum = 3;
+  Ciphertext c3 = encrypt(p, k.pk, BigPoly(p.logN, 300), 30, 8, rng);
+  EXPECT_NE(errorOf([&] { referenceMul(bad, c3, c3, k.evk); }).find("expected 3 part(s)"), std::string::npos);
 }

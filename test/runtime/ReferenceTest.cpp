@@ -2,12 +2,14 @@
 // negacyclic product (O(N^2) mpz arithmetic, no Kronecker substitution).
 #include "TestUtil.h"
 
+#include "fhec/runtime/Automorphism.h"
 #include "fhec/runtime/Encoding.h"
 #include "fhec/runtime/Error.h"
 #include "fhec/runtime/Keys.h"
 #include "fhec/runtime/Reference.h"
 
 #include <cmath>
+#include <gmpxx.h>
 #include <gtest/gtest.h>
 
 using namespace fhec::rt;
@@ -55,14 +57,14 @@ TEST(Reference, HEMulMatchesTheSchoolbookTensorAndRelinearization) {
     for (int logq : {200, 120}) {
       Ciphertext c1{randomPoly(5, logq, rng), randomPoly(5, logq, rng), 30, 16};
       Ciphertext c2{randomPoly(5, logq, rng), randomPoly(5, logq, rng), 30, 16};
-      EvalKey evk{randomPoly(5, 400, rng), randomPoly(5, 400, rng)};
+      EvalKey evk{{randomPoly(5, 400, rng)}, {randomPoly(5, 400, rng)}};
       Ciphertext got = referenceMul(p, c1, c2, evk, form);
       // Plain tensor product: d0 = b1 b2, d1 = a1 b2 + a2 b1, d2 = a1 a2 (mod q).
       BigPoly d0 = schoolbookProduct(c1.bx, c2.bx, logq);
       BigPoly d1 = add(schoolbookProduct(c1.ax, c2.bx, logq), schoolbookProduct(c2.ax, c1.bx, logq));
       BigPoly d2 = lift(schoolbookProduct(c1.ax, c2.ax, logq), 200, form);
-      BigPoly ax = add(d1, shiftRight(schoolbookProduct(d2, reduce(evk.ax, logq + 200), logq + 200), 200));
-      BigPoly bx = add(d0, shiftRight(schoolbookProduct(d2, reduce(evk.bx, logq + 200), logq + 200), 200));
+      BigPoly ax = add(d1, shiftRight(schoolbookProduct(d2, reduce(evk.ax[0], logq + 200), logq + 200), 200));
+      BigPoly bx = add(d0, shiftRight(schoolbookProduct(d2, reduce(evk.bx[0], logq + 200), logq + 200), 200));
       EXPECT_EQ(got.ax, ax) << int(form) << " " << logq;
       EXPECT_EQ(got.bx, bx) << int(form) << " " << logq;
       EXPECT_EQ(got.logp, 60);
@@ -70,8 +72,103 @@ TEST(Reference, HEMulMatchesTheSchoolbookTensorAndRelinearization) {
     }
   // The forms differ (a random axax has coefficients above q/2).
   Ciphertext c{randomPoly(5, 200, rng), randomPoly(5, 200, rng), 30, 16};
-  EvalKey evk{randomPoly(5, 400, rng), randomPoly(5, 400, rng)};
+  EvalKey evk{{randomPoly(5, 400, rng)}, {randomPoly(5, 400, rng)}};
   EXPECT_FALSE(referenceMul(p, c, c, evk, KeySwitchForm::Centered).ax == referenceMul(p, c, c, evk, KeySwitchForm::Heaan).ax);
+}
+
+// Hybrid key switching by the definition, independent of the reference's
+// digit extraction: digits of a mod q of B = logP bits, balanced (Centered:
+// each the residue in [-2^(B-1), 2^(B-1)) of what is left, the top one mod
+// its width, centered) or unsigned (Heaan), as integers; then
+// floor((sum_j d_j k_j mod qP) / P), schoolbook products.
+static std::vector<mpz_class> definitionDigits(const Params &p, const BigPoly &a, KeySwitchForm form, int &k) {
+  const int logq = a.logq, B = p.logP();
+  k = (logq + B - 1) / B;
+  std::vector<mpz_class> d(size_t(k) * a.N());
+  mpz_t x;
+  mpz_init(x);
+  for (size_t i = 0; i < a.N(); ++i) {
+    a.get(i, x, /*centered=*/form == KeySwitchForm::Centered);
+    mpz_class rest(x);
+    for (int j = 0; j < k; ++j) {
+      const int width = j + 1 < k ? B : logq - j * B;
+      mpz_class m = 1;
+      m <<= width;
+      mpz_class r;
+      mpz_fdiv_r(r.get_mpz_t(), rest.get_mpz_t(), m.get_mpz_t());  // in [0, 2^width)
+      if (form == KeySwitchForm::Centered && r >= m / 2) r -= m;
+      d[size_t(j) * a.N() + i] = r;
+      rest = (rest - r) / m;  // exact
+    }
+  }
+  mpz_clear(x);
+  return d;
+}
+
+static BigPoly schoolbookHybrid(const Params &p, const std::vector<mpz_class> &digitsFlat, int k, const BigPoly &a,
+                                const std::vector<BigPoly> &key, uint64_t galois) {
+  const int wide = a.logq + p.logP();
+  const size_t N = a.N();
+  BigPoly x(a.logN, wide);
+  for (int j = 0; j < k; ++j) {
+    BigPoly dj(a.logN, wide);
+    for (size_t i = 0; i < N; ++i) {
+      // phi_g: X^i -> X^(g i mod 2N), negated past N.
+      size_t t = size_t((galois * i) % (2 * N));
+      mpz_class v = digitsFlat[size_t(j) * N + i];
+      if (t >= N) {
+        t -= N;
+        v = -v;
+      }
+      dj.set(t, v.get_mpz_t());
+    }
+    x = add(x, schoolbookProduct(dj, reduce(key[size_t(j)], wide), wide));
+  }
+  return shiftRight(x, p.logP());
+}
+
+TEST(Reference, HybridKeySwitchingMatchesTheDefinition) {
+  SecureRandom rng;
+  for (int dnum : {2, 3}) {
+    Params p = makeParams(4, 200, 30, 4);
+    p.dnum = dnum;  // logP = 100 or 67: 2 or 3 digits at the top, 1 or 2 at logq 90
+    for (KeySwitchForm form : {KeySwitchForm::Centered, KeySwitchForm::Heaan})
+      for (int logq : {200, 90}) {
+        Ciphertext c1{randomPoly(4, logq, rng), randomPoly(4, logq, rng), 30, 8};
+        Ciphertext c2{randomPoly(4, logq, rng), randomPoly(4, logq, rng), 30, 8};
+        EvalKey evk;
+        RotationKey rk;
+        rk.galois = galoisForRotation(4, 3);
+        for (int j = 0; j < dnum; ++j) {
+          for (auto *v : {&evk.ax, &evk.bx, &rk.ax, &rk.bx}) v->push_back(randomPoly(4, p.logKey(), rng));
+        }
+        int k = 0;
+        BigPoly d2 = schoolbookProduct(c1.ax, c2.ax, logq);
+        auto digits = definitionDigits(p, d2, form, k);
+        EXPECT_EQ(k, (logq + p.logP() - 1) / p.logP());
+        Ciphertext got = referenceMul(p, c1, c2, evk, form);
+        BigPoly d0 = schoolbookProduct(c1.bx, c2.bx, logq);
+        BigPoly d1 = add(schoolbookProduct(c1.ax, c2.bx, logq), schoolbookProduct(c2.ax, c1.bx, logq));
+        EXPECT_EQ(got.ax, add(d1, schoolbookHybrid(p, digits, k, d2, evk.ax, 1))) << dnum << " " << int(form) << " " << logq;
+        EXPECT_EQ(got.bx, add(d0, schoolbookHybrid(p, digits, k, d2, evk.bx, 1))) << dnum << " " << int(form) << " " << logq;
+        // Rotation: phi_g of each digit of ax (what hoisting shares).
+        digits = definitionDigits(p, c1.ax, form, k);
+        Ciphertext rot = referenceRotate(p, c1, rk, form);
+        BigPoly bRot(4, logq);
+        for (size_t i = 0; i < c1.bx.N(); ++i) {
+          size_t t = size_t((rk.galois * i) % 32);
+          mpz_class v;
+          c1.bx.get(i, v.get_mpz_t());
+          if (t >= 16) {
+            t -= 16;
+            v = -v;
+          }
+          bRot.set(t, v.get_mpz_t());
+        }
+        EXPECT_EQ(rot.ax, schoolbookHybrid(p, digits, k, c1.ax, rk.ax, rk.galois)) << dnum << " " << int(form);
+        EXPECT_EQ(rot.bx, add(schoolbookHybrid(p, digits, k, c1.ax, rk.bx, rk.galois), bRot)) << dnum << " " << int(form);
+      }
+  }
 }
 
 TEST(Reference, MismatchedOperandsAreReported) {
@@ -79,10 +176,10 @@ TEST(Reference, MismatchedOperandsAreReported) {
   Params p = makeParams(4, 100, 20, 4);
   Ciphertext a{randomPoly(4, 100, rng), randomPoly(4, 100, rng), 20, 8};
   Ciphertext b{randomPoly(4, 80, rng), randomPoly(4, 80, rng), 20, 8};
-  EvalKey evk{randomPoly(4, 200, rng), randomPoly(4, 200, rng)};
+  EvalKey evk{{randomPoly(4, 200, rng)}, {randomPoly(4, 200, rng)}};
   EXPECT_THROW(referenceMul(p, a, b, evk), Error);
   EXPECT_THROW(referenceAdd(a, b), Error);
-  EvalKey wrong{randomPoly(4, 100, rng), randomPoly(4, 100, rng)};
+  EvalKey wrong{{randomPoly(4, 100, rng)}, {randomPoly(4, 100, rng)}};
   EXPECT_THROW(referenceMul(p, a, a, wrong), Error);
 }
 

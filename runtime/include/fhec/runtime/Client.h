@@ -23,7 +23,7 @@ public:
   ~KernelArithmetic() override;
 
   BigPoly keyB(const Params &params, const SecretKey &sk, const BigPoly &a, const std::vector<int64_t> &e,
-               const std::vector<int64_t> &t) override;
+               const std::vector<int64_t> &t, int tShift) override;
   std::pair<BigPoly, BigPoly> encrypt(const Params &params, const PublicKey &pk, const std::vector<int8_t> &v,
                                       const std::vector<int64_t> &e0, const std::vector<int64_t> &e1,
                                       const BigPoly &m) override;

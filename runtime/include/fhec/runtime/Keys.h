@@ -41,27 +41,32 @@ struct SecretKey {
   ~SecretKey() { secureWipe(s); }
 };
 
-/// Encryption key (ax, bx = -ax*s + e) mod Q^2 (HEAAN 2.1: encryption works
-/// mod q*Q and divides by Q, so the fresh noise shrinks to rounding noise).
+/// Encryption key (ax, bx = -ax*s + e) mod P Q (HEAAN 2.1, where P = Q:
+/// encryption works mod q P and divides by P, so the fresh noise shrinks to
+/// rounding noise).
 struct PublicKey {
   BigPoly ax, bx;
   KeySetId keySet;
 };
 
-/// Evaluation (relinearization) key (ax, bx = -ax*s + e + Q*s^2) mod Q^2, in
-/// coefficient form; each target derives its RNS/NTT form when loading it.
+/// Evaluation (relinearization) key, one part per digit j < dnum of hybrid
+/// key switching (Han–Ki 2020): ax[j] uniform and bx[j] = -ax[j] s + e_j +
+/// P 2^(j logP) s^2 mod P Q, P = 2^logP (Params::logP). With dnum = 1 that is
+/// HEAAN's (a, -a s + e + Q s^2) mod Q^2. In coefficient form; each target
+/// derives its RNS/NTT form when loading it.
 struct EvalKey {
-  BigPoly ax, bx;
+  std::vector<BigPoly> ax, bx;
   KeySetId keySet;
 };
 
 /// Rotation (key-switching) key of the automorphism X -> X^g (HEAAN 2.1's
-/// addLeftRotKey / addConjKey): (ax, bx = -ax*s + e + Q*s(X^g)) mod Q^2, in
-/// coefficient form like the evaluation key. g = galoisForRotation(logN, r)
-/// for a left rotation by r, galoisForConjugation(logN) for conjugation.
+/// addLeftRotKey / addConjKey), per digit j < dnum: (ax[j], bx[j] = -ax[j] s +
+/// e_j + P 2^(j logP) s(X^g)) mod P Q, in coefficient form like the
+/// evaluation key. g = galoisForRotation(logN, r) for a left rotation by r,
+/// galoisForConjugation(logN) for conjugation.
 struct RotationKey {
   uint64_t galois = 0;
-  BigPoly ax, bx;
+  std::vector<BigPoly> ax, bx;
   KeySetId keySet;
 };
 
@@ -82,12 +87,13 @@ struct KeySet {
 class ClientArithmetic {
 public:
   virtual ~ClientArithmetic() = default;
-  /// e + Q t - a s mod Q^2 (Q = 2^logQ), for a mod Q^2 and small signed e and
-  /// t (t empty: 0): the bx of a public, evaluation or rotation key.
+  /// e + 2^tShift t - a s mod 2^a.logq, for a mod P Q (a.logq =
+  /// Params::logKey()) and small signed e and t (t empty: 0): the bx of a
+  /// public, evaluation or rotation key.
   virtual BigPoly keyB(const Params &params, const SecretKey &sk, const BigPoly &a, const std::vector<int64_t> &e,
-                       const std::vector<int64_t> &t) = 0;
-  /// HEAAN's encMsg after sampling: (round((v pk.ax + e0) / Q),
-  /// round((v pk.bx + e1) / Q) + m) mod 2^m.logq, v ternary, e0 and e1 small.
+                       const std::vector<int64_t> &t, int tShift) = 0;
+  /// HEAAN's encMsg after sampling: (round((v pk.ax + e0) / P),
+  /// round((v pk.bx + e1) / P) + m) mod 2^m.logq, v ternary, e0 and e1 small.
   virtual std::pair<BigPoly, BigPoly> encrypt(const Params &params, const PublicKey &pk, const std::vector<int8_t> &v,
                                               const std::vector<int64_t> &e0, const std::vector<int64_t> &e1,
                                               const BigPoly &m) = 0;
@@ -110,10 +116,10 @@ ClientArithmetic &gmpArithmetic();
 KeySet generateKeys(const Params &params, SecureRandom &rng, ClientArithmetic &arith = gmpArithmetic());
 /// sk ~ HWT(h) with a fresh random KeySetId.
 SecretKey generateSecretKey(const Params &params, SecureRandom &rng);
-/// pk = (a, -a s + e) mod Q^2, stamped with sk's key set.
+/// pk = (a, -a s + e) mod P Q, stamped with sk's key set.
 PublicKey generatePublicKey(const Params &params, const SecretKey &sk, SecureRandom &rng,
                             ClientArithmetic &arith = gmpArithmetic());
-/// evk = (a, -a s + e + Q s^2) mod Q^2 (relinearization), stamped with sk's key set.
+/// evk (relinearization: EvalKey, dnum parts), stamped with sk's key set.
 EvalKey generateEvalKey(const Params &params, const SecretKey &sk, SecureRandom &rng,
                         ClientArithmetic &arith = gmpArithmetic());
 
@@ -124,8 +130,8 @@ RotationKey generateRotationKey(const Params &params, const SecretKey &sk, uint6
                                 ClientArithmetic &arith = gmpArithmetic());
 
 /// Public-key encryption of m (mod 2^logq) as in HEAAN's encMsg: with
-/// v ~ ZO(0.5) and e0, e1 ~ DG(sigma), (v*pk.ax + e0, v*pk.bx + e1 + Q*m) mod qQ,
-/// then both divided by Q with rounding. The ciphertext carries pk's KeySetId;
+/// v ~ ZO(0.5) and e0, e1 ~ DG(sigma), (v*pk.ax + e0, v*pk.bx + e1 + P*m) mod qP,
+/// then both divided by P with rounding. The ciphertext carries pk's KeySetId;
 /// v, the errors and the unrounded products are wiped before release. Throws
 /// Error on mismatched sizes.
 Ciphertext encrypt(const Params &params, const PublicKey &pk, const BigPoly &m, int logp, int slots,
