@@ -110,7 +110,7 @@ bool isResidueOp(Operation *op) { return isa<fhe::HadamardOp, fhe::AddOp, fhe::S
 
 bool isCoefficientOp(Operation *op) {
   return isa<fhe::IcrtOp, fhe::CrtOp, fhe::PolyAddOp, fhe::PolySubOp, fhe::PolyNegateOp, fhe::PolyShrOp,
-             fhe::PolyReduceOp, fhe::PolyModRaiseOp>(op);
+             fhe::PolyReduceOp, fhe::PolyModRaiseOp, fhe::PolyAddScalarOp>(op);
 }
 
 // The iteration space key of a residue op: its RNS type (basis, ring, layout, domain).

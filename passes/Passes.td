@@ -185,7 +185,8 @@ def FHEFuse : Pass<"fhe-fuse", "::mlir::ModuleOp"> {
     intermediates in a block-local scratch. A producer joins its consumers'
     kernel only when all its uses are inside (its buffer disappears). The
     bit-window CRTs of one BigInt (`window`) share a kernel, which reads the
-    BigInt once for all of them.
+    BigInt once for all of them, and a digit of hybrid key switching (an
+    added scalar, a shift, a reduction) joins the centered CRT that reads it.
     (f) An iCRT whose only use is a right shift (region 2's division by Q,
     a rescale) computes the shifted value itself (`shift`, and `round` for a
     rounded shift): the kernel can skip the columns below the shift but two

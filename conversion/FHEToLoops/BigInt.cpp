@@ -2,7 +2,8 @@
 // negate with carry chains, right shift (rescale, region 2's division by Q),
 // reduction to a smaller power of two, the centred lift to a larger one
 // (bootstrapping's modulus raise), the constant multiplications of
-// mul_const / add_const, and constant polynomials (encoded plaintexts). Limb
+// mul_const / add_const, the scalar addition of hybrid key switching's
+// balanced digits, and constant polynomials (encoded plaintexts). Limb
 // loops are IR loops, so code size does not grow with logq.
 #include "conversion/FHEToLoops/Patterns.h"
 
@@ -32,6 +33,26 @@ void addSub(KernelBuilder &kb, const CoeffRef *a, const CoeffRef &b, const Coeff
     auto [r, carry] = subtract ? kb.subBorrow(x, y, c[0]) : kb.addCarry(x, y, c[0]);
     kb.storeW(r, out, i, w);
     return SmallVector<Value>{carry};
+  });
+}
+
+// x + c over L words with a carry chain, c >= 0: word w of c is a select
+// over c's nonzero words (one compare each, as many as c has: hybrid key
+// switching's constants have one per digit), so the loop stays an IR loop.
+void addScalar(KernelBuilder &kb, const CoeffRef &in, const CoeffRef &out, Value i, const APInt &c, int64_t L,
+               int64_t W) {
+  SmallVector<std::pair<int64_t, uint64_t>> words;
+  for (unsigned v = 0; v < c.getNumWords() && int64_t(v) < L; ++v)
+    if (uint64_t word = c.getRawData()[v]) words.push_back({int64_t(v), word});
+  kb.loop(0, L, {kb.constW(0, W)}, [&](Value w, ValueRange carry) {
+    Value cw = kb.constW(0, W);
+    for (auto [v, word] : words) {
+      Value here = arith::CmpIOp::create(kb.b, kb.loc, arith::CmpIPredicate::eq, w, kb.cidx(v));
+      cw = arith::SelectOp::create(kb.b, kb.loc, here, kb.constW(int64_t(word), W), cw);
+    }
+    auto [s, o] = kb.addCarry(kb.loadW(in, i, w, W), cw, carry[0]);
+    kb.storeW(s, out, i, w);
+    return SmallVector<Value>{o};
   });
 }
 
@@ -115,6 +136,7 @@ void emitBigIntBlock(KernelBuilder &kb, Operation *op, ArrayRef<CoeffRef> ins, c
         .Case<fhe::PolyModRaiseOp>([&](fhe::PolyModRaiseOp o) {
           signExtend(kb, ins[0], out, i, o.getInput().getType(), L, W);
         })
+        .Case<fhe::PolyAddScalarOp>([&](fhe::PolyAddScalarOp o) { addScalar(kb, ins[0], out, i, o.getValue(), L, W); })
         .Default([](Operation *) { llvm_unreachable("not a fusable BigInt op"); });
     maskTop(kb, out, i, t, W);
     return SmallVector<Value>{};
@@ -250,7 +272,8 @@ void populateBigIntPatterns(const TypeConverter &tc, RewritePatternSet &patterns
   MLIRContext *ctx = patterns.getContext();
   patterns.add<CoefficientOpLowering<fhe::PolyAddOp>, CoefficientOpLowering<fhe::PolySubOp>,
                CoefficientOpLowering<fhe::PolyNegateOp>, CoefficientOpLowering<fhe::PolyShrOp>,
-               CoefficientOpLowering<fhe::PolyReduceOp>, CoefficientOpLowering<fhe::PolyModRaiseOp>, MulScalarLowering, AddConstantTermLowering,
+               CoefficientOpLowering<fhe::PolyReduceOp>, CoefficientOpLowering<fhe::PolyModRaiseOp>,
+               CoefficientOpLowering<fhe::PolyAddScalarOp>, MulScalarLowering, AddConstantTermLowering,
                PolyConstantLowering>(tc, ctx, o);
 }
 

@@ -132,7 +132,7 @@ static bool emitGpuTiledKernel(KernelBuilder &kb, ArrayRef<Operation *> ops,
       if (!hasGpuIcrtTile(icrt, kb.options) || !memory.count(icrt.getInput())) return false;
       icrts.push_back(icrt);
     } else if (!isa<fhe::PolyAddOp, fhe::PolySubOp, fhe::PolyNegateOp, fhe::PolyShrOp, fhe::PolyReduceOp,
-                         fhe::PolyModRaiseOp>(op)) {
+                         fhe::PolyModRaiseOp, fhe::PolyAddScalarOp>(op)) {
       return false;
     }
     for (Value v : op->getOperands())

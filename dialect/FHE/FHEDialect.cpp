@@ -292,7 +292,8 @@ LogicalResult FusedOp::verifyRegions() {
     switch (getSpace()) {
     case Space::residue: ok = isa<HadamardOp, AddOp, SubOp>(op); break;
     case Space::coefficient:
-      ok = isa<IcrtOp, CrtOp, PolyAddOp, PolySubOp, PolyNegateOp, PolyShrOp, PolyReduceOp, PolyModRaiseOp>(op);
+      ok = isa<IcrtOp, CrtOp, PolyAddOp, PolySubOp, PolyNegateOp, PolyShrOp, PolyReduceOp, PolyModRaiseOp,
+               PolyAddScalarOp>(op);
       break;
     case Space::transform: ok = isa<NttOp, InttOp>(op); break;
     case Space::rows: {
@@ -418,6 +419,14 @@ LogicalResult PolyShrOp::verify() {
     return emitOpError() << "shift " << s << " must be in [1, logq = " << in.getLogq() << ")";
   if (out.getLogq() != in.getLogq() - s)
     return emitOpError() << "result logq must be " << in.getLogq() - s << " (input logq minus the shift)";
+  return success();
+}
+
+LogicalResult PolyAddScalarOp::verify() {
+  const APInt &v = getValue();
+  unsigned logq = getResult().getType().getLogq();
+  if (v.isNegative() || v.getActiveBits() > logq)
+    return emitOpError() << "value must be in [0, 2^" << logq << ")";
   return success();
 }
 

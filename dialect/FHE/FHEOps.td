@@ -392,6 +392,23 @@ def FHE_PolyShrOp : FHE_Op<"poly_shr"> {
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
 }
 
+def FHE_PolyAddScalarOp : FHE_Op<"poly_add_scalar", [SameOperandsAndResultType]> {
+  let summary = "Add a non-negative integer constant to every coefficient mod q";
+  let description = [{
+    x + value mod 2^logq for every coefficient x, 0 <= value < 2^logq. Hybrid
+    key switching's balanced digits (Han–Ki 2020): digit j of a, in
+    [-2^(B-1), 2^(B-1)), is bits [jB, jB + B) of a + sum_{i<j} 2^(iB + B - 1)
+    read centered, which `poly_add_scalar`, `poly_shr`, `poly_reduce` and a
+    centered `crt` compute in one fused kernel.
+    ```mlir
+    %r = fhe.poly_add_scalar %p {value = 2147483648 : i64} : !fhe.poly<logN = 12, logq = 90>
+    ```
+  }];
+  let arguments = (ins FHE_PolyType:$input, APIntAttr:$value);
+  let results = (outs FHE_PolyType:$result);
+  let assemblyFormat = "$input attr-dict `:` type($result)";
+}
+
 def FHE_PolyReduceOp : FHE_Op<"poly_reduce"> {
   let summary = "Reduce every coefficient mod a smaller power of two";
   let arguments = (ins FHE_PolyType:$input);

@@ -8,6 +8,8 @@
 
 #include "fhec/runtime/Reference.h"
 
+#include <gmpxx.h>
+
 using namespace fhec;
 using namespace fhec::test;
 
@@ -230,6 +232,91 @@ TEST_P(KernelBitExact, CenteredCrtAndRoundedIcrt) {
   EXPECT_TRUE(out[1] == plain) << "icrt{shift, round} differs from round(v a / 2^s)";
   EXPECT_TRUE(out[2] == centered) << "icrt(crt{centered}(a)) differs from a read in [-q/2, q/2)";
 }
+
+// Hybrid key switching's balanced digits: digit j of a (mod 2^logq) is bits
+// [jB, jB + w_j) of a + sum_{i<j} 2^(iB + B - 1), read centered by the CRT
+// (poly_add_scalar, poly_shr, poly_reduce, crt {centered}: one fused kernel
+// at -O2), checked through an iCRT to a wider modulus against the digits by
+// their definition: each the residue in [-2^(B-1), 2^(B-1)) of what is left,
+// the top one mod its width, centered.
+constexpr int kDigitLogq = 290, kDigitBits = 100, kDigitWide = 120;
+
+std::string digitsProgram() {
+  std::string a = poly(kDigitLogq), c = rns(kDigitWide + 8, "coeff"), out = poly(kDigitWide);
+  std::string body, rets, types;
+  for (int j = 0; j < 3; ++j) {
+    int width = std::min(kDigitBits, kDigitLogq - j * kDigitBits);
+    mpz_class h = 0;
+    for (int i = 0; i < j; ++i) h += mpz_class(1) << (i * kDigitBits + kDigitBits - 1);
+    std::string x = "%a";
+    if (j > 0) {
+      body += llvm::formatv("    %y{0} = fhe.poly_add_scalar %a {{value = {1} : i{2}} : {3}\n", j, h.get_str(),
+                            kDigitLogq, a);
+      body += llvm::formatv("    %s{0} = fhe.poly_shr %y{0} {{shift = {1} : i64} : {2} -> {3}\n", j,
+                            j * kDigitBits, a, poly(kDigitLogq - j * kDigitBits));
+      x = llvm::formatv("%s{0}", j).str();
+    }
+    std::string from = j > 0 ? poly(kDigitLogq - j * kDigitBits) : a;
+    body += llvm::formatv("    %d{0} = fhe.poly_reduce {1} : {2} -> {3}\n", j, x, from, poly(width));
+    body += llvm::formatv("    %c{0} = fhe.crt %d{0} {{centered} : {1} -> {2}\n", j, poly(width), c);
+    body += llvm::formatv("    %r{0} = fhe.icrt %c{0} : {1} -> {2}\n", j, c, out);
+    rets += llvm::formatv("{0}%r{1}", j ? ", " : "", j).str();
+    types += (j ? ", " : "") + out;
+  }
+  return llvm::formatv(R"(
+module attributes {{ckks.params = #ckks.params<logN = {0}, logQ = {1}, logp = 30>} {{
+  func.func @digits(%a: {2} {{fhe.role = "a"}) -> ({3}) {{
+{4}    return {5} : {3}
+  }
+})",
+                       kLogN, kDigitLogq, a, types, body, rets)
+      .str();
+}
+
+class KernelDigits : public ::testing::TestWithParam<std::tuple<const char *, int>> {};
+
+TEST_P(KernelDigits, BalancedDigitsMatchTheirDefinition) {
+  auto [target, optLevel] = GetParam();
+  if (std::string why = cannotRun(target); !why.empty()) GTEST_SKIP() << why;
+  CompileOptions o;
+  o.target = target;
+  o.optLevel = optLevel;
+  Program prog = compileProgram(digitsProgram(), o);
+  ASSERT_TRUE(prog.module);
+  rt::Executor exec(*prog.module, rt::test::makeParams(kLogN, kDigitLogq, 30));
+  rt::SecureRandom rng;
+  rt::BigPoly a = rt::test::randomPoly(kLogN, kDigitLogq, rng);
+  // The carries' edges: digits at 2^(B-1) - 1, 2^(B-1), all ones; q - 1 (-1); q/2 (the most negative).
+  const mpz_class one = 1, half = one << (kDigitBits - 1), digit = one << kDigitBits, q = one << kDigitLogq;
+  std::vector<mpz_class> edges = {0, 1, half - 1, half, digit - 1, half * digit + half - 1, half * digit + half,
+                                  digit * digit - 1, q - 1, q / 2, q / 2 - 1, q - half, q - half - 1};
+  for (size_t i = 0; i < edges.size(); ++i) a.set(i, edges[i].get_mpz_t());
+  auto out = exec.runPolys("digits", {a});
+  ASSERT_EQ(out.size(), 3u);
+  for (size_t i = 0; i < a.N(); ++i) {
+    mpz_class rest;
+    a.get(i, rest.get_mpz_t(), /*centered=*/true);
+    for (int j = 0; j < 3; ++j) {
+      const mpz_class m = one << std::min(kDigitBits, kDigitLogq - j * kDigitBits);
+      mpz_class r;
+      mpz_fdiv_r(r.get_mpz_t(), rest.get_mpz_t(), m.get_mpz_t());
+      if (r >= m / 2) r -= m;
+      rest = (rest - r) / m;
+      mpz_class got;
+      out[size_t(j)].get(i, got.get_mpz_t(), /*centered=*/true);
+      ASSERT_TRUE(got == r) << target << " -O" << optLevel << ": coefficient " << i << ", digit " << j << ": "
+                            << got.get_str() << " != " << r.get_str();
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Targets, KernelDigits,
+                         ::testing::Combine(::testing::Values("cpu", "cpu-avx512", "cuda-emu"), ::testing::Values(0, 2)),
+                         [](const auto &info) {
+                           std::string t = std::get<0>(info.param);
+                           std::replace(t.begin(), t.end(), '-', '_');
+                           return t + "_O" + std::to_string(std::get<1>(info.param));
+                         });
 
 // On cpu-avx512, block 16 runs two vectors per pass, block 8 one, block 4
 // and block 1 the scalar fallback; level groupings whose last forward level

@@ -215,6 +215,20 @@ func.func @shift_round(%x: !fhe.poly<logN = 4, logq = 200>) -> !fhe.poly<logN = 
   return %0 : !fhe.poly<logN = 4, logq = 90>
 }
 
+// Adding a scalar: one carry chain over the limbs, whose addend word is a
+// select over the constant's nonzero words (here words 0 and 2).
+// CHECK-LABEL: func.func @add_scalar(
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %c0_i64) -> (i64)
+// CHECK: %[[AT0:.*]] = arith.cmpi eq, %{{.*}}, %c0
+// CHECK: %[[W0:.*]] = arith.select %[[AT0]], %c7_i64, %c0_i64
+// CHECK: %[[AT2:.*]] = arith.cmpi eq, %{{.*}}, %c2
+// CHECK: %[[W2:.*]] = arith.select %[[AT2]], %c1_i64, %[[W0]]
+// CHECK: arith.addui_extended %{{.*}}, %[[W2]]
+func.func @add_scalar(%x: !fhe.poly<logN = 4, logq = 200>) -> !fhe.poly<logN = 4, logq = 200> {
+  %0 = fhe.poly_add_scalar %x {value = 340282366920938463463374607431768211463 : i130} : !fhe.poly<logN = 4, logq = 200>
+  return %0 : !fhe.poly<logN = 4, logq = 200>
+}
+
 // NOTIMERS-NOT: fhec_rt_phase
 
 // Buffers taken over: the NTT of a kernel result that dies there rewrites it

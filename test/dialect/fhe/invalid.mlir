@@ -207,6 +207,22 @@ func.func @reduce_up(%x: !fhe.poly<logN = 4, logq = 30>) {
 
 // -----
 
+func.func @add_scalar_too_wide(%x: !fhe.poly<logN = 4, logq = 30>) {
+  // expected-error @+1 {{value must be in [0, 2^30)}}
+  %0 = fhe.poly_add_scalar %x {value = 1073741824 : i64} : !fhe.poly<logN = 4, logq = 30>
+  return
+}
+
+// -----
+
+func.func @add_scalar_negative(%x: !fhe.poly<logN = 4, logq = 30>) {
+  // expected-error @+1 {{value must be in [0, 2^30)}}
+  %0 = fhe.poly_add_scalar %x {value = -1 : i64} : !fhe.poly<logN = 4, logq = 30>
+  return
+}
+
+// -----
+
 func.func @mod_raise_down(%x: !fhe.poly<logN = 4, logq = 30>) {
   // expected-error @+1 {{result modulus 2^30 must exceed the input's 2^30}}
   %0 = fhe.poly_mod_raise %x : !fhe.poly<logN = 4, logq = 30> -> !fhe.poly<logN = 4, logq = 30>

@@ -62,7 +62,9 @@ func.func @bigint(%x: !p, %y: !p) -> !fhe.poly<logN = 4, logq = 20> {
   %6 = fhe.poly_reduce %5 : !fhe.poly<logN = 4, logq = 25> -> !fhe.poly<logN = 4, logq = 20>
   // CHECK: fhe.poly_mod_raise %{{.*}} : <logN = 4, logq = 20> -> <logN = 4, logq = 130>
   %7 = fhe.poly_mod_raise %6 : !fhe.poly<logN = 4, logq = 20> -> !fhe.poly<logN = 4, logq = 130>
-  %8 = fhe.poly_reduce %7 : !fhe.poly<logN = 4, logq = 130> -> !fhe.poly<logN = 4, logq = 20>
+  // CHECK: fhe.poly_add_scalar %{{.*}} {value = 9223372036854775808 : i65} : <logN = 4, logq = 130>
+  %s = fhe.poly_add_scalar %7 {value = 9223372036854775808 : i65} : !fhe.poly<logN = 4, logq = 130>
+  %8 = fhe.poly_reduce %s : !fhe.poly<logN = 4, logq = 130> -> !fhe.poly<logN = 4, logq = 20>
   return %8 : !fhe.poly<logN = 4, logq = 20>
 }
 

@@ -174,6 +174,24 @@ func.func @crt_users(%a: !p, %b: !p) -> (!e1, !c1, !e1) {
   return %1, %0, %4 : !e1, !c1, !e1
 }
 
+// (c, d) Hybrid key switching's balanced digit (an added scalar, a shift, a
+// reduction) and its centered CRT: one coefficient kernel.
+// CHECK-LABEL: func.func @balanced_digit(
+// CHECK: fhe.fused coefficient(%arg0)
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: fhe.poly_add_scalar
+// CHECK-NEXT: fhe.poly_shr
+// CHECK-NEXT: fhe.poly_reduce
+// CHECK-NEXT: fhe.crt {{.*}} {centered}
+// CHECK-NEXT: fhe.yield
+func.func @balanced_digit(%a: !fhe.poly<logN = 4, logq = 290>) -> !c1 {
+  %0 = fhe.poly_add_scalar %a {value = 633825300114114700748351602688 : i290} : !fhe.poly<logN = 4, logq = 290>
+  %1 = fhe.poly_shr %0 {shift = 100 : i64} : !fhe.poly<logN = 4, logq = 290> -> !fhe.poly<logN = 4, logq = 190>
+  %2 = fhe.poly_reduce %1 : !fhe.poly<logN = 4, logq = 190> -> !fhe.poly<logN = 4, logq = 100>
+  %3 = fhe.crt %2 {centered} : !fhe.poly<logN = 4, logq = 100> -> !c1
+  return %3 : !c1
+}
+
 // (i) A product with a user other than an iNTT or a lazy difference keeps
 // residues in [0, p), and so does a difference that is returned.
 // CHECK-LABEL: func.func @product_users(
