@@ -39,15 +39,17 @@ void fixUp(std::string &bytes) {
   std::memcpy(&bytes[kHeader + size], &sum, 8);
 }
 
-// Writers write the current format version: an older file read back is
-// compared by its header's other fields and its payload.
-void roundTrip(const std::string &bytes, const std::string &again, const char *what) {
+// Oracle: the object read writes back to the bytes read. Writers write the
+// current format version, so an older file's object must instead write the
+// same bytes again once read back from its current-version form.
+template <typename Read, typename Write>
+void roundTrip(const std::string &bytes, Read read, Write write, const char *what) {
+  std::string again = write(read(bytes));
   if (bytes == again) return;
   uint32_t version;
   std::memcpy(&version, &bytes[4], 4);
-  if (version != kSerialVersion && bytes.size() == again.size() && bytes.compare(0, 4, again, 0, 4) == 0 &&
-      bytes.compare(8, bytes.size() - 16, again, 8, again.size() - 16) == 0)
-    return;
+  std::string third = version != kSerialVersion ? write(read(again)) : std::string();
+  if (version != kSerialVersion && third == again) return;
   std::fprintf(stderr, "fhec-fuzz-deserialize: a %s read successfully serializes to other bytes (%zu read, %zu written)\n",
                what, bytes.size(), again.size());
   std::abort();
@@ -74,33 +76,33 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   try {
     switch (control & 7) {
     case 0: {
-      Params p = deserializeParams(bytes);
-      roundTrip(bytes, serialize(p), "Params");
+      roundTrip(bytes, [](const std::string &b) { return deserializeParams(b); },
+                [](const Params &p) { return serialize(p); }, "Params");
       break;
     }
     case 1: {
-      Ciphertext c = deserializeCiphertext(bytes, expected);
-      roundTrip(bytes, serialize(expected, c), "Ciphertext");
+      roundTrip(bytes, [&](const std::string &b) { return deserializeCiphertext(b, expected); },
+                [&](const Ciphertext &x) { return serialize(expected, x); }, "Ciphertext");
       break;
     }
     case 2: {
-      SecretKey k = deserializeSecretKey(bytes, expected);
-      roundTrip(bytes, serialize(expected, k), "SecretKey");
+      roundTrip(bytes, [&](const std::string &b) { return deserializeSecretKey(b, expected); },
+                [&](const SecretKey &x) { return serialize(expected, x); }, "SecretKey");
       break;
     }
     case 3: {
-      PublicKey k = deserializePublicKey(bytes, expected);
-      roundTrip(bytes, serialize(expected, k), "PublicKey");
+      roundTrip(bytes, [&](const std::string &b) { return deserializePublicKey(b, expected); },
+                [&](const PublicKey &x) { return serialize(expected, x); }, "PublicKey");
       break;
     }
     case 4: {
-      EvalKey k = deserializeEvalKey(bytes, expected);
-      roundTrip(bytes, serialize(expected, k), "EvalKey");
+      roundTrip(bytes, [&](const std::string &b) { return deserializeEvalKey(b, expected); },
+                [&](const EvalKey &x) { return serialize(expected, x); }, "EvalKey");
       break;
     }
     case 5: {
-      RotationKey k = deserializeRotationKey(bytes, expected);
-      roundTrip(bytes, serialize(expected, k), "RotationKey");
+      roundTrip(bytes, [&](const std::string &b) { return deserializeRotationKey(b, expected); },
+                [&](const RotationKey &x) { return serialize(expected, x); }, "RotationKey");
       break;
     }
     default:

@@ -71,10 +71,8 @@ public:
   }
   static size_t polyBytes(const BigPoly &p) { return sizeof(int32_t) + p.words.size() * sizeof(uint64_t); }
   void putParams(const Params &p) {
-    if (p.dnum != 1)
-      throw Error("cannot serialize objects of " + p.str() +
-                  ": the file format records parameters of dnum = 1 (hybrid key switching is not in it yet)");
     put<int32_t>(p.logN); put<int32_t>(p.logQ); put<int32_t>(p.logp); put<int32_t>(p.h); put<double>(p.sigma);
+    put<int32_t>(p.dnum);
   }
   void putKeySet(const KeySetId &id) { put<uint64_t>(id.lo); put<uint64_t>(id.hi); }
   /// The file: the header written in front of the payload, the checksum
@@ -96,7 +94,7 @@ private:
 };
 
 // Size of the serialized Params.
-constexpr size_t kParamsBytes = 4 * sizeof(int32_t) + sizeof(double);
+constexpr size_t kParamsBytes = 5 * sizeof(int32_t) + sizeof(double);
 
 class Reader {
 public:
@@ -108,10 +106,11 @@ public:
     std::memcpy(&version, bytes.data() + 4, 4);
     std::memcpy(&kind, bytes.data() + 8, 4);
     std::memcpy(&size, bytes.data() + 12, 8);
-    if (version != kSerialVersion && version != 2)
-      fail("format version " + std::to_string(version) + " is not supported (expected " +
-           std::to_string(kSerialVersion) + " or 2; files of older versions carry no key-set id: make the keys and " +
+    if (version < 2 || version > kSerialVersion)
+      fail("format version " + std::to_string(version) + " is not supported (expected 2 to " +
+           std::to_string(kSerialVersion) + "; files of older versions carry no key-set id: make the keys and " +
            "ciphertexts again, e.g. with 'fhec run --save')");
+    version_ = version;
     if (kind != uint32_t(want))
       fail(std::string("file holds ") + withArticle(kind >= 1 && kind <= kLastKind ? kindName(ObjectKind(kind)) : "unknown object") +
            ", not " + withArticle(kindName(want)));
@@ -134,6 +133,7 @@ public:
     Params p;
     p.logN = get<int32_t>(); p.logQ = get<int32_t>(); p.logp = get<int32_t>(); p.h = get<int32_t>();
     p.sigma = get<double>();
+    if (version_ >= 4) p.dnum = get<int32_t>();
     try {
       p.validate();
     } catch (const Error &e) {
@@ -169,12 +169,14 @@ public:
   void end() {
     if (pos_ != size_) fail("payload has unexpected trailing data");
   }
+  uint32_t version() const { return version_; }
   [[noreturn]] void fail(const std::string &why) const {
     throw Error(std::string("cannot read ") + kindName(kind_) + ": " + why);
   }
 
 private:
   ObjectKind kind_;
+  uint32_t version_ = 0;
   const char *data_ = nullptr;
   size_t size_ = 0, pos_ = 0;
 };
@@ -222,25 +224,36 @@ static std::string serializePair(const Params &p, const KeySetId &id, const BigP
 std::string serialize(const Params &p, const PublicKey &k) {
   return serializePair(p, k.keySet, k.ax, k.bx, ObjectKind::PublicKey);
 }
-// The one part of a key-switching key that the file format holds.
-static void requireOnePart(const Params &p, const std::vector<BigPoly> &ax, const std::vector<BigPoly> &bx,
-                           const char *what) {
-  if (p.dnum != 1 || ax.size() != 1 || bx.size() != 1)
-    throw Error(std::string("cannot serialize the ") + what +
-                ": the file format holds keys of one part (dnum = 1), not hybrid ones (" + p.str() + ")");
+// A key-switching key's parts: their count, then (ax, bx) of each.
+static size_t partsBytes(const std::vector<BigPoly> &ax, const std::vector<BigPoly> &bx) {
+  size_t n = sizeof(int32_t);
+  for (size_t j = 0; j < ax.size(); ++j) n += Writer::polyBytes(ax[j]) + Writer::polyBytes(bx[j]);
+  return n;
+}
+static void putParts(Writer &w, const Params &p, const std::vector<BigPoly> &ax, const std::vector<BigPoly> &bx,
+                     const char *what) {
+  if (int(ax.size()) != p.dnum || bx.size() != ax.size())
+    throw Error(std::string("cannot serialize the ") + what + ": it has " + std::to_string(ax.size()) + " and " +
+                std::to_string(bx.size()) + " parts, but " + p.str() + " need " + std::to_string(p.dnum));
+  w.put<int32_t>(int32_t(ax.size()));
+  for (size_t j = 0; j < ax.size(); ++j) {
+    w.putPoly(ax[j]);
+    w.putPoly(bx[j]);
+  }
 }
 std::string serialize(const Params &p, const EvalKey &k) {
-  requireOnePart(p, k.ax, k.bx, "evaluation key");
-  return serializePair(p, k.keySet, k.ax[0], k.bx[0], ObjectKind::EvalKey);
+  Writer w(false, kParamsBytes + 16 + partsBytes(k.ax, k.bx));
+  w.putParams(p);
+  w.putKeySet(k.keySet);
+  putParts(w, p, k.ax, k.bx, "evaluation key");
+  return w.finish(ObjectKind::EvalKey);
 }
 std::string serialize(const Params &p, const RotationKey &k) {
-  requireOnePart(p, k.ax, k.bx, "rotation key");
-  Writer w(false, kParamsBytes + 16 + 8 + Writer::polyBytes(k.ax[0]) + Writer::polyBytes(k.bx[0]));
+  Writer w(false, kParamsBytes + 16 + 8 + partsBytes(k.ax, k.bx));
   w.putParams(p);
   w.putKeySet(k.keySet);
   w.put<uint64_t>(k.galois);
-  w.putPoly(k.ax[0]);
-  w.putPoly(k.bx[0]);
+  putParts(w, p, k.ax, k.bx, "rotation key");
   return w.finish(ObjectKind::RotationKey);
 }
 
@@ -305,12 +318,25 @@ SecretKey deserializeSecretKey(std::string_view bytes, const Params &expected) {
 }
 
 namespace {
-// The (ax, bx) pair of a key mod PQ, the last thing in its file.
+// An (ax, bx) pair of a key mod PQ.
 void readKeyPolys(Reader &r, const Params &p, const char *what, BigPoly &ax, BigPoly &bx) {
   ax = r.getPoly(p.logN, p.logKey());
   bx = r.getPoly(p.logN, p.logKey());
+  if (ax.logq != p.logKey() || bx.logq != p.logKey())
+    r.fail(std::string(what) + " is not mod P Q = 2^" + std::to_string(p.logKey()));
+}
+
+// A key-switching key's parts, the last thing in its file: one pair before
+// version 4, then their count (dnum) and the pairs.
+void readKeyParts(Reader &r, const Params &p, const char *what, std::vector<BigPoly> &ax, std::vector<BigPoly> &bx) {
+  int32_t parts = r.version() >= 4 ? r.get<int32_t>() : 1;
+  if (parts != p.dnum)
+    r.fail(std::string(what) + " has " + std::to_string(parts) + " part(s), but its parameters have dnum = " +
+           std::to_string(p.dnum));
+  ax.resize(size_t(parts));
+  bx.resize(size_t(parts));
+  for (int32_t j = 0; j < parts; ++j) readKeyPolys(r, p, what, ax[size_t(j)], bx[size_t(j)]);
   r.end();
-  if (ax.logq != p.logKey() || bx.logq != p.logKey()) r.fail(std::string(what) + " is not mod P Q = 2^" + std::to_string(p.logKey()));
 }
 } // namespace
 
@@ -321,6 +347,7 @@ PublicKey deserializePublicKey(std::string_view bytes, const Params &expected) {
   PublicKey k;
   k.keySet = r.getRequiredKeySet();
   readKeyPolys(r, p, "public key", k.ax, k.bx);
+  r.end();
   return k;
 }
 
@@ -330,9 +357,7 @@ EvalKey deserializeEvalKey(std::string_view bytes, const Params &expected) {
   checkParams(r, p, expected);
   EvalKey k;
   k.keySet = r.getRequiredKeySet();
-  k.ax.resize(1);
-  k.bx.resize(1);
-  readKeyPolys(r, p, "evaluation key", k.ax[0], k.bx[0]);
+  readKeyParts(r, p, "evaluation key", k.ax, k.bx);
   return k;
 }
 
@@ -348,9 +373,7 @@ RotationKey deserializeRotationKey(std::string_view bytes, const Params &expecte
   } catch (const Error &e) {
     r.fail(e.what());
   }
-  k.ax.resize(1);
-  k.bx.resize(1);
-  readKeyPolys(r, p, "rotation key", k.ax[0], k.bx[0]);
+  readKeyParts(r, p, "rotation key", k.ax, k.bx);
   return k;
 }
 

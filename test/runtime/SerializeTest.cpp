@@ -35,8 +35,25 @@ void fixChecksum(std::string &bytes) {
   std::memcpy(&bytes[20 + size], &h, 8);
 }
 
-// Payload offsets: Params (24 bytes), then the key-set id (16 bytes).
-constexpr size_t kKeySetAt = 20 + 24, kAfterKeySet = kKeySetAt + 16;
+// Payload offsets: Params (28 bytes), then the key-set id (16 bytes).
+constexpr size_t kKeySetAt = 20 + 28, kAfterKeySet = kKeySetAt + 16;
+
+// The same object in the layout of format version 2 or 3: the parameters
+// without dnum (the payload's bytes 24..28) and a key without its part count
+// (at payload offset `partsAt`, 0 for none), with that version's checksum.
+std::string inOldVersion(const std::string &bytes, uint32_t version, size_t partsAt = 0) {
+  uint64_t size;
+  std::memcpy(&size, bytes.data() + 12, 8);
+  std::string payload = bytes.substr(20, size);
+  if (partsAt) payload.erase(partsAt, 4);
+  payload.erase(24, 4);
+  std::string out = bytes.substr(0, 20) + payload + std::string(8, '\0');
+  uint64_t newSize = payload.size();
+  std::memcpy(&out[4], &version, 4);
+  std::memcpy(&out[12], &newSize, 8);
+  fixChecksum(out);
+  return out;
+}
 
 mode_t modeOf(const std::string &path) {
   struct stat st;
@@ -108,23 +125,66 @@ TEST(Serialize, OldVersionsAreRefused) {
     uint32_t v1 = 1;
     std::memcpy(&bytes[4], &v1, 4);
     std::string why = errorOf([&] { paramsOf(bytes); });
-    EXPECT_NE(why.find("format version 1 is not supported (expected 3 or 2"), std::string::npos) << why;
+    EXPECT_NE(why.find("format version 1 is not supported (expected 2 to 4"), std::string::npos) << why;
     EXPECT_NE(why.find("fhec run --save"), std::string::npos) << why;
   }
 }
 
-// Version 2 files (the same layout with an FNV-1a checksum) are still read;
-// a version-2 header with a version-3 checksum is corruption.
-TEST(Serialize, Version2IsRead) {
+// Version 2 files (an FNV-1a checksum) and version 3 files (no dnum, keys of
+// one part) are still read, as dnum = 1; a version-2 header with a newer
+// checksum is corruption.
+TEST(Serialize, Versions2And3AreRead) {
   SecureRandom rng;
   Params p = params();
+  KeySet k = generateKeys(p, rng);
   Ciphertext c{randomPoly(6, 170, rng), randomPoly(6, 170, rng), 30, 16};
-  std::string bytes = serialize(p, c);
+  std::string bytes = inOldVersion(serialize(p, c), 3);
   uint32_t v2 = 2;
   std::memcpy(&bytes[4], &v2, 4);
   EXPECT_NE(errorOf([&] { deserializeCiphertext(bytes, p); }).find("checksum mismatch"), std::string::npos);
   fixChecksum(bytes);
   EXPECT_TRUE(deserializeCiphertext(bytes, p) == c);
+  EXPECT_EQ(deserializeParams(inOldVersion(serialize(p), 3)), p);
+  EvalKey evk = deserializeEvalKey(inOldVersion(serialize(p, k.evk), 3, 28 + 16), p);
+  EXPECT_EQ(evk.ax, k.evk.ax);
+  EXPECT_EQ(evk.bx, k.evk.bx);
+  RotationKey rk = generateRotationKey(p, k.sk, 5, rng);
+  RotationKey rk2 = deserializeRotationKey(inOldVersion(serialize(p, rk), 2, 28 + 16 + 8), p);
+  EXPECT_EQ(rk2.ax, rk.ax);
+  EXPECT_EQ(rk2.bx, rk.bx);
+}
+
+// Hybrid key switching's keys (dnum parts) round-trip with their
+// parameters; a part count that disagrees with dnum is refused, and so are
+// keys of another dnum.
+TEST(Serialize, HybridKeysRoundTrip) {
+  SecureRandom rng;
+  Params p = params();
+  p.dnum = 3;
+  KeySet k = generateKeys(p, rng);
+  EXPECT_EQ(deserializeParams(serialize(p)), p);
+  EXPECT_EQ(deserializePublicKey(serialize(p, k.pk), p).ax, k.pk.ax);
+  EvalKey evk = deserializeEvalKey(serialize(p, k.evk), p);
+  ASSERT_EQ(evk.ax.size(), 3u);
+  EXPECT_EQ(evk.ax, k.evk.ax);
+  EXPECT_EQ(evk.bx, k.evk.bx);
+  RotationKey rk = generateRotationKey(p, k.sk, 5, rng);
+  RotationKey rk2 = deserializeRotationKey(serialize(p, rk), p);
+  EXPECT_EQ(rk2.ax, rk.ax);
+  EXPECT_EQ(rk2.bx, rk.bx);
+  std::string bytes = serialize(p, k.evk);
+  int32_t two = 2;
+  std::memcpy(&bytes[kAfterKeySet], &two, 4);
+  fixChecksum(bytes);
+  std::string why = errorOf([&] { deserializeEvalKey(bytes, p); });
+  EXPECT_NE(why.find("evaluation key has 2 part(s), but its parameters have dnum = 3"), std::string::npos) << why;
+  Params one = params();
+  why = errorOf([&] { deserializeEvalKey(serialize(p, k.evk), one); });
+  EXPECT_NE(why.find("dnum=3"), std::string::npos) << why;
+  EvalKey short1 = k.evk;
+  short1.ax.pop_back();
+  why = errorOf([&] { serialize(p, short1); });
+  EXPECT_NE(why.find("need 3"), std::string::npos) << why;
 }
 
 // Keys always carry their key set; a secret key must be ternary of weight h.

@@ -21,11 +21,13 @@ namespace fhec::rt {
 
 /// 2: keys and ciphertexts carry their KeySetId. 3: the checksum is XXH3-64
 /// (tens of GB/s; FNV-1a's 1 GB/s was most of a ciphertext's
-/// (de)serialization). Versions 2 and 3 are read, version 1 files are refused.
-constexpr uint32_t kSerialVersion = 3;
+/// (de)serialization). 4: the parameters record dnum, and an evaluation or
+/// rotation key its number of parts (hybrid key switching). Versions 2 to 4
+/// are read (older ones as dnum = 1), version 1 files are refused.
+constexpr uint32_t kSerialVersion = 4;
 enum class ObjectKind : uint32_t { Params = 1, Ciphertext = 2, SecretKey = 3, PublicKey = 4, EvalKey = 5, RotationKey = 6 };
 
-/// The checksum of a payload in format `version` (2 or 3).
+/// The checksum of a payload in format `version` (2 to 4).
 uint64_t payloadChecksum(uint32_t version, std::string_view payload);
 
 std::string serialize(const Params &p);
