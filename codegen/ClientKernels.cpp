@@ -29,7 +29,7 @@ public:
   ClientKernelBuilder(ModuleOp module, const rt::Params &p, unsigned logH, unsigned primeBits)
       : b(module.getContext()), loc(module.getLoc()), p(p), logH(logH), primeBits(primeBits),
         moduleBody(module.getBody()),
-        keyBasis(basis(clientKeyBits(unsigned(p.logN), unsigned(p.logQ)))),
+        keyBasis(basis(clientKeyBits(unsigned(p.logN), unsigned(p.logKey())))),
         encryptBasis(basis(clientEncryptBits(unsigned(p.logN), unsigned(p.logQ)))) {}
 
   // The secret in the largest basis (key generation's; decryption reads a prefix).
@@ -40,24 +40,25 @@ public:
     ret({fhe::NttOp::create(b, loc, eval(keyBasis), c.getResult())});
   }
 
-  // A half of a public-key polynomial (below Q) in the encryption basis.
+  // A half of a public-key polynomial (below Q, the low one below P <= Q) in
+  // the encryption basis.
   void preparePublic() {
     Block *body = function(abi::kClientPreparePublic, {{poly(p.logQ), "half"}}, {{eval(encryptBasis), "pk"}});
     Value c = fhe::CrtOp::create(b, loc, coeff(encryptBasis), body->getArgument(0));
     ret({fhe::NttOp::create(b, loc, eval(encryptBasis), c)});
   }
 
-  // b = E - a s mod Q^2.
+  // b = E - a s mod PQ.
   void keyB() {
-    int wide = 2 * p.logQ;
+    int wide = p.logKey();
     Block *body = function(abi::kClientKeyB, {{poly(wide), "a"}, {poly(wide), "E"}, {eval(keyBasis), "sk"}},
                            {{poly(wide), "b"}});
     Value as = product(body->getArgument(0), body->getArgument(2), keyBasis, wide);
     ret({fhe::PolySubOp::create(b, loc, body->getArgument(1), as)});
   }
 
-  // HEAAN's encMsg on the halves of pk = pk_hi Q + pk_lo: with X = v pk + e,
-  // round(X / Q) = v pk_hi + round((v pk_lo + e) / Q) exactly, so both
+  // HEAAN's encMsg on the halves of pk = pk_hi P + pk_lo: with X = v pk + e,
+  // round(X / P) = v pk_hi + round((v pk_lo + e) / P) exactly, so both
   // products fit a basis of half the bits (25 primes instead of 49 at the
   // paper's size: half the NTTs of v and of the iCRT's work). The error is
   // added as the iCRT reads the residues, the rounding in its columns.
@@ -74,11 +75,11 @@ public:
     auto times = [&](Value k) {
       return fhe::InttOp::create(b, loc, coeff(encryptBasis), fhe::HadamardOp::create(b, loc, v, k).getResult()).getResult();
     };
-    // round((v pk_lo + e) / Q) is at most N + 1 in magnitude: logN + 3 bits
+    // round((v pk_lo + e) / P) is at most N + 1 in magnitude: logN + 3 bits
     // hold it (two's complement), and it enters v pk_hi's iCRT as its addend.
     auto half = [&](Value hi, Value lo, Value err) {
       Value low = fhe::IcrtOp::create(b, loc, poly(p.logN + 3), times(lo), err, nullptr, nullptr,
-                                      b.getI64IntegerAttr(p.logQ), /*round=*/true);
+                                      b.getI64IntegerAttr(p.logP()), /*round=*/true);
       return fhe::IcrtOp::create(b, loc, poly(p.logQ), times(hi), low, nullptr, nullptr, nullptr, false).getResult();
     };
     Value ax = half(body->getArgument(4), body->getArgument(5), body->getArgument(1));
@@ -242,7 +243,7 @@ OwningOpRef<ModuleOp> buildClientKernels(MLIRContext &ctx, const rt::Params &par
                      IntegerAttr::get(IntegerType::get(&ctx, 64), int64_t(1) << logH));
   (*module)->setAttr(ckks::CKKSDialect::getParamsAttrName(),
                      ckks::ParamsAttr::get(&ctx, unsigned(params.logN), unsigned(params.logQ), unsigned(params.logp),
-                                           StringAttr::get(&ctx, "none"), StringAttr()));
+                                           StringAttr::get(&ctx, "none"), StringAttr(), unsigned(params.dnum)));
   std::set<int> levels(decryptLevels.begin(), decryptLevels.end());
   levels.insert(params.logQ);
   for (int l : levels)

@@ -386,6 +386,7 @@ static int driverMainImpl(int argc, char **argv) {
     params.logN = int(p.getLogN());
     params.logQ = int(p.getLogQ());
     params.logp = int(p.getLogp());
+    params.dnum = int(p.getDnum());
     try {
       module = buildClientKernels(ctx, params, *lookupTarget(options.target), resultLevels(*module));
     } catch (const ProgramError &e) {

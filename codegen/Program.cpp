@@ -59,6 +59,7 @@ rt::Params paramsOf(ModuleOp module) {
   params.logN = int(p.getLogN());
   params.logQ = int(p.getLogQ());
   params.logp = int(p.getLogp());
+  params.dnum = int(p.getDnum());
   return params;
 }
 

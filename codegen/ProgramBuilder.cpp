@@ -46,7 +46,8 @@ ProgramBuilder::ProgramBuilder(const rt::Params &params, const std::string &secu
   auto paramsAttr = ckks::ParamsAttr::getChecked([&] { return emitError(l); }, ctx, unsigned(params.logN),
                                                  unsigned(params.logQ), unsigned(params.logp),
                                                  security.empty() ? StringAttr() : StringAttr::get(ctx, security),
-                                                 keySwitch.empty() ? StringAttr() : StringAttr::get(ctx, keySwitch));
+                                                 keySwitch.empty() ? StringAttr() : StringAttr::get(ctx, keySwitch),
+                                                 unsigned(params.dnum));
   if (!paramsAttr) diags.raise(ProgramError::Kind::Parameter);
   SmallVector<Type> types;
   for (const CiphertextShape &in : inputs) {

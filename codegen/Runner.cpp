@@ -160,6 +160,7 @@ int runProgram(ModuleOp module, const RunOptions &opts) {
   params.logN = int(paramsAttr.getLogN());
   params.logQ = int(paramsAttr.getLogQ());
   params.logp = int(paramsAttr.getLogp());
+  params.dnum = int(paramsAttr.getDnum());
   try {
     params.validate();
     // The configurations: the main one, then each --compare.

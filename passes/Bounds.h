@@ -27,13 +27,20 @@ inline unsigned region2Bits(unsigned logN, unsigned logq, unsigned logQ) {
   return productBasisBits(logN, logq, 2 * logQ);
 }
 
+/// Hybrid key switching (dnum > 1): the sum over dnum digits (|d_j| <=
+/// 2^(logP - 1)) of their products with the key parts (mod PQ, below
+/// 2^logKey), accumulated before one iCRT: the same basis at every level.
+inline unsigned hybridKeySwitchBits(unsigned logN, unsigned logP, unsigned logKey, unsigned dnum) {
+  return accumulatedProductBits(logN, logP, logKey, dnum);
+}
+
 // The client kernels (codegen/ClientKernels.h), for a secret of any Hamming
 // weight h <= N (|s|_1 <= N) but in decryption, and small errors below 2^29:
-/// Encryption, on the halves of pk = pk_hi Q + pk_lo (each below Q): v pk_hi
-/// and v pk_lo + e, v ternary: |X| < N Q + 2^29.
+/// Encryption, on the halves of pk = pk_hi P + pk_lo (below Q and P <= Q):
+/// v pk_hi and v pk_lo + e, v ternary: |X| < N Q + 2^29.
 inline unsigned clientEncryptBits(unsigned logN, unsigned logQ) { return productBasisBits(logN, 1, logQ); }
-/// A key's a s, a below Q^2: |X| < N Q^2.
-inline unsigned clientKeyBits(unsigned logN, unsigned logQ) { return productBasisBits(logN, 0, 2 * logQ); }
+/// A key's a s, a below PQ = 2^logKey: |X| < N PQ.
+inline unsigned clientKeyBits(unsigned logN, unsigned logKey) { return productBasisBits(logN, 0, logKey); }
 /// Decryption's ax s for one bit-window A of ax, below 2^bits, and a secret
 /// of Hamming weight at most 2^logH: |X| < 2^logH 2^bits <= P / 4. (A
 /// window's basis has few primes: the iCRT's estimate of k errs by less than

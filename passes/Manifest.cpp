@@ -107,7 +107,9 @@ LogicalResult ManifestBuilder::finish() {
     if (logN && p.getLogN() != logN)
       return module.emitError() << "functions use ring dimension 2^" << logN << ", but ckks.params says 2^"
                                 << p.getLogN();
-    os << "params logN=" << p.getLogN() << " logQ=" << p.getLogQ() << " logp=" << p.getLogp() << "\n";
+    os << "params logN=" << p.getLogN() << " logQ=" << p.getLogQ() << " logp=" << p.getLogp();
+    if (p.getDnum() != 1) os << " dnum=" << p.getDnum();
+    os << "\n";
   } else {
     os << "params logN=" << logN << " logQ=0 logp=0\n";
   }

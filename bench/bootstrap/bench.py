@@ -8,7 +8,7 @@ One run: every figure printed is measured in it. Sparse slots (2 slots <= N/2) u
 dense CoeffToSlot/SlotToCoeff unless --level-budget is given; full slots (N/2) are
 factored (default budget 3, 3).
 
-Usage: bench/bootstrap/bench.py [--logN 16 --logQ 880 --logp 30] [--slots 8]
+Usage: bench/bootstrap/bench.py [--logN 16 --logQ 880 --logp 30 --dnum 1] [--slots 8]
                                 [--mod-logq 42 --log-scale 46] [--level-budget 3 3]
                                 [--threads 1 2] [--runs 3] [--target auto] [--security 128]
                                 [--min-bits 14] [--peers] [--json ...]
@@ -35,7 +35,7 @@ from peers.bench import med  # noqa: E402
 import fhec  # noqa: E402
 
 TABLE = jinja2.Template("""\
-bootstrapping: logN={{ logN }} logQ={{ logQ }} logp={{ logp }} ({{ security }}), {{ runs }} calls, medians
+bootstrapping: logN={{ logN }} logQ={{ logQ }} logp={{ logp }} dnum={{ dnum }} ({{ security }}), {{ runs }} calls, medians
 machine: {{ machine }}
 {{ '%-10s %6s %8s %10s %10s %10s %9s %9s %7s' % ('system', 'slots', 'threads', 'boot (s)', 'keygen (s)', 'keys (MB)', \
 'max bits', 'mean bits', 'levels') }}
@@ -104,6 +104,7 @@ def main():
     ap.add_argument("--logN", type=int, default=16)
     ap.add_argument("--logQ", type=int, default=880)
     ap.add_argument("--logp", type=int, default=30)
+    ap.add_argument("--dnum", type=int, default=1, help="digits of hybrid key switching (keys mod P*Q, P = 2^ceil(logQ/dnum))")
     ap.add_argument("--slots", type=int, default=8)
     ap.add_argument("--mod-logq", type=int, default=42)
     ap.add_argument("--log-scale", type=int, default=46)
@@ -118,7 +119,8 @@ def main():
     ap.add_argument("--peers", action="store_true", help="desilofhe's full-slot bootstrap too (17.5 GB)")
     ap.add_argument("--json", default=str(ROOT / "bench" / "bootstrap" / "results.json"))
     args = ap.parse_args()
-    params = fhec.Params(logN=args.logN, logQ=args.logQ, logp=args.logp, slots=args.slots, security=args.security)
+    params = fhec.Params(logN=args.logN, logQ=args.logQ, logp=args.logp, slots=args.slots, security=args.security,
+                         dnum=args.dnum)
     rows = []
     for t in args.threads:
         rows.append(fhec_row(args, params, t))
@@ -128,7 +130,7 @@ def main():
             if row:
                 rows.append(row)
     ok = all(r["max_bits"] >= args.min_bits for r in rows if r["system"] == "fhec")
-    report = {"logN": args.logN, "logQ": args.logQ, "logp": args.logp, "runs": args.runs,
+    report = {"logN": args.logN, "logQ": args.logQ, "logp": args.logp, "dnum": args.dnum, "runs": args.runs,
               "security": f"security = {args.security!r} required of fhec's estimate",
               "machine": describe(machine_info()), "rows": rows,
               "peak_gb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20, "pass": ok}

@@ -34,12 +34,13 @@ using namespace fhec;
 namespace {
 
 using Pair = std::pair<Value, Value>;  // (ax, bx)
+using KeyParts = SmallVector<Pair>;     // a key-switching key's (ax, bx), one pair per digit (dnum)
 
 /// Lowers the body of one function; one method per ckks op.
 class FunctionLowering {
 public:
-  FunctionLowering(OpBuilder &b, ckks::ParamsAttr params, fhe::BasisAttr evkBasis, Pair evk,
-                   llvm::DenseMap<uint64_t, Pair> rotationKeys)
+  FunctionLowering(OpBuilder &b, ckks::ParamsAttr params, fhe::BasisAttr evkBasis, KeyParts evk,
+                   llvm::DenseMap<uint64_t, KeyParts> rotationKeys)
       : b(b), params(params), evkBasis(evkBasis), evk(evk), rotationKeys(std::move(rotationKeys)) {}
 
   llvm::DenseMap<Value, Pair> map;
@@ -156,8 +157,11 @@ private:
   OpBuilder &b;
   ckks::ParamsAttr params;
   fhe::BasisAttr evkBasis;
-  Pair evk;
-  llvm::DenseMap<uint64_t, Pair> rotationKeys;  // by Galois element
+  KeyParts evk;
+  llvm::DenseMap<uint64_t, KeyParts> rotationKeys;  // by Galois element
+  // Hybrid key switching: the digits of a BigInt polynomial, CRT'd into the
+  // key basis (shared by the rotations of one ciphertext).
+  llvm::DenseMap<Value, SmallVector<Value>> digitCache;
   // CRT'd and NTT'd operands shared between products: (BigInt value, basis) -> RNS.
   llvm::DenseMap<std::tuple<Value, Attribute, unsigned>, Value> coeffCache, evalCache;  // (poly, basis, centered)
 
@@ -276,6 +280,58 @@ private:
     return fhe::BasisAttr::get(b.getContext(), region2Bits(params.getLogN(), logq, params.getLogQ()));
   }
 
+  bool hybrid() const { return params.getDnum() > 1; }
+
+  // Hybrid key switching (dnum > 1, docs/design.md): the k = ceil(logq / B)
+  // digits of x mod q, B = logP, in the key basis's coefficient domain.
+  // Balanced (centered form): digit j is bits [jB, jB + w_j) of
+  // x + sum_{i<j} 2^(iB + B - 1) read centered; HEAAN's form reads x's own
+  // bits unsigned. Each digit is one fused kernel (fhe-fuse).
+  ArrayRef<Value> digits(Location loc, Value x) {
+    auto it = digitCache.find(x);
+    if (it != digitCache.end()) return it->second;
+    const unsigned logq = cast<fhe::PolyType>(x.getType()).getLogq(), B = params.getLogP();
+    const unsigned k = (logq + B - 1) / B;
+    const bool balanced = centeredKeySwitch();
+    SmallVector<Value> out;
+    for (unsigned j = 0; j < k; ++j) {
+      const unsigned width = j + 1 < k ? B : logq - j * B;
+      Value y = x;
+      if (balanced && j > 0) {
+        llvm::APInt h(logq, 0);
+        for (unsigned i = 0; i < j; ++i) h.setBit(i * B + B - 1);
+        y = fhe::PolyAddScalarOp::create(b, loc, y, b.getIntegerAttr(b.getIntegerType(logq), h));
+      }
+      if (j > 0) y = fhe::PolyShrOp::create(b, loc, polyType(logq - j * B), y, int64_t(j * B));
+      if (width < logq - j * B) y = fhe::PolyReduceOp::create(b, loc, polyType(width), y);
+      out.push_back(toCoeff(loc, y, evkBasis, balanced));
+    }
+    return digitCache[x] = std::move(out);
+  }
+
+  // floor((sum_j d_j key_j mod qP) / P) for the digits d_j (eval domain, key
+  // basis) and the key parts (ax or bx halves): the products summed in the
+  // evaluation domain, one iNTT and iCRT mod 2^(logq + logP), the shift.
+  Value hybridKeySwitch(Location loc, ArrayRef<Value> d, const KeyParts &key, bool bxHalf, unsigned logq) {
+    Value sum;
+    for (auto [j, dj] : llvm::enumerate(d)) {
+      Value prod = fhe::HadamardOp::create(b, loc, dj, bxHalf ? key[j].second : key[j].first);
+      sum = sum ? fhe::AddOp::create(b, loc, sum, prod).getResult() : prod;
+    }
+    Value wide = toPoly(loc, sum, logq + params.getLogP());
+    return fhe::PolyShrOp::create(b, loc, polyType(logq), wide, int64_t(params.getLogP()));
+  }
+
+  // The digits of x in the evaluation domain, after phi_g when g != 0.
+  SmallVector<Value> evalDigits(Location loc, Value x, uint64_t g) {
+    SmallVector<Value> out;
+    for (Value c : digits(loc, x)) {
+      if (g) c = fhe::AutomorphismOp::create(b, loc, c.getType(), c, b.getI64IntegerAttr(int64_t(g)));
+      out.push_back(fhe::NttOp::create(b, loc, cast<fhe::RnsType>(c.getType()).withDomain(fhe::Domain::eval), c));
+    }
+    return out;
+  }
+
   // Key switching, region 2 of Fig. 2: floor((a * key mod qQ) / Q) for a in
   // the eval domain of region 2's basis and a key (mod Q^2) prepared in the
   // evaluation-key basis, read through a prefix at lower levels.
@@ -316,9 +372,16 @@ private:
     Value axbx = toPoly(loc, axbxE, logq);
 
     // Region 2: relinearization of axax with the evaluation key.
-    Value d2 = toEval(loc, axax, region2(logq), centeredKeySwitch());
-    Value axmult = keySwitch(loc, d2, evk.first, logq);
-    Value bxmult = keySwitch(loc, d2, evk.second, logq);
+    Value axmult, bxmult;
+    if (hybrid()) {
+      SmallVector<Value> d = evalDigits(loc, axax, 0);
+      axmult = hybridKeySwitch(loc, d, evk, false, logq);
+      bxmult = hybridKeySwitch(loc, d, evk, true, logq);
+    } else {
+      Value d2 = toEval(loc, axax, region2(logq), centeredKeySwitch());
+      axmult = keySwitch(loc, d2, evk[0].first, logq);
+      bxmult = keySwitch(loc, d2, evk[0].second, logq);
+    }
     map[o.getResult()] = {fhe::PolyAddOp::create(b, loc, axmult, axbx), fhe::PolyAddOp::create(b, loc, bxmult, bxbx)};
     return success();
   }
@@ -337,11 +400,19 @@ private:
   Pair rotate(Location loc, Pair x, unsigned logq, uint64_t g) {
     auto key = rotationKeys.find(g);
     assert(key != rotationKeys.end() && "rotation keys are collected per function");
+    if (hybrid()) {
+      // phi_g of each digit of ax: the rotations of x share its digits.
+      SmallVector<Value> d = evalDigits(loc, x.first, g);
+      Value ax = hybridKeySwitch(loc, d, key->second, false, logq);
+      Value bx = hybridKeySwitch(loc, d, key->second, true, logq);
+      Value bRot = fhe::PolyAutomorphismOp::create(b, loc, x.second.getType(), x.second, b.getI64IntegerAttr(int64_t(g)));
+      return {ax, fhe::PolyAddOp::create(b, loc, bx, bRot)};
+    }
     Value c = toCoeff(loc, x.first, region2(logq), centeredKeySwitch());
     Value rotated = fhe::AutomorphismOp::create(b, loc, c.getType(), c, b.getI64IntegerAttr(int64_t(g)));
     Value e = fhe::NttOp::create(b, loc, cast<fhe::RnsType>(c.getType()).withDomain(fhe::Domain::eval), rotated);
-    Value ax = keySwitch(loc, e, key->second.first, logq);
-    Value bx = keySwitch(loc, e, key->second.second, logq);
+    Value ax = keySwitch(loc, e, key->second[0].first, logq);
+    Value bx = keySwitch(loc, e, key->second[0].second, logq);
     Value bRot = fhe::PolyAutomorphismOp::create(b, loc, x.second.getType(), x.second, b.getI64IntegerAttr(int64_t(g)));
     return {ax, fhe::PolyAddOp::create(b, loc, bx, bRot)};
   }
@@ -439,7 +510,11 @@ struct CKKSToFHEPass : public fhec::impl::CKKSToFHEBase<CKKSToFHEPass> {
     });
     fhe::BasisAttr evkBasis;
     if (maxLogq) {
-      evkBasis = fhe::BasisAttr::get(ctx, region2Bits(params.getLogN(), maxLogq, params.getLogQ()));
+      // Hybrid key switching reads the whole key basis at every level.
+      unsigned bits = params.getDnum() > 1 ? hybridKeySwitchBits(params.getLogN(), params.getLogP(),
+                                                                 params.getLargestLogModulus(), params.getDnum())
+                                           : region2Bits(params.getLogN(), maxLogq, params.getLogQ());
+      evkBasis = fhe::BasisAttr::get(ctx, bits);
       emitEvkPrepare(module, params, evkBasis);
     }
     for (func::FuncOp f : funcs)
@@ -456,13 +531,13 @@ struct CKKSToFHEPass : public fhec::impl::CKKSToFHEBase<CKKSToFHEPass> {
     return found;
   }
 
-  // func @__fhec_evk_prepare(%key: !fhe.poly<logq = 2 logQ>) -> !fhe.rns<evk basis, eval>
+  // func @__fhec_evk_prepare(%key: !fhe.poly<logq = logQ + logP>) -> !fhe.rns<evk basis, eval>
   void emitEvkPrepare(ModuleOp module, ckks::ParamsAttr params, fhe::BasisAttr basis) {
     MLIRContext *ctx = module.getContext();
     OpBuilder b(ctx);
     b.setInsertionPointToEnd(module.getBody());
     Location loc = module.getLoc();
-    auto keyT = fhe::PolyType::get(ctx, params.getLogN(), 2 * params.getLogQ());
+    auto keyT = fhe::PolyType::get(ctx, params.getLogN(), params.getLargestLogModulus());
     auto coeffT = fhe::RnsType::get(ctx, params.getLogN(), basis, fhe::Domain::coeff, fhe::Layout::prime_major);
     auto evalT = coeffT.withDomain(fhe::Domain::eval);
     auto f = func::FuncOp::create(b, loc, abi::kEvkPrepareFunc, b.getFunctionType({keyT}, {evalT}));
@@ -488,7 +563,8 @@ struct CKKSToFHEPass : public fhec::impl::CKKSToFHEBase<CKKSToFHEPass> {
     });
 
     // New signature: (ct0.ax, ct0.bx, ..., [pt<j>@<scale>,<logq> per plaintext
-    // use], [evk.ax, evk.bx], [rk<g>.ax, rk<g>.bx]...) -> (out0.ax, out0.bx, ...).
+    // use], [evk.ax, evk.bx], [rk<g>.ax, rk<g>.bx]...) -> (out0.ax, out0.bx, ...),
+    // each key's pair once per part (dnum, abi::keyPartRole).
     SmallVector<Type> argTypes, resTypes;
     SmallVector<Attribute> ctIn, ctOut;
     SmallVector<int64_t> ptSlots;
@@ -530,8 +606,12 @@ struct CKKSToFHEPass : public fhec::impl::CKKSToFHEBase<CKKSToFHEPass> {
     for (auto &[key, use] : uses) argTypes.push_back(fhe::PolyType::get(ctx, params.getLogN(), unsigned(use.logq)));
     unsigned numInputArgs = argTypes.size();
     SmallVector<std::string> keyRoles;
-    if (hasMul) keyRoles.append({"evk.ax", "evk.bx"});
-    for (uint64_t g : galois) keyRoles.append({abi::rotationKeyRole(g, false), abi::rotationKeyRole(g, true)});
+    const int dnum = int(params.getDnum());
+    auto addKeyRoles = [&](const std::string &ax, const std::string &bx) {
+      for (int j = 0; j < dnum; ++j) keyRoles.append({abi::keyPartRole(ax, j), abi::keyPartRole(bx, j)});
+    };
+    if (hasMul) addKeyRoles("evk.ax", "evk.bx");
+    for (uint64_t g : galois) addKeyRoles(abi::rotationKeyRole(g, false), abi::rotationKeyRole(g, true));
     if (!keyRoles.empty()) {
       auto keyT = fhe::RnsType::get(ctx, params.getLogN(), evkBasis, fhe::Domain::eval, fhe::Layout::prime_major);
       argTypes.append(keyRoles.size(), keyT);
@@ -557,17 +637,16 @@ struct CKKSToFHEPass : public fhec::impl::CKKSToFHEBase<CKKSToFHEPass> {
 
     Block *body = nf.addEntryBlock();
     b.setInsertionPointToStart(body);
-    Pair evk;
     unsigned next = numInputArgs;
-    if (hasMul) {
-      evk = {body->getArgument(next), body->getArgument(next + 1)};
-      next += 2;
-    }
-    llvm::DenseMap<uint64_t, Pair> rotationKeys;
-    for (uint64_t g : galois) {
-      rotationKeys[g] = {body->getArgument(next), body->getArgument(next + 1)};
-      next += 2;
-    }
+    auto takeKey = [&]() {
+      KeyParts parts;
+      for (int j = 0; j < dnum; ++j, next += 2) parts.push_back({body->getArgument(next), body->getArgument(next + 1)});
+      return parts;
+    };
+    KeyParts evk;
+    if (hasMul) evk = takeKey();
+    llvm::DenseMap<uint64_t, KeyParts> rotationKeys;
+    for (uint64_t g : galois) rotationKeys[g] = takeKey();
     FunctionLowering lowering(b, params, evkBasis, evk, std::move(rotationKeys));
     unsigned ctArg = 0;
     for (BlockArgument arg : f.getArguments())

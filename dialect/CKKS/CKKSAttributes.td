@@ -7,7 +7,9 @@ def CKKS_ParamsAttr : CKKS_Attr<"Params", "params"> {
   let summary = "CKKS scheme parameters of a module";
   let description = [{
     Ring dimension N = 2^logN, top modulus Q = 2^logQ (bits), scaling factor
-    p = 2^logp (bits). The evaluation key lives mod Q^2. Paper default
+    p = 2^logp (bits). Key-switching keys live mod P Q, P = 2^ceil(logQ / dnum):
+    `dnum` (default 1, HEAAN's P = Q) is the number of digits of hybrid key
+    switching (Han–Ki 2020), each key having one part per digit. Paper default
     (Jung et al. 2021, Table 6): `#ckks.params<logN = 16, logQ = 1200, logp = 30>`.
 
     `security` is the classical security level (bits) the driver requires of
@@ -25,17 +27,20 @@ def CKKS_ParamsAttr : CKKS_Attr<"Params", "params"> {
   }];
   let parameters = (ins "unsigned":$logN, "unsigned":$logQ, "unsigned":$logp,
                         OptionalParameter<"::mlir::StringAttr">:$security,
-                        OptionalParameter<"::mlir::StringAttr">:$keyswitch);
+                        OptionalParameter<"::mlir::StringAttr">:$keyswitch,
+                        DefaultValuedParameter<"unsigned", "1">:$dnum);
   let builders = [
     AttrBuilder<(ins "unsigned":$logN, "unsigned":$logQ, "unsigned":$logp), [{
-      return $_get($_ctxt, logN, logQ, logp, ::mlir::StringAttr(), ::mlir::StringAttr());
+      return $_get($_ctxt, logN, logQ, logp, ::mlir::StringAttr(), ::mlir::StringAttr(), 1u);
     }]>
   ];
   let extraClassDeclaration = [{
     /// The required security level in bits; 0 for `security = "none"`.
     unsigned getRequiredSecurityBits() const;
-    /// log2 of the largest modulus keys are made for: the evaluation key's Q^2.
-    unsigned getLargestLogModulus() const { return 2 * getLogQ(); }
+    /// Bits of the special modulus P of key switching: ceil(logQ / dnum).
+    unsigned getLogP() const { return (getLogQ() + getDnum() - 1) / getDnum(); }
+    /// log2 of the largest modulus keys are made for: the keys' P Q.
+    unsigned getLargestLogModulus() const { return getLogQ() + getLogP(); }
     /// Whether key switching uses HEAAN 2.1's unsigned decomposition
     /// (`keyswitch = "heaan"`) rather than the centered one.
     bool isHeaanKeySwitch() const { return getKeyswitch() && getKeyswitch().getValue() == "heaan"; }

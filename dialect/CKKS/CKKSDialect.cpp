@@ -133,7 +133,8 @@ std::string fhec::ckks::checkPolynomial(llvm::StringRef basis, llvm::ArrayRef<do
 using namespace fhec::limits;
 
 LogicalResult ParamsAttr::verify(function_ref<InFlightDiagnostic()> emitError, unsigned logN,
-                                 unsigned logQ, unsigned logp, StringAttr security, StringAttr keyswitch) {
+                                 unsigned logQ, unsigned logp, StringAttr security, StringAttr keyswitch,
+                                 unsigned dnum) {
   if (logN < kMinLogN || logN > kMaxLogN)
     return emitError() << "logN = " << logN << " is out of range: N = 2^logN must be a power of two with "
                        << kMinLogN << " <= logN <= " << kMaxLogN;
@@ -145,6 +146,10 @@ LogicalResult ParamsAttr::verify(function_ref<InFlightDiagnostic()> emitError, u
   if (keyswitch && !llvm::is_contained({"centered", "heaan"}, keyswitch.getValue()))
     return emitError() << "keyswitch = \"" << keyswitch.getValue()
                        << "\" is not a key-switching form: expected \"centered\" (the default) or \"heaan\" (HEAAN 2.1's)";
+  if (dnum < 1 || dnum > logQ) return emitError() << "dnum = " << dnum << " must be in [1, logQ = " << logQ << "]";
+  if ((dnum - 1) * ((logQ + dnum - 1) / dnum) >= logQ)
+    return emitError() << "dnum = " << dnum << " digits of ceil(logQ / dnum) = " << (logQ + dnum - 1) / dnum
+                       << " bits leave the last one empty at logQ = " << logQ << ": use fewer digits";
   return success();
 }
 

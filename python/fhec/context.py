@@ -299,7 +299,7 @@ class Context:
     def _from_keys(cls, keys, params, target, threads, reference):
         cpp = keys.params
         if params is None:
-            params = Params(cpp.logN, cpp.logQ, cpp.logp, security="none")
+            params = Params(cpp.logN, cpp.logQ, cpp.logp, security="none", dnum=cpp.dnum)
         elif not isinstance(params, Params) or params._cpp != cpp:
             raise ParameterError(f"the keys were made for {cpp!r}, not {params!r}")
         return cls(params, target, threads, reference, _keys=keys)

@@ -10,7 +10,7 @@ class Params:
     """CKKS parameters in HEAAN's power-of-two form.
 
     logN: ring dimension N = 2^logN (2 <= logN <= 17).
-    logQ: bits of the top ciphertext modulus Q; keys live mod Q^2.
+    logQ: bits of the top ciphertext modulus Q; keys live mod P*Q.
     logp: bits of the scale 2^logp that messages and constants are encoded at.
     slots: complex slots per ciphertext, a power of two <= N/2 (default N/2).
     security: the classical security level (bits) compiling requires of the
@@ -21,18 +21,22 @@ class Params:
         polynomial's representatives in [-q/2, q/2), the smaller error) or
         "heaan" (HEAAN 2.1's unsigned ones in [0, q), bit-compatible with it).
         Keys are the same for both.
+    dnum: digits of hybrid key switching (Han-Ki 2020): the special modulus
+        is P = 2^ceil(logQ / dnum) and each key-switching key has dnum parts.
+        1 (default) is HEAAN's P = Q; a larger dnum allows a larger logQ at
+        the same security (keys mod P*Q) for more key-switching work.
 
     Raises ParameterError for inconsistent values.
     """
 
-    def __init__(self, logN, logQ, logp, slots=None, security="128", keyswitch="centered"):
+    def __init__(self, logN, logQ, logp, slots=None, security="128", keyswitch="centered", dnum=1):
         security = str(security)
         if security not in _LEVELS:
             raise ParameterError(f"security={security!r} is not a level: expected one of {', '.join(_LEVELS)}")
         if keyswitch not in ("centered", "heaan"):
             raise ParameterError(f"keyswitch={keyswitch!r} is not a key-switching form: expected 'centered' or 'heaan'")
         try:
-            self._cpp = _fhec.Params(int(logN), int(logQ), int(logp))
+            self._cpp = _fhec.Params(int(logN), int(logQ), int(logp), dnum=int(dnum))
         except Exception as e:  # the runtime's validation message
             raise ParameterError(str(e)) from None
         half = 1 << (int(logN) - 1)
@@ -72,13 +76,15 @@ class Params:
                 raise ParameterError(str(e)) from None
             if bits >= int(security):
                 return cls(logN, logQ, scale_bits, slots=slots, security=security, keyswitch=keyswitch)
-        raise ParameterError(f"no ring up to N = 2^17 gives {security}-bit security for keys mod 2^{2 * logQ} "
+        raise ParameterError(f"no ring up to N = 2^17 gives {security}-bit security for keys mod P*Q = 2^{2 * logQ} "
                              f"(depth {depth} at {scale_bits}-bit scale): reduce the depth or the scale, or "
                              "bootstrap")
 
     logN = property(lambda self: self._cpp.logN, doc="log2 of the ring dimension N")
     logQ = property(lambda self: self._cpp.logQ, doc="bits of the top modulus Q")
     logp = property(lambda self: self._cpp.logp, doc="bits of the scale")
+    dnum = property(lambda self: self._cpp.dnum, doc="digits of hybrid key switching (1: P = Q)")
+    logP = property(lambda self: self._cpp.logP, doc="bits of the special modulus P = 2^ceil(logQ / dnum)")
 
     @property
     def N(self):
@@ -87,12 +93,12 @@ class Params:
 
     @property
     def security_estimate(self):
-        """(bits, text): the HE Standard estimate for keys mod Q^2 (an upper
+        """(bits, text): the HE Standard estimate for keys mod P*Q (an upper
         bound for HEAAN's sparse secret, which the text says)."""
         return self._cpp.security_estimate()
 
     def _key(self):
-        return (self.logN, self.logQ, self.logp, self.slots, self.security, self.keyswitch)
+        return (self.logN, self.logQ, self.logp, self.slots, self.security, self.keyswitch, self.dnum)
 
     def __eq__(self, other):
         return isinstance(other, Params) and self._key() == other._key()
@@ -102,4 +108,4 @@ class Params:
 
     def __repr__(self):
         return (f"fhec.Params(logN={self.logN}, logQ={self.logQ}, logp={self.logp}, slots={self.slots}, "
-                f"security={self.security!r}, keyswitch={self.keyswitch!r})")
+                f"security={self.security!r}, keyswitch={self.keyswitch!r}, dnum={self.dnum})")

@@ -218,22 +218,26 @@ PYBIND11_MODULE(_fhec, m) {
   });
 
   py::class_<rt::Params>(m, "Params", "CKKS parameters: N = 2^logN, top modulus 2^logQ, scale 2^logp (bits)")
-      .def(py::init([](int logN, int logQ, int logp, int h, double sigma) {
+      .def(py::init([](int logN, int logQ, int logp, int h, double sigma, int dnum) {
              rt::Params p;
              p.logN = logN;
              p.logQ = logQ;
              p.logp = logp;
              p.h = h;
              p.sigma = sigma;
+             p.dnum = dnum;
              p.validate();
              return p;
            }),
-           py::arg("logN"), py::arg("logQ"), py::arg("logp"), py::arg("h") = 64, py::arg("sigma") = 3.2)
+           py::arg("logN"), py::arg("logQ"), py::arg("logp"), py::arg("h") = 64, py::arg("sigma") = 3.2,
+           py::arg("dnum") = 1)
       .def_readonly("logN", &rt::Params::logN)
       .def_readonly("logQ", &rt::Params::logQ)
       .def_readonly("logp", &rt::Params::logp)
       .def_readonly("h", &rt::Params::h)
       .def_readonly("sigma", &rt::Params::sigma)
+      .def_readonly("dnum", &rt::Params::dnum)
+      .def_property_readonly("logP", &rt::Params::logP)
       .def("__eq__", [](const rt::Params &a, const rt::Params &b) { return a == b; })
       .def("__repr__", &rt::Params::str)
       .def("security_estimate",

@@ -101,10 +101,12 @@ void KernelArithmetic::usePublic(const PublicKey &pk) {
   if (publicReady_ && pk.keySet.known() && pk.keySet == publicKeySet_) return;
   if (pk.ax.logN != params_.logN || pk.ax.logq != params_.logKey() || pk.bx.logq != params_.logKey())
     throw Error("the public key does not match " + params_.str());
-  // The encryption kernel takes each polynomial as halves pk = hi Q + lo.
+  // The encryption kernel takes each polynomial as halves pk = hi P + lo
+  // (hi below Q, lo below P <= Q, widened to the kernel's Q).
   for (auto [poly, name] : {std::pair{&pk.ax, "pk.ax"}, std::pair{&pk.bx, "pk.bx"}}) {
-    exec_.prepare(abi::kClientPreparePublic, std::string(name) + ".hi", shiftRight(*poly, params_.logQ));
-    exec_.prepare(abi::kClientPreparePublic, std::string(name) + ".lo", reduce(*poly, params_.logQ));
+    exec_.prepare(abi::kClientPreparePublic, std::string(name) + ".hi", shiftRight(*poly, params_.logP()));
+    BigPoly lo = reduce(*poly, params_.logP()), wide;
+    exec_.prepare(abi::kClientPreparePublic, std::string(name) + ".lo", *widen(lo, params_.logQ, wide));
   }
   publicKeySet_ = pk.keySet;
   publicReady_ = true;

@@ -121,6 +121,8 @@ Manifest parseManifest(const std::string &text) {
       m.logN = int(num(f, "logN", line));
       m.logQ = int(num(f, "logQ", line));
       m.logp = int(num(f, "logp", line));
+      if (f.count("dnum")) m.dnum = int(num(f, "dnum", line));
+      if (m.dnum < 1) bad(line, "dnum below 1");
     } else if (head == "client") {
       m.clientSecretWeight = num(f, "secret_weight", line);
       if (m.clientSecretWeight < 1) bad(line, "secret weight below 1");
@@ -328,9 +330,10 @@ Buffer::~Buffer() { std::free(data_); }
 Executor::Executor(const CompiledModule &module, const Params &params) : module_(module), params_(params) {
   params.validate();
   const Manifest &m = module.manifest();
-  if (m.logN != params.logN || m.logQ != params.logQ || m.logp != params.logp)
+  if (m.logN != params.logN || m.logQ != params.logQ || m.logp != params.logp || m.dnum != params.dnum)
     throw Error("module was compiled for logN=" + std::to_string(m.logN) + " logQ=" + std::to_string(m.logQ) +
-                " logp=" + std::to_string(m.logp) + ", but the keys use " + params.str());
+                " logp=" + std::to_string(m.logp) + (m.dnum != 1 ? " dnum=" + std::to_string(m.dnum) : "") +
+                ", but the keys use " + params.str());
   device_ = deviceFor(m.kernels);
   int64_t ws = 0;
   for (const auto &f : m.functions) ws = std::max(ws, f.workspaceBytes);
@@ -390,9 +393,9 @@ void *Executor::argument(const ManifestArg &a) {
 }
 
 void Executor::prepareKey(const std::string &role, const BigPoly &key, const char *what) {
-  if (key.logN != params_.logN || key.logq != 2 * params_.logQ)
+  if (key.logN != params_.logN || key.logq != params_.logKey())
     throw Error(std::string(what) + " does not match the module (expected logN " + std::to_string(params_.logN) +
-                " and modulus 2^" + std::to_string(2 * params_.logQ) + ")");
+                " and modulus 2^" + std::to_string(params_.logKey()) + ")");
   prepare(abi::kEvkPrepareFunc, role, key);
 }
 
@@ -438,12 +441,18 @@ Executor::~Executor() {
   while (!keys_.empty()) drop(keys_.begin()->first);
 }
 
-// The one part of a key of dnum = 1, which is what compiled modules switch with.
-static const BigPoly &singlePart(const std::vector<BigPoly> &parts, const std::string &what) {
-  if (parts.size() != 1)
-    throw Error("the " + what + " has " + std::to_string(parts.size()) +
-                " parts (hybrid key switching, dnum > 1), but compiled modules switch keys with dnum = 1 only");
-  return parts[0];
+// Each part of a key-switching key under its role (abi::keyPartRole): as
+// many as the module's dnum.
+void Executor::prepareKeyParts(const std::string &ax, const std::string &bx, const std::vector<BigPoly> &axParts,
+                               const std::vector<BigPoly> &bxParts, const std::string &what) {
+  const int dnum = module_.manifest().dnum;
+  if (int(axParts.size()) != dnum || int(bxParts.size()) != dnum)
+    throw Error("the " + what + " has " + std::to_string(axParts.size()) + " part(s), but the module switches keys in " +
+                std::to_string(dnum) + " (dnum)");
+  for (int j = 0; j < dnum; ++j) {
+    prepareKey(abi::keyPartRole(ax, j), axParts[size_t(j)], what.c_str());
+    prepareKey(abi::keyPartRole(bx, j), bxParts[size_t(j)], what.c_str());
+  }
 }
 
 void Executor::setEvalKey(const EvalKey &evk) {
@@ -452,8 +461,7 @@ void Executor::setEvalKey(const EvalKey &evk) {
     while (!keys_.empty()) drop(keys_.begin()->first);
   keySet_ = evk.keySet;
   if (!module_.manifest().find(abi::kEvkPrepareFunc)) return;  // no key switching in the module
-  prepareKey("evk.ax", singlePart(evk.ax, "evaluation key"), "evaluation key");
-  prepareKey("evk.bx", singlePart(evk.bx, "evaluation key"), "evaluation key");
+  prepareKeyParts("evk.ax", "evk.bx", evk.ax, evk.bx, "evaluation key");
 }
 
 void Executor::setRotationKey(const RotationKey &rk) {
@@ -462,8 +470,7 @@ void Executor::setRotationKey(const RotationKey &rk) {
   keySet_ = rk.keySet;
   if (!module_.manifest().find(abi::kEvkPrepareFunc)) return;
   std::string what = "rotation key of Galois element " + std::to_string(rk.galois);
-  prepareKey(abi::rotationKeyRole(rk.galois, false), singlePart(rk.ax, what), what.c_str());
-  prepareKey(abi::rotationKeyRole(rk.galois, true), singlePart(rk.bx, what), what.c_str());
+  prepareKeyParts(abi::rotationKeyRole(rk.galois, false), abi::rotationKeyRole(rk.galois, true), rk.ax, rk.bx, what);
 }
 
 void Executor::setKeysFor(const ManifestFunction &f, const KeySet &keys) {

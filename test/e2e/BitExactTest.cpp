@@ -256,12 +256,12 @@ std::string denseValues(int n, bool complex) {
 // Rotations (by 1 and 7 from one op, and by 1000 >= slots on a sparse
 // ciphertext, at two levels), conjugation, plaintext products and sums, and add/sub/mul of
 // operands at different levels and scales (ckks.add's alignment), with the
-// key-switching form `keySwitch`.
-std::string rotationsProgram(const std::string &keySwitch) {
+// key-switching form `keySwitch` and `dnum` digits (hybrid key switching when > 1).
+std::string rotationsProgram(const std::string &keySwitch, int dnum = 1) {
   std::string a = ct(11, 200, 30, 256), a60 = ct(11, 200, 60, 256), b = ct(11, 170, 30, 256),
               b60 = ct(11, 170, 60, 256);
   return llvm::formatv(R"(
-module attributes {{ckks.params = #ckks.params<logN = 11, logQ = 200, logp = 30, security = "none", keyswitch = "{6}">} {{
+module attributes {{ckks.params = #ckks.params<logN = 11, logQ = 200, logp = 30, security = "none", keyswitch = "{6}"{7}>} {{
   func.func @h(%x: {0}, %y: {0}) -> ({3}, {3}, {0}) {{
     %r:2 = ckks.rotate %x [1, 7] : {0}
     %r2 = ckks.rotate %y [1000] : {0}
@@ -277,7 +277,8 @@ module attributes {{ckks.params = #ckks.params<logN = 11, logQ = 200, logp = 30,
     return %t, %rot, %c : {3}, {3}, {0}
   }
 })",
-                       a, a60, b, b60, denseValues(256, false), denseValues(256, true), keySwitch)
+                       a, a60, b, b60, denseValues(256, false), denseValues(256, true), keySwitch,
+                       dnum > 1 ? ", dnum = " + std::to_string(dnum) : std::string())
       .str();
 }
 
@@ -297,6 +298,22 @@ TEST_P(ProgramBitExact, HeaanKeySwitching) {
   ASSERT_TRUE(prog.module);
   if (GetParam().threads) prog.module->setThreads(GetParam().threads);
   checkProgram(prog, "h", makeParams(11, 200, 30), 1e-3);
+}
+
+// Hybrid key switching (dnum > 1): the balanced digits (centered form, dnum =
+// 3: logP = 67, three digits at every level used here, the top one 66, 36 or
+// 6 bits wide) and the unsigned ones (HEAAN's form, dnum = 2), with keys of
+// dnum parts, bit-identical to the reference on every target.
+TEST_P(ProgramBitExact, HybridKeySwitching) {
+  SKIP_UNLESS_RUNNABLE(GetParam());
+  for (auto [form, dnum] : {std::pair{"centered", 3}, std::pair{"heaan", 2}}) {
+    Program prog = compileProgram(rotationsProgram(form, dnum), GetParam().options());
+    ASSERT_TRUE(prog.module);
+    if (GetParam().threads) prog.module->setThreads(GetParam().threads);
+    rt::Params p = makeParams(11, 200, 30);
+    p.dnum = dnum;
+    checkProgram(prog, "h", p, 1e-3);
+  }
 }
 
 // ckks.poly_eval (expanded by ckks-expand-poly-eval into its managed

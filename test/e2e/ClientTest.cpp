@@ -23,6 +23,7 @@ namespace {
 struct Case {
   const char *target;
   int logN, logQ;
+  int dnum = 1;  // hybrid key switching's digits: keys mod PQ, encryption divides by P
 };
 
 class ClientKernelsTest : public ::testing::TestWithParam<Case> {};
@@ -40,6 +41,7 @@ TEST_P(ClientKernelsTest, SameKeysAndCiphertextsAsTheReference) {
   const Case c = GetParam();
   if (std::string why = cannotRun(c.target); !why.empty()) GTEST_SKIP() << why;
   rt::Params p = rt::test::makeParams(c.logN, c.logQ, 30);
+  p.dnum = c.dnum;
   const int mid = c.logQ / 2 + 7;  // a decrypt kernel below logQ
   CompileOptions o;
   o.target = c.target;
@@ -76,13 +78,23 @@ TEST_P(ClientKernelsTest, RefusesOtherParametersAndForeignKeys) {
   const Case c = GetParam();
   if (std::string why = cannotRun(c.target); !why.empty()) GTEST_SKIP() << why;
   rt::Params p = rt::test::makeParams(c.logN, c.logQ, 30);
+  p.dnum = c.dnum;
   CompileOptions o;
   o.target = c.target;
   std::unique_ptr<rt::CompiledModule> module = compileClientKernels(p, o);
   rt::KernelArithmetic kernels(*module, p);
   rt::Params other = rt::test::makeParams(c.logN, c.logQ, 30, /*h=*/32);
+  other.dnum = c.dnum;
   rt::SecureRandom rng;
   EXPECT_THROW(rt::generateKeys(other, rng, kernels), rt::Error);
+  rt::Params otherDnum = p;
+  otherDnum.dnum = c.dnum == 1 ? 2 : 1;  // keys of another modulus PQ
+  try {
+    rt::KernelArithmetic wrong(*module, otherDnum);
+    ADD_FAILURE() << "client kernels for dnum = " << c.dnum << " accepted dnum = " << otherDnum.dnum;
+  } catch (const rt::Error &e) {
+    EXPECT_NE(std::string(e.what()).find("but the keys use"), std::string::npos) << e.what();
+  }
   EXPECT_THROW(rt::KernelArithmetic(*module, rt::test::makeParams(c.logN, c.logQ + 64, 30)), rt::Error);
   // A ciphertext of another key set is refused before any product.
   rt::KeySet a = rt::generateKeys(p, rng, kernels), b = rt::generateKeys(p, rng, kernels);
@@ -102,7 +114,9 @@ TEST_P(ClientKernelsTest, RefusesOtherParametersAndForeignKeys) {
     EXPECT_NE(std::string(e.what()).find("Hamming weight"), std::string::npos) << e.what();
   }
   try {
-    rt::KernelArithmetic wide(*module, rt::test::makeParams(c.logN, c.logQ, 30, /*h=*/128));
+    rt::Params heavier = rt::test::makeParams(c.logN, c.logQ, 30, /*h=*/128);
+    heavier.dnum = c.dnum;
+    rt::KernelArithmetic wide(*module, heavier);
     ADD_FAILURE() << "client kernels for h = 64 accepted h = 128";
   } catch (const rt::Error &e) {
     EXPECT_NE(std::string(e.what()).find("Hamming weight up to 64"), std::string::npos) << e.what();
@@ -250,11 +264,13 @@ TEST(DecryptWindows, CoverTheModulusWithinTheirBases) {
 
 INSTANTIATE_TEST_SUITE_P(Targets, ClientKernelsTest,
                          ::testing::Values(Case{"cpu", 10, 300}, Case{"cpu-avx512", 10, 300},
-                                           Case{"cpu", 12, 600}, Case{"cpu-avx512", 12, 600}),
+                                           Case{"cpu", 12, 600}, Case{"cpu-avx512", 12, 600},
+                                           Case{"cpu", 10, 300, 3}, Case{"cpu-avx512", 10, 300, 3}),
                          [](const auto &info) {
                            std::string t = info.param.target;
                            std::replace(t.begin(), t.end(), '-', '_');
-                           return t + "_logN" + std::to_string(info.param.logN);
+                           return t + "_logN" + std::to_string(info.param.logN) +
+                                  (info.param.dnum > 1 ? "_dnum" + std::to_string(info.param.dnum) : "");
                          });
 
 } // namespace

@@ -74,6 +74,32 @@ def test_key_switching_forms(rng):
     assert errors["centered"] < errors["heaan"], errors
 
 
+def test_hybrid_key_switching(rng, tmp_path):
+    """dnum > 1 (hybrid key switching): keys of dnum parts mod P*Q from the
+    client kernels, a compiled product and rotations bit-identical to the
+    reference and decrypting to the plaintext results, the keys saved and
+    loaded with their parts; a context of another dnum is refused."""
+    params = fhec.Params(logN=11, logQ=200, logp=30, security="none", dnum=3)
+    assert (params.dnum, params.logP) == (3, 67)
+    assert "dnum=3" in repr(params) and params != fhec.Params(logN=11, logQ=200, logp=30, security="none")
+    f = fhec.compile(params, target="cpu")(lambda x, y: (x * y, *x.rotate([1, 3])))
+    assert "dnum = 3" in f.mlir
+    ctx = fhec.Context(params)
+    v, w = rng.uniform(-1, 1, 1024), rng.uniform(-1, 1, 1024)
+    cx, cy = ctx.encrypt(v), ctx.encrypt(w)
+    prod, r1, r3 = f(cx, cy)
+    ref_prod, ref_r1, ref_r3 = f.reference(cx, cy)
+    assert prod == ref_prod and r1 == ref_r1 and r3 == ref_r3
+    assert np.max(np.abs(ctx.decrypt(prod) - v * w)) < 1e-3
+    assert np.max(np.abs(ctx.decrypt(r3) - np.roll(v, -3))) < 1e-3
+    ctx.save(tmp_path / "keys")
+    server = fhec.Context.load(tmp_path / "keys", params, secret=False)
+    again, _, _ = f(server.ciphertext_from_bytes(cx.to_bytes()), server.ciphertext_from_bytes(cy.to_bytes()))
+    assert again == prod
+    with pytest.raises(fhec.FhecError):
+        f(fhec.Context(fhec.Params(logN=11, logQ=200, logp=30, security="none")).encrypt(v), cy)
+
+
 def test_rotation_lists_are_hoisted_and_exact(rng):
     """x.rotate([..]) traces one ckks.rotate with one result per offset (a
     right rotation as its left one, an offset 0 as x itself, a repeated

@@ -45,6 +45,12 @@ inline bool isExportableName(std::string_view s) {
 inline std::string rotationKeyRole(uint64_t galois, bool bx) {
   return "rk" + std::to_string(galois) + (bx ? ".bx" : ".ax");
 }
+/// The role of part j of a key-switching key of hybrid key switching
+/// (dnum > 1): part 0 has the key's role ("evk.ax", "rk5.bx"), part j > 0
+/// that role followed by ".<j>" ("evk.ax.1").
+inline std::string keyPartRole(const std::string &role, int part) {
+  return part ? role + "." + std::to_string(part) : role;
+}
 /// The Galois element of a rotation-key role, or nullopt for other roles.
 inline std::optional<uint64_t> rotationKeyGalois(std::string_view role) {
   if (role.size() < 6 || role.substr(0, 2) != "rk") return std::nullopt;

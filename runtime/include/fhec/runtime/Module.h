@@ -57,6 +57,7 @@ struct Manifest {
   int shoupBits = 64;  ///< Shoup base of the module's tables
   std::vector<std::string> cpuFeatures;  ///< what the module's code needs (cpuid names)
   int logN = 0, logQ = 0, logp = 0;
+  int dnum = 1;  ///< digits of key switching (hybrid when > 1)
   /// Client kernels: the largest secret Hamming weight their decryption is
   /// exact for (0: any weight up to N).
   int64_t clientSecretWeight = 0;
@@ -214,8 +215,11 @@ private:
   std::map<std::pair<std::string, size_t>, DeviceBuffer> staging_;
   Resident workspace_;
   /// Runs the module's key preparation (CRT + NTT) on one key polynomial mod
-  /// Q^2 into keys_[role].
+  /// PQ into keys_[role].
   void prepareKey(const std::string &role, const BigPoly &key, const char *what);
+  /// prepareKey on each part of a key-switching key (one per digit, dnum).
+  void prepareKeyParts(const std::string &ax, const std::string &bx, const std::vector<BigPoly> &axParts,
+                       const std::vector<BigPoly> &bxParts, const std::string &what);
   /// Prepared values (key-switching keys in RNS/NTT form: "evk.ax",
   /// "rk5.bx", ...; a client module's "sk", "pk.ax.lo", ...) by role: (m, N)
   /// prime-major words in the basis `basis` (an index of the manifest's).
