@@ -26,6 +26,14 @@
 // RANDOM: output 0: bit-identical
 // RANDOM: NTT
 // JSON: {"function": "he_mul", "target": "cuda-emu", "logN": 9, "logQ": 120, "runs": 1, "total_ms_median": {{.*}}, "phases_ms_median": {"CRT": {{.*}}, "outputs": ["bit-identical"]}
+// Hybrid key switching: keys of three parts saved by fhec run (format 4) and
+// made afresh.
+// RUN: rm -rf %t.hyb && fhec run %S/Inputs/hybrid.mlir --target=cpu --save=%t.hyb > /dev/null
+// RUN: fhec %S/Inputs/hybrid.mlir --target=cuda-emu -o %t.hyb/emu.so
+// RUN: fhec-exec %t.hyb/emu.so %t.hyb | FileCheck %s --check-prefix=HYBRID
+// RUN: fhec-exec %t.hyb/emu.so --random | FileCheck %s --check-prefix=HYBRID
+// HYBRID-NOT: DIFFERS
+// HYBRID: @he_mul_rot on cuda-emu (logN=9 logQ=120)
 // RUN: not fhec-exec %t/emu.so 2>&1 | FileCheck %s --check-prefix=USAGE
 // USAGE: usage: fhec-exec MODULE.so DIR
 

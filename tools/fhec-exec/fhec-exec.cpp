@@ -93,6 +93,7 @@ Workload generate(const rt::Manifest &m, const rt::ManifestFunction &f) {
   w.params.logN = m.logN;
   w.params.logQ = m.logQ;
   w.params.logp = m.logp;
+  w.params.dnum = m.dnum;
   rt::SecureRandom rng;
   rt::KeySet keys = rt::generateKeys(w.params, rng);
   if (f.needsEvalKey()) w.evk = keys.evk;
