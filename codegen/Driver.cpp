@@ -382,11 +382,7 @@ static int driverMainImpl(int argc, char **argv) {
       llvm::errs() << "fhec: error: --client needs the module attribute 'ckks.params'\n";
       return 1;
     }
-    rt::Params params;
-    params.logN = int(p.getLogN());
-    params.logQ = int(p.getLogQ());
-    params.logp = int(p.getLogp());
-    params.dnum = int(p.getDnum());
+    rt::Params params = runtimeParams(p);
     try {
       module = buildClientKernels(ctx, params, *lookupTarget(options.target), resultLevels(*module));
     } catch (const ProgramError &e) {

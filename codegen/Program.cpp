@@ -51,16 +51,20 @@ void DiagnosticCollector::raise(ProgramError::Kind kind, const std::string &pref
 
 // ---- Program ----------------------------------------------------------------
 
-namespace {
-rt::Params paramsOf(ModuleOp module) {
-  ckks::ParamsAttr p = ckks::getModuleParams(module);
-  if (!p) throw ProgramError(ProgramError::Kind::Parameter, "the program has no 'ckks.params' attribute");
+rt::Params runtimeParams(ckks::ParamsAttr p) {
   rt::Params params;
   params.logN = int(p.getLogN());
   params.logQ = int(p.getLogQ());
   params.logp = int(p.getLogp());
   params.dnum = int(p.getDnum());
   return params;
+}
+
+namespace {
+rt::Params paramsOf(ModuleOp module) {
+  ckks::ParamsAttr p = ckks::getModuleParams(module);
+  if (!p) throw ProgramError(ProgramError::Kind::Parameter, "the program has no 'ckks.params' attribute");
+  return runtimeParams(p);
 }
 
 CiphertextShape shapeOf(Type t) {

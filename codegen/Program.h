@@ -6,6 +6,7 @@
 
 #include "codegen/Driver.h"
 #include "codegen/Pipeline.h"
+#include "dialect/CKKS/CKKSDialect.h"
 
 #include "fhec/runtime/Encoding.h"
 #include "fhec/runtime/Keys.h"
@@ -39,6 +40,10 @@ public:
 private:
   Kind kind_;
 };
+
+/// The runtime's parameters of a module's `#ckks.params` (logN, logQ, logp,
+/// dnum; h and sigma keep their defaults).
+rt::Params runtimeParams(ckks::ParamsAttr p);
 
 /// The type of a ciphertext: modulus, scale (bits) and slots.
 struct CiphertextShape {

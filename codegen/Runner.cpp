@@ -156,11 +156,7 @@ int runProgram(ModuleOp module, const RunOptions &opts) {
   for (Type t : func.getResultTypes())
     if (!isa<ckks::CiphertextType>(t)) return fail("'fhec run' runs functions that return ciphertexts only");
 
-  rt::Params params;
-  params.logN = int(paramsAttr.getLogN());
-  params.logQ = int(paramsAttr.getLogQ());
-  params.logp = int(paramsAttr.getLogp());
-  params.dnum = int(paramsAttr.getDnum());
+  rt::Params params = runtimeParams(paramsAttr);
   try {
     params.validate();
     // The configurations: the main one, then each --compare.
