@@ -10,7 +10,8 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "llvm/ADT/EquivalenceClasses.h"
+#include "llvm/ADT/IntEqClasses.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace fhec {
@@ -23,38 +24,37 @@ using namespace fhec;
 
 namespace {
 
-// The dataflow graph of a single-block body, with groups of ops.
+// The dataflow graph of a single-block body, with groups of ops: a
+// union-find over the ops' positions, whose leader is a group's first op.
 class Grouping {
 public:
   explicit Grouping(Block &body) {
     for (Operation &op : body.without_terminator()) {
       index[&op] = ops.size();
       ops.push_back(&op);
-      groups.insert(&op);
     }
+    for (auto [to, op] : llvm::enumerate(ops))
+      for (Value v : op->getOperands())
+        if (auto it = index.find(v.getDefiningOp()); it != index.end()) edges.push_back({it->second, unsigned(to)});
+    groups.grow(ops.size());
   }
 
-  bool sameGroup(Operation *a, Operation *b) { return groups.isEquivalent(a, b); }
+  bool sameGroup(Operation *a, Operation *b) { return leader(a) == leader(b); }
 
   // Merges the groups of a and b unless that makes the group graph cyclic.
   bool tryMerge(Operation *a, Operation *b) {
     if (sameGroup(a, b)) return true;
-    groups.unionSets(a, b);
+    llvm::IntEqClasses before = groups;
+    groups.join(index.lookup(a), index.lookup(b));
     if (acyclic()) return true;
-    // Undo: rebuild the classes without this merge.
-    llvm::EquivalenceClasses<Operation *> old;
-    for (Operation *op : ops) old.insert(op);
-    for (auto [x, y] : merges) old.unionSets(x, y);
-    groups = std::move(old);
+    groups = std::move(before);
     return false;
   }
 
-  void commit(Operation *a, Operation *b) { merges.push_back({a, b}); }
-
   // Groups of at least two ops, members in program order.
   SmallVector<SmallVector<Operation *>> multiOpGroups() {
-    llvm::MapVector<Operation *, SmallVector<Operation *>> byLeader;
-    for (Operation *op : ops) byLeader[groups.getLeaderValue(op)].push_back(op);
+    llvm::MapVector<unsigned, SmallVector<Operation *>> byLeader;
+    for (auto [i, op] : llvm::enumerate(ops)) byLeader[groups.findLeader(i)].push_back(op);
     SmallVector<SmallVector<Operation *>> out;
     for (auto &[leader, members] : byLeader)
       if (members.size() > 1) out.push_back(members);
@@ -62,42 +62,48 @@ public:
   }
 
 private:
-  // DFS over the group graph: an edge from the group of an operand's
-  // producer to the group of its user.
-  bool acyclic() {
-    llvm::DenseMap<Operation *, SmallVector<Operation *>> succ;
-    for (Operation *op : ops) {
-      Operation *to = groups.getLeaderValue(op);
-      for (Value v : op->getOperands()) {
-        Operation *def = v.getDefiningOp();
-        if (!def || !index.count(def)) continue;
-        Operation *from = groups.getLeaderValue(def);
-        if (from != to) succ[from].push_back(to);
+  unsigned leader(Operation *op) const { return groups.findLeader(index.lookup(op)); }
+
+  // Kahn's algorithm on the group graph: an edge from the group of an
+  // operand's producer to the group of its user. Runs once per tentative
+  // merge, so it works on flat arrays (a bootstrap body has ~10^5 ops).
+  bool acyclic() const {
+    unsigned n = ops.size();
+    SmallVector<unsigned> leaderOf(n), indegree(n, 0), start(n + 1, 0);
+    for (unsigned i = 0; i < n; ++i) leaderOf[i] = groups.findLeader(i);
+    for (auto [from, to] : edges)
+      if (leaderOf[from] != leaderOf[to]) {
+        ++start[leaderOf[from] + 1];
+        ++indegree[leaderOf[to]];
       }
+    for (unsigned i = 0; i < n; ++i) start[i + 1] += start[i];
+    SmallVector<unsigned> succ(start[n]), fill(start.begin(), start.end() - 1);
+    for (auto [from, to] : edges)
+      if (leaderOf[from] != leaderOf[to]) succ[fill[leaderOf[from]]++] = leaderOf[to];
+    SmallVector<unsigned> ready;
+    unsigned nodes = 0;
+    for (unsigned i = 0; i < n; ++i)
+      if (leaderOf[i] == i) {
+        ++nodes;
+        if (!indegree[i]) ready.push_back(i);
+      }
+    unsigned sorted = 0;
+    while (!ready.empty()) {
+      unsigned g = ready.pop_back_val();
+      ++sorted;
+      for (unsigned s : ArrayRef<unsigned>(succ).slice(start[g], start[g + 1] - start[g]))
+        if (!--indegree[s]) ready.push_back(s);
     }
-    llvm::DenseMap<Operation *, int> state;  // 1: on the stack, 2: done
-    // `succ` is only read below (find, never operator[]): inserting while an
-    // outer frame iterates it would reallocate its buckets.
-    std::function<bool(Operation *)> visit = [&](Operation *n) {
-      state[n] = 1;
-      auto it = succ.find(n);
-      if (it != succ.end())
-        for (Operation *m : it->second) {
-          int s = state.lookup(m);
-          if (s == 1 || (s == 0 && !visit(m))) return false;
-        }
-      state[n] = 2;
-      return true;
-    };
-    for (auto &[n, _] : succ)
-      if (!state.lookup(n) && !visit(n)) return false;
-    return true;
+    return sorted == nodes;
   }
 
   SmallVector<Operation *> ops;
-  llvm::DenseMap<Operation *, size_t> index;
-  llvm::EquivalenceClasses<Operation *> groups;
-  SmallVector<std::pair<Operation *, Operation *>> merges;
+  llvm::DenseMap<Operation *, unsigned> index;
+  SmallVector<std::pair<unsigned, unsigned>> edges;  // dataflow: (producer, user) positions
+  // Not llvm::EquivalenceClasses: it has no move assignment, and the copy
+  // that undid a rejected merge kept every old node in its bump allocator
+  // (20 GB for a full-slot bootstrap).
+  llvm::IntEqClasses groups;
 };
 
 // A CRT with prime-major residues: on GPU targets a tiled launch of its own (emitGpuCrt).
@@ -242,9 +248,7 @@ struct FHEFusePass : public fhec::impl::FHEFuseBase<FHEFusePass> {
       return residueSpace ? residueKey(a) == residueKey(b)
                           : ringOf(a->getResult(0).getType()) == ringOf(b->getResult(0).getType());
     };
-    auto merge = [&](Operation *a, Operation *b) {
-      if (g.tryMerge(a, b)) g.commit(a, b);
-    };
+    auto merge = [&](Operation *a, Operation *b) { g.tryMerge(a, b); };
     if (space == fhe::Space::transform) {
       // Siblings only (a transform never feeds one of its own kind); the
       // acyclicity check keeps transforms that depend on each other apart.
@@ -332,9 +336,7 @@ struct FHEFusePass : public fhec::impl::FHEFuseBase<FHEFusePass> {
       };
       if (!fits(&r) || (gpu && t0.getIncomplete() != 0)) continue;
       auto merge = [&](Operation *k) {
-        if (!fits(k) || !g.tryMerge(&r, k)) return false;
-        g.commit(&r, k);
-        return true;
+        return fits(k) && g.tryMerge(&r, k);
       };
       if (gpu) {
         // One batch of forward NTTs that only feeds it (their last level's
