@@ -266,7 +266,8 @@ private:
   }
 
   // Key switching decomposes the switched polynomial through its centered
-  // representatives unless the module asks for HEAAN's unsigned ones.
+  // representatives, and rounds its final shift, unless the module asks for
+  // HEAAN's unsigned ones and floor.
   bool centeredKeySwitch() const { return !params.isHeaanKeySwitch(); }
 
   // iNTT then iCRT, reconstructing mod 2^logq.
@@ -309,7 +310,7 @@ private:
     return digitCache[x] = std::move(out);
   }
 
-  // floor((sum_j d_j key_j mod qP) / P) for the digits d_j (eval domain, key
+  // floor or round((sum_j d_j key_j mod qP) / P) for the digits d_j (eval domain, key
   // basis) and the key parts (ax or bx halves): the products summed in the
   // evaluation domain, one iNTT and iCRT mod 2^(logq + logP), the shift.
   Value hybridKeySwitch(Location loc, ArrayRef<Value> d, const KeyParts &key, bool bxHalf, unsigned logq) {
@@ -319,7 +320,7 @@ private:
       sum = sum ? fhe::AddOp::create(b, loc, sum, prod).getResult() : prod;
     }
     Value wide = toPoly(loc, sum, logq + params.getLogP());
-    return fhe::PolyShrOp::create(b, loc, polyType(logq), wide, int64_t(params.getLogP()));
+    return fhe::PolyShrOp::create(b, loc, polyType(logq), wide, int64_t(params.getLogP()), centeredKeySwitch());
   }
 
   // The digits of x in the evaluation domain, after phi_g when g != 0.
@@ -332,14 +333,14 @@ private:
     return out;
   }
 
-  // Key switching, region 2 of Fig. 2: floor((a * key mod qQ) / Q) for a in
+  // Key switching, region 2 of Fig. 2: floor or round((a * key mod qQ) / Q) for a in
   // the eval domain of region 2's basis and a key (mod Q^2) prepared in the
   // evaluation-key basis, read through a prefix at lower levels.
   Value keySwitch(Location loc, Value a, Value key, unsigned logq) {
     auto r2 = cast<fhe::RnsType>(a.getType()).getBasis();
     if (r2 != evkBasis) key = fhe::BasisPrefixOp::create(b, loc, rnsType(r2, fhe::Domain::eval), key);
     Value wide = toPoly(loc, fhe::HadamardOp::create(b, loc, a, key), logq + params.getLogQ());
-    return fhe::PolyShrOp::create(b, loc, polyType(logq), wide, int64_t(params.getLogQ()));
+    return fhe::PolyShrOp::create(b, loc, polyType(logq), wide, int64_t(params.getLogQ()), centeredKeySwitch());
   }
 
   // HE Mul, Fig. 2: region 1 (Karatsuba tensor product mod q) and region 2

@@ -49,12 +49,17 @@ std::vector<int8_t> upperHalf(const BigPoly &a) {
 }
 
 // Key switching of the integer polynomial a = at - q mu (at in [0, q), mu
-// small) with a key k mod Q^2: floor((a k mod qQ) / Q), computed as
+// small) with a key k mod Q^2: floor((a k mod qQ) / Q), or rounded to the
+// nearest with `round` (the centered form: the floor's mean error of -1/2 in
+// every coefficient decrypts to -(1 + s) sum_i X^i / 2, which concentrates in
+// a few slots and, at the working scale q0 of a bootstrap's CoeffToSlot,
+// dominated its max error), computed as
 // (at k - q (mu k mod Q)) mod qQ, so that only at enters a BigInt product.
-BigPoly keySwitch(const Params &params, const BigPoly &at, const std::vector<int8_t> &mu, const BigPoly &k) {
+BigPoly keySwitch(const Params &params, const BigPoly &at, const std::vector<int8_t> &mu, const BigPoly &k,
+                  bool round) {
   const int logq = at.logq;
   BigPoly x = negacyclicProduct(at, k, logq + params.logQ);
-  if (std::all_of(mu.begin(), mu.end(), [](int8_t m) { return m == 0; })) return shiftRight(x, params.logQ);
+  if (std::all_of(mu.begin(), mu.end(), [](int8_t m) { return m == 0; })) return shiftRight(x, params.logQ, round);
   BigPoly muk = negacyclicProductSmall(reduce(k, params.logQ), mu, params.logQ);
   // x -= muk * 2^logq mod 2^(logq + logQ), coefficient by coefficient.
   mpz_t t, u;
@@ -67,7 +72,7 @@ BigPoly keySwitch(const Params &params, const BigPoly &at, const std::vector<int
     x.set(i, t);
   }
   mpz_clears(t, u, nullptr);
-  return shiftRight(x, params.logQ);
+  return shiftRight(x, params.logQ, round);
 }
 
 // Hybrid key switching (dnum > 1; Han–Ki 2020, Sec. 3). The digits of a mod
@@ -107,12 +112,13 @@ std::vector<BigPoly> keySwitchDigits(const Params &params, const BigPoly &a, Key
 }
 
 // floor((sum_j d_j k_j mod qP) / P) for the digits d_j (mod qP) and the key
-// parts k_j (mod PQ, read mod qP).
-BigPoly hybridKeySwitch(const Params &params, const std::vector<BigPoly> &d, const std::vector<BigPoly> &k) {
+// parts k_j (mod PQ, read mod qP); rounded to the nearest with `round`.
+BigPoly hybridKeySwitch(const Params &params, const std::vector<BigPoly> &d, const std::vector<BigPoly> &k,
+                        bool round) {
   const int wide = d.at(0).logq, B = params.logP();
   BigPoly x(d[0].logN, wide);
   for (size_t j = 0; j < d.size(); ++j) x = add(x, negacyclicProduct(d[j], reduce(k.at(j), wide), wide));
-  return shiftRight(x, B);
+  return shiftRight(x, B, round);
 }
 
 void requireKey(const Params &params, const std::vector<BigPoly> &ax, const std::vector<BigPoly> &bx, int logN,
@@ -222,15 +228,16 @@ Ciphertext referenceMul(const Params &params, const Ciphertext &c1, const Cipher
   BigPoly t = negacyclicProduct(add(c1.ax, c1.bx), add(c2.ax, c2.bx), logq);
   BigPoly axbx = sub(sub(t, axax), bxbx);
   Ciphertext r;
+  const bool centered = form == KeySwitchForm::Centered;
   if (params.dnum == 1) {
     // Region 2 (relinearization): ((axax' * evk) mod qQ) >> logQ, axax' = axax - q mu.
-    std::vector<int8_t> mu = form == KeySwitchForm::Centered ? upperHalf(axax) : std::vector<int8_t>(axax.N(), 0);
-    r.ax = add(keySwitch(params, axax, mu, evk.ax[0]), axbx);
-    r.bx = add(keySwitch(params, axax, mu, evk.bx[0]), bxbx);
+    std::vector<int8_t> mu = centered ? upperHalf(axax) : std::vector<int8_t>(axax.N(), 0);
+    r.ax = add(keySwitch(params, axax, mu, evk.ax[0], centered), axbx);
+    r.bx = add(keySwitch(params, axax, mu, evk.bx[0], centered), bxbx);
   } else {
     std::vector<BigPoly> d = keySwitchDigits(params, axax, form);
-    r.ax = add(hybridKeySwitch(params, d, evk.ax), axbx);
-    r.bx = add(hybridKeySwitch(params, d, evk.bx), bxbx);
+    r.ax = add(hybridKeySwitch(params, d, evk.ax, centered), axbx);
+    r.bx = add(hybridKeySwitch(params, d, evk.bx, centered), bxbx);
   }
   r.logp = c1.logp + c2.logp;
   r.slots = c1.slots;
@@ -310,6 +317,7 @@ Ciphertext referenceAddPlain(const Ciphertext &c, const BigPoly &m) {
 
 Ciphertext referenceRotate(const Params &params, const Ciphertext &c, const RotationKey &rk, KeySwitchForm form) {
   requireKey(params, rk.ax, rk.bx, c.logN(), "rotation: the key");
+  const bool centered = form == KeySwitchForm::Centered;
   // b' mod q is phi_g(bx) mod q: the sign convention only matters inside the
   // products mod qQ.
   BigPoly bRot = automorphism(c.bx, rk.galois);
@@ -318,18 +326,20 @@ Ciphertext referenceRotate(const Params &params, const Ciphertext &c, const Rota
     // that rotations of one ciphertext share its decomposition (hoisting).
     std::vector<BigPoly> d = keySwitchDigits(params, c.ax, form);
     for (BigPoly &dj : d) dj = automorphism(dj, rk.galois);
-    return {hybridKeySwitch(params, d, rk.ax), add(hybridKeySwitch(params, d, rk.bx), bRot), c.logp, c.slots,
+    return {hybridKeySwitch(params, d, rk.ax, centered), add(hybridKeySwitch(params, d, rk.bx, centered), bRot),
+            c.logp, c.slots,
             c.keySet};
   }
   // a' = at - q mu with at = phi_g(ax) mod q: phi_g(ax) = at - q wraps, and
   // the centered a = ax - q w adds phi_g(w) (signed) to mu.
   BigPoly at = automorphism(c.ax, rk.galois);
   std::vector<int8_t> mu = automorphismWraps(c.ax, rk.galois);
-  if (form == KeySwitchForm::Centered) {
+  if (centered) {
     std::vector<int8_t> w = automorphism(upperHalf(c.ax), c.logN(), rk.galois);
     for (size_t i = 0; i < mu.size(); ++i) mu[i] = int8_t(mu[i] + w[i]);
   }
-  return {keySwitch(params, at, mu, rk.ax[0]), add(keySwitch(params, at, mu, rk.bx[0]), bRot), c.logp, c.slots,
+  return {keySwitch(params, at, mu, rk.ax[0], centered), add(keySwitch(params, at, mu, rk.bx[0], centered), bRot),
+          c.logp, c.slots,
           c.keySet};
 }
 

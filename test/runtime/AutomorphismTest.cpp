@@ -151,6 +151,8 @@ TEST(Automorphism, ReferenceRotationMatchesSchoolbookKeySwitching) {
             else acc -= term;
           }
           mpz_fdiv_r_2exp(r, acc.get_mpz_t(), mp_bitcnt_t(logq + logQ));  // mod qQ, non-negative
+          // / Q: rounded to the nearest in the centered form, floored in HEAAN's.
+          if (form == KeySwitchForm::Centered) mpz_add(r, r, mpz_class(mpz_class(1) << (logQ - 1)).get_mpz_t());
           mpz_fdiv_q_2exp(r, r, logQ);
           out.set(t, r);
         }

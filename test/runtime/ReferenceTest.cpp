@@ -63,8 +63,10 @@ TEST(Reference, HEMulMatchesTheSchoolbookTensorAndRelinearization) {
       BigPoly d0 = schoolbookProduct(c1.bx, c2.bx, logq);
       BigPoly d1 = add(schoolbookProduct(c1.ax, c2.bx, logq), schoolbookProduct(c2.ax, c1.bx, logq));
       BigPoly d2 = lift(schoolbookProduct(c1.ax, c2.ax, logq), 200, form);
-      BigPoly ax = add(d1, shiftRight(schoolbookProduct(d2, reduce(evk.ax[0], logq + 200), logq + 200), 200));
-      BigPoly bx = add(d0, shiftRight(schoolbookProduct(d2, reduce(evk.bx[0], logq + 200), logq + 200), 200));
+      // The centered form rounds the shift by logQ, HEAAN's floors it.
+      const bool round = form == KeySwitchForm::Centered;
+      BigPoly ax = add(d1, shiftRight(schoolbookProduct(d2, reduce(evk.ax[0], logq + 200), logq + 200), 200, round));
+      BigPoly bx = add(d0, shiftRight(schoolbookProduct(d2, reduce(evk.bx[0], logq + 200), logq + 200), 200, round));
       EXPECT_EQ(got.ax, ax) << int(form) << " " << logq;
       EXPECT_EQ(got.bx, bx) << int(form) << " " << logq;
       EXPECT_EQ(got.logp, 60);
@@ -106,7 +108,7 @@ static std::vector<mpz_class> definitionDigits(const Params &p, const BigPoly &a
 }
 
 static BigPoly schoolbookHybrid(const Params &p, const std::vector<mpz_class> &digitsFlat, int k, const BigPoly &a,
-                                const std::vector<BigPoly> &key, uint64_t galois) {
+                                const std::vector<BigPoly> &key, uint64_t galois, KeySwitchForm form) {
   const int wide = a.logq + p.logP();
   const size_t N = a.N();
   BigPoly x(a.logN, wide);
@@ -124,7 +126,7 @@ static BigPoly schoolbookHybrid(const Params &p, const std::vector<mpz_class> &d
     }
     x = add(x, schoolbookProduct(dj, reduce(key[size_t(j)], wide), wide));
   }
-  return shiftRight(x, p.logP());
+  return shiftRight(x, p.logP(), /*round=*/form == KeySwitchForm::Centered);
 }
 
 TEST(Reference, HybridKeySwitchingMatchesTheDefinition) {
@@ -149,8 +151,8 @@ TEST(Reference, HybridKeySwitchingMatchesTheDefinition) {
         Ciphertext got = referenceMul(p, c1, c2, evk, form);
         BigPoly d0 = schoolbookProduct(c1.bx, c2.bx, logq);
         BigPoly d1 = add(schoolbookProduct(c1.ax, c2.bx, logq), schoolbookProduct(c2.ax, c1.bx, logq));
-        EXPECT_EQ(got.ax, add(d1, schoolbookHybrid(p, digits, k, d2, evk.ax, 1))) << dnum << " " << int(form) << " " << logq;
-        EXPECT_EQ(got.bx, add(d0, schoolbookHybrid(p, digits, k, d2, evk.bx, 1))) << dnum << " " << int(form) << " " << logq;
+        EXPECT_EQ(got.ax, add(d1, schoolbookHybrid(p, digits, k, d2, evk.ax, 1, form))) << dnum << " " << int(form) << " " << logq;
+        EXPECT_EQ(got.bx, add(d0, schoolbookHybrid(p, digits, k, d2, evk.bx, 1, form))) << dnum << " " << int(form) << " " << logq;
         // Rotation: phi_g of each digit of ax (what hoisting shares).
         digits = definitionDigits(p, c1.ax, form, k);
         Ciphertext rot = referenceRotate(p, c1, rk, form);
@@ -165,8 +167,8 @@ TEST(Reference, HybridKeySwitchingMatchesTheDefinition) {
           }
           bRot.set(t, v.get_mpz_t());
         }
-        EXPECT_EQ(rot.ax, schoolbookHybrid(p, digits, k, c1.ax, rk.ax, rk.galois)) << dnum << " " << int(form);
-        EXPECT_EQ(rot.bx, add(schoolbookHybrid(p, digits, k, c1.ax, rk.bx, rk.galois), bRot)) << dnum << " " << int(form);
+        EXPECT_EQ(rot.ax, schoolbookHybrid(p, digits, k, c1.ax, rk.ax, rk.galois, form)) << dnum << " " << int(form);
+        EXPECT_EQ(rot.bx, add(schoolbookHybrid(p, digits, k, c1.ax, rk.bx, rk.galois, form), bRot)) << dnum << " " << int(form);
       }
   }
 }

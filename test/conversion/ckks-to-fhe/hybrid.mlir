@@ -40,7 +40,7 @@ module attributes {ckks.params = #ckks.params<logN = 10, logQ = 300, logp = 30, 
   // CHECK: %[[A2:.*]] = fhe.add %[[A1]], %[[H2]]
   // CHECK: %[[I:.*]] = fhe.intt %[[A2]]
   // CHECK: %[[W:.*]] = fhe.icrt %[[I]] : {{.*}} -> <logN = 10, logq = 400>
-  // CHECK: fhe.poly_shr %[[W]] {shift = 100 : i64} : <logN = 10, logq = 400> -> <logN = 10, logq = 300>
+  // CHECK: fhe.poly_shr %[[W]] {round, shift = 100 : i64} : <logN = 10, logq = 400> -> <logN = 10, logq = 300>
   // CHECK: fhe.hadamard %[[E0]], %[[K0B]]
   func.func @mul(%x: !ct, %y: !ct) -> !ct60 {
     %m = ckks.mul %x, %y : (!ct, !ct) -> !ct60

@@ -38,7 +38,7 @@ module attributes {ckks.params = #ckks.params<logN = 10, logQ = 300, logp = 30>}
   // CHECK: %[[N2:.*]] = fhe.ntt %[[C2]]
   // CHECK: %[[HA:.*]] = fhe.hadamard %[[N2]], %[[EA]]
   // CHECK: fhe.icrt {{.*}} -> <logN = 10, logq = 600>
-  // CHECK: %[[XA:.*]] = fhe.poly_shr %{{.*}} {shift = 300 : i64} : <logN = 10, logq = 600> -> <logN = 10, logq = 300>
+  // CHECK: %[[XA:.*]] = fhe.poly_shr %{{.*}} {round, shift = 300 : i64} : <logN = 10, logq = 600> -> <logN = 10, logq = 300>
   // CHECK: %[[HB:.*]] = fhe.hadamard %[[N2]], %[[EB]]
   // CHECK: fhe.icrt {{.*}} -> <logN = 10, logq = 600>
   // CHECK: %[[XB:.*]] = fhe.poly_shr

@@ -26,7 +26,7 @@ module attributes {ckks.params = #ckks.params<logN = 10, logQ = 300, logp = 30>}
   // CHECK: %[[E:.*]] = fhe.ntt %[[R]]
   // CHECK: %[[HA:.*]] = fhe.hadamard %[[E]], %[[K5A]]
   // CHECK: fhe.icrt {{.*}} -> <logN = 10, logq = 600>
-  // CHECK: %[[AX:.*]] = fhe.poly_shr %{{.*}} {shift = 300 : i64}
+  // CHECK: %[[AX:.*]] = fhe.poly_shr %{{.*}} {round, shift = 300 : i64}
   // CHECK: %[[HB:.*]] = fhe.hadamard %[[E]], %[[K5B]]
   // CHECK: %[[BX:.*]] = fhe.poly_shr
   // CHECK: %[[BR:.*]] = fhe.poly_automorphism %[[B]] {galois = 5 : i64} : <logN = 10, logq = 300>
