@@ -99,7 +99,7 @@ def desilofhe_row(threads, runs):
     ms, out = med(lambda: e.bootstrap(c, rlk, ck, bk), runs)
     err = np.abs(np.asarray(e.decrypt(out, sk)) - v)
     return {"system": "desilofhe", "slots": e.slot_count, "threads": threads, "boot_s": ms / 1e3, "keygen_s": keygen,
-            "compile_s": compile_s, "compile_peak_gb": compile_peak_gb, "keys_mb": None, "max_bits": bits(float(err.max())), "mean_bits": bits(float(err.mean())),
+            "keys_mb": None, "max_bits": bits(float(err.max())), "mean_bits": bits(float(err.mean())),
             "levels": out.level, "note": "Engine(mode='cpu', bootstrap=True), real input at level 3"}
 
 
