@@ -300,31 +300,6 @@ CompiledModule::EntryFn CompiledModule::entry(const ManifestFunction &f) const {
   return reinterpret_cast<EntryFn>(sym);
 }
 
-// ---- Buffer -----------------------------------------------------------------
-
-Buffer::Buffer(size_t words) : size_(words) {
-  // Large buffers (workspace, tables, keys) on 2 MiB pages where the kernel
-  // allows it: CRT/iCRT read dozens of prime rows N words apart at once, one
-  // TLB entry per row and per 4 KiB otherwise.
-  constexpr size_t kHugePage = size_t(2) << 20;
-  size_t bytes = ((words * sizeof(uint64_t) + 63) / 64) * 64;
-  size_t align = bytes >= kHugePage ? kHugePage : 64;
-  bytes = (bytes + align - 1) / align * align;
-  data_ = static_cast<uint64_t *>(std::aligned_alloc(align, bytes ? bytes : 64));
-  if (!data_) throw Error("out of memory allocating " + std::to_string(bytes) + " bytes");
-#ifdef MADV_HUGEPAGE
-  if (align == kHugePage) madvise(data_, bytes, MADV_HUGEPAGE);  // advisory: failure only costs speed
-#endif
-  std::memset(data_, 0, bytes);
-}
-Buffer::Buffer(Buffer &&o) noexcept : data_(o.data_), size_(o.size_) { o.data_ = nullptr; o.size_ = 0; }
-Buffer &Buffer::operator=(Buffer &&o) noexcept {
-  std::swap(data_, o.data_);
-  std::swap(size_, o.size_);
-  return *this;
-}
-Buffer::~Buffer() { std::free(data_); }
-
 // ---- Executor ---------------------------------------------------------------
 
 Executor::Executor(const CompiledModule &module, const Params &params) : module_(module), params_(params) {
@@ -340,10 +315,18 @@ Executor::Executor(const CompiledModule &module, const Params &params) : module_
   workspaceBytes_ = size_t((ws + 7) / 8) * sizeof(uint64_t);
   workspace_ = allocate(size_t((ws + 7) / 8));
   // All tables and constants up front: a call then only computes (and bad
-  // tables fail here).
+  // tables fail here). Longest bases first, so that a per-prime table of a
+  // shorter basis is the first rows of one built already (TableCache.h).
+  std::vector<const ManifestArg *> tables;
   for (const auto &f : m.functions)
-    for (const auto &a : f.args)
-      if (a.kind == ManifestArg::Kind::Table || a.kind == ManifestArg::Kind::Constant) argument(a);
+    for (const auto &a : f.args) {
+      if (a.kind == ManifestArg::Kind::Table) tables.push_back(&a);
+      if (a.kind == ManifestArg::Kind::Constant) argument(a);
+    }
+  std::stable_sort(tables.begin(), tables.end(), [&](const ManifestArg *x, const ManifestArg *y) {
+    return m.bases.at(x->basis).size() > m.bases.at(y->basis).size();
+  });
+  for (const ManifestArg *a : tables) argument(*a);
 }
 
 Executor::Resident Executor::allocate(size_t words) {
@@ -355,15 +338,13 @@ Executor::Resident Executor::allocate(size_t words) {
   return r;
 }
 
-const Buffer &Executor::table(const ManifestArg &a) {
+const TableView &Executor::table(const ManifestArg &a) {
   auto key = std::make_tuple(int(a.table), a.basis, a.param);
   auto it = tables_.find(key);
   if (it != tables_.end()) return it->second;
   const Manifest &m = module_.manifest();
-  std::vector<uint64_t> t = buildTable(a.table, m.bases.at(a.basis), params_.logN, a.param, m.shoupBits);
-  Buffer b(t.size());
-  std::memcpy(b.data(), t.data(), t.size() * sizeof(uint64_t));
-  return tables_.emplace(key, std::move(b)).first->second;
+  return tables_.emplace(key, sharedTable(a.table, m.bases.at(a.basis), params_.logN, a.param, m.shoupBits))
+      .first->second;
 }
 
 void *Executor::argument(const ManifestArg &a) {
@@ -380,16 +361,17 @@ void *Executor::argument(const ManifestArg &a) {
     }
     return reinterpret_cast<void *>(it->second.address());
   }
-  const Buffer &host = table(a);
-  if (!device_) return const_cast<uint64_t *>(host.data());
-  auto key = std::make_tuple(int(a.table), a.basis, a.param);
-  auto it = deviceTables_.find(key);
+  const TableView &host = table(a);
+  if (!device_) return const_cast<uint64_t *>(host.data);
+  // One device copy of each host table; a prefix view is its first rows.
+  auto it = deviceTables_.find(host.owner.get());
   if (it == deviceTables_.end()) {
-    DeviceBuffer d(*device_, host.size() * sizeof(uint64_t));
-    device_->copyToDevice(d.address(), host.data(), d.bytes());
-    it = deviceTables_.emplace(key, std::move(d)).first;
+    const Buffer &whole = *host.owner;
+    DeviceBuffer d(*device_, whole.size() * sizeof(uint64_t));
+    device_->copyToDevice(d.address(), whole.data(), d.bytes());
+    it = deviceTables_.emplace(&whole, std::move(d)).first;
   }
-  return reinterpret_cast<void *>(it->second.address());
+  return reinterpret_cast<void *>(it->second.address() + (host.data - host.owner->data()) * sizeof(uint64_t));
 }
 
 void Executor::prepareKey(const std::string &role, const BigPoly &key, const char *what) {

@@ -4,11 +4,13 @@
 // module's manifest lists (tables, inputs, outputs).
 #pragma once
 #include "fhec/runtime/Abi.h"
+#include "fhec/runtime/Buffer.h"
 #include "fhec/runtime/Ciphertext.h"
 #include "fhec/runtime/Device.h"
 #include "fhec/runtime/Encoding.h"
 #include "fhec/runtime/Keys.h"
 #include "fhec/runtime/Params.h"
+#include "fhec/runtime/TableCache.h"
 
 #include <functional>
 #include <map>
@@ -102,24 +104,6 @@ private:
   std::string path_;
 };
 
-/// A 64-byte aligned word buffer (kernels' inputs, outputs and tables).
-class Buffer {
-public:
-  Buffer() = default;
-  explicit Buffer(size_t words);
-  Buffer(Buffer &&o) noexcept;
-  Buffer &operator=(Buffer &&o) noexcept;
-  Buffer(const Buffer &) = delete;
-  ~Buffer();
-  uint64_t *data() { return data_; }
-  const uint64_t *data() const { return data_; }
-  size_t size() const { return size_; }
-
-private:
-  uint64_t *data_ = nullptr;
-  size_t size_ = 0;
-};
-
 /// Runs the functions of one module on ciphertexts: builds the tables the
 /// manifest asks for and allocates the workspace (once), holds the evaluation
 /// key in the module's RNS/NTT form, checks every input against the
@@ -183,7 +167,7 @@ public:
   ~Executor();
 
 private:
-  const Buffer &table(const ManifestArg &a);
+  const TableView &table(const ManifestArg &a);
   const CompiledModule &module_;
   Params params_;
   /// The address the module's code gets for a table, constant or workspace argument.
@@ -207,8 +191,10 @@ private:
   };
   Resident allocate(size_t words);
   std::unique_ptr<Device> device_;  ///< null: the module's code reads host memory
-  std::map<std::tuple<int, int, int64_t>, Buffer> tables_;
-  std::map<std::tuple<int, int, int64_t>, DeviceBuffer> deviceTables_;
+  /// Tables by (kind, basis, param), shared with the process's other
+  /// executors (TableCache.h); a GPU's copies by the host table they copy.
+  std::map<std::tuple<int, int, int64_t>, TableView> tables_;
+  std::map<const Buffer *, DeviceBuffer> deviceTables_;
   /// GPU targets: the module's constants on the device, by symbol.
   std::map<std::string, DeviceBuffer> deviceConstants_;
   /// GPU targets: each (function, argument)'s inputs and outputs on the device.
