@@ -1,4 +1,5 @@
 #include "passes/Bootstrap.h"
+#include "passes/HighPrecision.h"
 #include "passes/PolyEval.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
@@ -17,11 +18,10 @@ using Complex = std::complex<double>;
 ComplexMatrix specialFFTMatrix(unsigned n) {
   ComplexMatrix v(n, std::vector<Complex>(n));
   uint64_t four_n = 4 * uint64_t(n), five = 1;
+  std::vector<Complex> roots(four_n);  // the 4n-th roots of unity: every entry is one
+  for (uint64_t r = 0; r < four_n; ++r) roots[r] = rootOfUnity(r, four_n);
   for (unsigned j = 0; j < n; ++j, five = five * 5 % four_n)
-    for (unsigned k = 0; k < n; ++k) {
-      double angle = 2 * M_PI * double(uint64_t(k) * five % four_n) / double(four_n);
-      v[j][k] = Complex(std::cos(angle), std::sin(angle));
-    }
+    for (unsigned k = 0; k < n; ++k) v[j][k] = roots[uint64_t(k) * five % four_n];
   return v;
 }
 
@@ -124,8 +124,7 @@ std::vector<DiagonalMatrix> specialFFTStages(unsigned n, bool inverse) {
     for (int64_t d : {int64_t(0), int64_t(h), int64_t(n - h)}) s[d].resize(n);
     uint64_t five = 1;
     for (unsigned j = 0; j < h; ++j, five = five * 5 % (4 * uint64_t(len))) {
-      double angle = 2 * M_PI * double(five) / double(4 * len);
-      Complex w(std::cos(angle), std::sin(angle));
+      Complex w = rootOfUnity(five, 4 * uint64_t(len));
       for (unsigned p = j; p < n; p += len) {
         if (!inverse) {
           s[0][p] += 1.0, s[h][p] += w;                // u + w v
@@ -183,21 +182,7 @@ ComplexMatrix slotToCoeffMatrix(unsigned n, double factor) {
 }
 
 std::vector<double> evalModCoefficients(const BootstrapConfig &c) {
-  // Interpolation at the degree + 1 Chebyshev points (exact for polynomials
-  // up to the degree; Trefethen, Approximation Theory, Ch. 3).
-  const unsigned d = c.degree;
-  const double half = double(c.bound) + 1, twoR = std::ldexp(1.0, int(c.doubleAngles));
-  std::vector<double> f(d + 1), coeffs(d + 1, 0.0);
-  for (unsigned j = 0; j <= d; ++j) {
-    double t = std::cos(M_PI * (j + 0.5) / (d + 1));
-    f[j] = std::cos(2 * M_PI * (t * half - 0.25) / twoR);
-  }
-  for (unsigned k = 0; k <= d; ++k) {
-    double sum = 0;
-    for (unsigned j = 0; j <= d; ++j) sum += f[j] * std::cos(M_PI * k * (j + 0.5) / (d + 1));
-    coeffs[k] = sum * (k == 0 ? 1.0 : 2.0) / (d + 1);
-  }
-  return coeffs;
+  return chebyshevCosineCoefficients(c.degree, c.bound, c.doubleAngles);
 }
 
 FailureOr<Value> buildBootstrap(ScaleManager &m, Location loc, Value x, const BootstrapConfig &c) {
@@ -250,7 +235,7 @@ FailureOr<Value> buildBootstrap(ScaleManager &m, Location loc, Value x, const Bo
     FailureOr<Value> s = evalMod(m, loc, *y, c);
     if (failed(s)) return failure();
     // SlotToCoeff, with 1 / 2 pi: slots V (eps_k + i eps_k+n) at scale q0.
-    z = applyMatrix(m, loc, *s, slotToCoeffMatrix(n, 1 / (2 * M_PI)));
+    z = applyMatrix(m, loc, *s, slotToCoeffMatrix(n, inverseTwoPi()));
   } else {
     // Factored (Chen-Chillotti-Song 2019): V = S_L ... S_1 P (P the bit
     // reversal), grouped into level_budget linear transforms each way. The
@@ -283,7 +268,9 @@ FailureOr<Value> buildBootstrap(ScaleManager &m, Location loc, Value x, const Bo
     FailureOr<Value> s = m.add(loc, *sRe, *iIm);
     if (failed(s)) return failure();
     std::vector<DiagonalMatrix> forward = specialFFTStages(n, /*inverse=*/false);
-    divideDiagonals(forward.front(), 2 * M_PI);
+    const double inv2pi = inverseTwoPi();
+    for (auto &[d, diag] : forward.front())
+      for (Complex &v : diag) v *= inv2pi;
     // Its constants at the message's scale 2^logp: the values are the small
     // eps, which need logp bits relative to themselves, not the working scale's.
     z = applyStages(m, loc, *s, groupStages(forward, stc, n), n, in.getLogp(), c.logScale);

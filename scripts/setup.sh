@@ -14,7 +14,7 @@ done
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 
-apt_packages=(cmake ninja-build g++ python3 python3-venv python3-dev libgmp-dev libssl-dev libgtest-dev libxxhash-dev
+apt_packages=(cmake ninja-build g++ python3 python3-venv python3-dev libgmp-dev libmpfr-dev libssl-dev libgtest-dev libxxhash-dev
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools clang-22 libomp-22-dev)
 missing=()
 for p in "${apt_packages[@]}"; do

@@ -1,7 +1,9 @@
 // Bootstrapping's CoeffToSlot / SlotToCoeff matrices (passes/Bootstrap.h):
-// the factored special FFT against the dense one.
+// the factored special FFT against the dense one; and their constants.
 #include "passes/Bootstrap.h"
+#include "passes/HighPrecision.h"
 
+#include <cmath>
 #include <gtest/gtest.h>
 
 namespace {
@@ -69,3 +71,55 @@ TEST(BootstrapMatrices, GroupedStagesKeepTheProductAndBoundTheDiagonals) {
 }
 
 } // namespace
+
+// The constants of passes/HighPrecision.h: MPFR's, rounded once to double.
+TEST(BootstrapConstants, RootsOfUnityAreCorrectlyRoundedAndExactWhereTheyCanBe) {
+  for (uint64_t m : {4ull, 8ull, 12ull, 4096ull, 1ull << 17})
+    for (uint64_t k = 0; k < m; k += std::max<uint64_t>(1, m / 4096)) {
+      Complex w = fhec::rootOfUnity(k, m);
+      double angle = 2 * M_PI * double(k) / double(m);
+      // Near the C library's on a double angle, which is itself off by up to
+      // an ulp of 2 pi (8.9e-16): cos(2 pi 8/12) comes out -0.50000000000000044.
+      EXPECT_NEAR(w.real(), std::cos(angle), 1.5e-15) << k << "/" << m;
+      EXPECT_NEAR(w.imag(), std::sin(angle), 1.5e-15) << k << "/" << m;
+      // Symmetries a correctly rounded cos and sin keep exactly.
+      Complex c = fhec::rootOfUnity(m - k, m);
+      EXPECT_EQ(c, std::conj(w)) << k << "/" << m;
+      if (m % 2 == 0) EXPECT_EQ(fhec::rootOfUnity(k + m / 2, m), -w) << k << "/" << m;
+    }
+  EXPECT_EQ(fhec::rootOfUnity(1, 4), Complex(0, 1));
+  EXPECT_EQ(fhec::rootOfUnity(3, 12), Complex(0, 1));
+  EXPECT_EQ(fhec::rootOfUnity(7, 4), Complex(0, -1));
+  EXPECT_EQ(fhec::rootOfUnity(8, 12).real(), -0.5);
+  EXPECT_EQ(fhec::rootOfUnity(1, 12).real(), fhec::rootOfUnity(2, 12).imag());  // cos(pi/6) = sin(pi/3)
+  // The double nearest sqrt(2)/2 and 1/(2 pi) (0x3FE6A09E667F3BCD, 0x3FC45F306DC9C883).
+  EXPECT_EQ(fhec::rootOfUnity(1, 8), Complex(0.7071067811865476, 0.7071067811865476));
+  EXPECT_EQ(fhec::inverseTwoPi(), 0.15915494309189535);
+}
+
+TEST(BootstrapConstants, ChebyshevCoefficientsInterpolateTheScaledCosine) {
+  const unsigned degree = 31, bound = 16, r = 4;
+  std::vector<double> c = fhec::chebyshevCosineCoefficients(degree, bound, r);
+  ASSERT_EQ(c.size(), degree + 1);
+  auto series = [&](double t) {  // Clenshaw's recurrence, in long double
+    long double b1 = 0, b2 = 0;
+    for (unsigned k = degree; k >= 1; --k) {
+      long double b = 2 * t * b1 - b2 + c[k];
+      b2 = b1, b1 = b;
+    }
+    return double(t * b1 - b2 + c[0]);
+  };
+  auto f = [&](double t) { return std::cos(2 * M_PI * (t * (bound + 1) - 0.25) / 16); };
+  // Exact at the interpolation points, up to rounding.
+  for (unsigned j = 0; j <= degree; ++j) {
+    double t = std::cos(M_PI * (j + 0.5) / (degree + 1));
+    EXPECT_NEAR(series(t), f(t), 1e-14) << "point " << j;
+  }
+  // And close in between: degree 31's interpolation error is about 2^-32 here.
+  double worst = 0;
+  for (int i = -1000; i <= 1000; ++i) worst = std::max(worst, std::abs(series(i / 1000.0) - f(i / 1000.0)));
+  EXPECT_LT(worst, 1e-9);
+  // cos(2 pi (t (K + 1) - 1/4) / 2^r) is neither even nor odd: every coefficient counts.
+  EXPECT_NE(c[0], 0.0);
+  EXPECT_NE(c[1], 0.0);
+}
