@@ -54,7 +54,7 @@ source "$root/fuzz/sanitizer-env.sh"
 # Everything ctest knows in build-san (runtime tests, lit tests of the
 # compiler's tools, end-to-end tests, fuzz regressions) but the HE Mul cases at
 # N = 2^16 (the paper's size and logN16_logQ60): a few minutes on 2 cores.
-ctest --test-dir build-san --output-on-failure -j "$(nproc)" --timeout 1800 \
+ctest --test-dir build-san --output-on-failure -j "$(nproc)" --timeout 900 \
   -E '^Paper/|^Sizes/HEMulBitExact\.MatchesReference/logN16_'
 echo "sanitize: tests passed (${SECONDS}s)"
 

@@ -159,15 +159,15 @@ char *takeStack() {
   return static_cast<char *>(m) + page;
 }
 
-void giveBackStacks(const std::vector<char *> &stacks) {
+void giveBackStack(char *stack) {
 #ifdef FHEC_EMU_TSAN
   // ThreadSanitizer would see a later fiber's frames race with this one's
   // (its shadow of a stack is reset only when the stack is unmapped).
   const size_t page = size_t(sysconf(_SC_PAGESIZE));
-  for (char *s : stacks) munmap(s - page, kFiberStackBytes + page);
+  munmap(stack - page, kFiberStackBytes + page);
 #else
   std::lock_guard<std::mutex> lock(gStacksMutex);
-  gFreeStacks.insert(gFreeStacks.end(), stacks.begin(), stacks.end());
+  gFreeStacks.push_back(stack);
 #endif
 }
 
@@ -179,17 +179,16 @@ void giveBackStacks(const std::vector<char *> &stacks) {
 class BlockFibers {
 public:
   using Body = std::function<void(int64_t block, int64_t thread)>;
-  /// `place` sets tState for (block, thread); `beginBlock` runs on the
-  /// scheduler before each block.
+  /// `place` sets tState for (block, thread), before tState.fibers; `beginBlock`
+  /// runs on the scheduler before each block.
   BlockFibers(int64_t threads, int64_t blocks, Body body, std::function<void(int64_t, int64_t)> place,
               std::function<void()> beginBlock)
       : threads_(threads), blocks_(blocks), body_(std::move(body)), place_(std::move(place)),
-        beginBlock_(std::move(beginBlock)), fibers_(size_t(threads)), stacks_(size_t(threads)) {
-    for (int64_t t = 0; t < threads_; ++t) {
-      Fiber &f = fibers_[size_t(t)];
-      stacks_[size_t(t)] = takeStack();
+        beginBlock_(std::move(beginBlock)), fibers_(size_t(threads)) {
+    for (Fiber &f : fibers_) {
+      f.stack = takeStack();
       captureContext(f.context);
-      f.context.uc_stack.ss_sp = stacks_[size_t(t)];
+      f.context.uc_stack.ss_sp = f.stack;
       f.context.uc_stack.ss_size = kFiberStackBytes;
       f.context.uc_link = nullptr;
       makecontext(&f.context, &BlockFibers::entry, 0);
@@ -203,10 +202,12 @@ public:
   }
 
   ~BlockFibers() {
+    for (Fiber &f : fibers_) {
 #ifdef FHEC_EMU_TSAN
-    for (Fiber &f : fibers_) __tsan_destroy_fiber(f.tsan);
+      __tsan_destroy_fiber(f.tsan);
 #endif
-    giveBackStacks(stacks_);
+      giveBackStack(f.stack);
+    }
   }
 
   /// Runs every block. Aborts if some threads of a block end while others
@@ -225,20 +226,20 @@ public:
       {
         Untracked u;
         block_ = b;
-        for (Fiber &f : fibers_) f.state = State::Running;
+        for (Fiber &f : fibers_) f.blockDone = false;
       }
       for (;;) {
         int64_t done = 0;
         for (int64_t t = 0; t < threads_; ++t) {
           resume(t);
           Untracked u;
-          done += fibers_[size_t(t)].state == State::BlockDone;
+          done += fibers_[size_t(t)].blockDone;
         }
         if (done == threads_) break;
         if (done != 0) fail("some threads of a block ended while the others wait at gpu.barrier");
+        // Every thread waits at the barrier: it completes.
         Untracked u;
         ++generation_;
-        for (Fiber &f : fibers_) f.state = State::Running;
       }
     }
     acquireFrom(&blockEnd_);
@@ -252,7 +253,6 @@ public:
     {
       Untracked u;
       generation = generation_;
-      fibers_[size_t(current_)].state = State::AtBarrier;
     }
     releaseTo(&barrierSync_[generation & 1]);
     yield(false);
@@ -260,10 +260,10 @@ public:
   }
 
 private:
-  enum class State { Running, AtBarrier, BlockDone };
   struct Fiber {
     ucontext_t context{};
-    State state = State::Running;
+    char *stack = nullptr;  // kFiberStackBytes
+    bool blockDone = false;  // else running, or waiting at a barrier
     void *tsan = nullptr;
     void *asanFakeStack = nullptr;
   };
@@ -282,6 +282,7 @@ private:
       Untracked u;
       current_ = t;
       place_(block_, t);
+      tState.fibers = this;
       f = &fibers_[size_t(t)];
     }
 #ifdef FHEC_EMU_TSAN
@@ -289,7 +290,7 @@ private:
 #endif
 #ifdef FHEC_EMU_ASAN
     void *fake = nullptr;
-    __sanitizer_start_switch_fiber(&fake, stacks_[size_t(t)], kFiberStackBytes);
+    __sanitizer_start_switch_fiber(&fake, f->stack, kFiberStackBytes);
 #endif
     if (swapcontext(&scheduler_, &f->context) != 0) fail("swapcontext failed");
 #ifdef FHEC_EMU_ASAN
@@ -349,7 +350,7 @@ private:
       bool last;
       {
         Untracked u;
-        s.fibers_[size_t(t)].state = State::BlockDone;
+        s.fibers_[size_t(t)].blockDone = true;
         last = b + 1 == s.blocks_;
       }
       s.yield(last);
@@ -366,7 +367,6 @@ private:
   std::function<void(int64_t, int64_t)> place_;
   std::function<void()> beginBlock_;
   std::vector<Fiber> fibers_;
-  std::vector<char *> stacks_;
   ucontext_t scheduler_{};
   void *schedulerTsan_ = nullptr;
   // The scheduler's stack, for AddressSanitizer's fiber switches.
@@ -447,16 +447,13 @@ void fhec_rt_gpu_emu_launch(void (*kernel)(int64_t *), int64_t gx, int64_t gy, i
   unsigned char *shared = storage.data() + (16 - reinterpret_cast<uintptr_t>(storage.data()) % 16) % 16;
   auto poisonShared = [&] { std::memset(shared, 0xA5, fhec::abi::kGpuSharedMemoryBytes); };
   if (!recorder) {
-    BlockFibers *self = nullptr;
     BlockFibers fibers(
         threads, blocks, runThread,
         [&](int64_t b, int64_t t) {
           place(tState, b, t);
-          tState.fibers = self;
           tState.shared = shared;
         },
         poisonShared);
-    self = &fibers;
     fibers.run();
     Untracked u;
     tState = ThreadState();
