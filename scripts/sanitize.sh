@@ -2,13 +2,12 @@
 # The sanitizer job (scripts/test.sh runs it after the normal tests): builds
 # everything into build-san/ with AddressSanitizer and UndefinedBehaviorSanitizer
 # (clang-22, assertions on, UBSan fatal; plus the libFuzzer targets of fuzz/),
-# runs the runtime tests, the lit tests, the end-to-end tests at small sizes
-# (N <= 2^14: not the paper-size ones) and the replay of every input in
-# fuzz/regressions/; then the ThreadSanitizer check of the GPU kernels
+# runs the runtime tests, the lit tests, a representative subset of the
+# end-to-end tests (below) and the replay of every input in fuzz/regressions/; then the ThreadSanitizer check of the GPU kernels
 # (build-tsan/: the runtime and fhec-exec with -fsanitize=thread, running
 # cuda-emu modules that build-san's fhec compiles with --sanitize=thread:
 # test/targets/cuda-emu-tsan.mlir); then a short fuzz campaign of FHEC_FUZZ_SECONDS per
-# target (default: 180 for fhec-fuzz-mlir, 60 for the others). Exits non-zero on any failure, sanitizer report or finding.
+# target (default: 120 for fhec-fuzz-mlir, 30 for the others). Exits non-zero on any failure, sanitizer report or finding.
 #
 #   scripts/sanitize.sh               the whole job
 #   scripts/sanitize.sh --build-only  configure and build build-san/ (incremental)
@@ -51,11 +50,15 @@ echo "sanitize: build-san built (${SECONDS}s)"
 # shellcheck source=fuzz/sanitizer-env.sh
 source "$root/fuzz/sanitizer-env.sh"
 
-# Everything ctest knows in build-san (runtime tests, lit tests of the
-# compiler's tools, end-to-end tests, fuzz regressions) but the HE Mul cases at
-# N = 2^16 (the paper's size and logN16_logQ60): a few minutes on 2 cores.
+# A representative subset of what ctest knows in build-san: every runtime
+# test, lit test and fuzz regression, and the end-to-end tests in the
+# configurations that share code with the rest (each target at -O0 and -O2,
+# one and two threads once) but not the matrix's "-O2 without pass X"
+# variants (the same runtime and kernels, which the normal run checks bit for
+# bit), nor N = 2^16 or the bootstraps but the sparse-slot one on cpu and
+# cuda's arithmetic.
 ctest --test-dir build-san --output-on-failure -j "$(nproc)" --timeout 900 \
-  -E '^Paper/|^Sizes/HEMulBitExact\.MatchesReference/logN16_'
+  -E '_no_|O0_2threads|O2_1thread|/logN16_|FullSlotBootstrapBitExact|SparseSlots/(avx512|cuda_emu)'
 echo "sanitize: tests passed (${SECONDS}s)"
 
 # The race check: build-san's fhec compiles the modules, build-tsan's fhec-exec runs them.
@@ -64,10 +67,12 @@ echo "sanitize: ThreadSanitizer check of the cuda-emu kernels passed (${SECONDS}
 
 [ "$mode" = --no-fuzz ] && exit 0
 # fhec-fuzz-mlir spends its first minute on the seeds (every test and example
-# through the whole pipeline, ~4 inputs/s): it gets 3 minutes.
+# through the whole pipeline, ~4 inputs/s): it gets 2 minutes; the readers,
+# at thousands of inputs a second, 30 s each (scripts/fuzz.sh runs longer
+# campaigns by hand).
 found=0
-"$root/scripts/fuzz.sh" "${FHEC_FUZZ_SECONDS:-180}" mlir || found=1
-"$root/scripts/fuzz.sh" "${FHEC_FUZZ_SECONDS:-60}" deserialize manifest || found=1
+"$root/scripts/fuzz.sh" "${FHEC_FUZZ_SECONDS:-120}" mlir || found=1
+"$root/scripts/fuzz.sh" "${FHEC_FUZZ_SECONDS:-30}" deserialize manifest || found=1
 if [ $found = 1 ]; then
   echo "sanitize: the fuzz campaign found something (see above; ${SECONDS}s)"
   exit 1

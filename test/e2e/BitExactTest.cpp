@@ -151,15 +151,30 @@ TEST_P(HEMulBitExact, MatchesReference) {
 
 auto caseName = [](const Case &c) { return llvm::formatv("logN{0}_logQ{1}_logq{2}", c.logN, c.logQ, c.logq).str(); };
 
-// logq from 60 to 1200 bits, N from 2^10 to 2^16; logq < logQ runs HE Mul below
+// logq from 60 to 1200 bits, N from 2^10 to 2^14; logq < logQ runs HE Mul below
 // the top level (region 2 reads a prefix of the evaluation key's basis). Every
-// size in every configuration.
+// size in every configuration; N = 2^16 (its tables, its NTT levels) in the
+// -O2 configuration of each target. The paper's size (N = 2^16, logQ 1200) is
+// the main job's (`fhec run examples/he_mul.mlir` checks it against the
+// reference) and bench/'s, not a test's.
 INSTANTIATE_TEST_SUITE_P(Sizes, HEMulBitExact,
                          ::testing::Combine(::testing::Values(Case{10, 60, 20, 60}, Case{10, 300, 30, 300},
                                                               Case{11, 600, 30, 450}, Case{12, 1200, 30, 1200},
-                                                              Case{13, 130, 40, 130}, Case{14, 200, 30, 100},
-                                                              Case{16, 60, 20, 60}),
+                                                              Case{13, 130, 40, 130}, Case{14, 200, 30, 100}),
                                             ::testing::ValuesIn(configs())),
+                         [](const auto &info) {
+                           return caseName(std::get<0>(info.param)) + "_" + std::get<1>(info.param).name;
+                         });
+
+INSTANTIATE_TEST_SUITE_P(LargeRing, HEMulBitExact,
+                         ::testing::Combine(::testing::Values(Case{16, 80, 30, 80}), ::testing::ValuesIn([] {
+                                              std::vector<Config> c;
+                                              for (const Config &k : configs())
+                                                if (k.name == "O2_2threads" || k.name == "avx512_O2_2threads" ||
+                                                    k.name == "cuda_arithmetic_O2")
+                                                  c.push_back(k);
+                                              return c;
+                                            }())),
                          [](const auto &info) {
                            return caseName(std::get<0>(info.param)) + "_" + std::get<1>(info.param).name;
                          });
@@ -168,15 +183,6 @@ INSTANTIATE_TEST_SUITE_P(CudaEmu, HEMulBitExact,
                          ::testing::Combine(::testing::Values(Case{10, 60, 20, 60}, Case{10, 300, 30, 300},
                                                               Case{11, 600, 30, 450}, Case{12, 1200, 30, 1200}),
                                             ::testing::ValuesIn(cudaEmuConfigs())),
-                         [](const auto &info) {
-                           return caseName(std::get<0>(info.param)) + "_" + std::get<1>(info.param).name;
-                         });
-
-// The paper's parameters (Jung et al. 2021, Table 6) at -O2, on each target.
-INSTANTIATE_TEST_SUITE_P(Paper, HEMulBitExact,
-                         ::testing::Combine(::testing::Values(Case{16, 1200, 30, 1200}),
-                                            ::testing::Values(Config{"O2", 2, nullptr, 0},
-                                                              Config{"avx512_O2", 2, nullptr, 0, "cpu-avx512"})),
                          [](const auto &info) {
                            return caseName(std::get<0>(info.param)) + "_" + std::get<1>(info.param).name;
                          });
