@@ -237,13 +237,13 @@ OwningOpRef<ModuleOp> buildClientKernels(MLIRContext &ctx, const rt::Params &par
                                          const std::vector<int> &decryptLevels) {
   params.validate();
   OwningOpRef<ModuleOp> module = ModuleOp::create(UnknownLoc::get(&ctx));
-  // Decryption's windows hold for a secret of weight up to h rounded up to a power of two.
-  unsigned logH = llvm::Log2_64_Ceil(uint64_t(params.h));
+  // Decryption's windows hold for a secret of weight up to h (N for a
+  // ternary secret) rounded up to a power of two.
+  unsigned logH = llvm::Log2_64_Ceil(uint64_t(params.maxSecretWeight()));
   (*module)->setAttr(fhe::FHEDialect::getClientSecretWeightAttrName(),
                      IntegerAttr::get(IntegerType::get(&ctx, 64), int64_t(1) << logH));
   (*module)->setAttr(ckks::CKKSDialect::getParamsAttrName(),
-                     ckks::ParamsAttr::get(&ctx, unsigned(params.logN), unsigned(params.logQ), unsigned(params.logp),
-                                           StringAttr::get(&ctx, "none"), StringAttr(), unsigned(params.dnum)));
+                     ckks::paramsAttrOf(&ctx, params, StringAttr::get(&ctx, "none"), StringAttr()));
   std::set<int> levels(decryptLevels.begin(), decryptLevels.end());
   levels.insert(params.logQ);
   for (int l : levels)

@@ -142,17 +142,18 @@ LogicalResult parseCompileFlags(llvm::StringRef flags, CompileOptions &options, 
 std::string describeSecurity(ModuleOp module) {
   auto p = ckks::getModuleParams(module);
   if (!p) return "";
-  rt::Params keys;  // the runtime's key distribution: HWT(h) secret, DG(sigma) error
-  return rt::estimateSecurity(int(p.getLogN()), int(p.getLargestLogModulus()), keys.h, keys.sigma).str();
+  rt::Params keys = runtimeParams(p);  // the keys' secret and error distributions
+  return rt::estimateSecurity(int(p.getLogN()), int(p.getLargestLogModulus()), keys.secret, keys.h, keys.sigma).str();
 }
 
 LogicalResult checkSecurity(ModuleOp module, bool allowInsecure) {
   auto p = ckks::getModuleParams(module);
   if (!p) return success();
-  rt::Params keys;
-  rt::SecurityEstimate e = rt::estimateSecurity(int(p.getLogN()), int(p.getLargestLogModulus()), keys.h, keys.sigma);
+  rt::Params keys = runtimeParams(p);
+  rt::SecurityEstimate e =
+      rt::estimateSecurity(int(p.getLogN()), int(p.getLargestLogModulus()), keys.secret, keys.h, keys.sigma);
   unsigned required = p.getRequiredSecurityBits();
-  if (required == 0 || allowInsecure || e.bits >= double(required)) return success();
+  if (required == 0 || allowInsecure || e.grants(int(required))) return success();
   // At the module's location, without dumping the module.
   InFlightDiagnostic d = mlir::emitError(module.getLoc())
                          << "insecure parameters " << p << ": estimated security " << e.summary()

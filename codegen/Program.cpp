@@ -57,6 +57,8 @@ rt::Params runtimeParams(ckks::ParamsAttr p) {
   params.logQ = int(p.getLogQ());
   params.logp = int(p.getLogp());
   params.dnum = int(p.getDnum());
+  params.secret = p.getSecretKind();
+  params.h = int(p.getH());
   return params;
 }
 

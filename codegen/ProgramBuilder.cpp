@@ -47,7 +47,11 @@ ProgramBuilder::ProgramBuilder(const rt::Params &params, const std::string &secu
                                                  unsigned(params.logQ), unsigned(params.logp),
                                                  security.empty() ? StringAttr() : StringAttr::get(ctx, security),
                                                  keySwitch.empty() ? StringAttr() : StringAttr::get(ctx, keySwitch),
-                                                 unsigned(params.dnum));
+                                                 unsigned(params.dnum),
+                                                 params.secret == rt::SecretKind::Sparse
+                                                     ? StringAttr::get(ctx, rt::secretKindName(params.secret))
+                                                     : StringAttr(),
+                                                 params.secret == rt::SecretKind::Sparse ? unsigned(params.h) : 0u);
   if (!paramsAttr) diags.raise(ProgramError::Kind::Parameter);
   SmallVector<Type> types;
   for (const CiphertextShape &in : inputs) {

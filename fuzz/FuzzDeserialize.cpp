@@ -66,6 +66,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   expected.logN = 4;
   expected.logQ = 60;
   expected.logp = 20;
+  expected.secret = SecretKind::Sparse;
   expected.h = 8;
   if (!(control & 16)) {
     try {

@@ -172,7 +172,11 @@ void deserializeSeeds() {
     p.logN = logN;
     p.logQ = logN <= 6 ? 60 : 130;
     p.logp = 20;
-    p.h = std::min(64, 1 << logN);
+    // HEAAN's sparse secret, and the ternary default at logN 5 and 7.
+    if (logN != 5 && logN != 7) {
+      p.secret = fhec::rt::SecretKind::Sparse;
+      p.h = std::min(64, 1 << logN);
+    }
     fhec::rt::KeySet keys = fhec::rt::generateKeys(p, rng);
     int slots = 1 << (logN - 2), logq = p.logQ - (logN % 2) * 10;
     std::vector<fhec::rt::Complex> z(slots);

@@ -109,6 +109,7 @@ LogicalResult ManifestBuilder::finish() {
                                 << p.getLogN();
     os << "params logN=" << p.getLogN() << " logQ=" << p.getLogQ() << " logp=" << p.getLogp();
     if (p.getDnum() != 1) os << " dnum=" << p.getDnum();
+    if (p.getSecretKind() == rt::SecretKind::Sparse) os << " secret=sparse h=" << p.getH();
     os << "\n";
   } else {
     os << "params logN=" << logN << " logQ=0 logp=0\n";

@@ -195,10 +195,7 @@ int main(int argc, char **argv) {
   try {
     auto module = rt::CompiledModule::load(argv[1]);
     const rt::Manifest &man = module->manifest();
-    rt::Params p;
-    p.logN = man.logN;
-    p.logQ = man.logQ;
-    p.logp = man.logp;
+    rt::Params p = man.params();
     rt::KernelArithmetic kernels(*module, p);
     rt::SecureRandom rng;
     std::vector<rt::Complex> z(p.N() / 2);
@@ -206,7 +203,7 @@ int main(int argc, char **argv) {
 
     std::ostringstream os;
     os << "{\"target\": \"" << man.target << "\", \"logN\": " << p.logN << ", \"logQ\": " << p.logQ
-       << ", \"logp\": " << p.logp << ", \"h\": " << p.h << ", \"runs\": " << runs << ", \"kernels\": {";
+       << ", \"logp\": " << p.logp << ", \"secret\": \"" << rt::secretKindName(p.secret) << "\", \"h\": " << p.h << ", \"runs\": " << runs << ", \"kernels\": {";
     std::string verdict = "not checked";
     for (size_t t = 0; t < threads.size(); ++t) {
       module->setThreads(threads[t]);

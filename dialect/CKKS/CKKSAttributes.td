@@ -24,14 +24,25 @@ def CKKS_ParamsAttr : CKKS_Attr<"Params", "params"> {
     through its centered representative in [-q/2, q/2), "heaan" through the
     unsigned one in [0, q) as HEAAN 2.1 does, bit-compatible with it but with
     a larger error at the top level (docs/design.md, "Key switching").
+
+    `secret` is the secret key's distribution (docs/security.md): "ternary"
+    (the default when absent: each coefficient uniform in {-1, 0, 1}, as the
+    HE Standard assumes) or "sparse" with exactly `h` nonzero coefficients
+    (HEAAN 2.1's form is `secret = "sparse", h = 64`, with `keyswitch =
+    "heaan"` for bit-compatibility). `h` is given with "sparse" only. The
+    security estimate reads it: a sparse secret's comes from a model of the
+    hybrid attacks on sparse secrets.
   }];
   let parameters = (ins "unsigned":$logN, "unsigned":$logQ, "unsigned":$logp,
                         OptionalParameter<"::mlir::StringAttr">:$security,
                         OptionalParameter<"::mlir::StringAttr">:$keyswitch,
-                        DefaultValuedParameter<"unsigned", "1">:$dnum);
+                        DefaultValuedParameter<"unsigned", "1">:$dnum,
+                        OptionalParameter<"::mlir::StringAttr">:$secret,
+                        DefaultValuedParameter<"unsigned", "0">:$h);
   let builders = [
     AttrBuilder<(ins "unsigned":$logN, "unsigned":$logQ, "unsigned":$logp), [{
-      return $_get($_ctxt, logN, logQ, logp, ::mlir::StringAttr(), ::mlir::StringAttr(), 1u);
+      return $_get($_ctxt, logN, logQ, logp, ::mlir::StringAttr(), ::mlir::StringAttr(), 1u,
+                   ::mlir::StringAttr(), 0u);
     }]>
   ];
   let extraClassDeclaration = [{
@@ -44,6 +55,11 @@ def CKKS_ParamsAttr : CKKS_Attr<"Params", "params"> {
     /// Whether key switching uses HEAAN 2.1's unsigned decomposition
     /// (`keyswitch = "heaan"`) rather than the centered one.
     bool isHeaanKeySwitch() const { return getKeyswitch() && getKeyswitch().getValue() == "heaan"; }
+    /// The secret's distribution: sparse for `secret = "sparse"`, else ternary.
+    ::fhec::rt::SecretKind getSecretKind() const {
+      return getSecret() && getSecret().getValue() == "sparse" ? ::fhec::rt::SecretKind::Sparse
+                                                               : ::fhec::rt::SecretKind::Ternary;
+    }
   }];
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;

@@ -134,7 +134,7 @@ using namespace fhec::limits;
 
 LogicalResult ParamsAttr::verify(function_ref<InFlightDiagnostic()> emitError, unsigned logN,
                                  unsigned logQ, unsigned logp, StringAttr security, StringAttr keyswitch,
-                                 unsigned dnum) {
+                                 unsigned dnum, StringAttr secret, unsigned h) {
   if (logN < kMinLogN || logN > kMaxLogN)
     return emitError() << "logN = " << logN << " is out of range: N = 2^logN must be a power of two with "
                        << kMinLogN << " <= logN <= " << kMaxLogN;
@@ -150,7 +150,23 @@ LogicalResult ParamsAttr::verify(function_ref<InFlightDiagnostic()> emitError, u
   if ((dnum - 1) * ((logQ + dnum - 1) / dnum) >= logQ)
     return emitError() << "dnum = " << dnum << " digits of ceil(logQ / dnum) = " << (logQ + dnum - 1) / dnum
                        << " bits leave the last one empty at logQ = " << logQ << ": use fewer digits";
+  rt::SecretKind kind = rt::SecretKind::Ternary;
+  if (secret && !rt::parseSecretKind(secret.getValue().str(), kind))
+    return emitError() << "secret = \"" << secret.getValue()
+                       << "\" is not a secret distribution: expected \"ternary\" (the default) or \"sparse\" (with h)";
+  if (kind == rt::SecretKind::Sparse && (h < 1 || h > (1u << logN)))
+    return emitError() << "a sparse secret needs its Hamming weight h in [1, N = " << (1u << logN) << "], not " << h;
+  if (kind == rt::SecretKind::Ternary && h != 0)
+    return emitError() << "h = " << h << " is the weight of a sparse secret: say secret = \"sparse\" with it "
+                       << "(a uniform ternary secret has no fixed weight)";
   return success();
+}
+
+ParamsAttr fhec::ckks::paramsAttrOf(MLIRContext *ctx, const rt::Params &p, StringAttr security, StringAttr keyswitch) {
+  return ParamsAttr::get(ctx, unsigned(p.logN), unsigned(p.logQ), unsigned(p.logp), security, keyswitch,
+                         unsigned(p.dnum),
+                         p.secret == rt::SecretKind::Sparse ? StringAttr::get(ctx, "sparse") : StringAttr(),
+                         p.secret == rt::SecretKind::Sparse ? unsigned(p.h) : 0u);
 }
 
 unsigned ParamsAttr::getRequiredSecurityBits() const {
@@ -385,6 +401,12 @@ LogicalResult BootstrapOp::verify() {
   if (auto w = getLogScale(); w && (*w <= q0 - int64_t(in.getLogp()) || *w > 120))
     return emitOpError() << "log_scale = " << *w << " must lie in (mod_logq - logp, 120] = (" << q0 - in.getLogp()
                          << ", 120]";
+  // ModRaise's integers I grow with the secret's weight (|I| ~ sqrt(h / 12)
+  // standard deviations): EvalMod's bound holds for a sparse secret only.
+  if (auto p = getModuleParams(*this); p && p.getSecretKind() != rt::SecretKind::Sparse)
+    return emitOpError() << "bootstraps ciphertexts of a sparse secret only (#ckks.params<..., secret = \"sparse\", "
+                            "h = 64>): with the uniform ternary secret, ModRaise's integers exceed EvalMod's bound "
+                         << getBound();
   return verifyAll(*this);
 }
 

@@ -7,6 +7,8 @@
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include "fhec/runtime/Params.h"
+
 #include <complex>
 #include <string>
 #include <vector>
@@ -46,6 +48,11 @@ std::vector<std::complex<double>> rotatedDiagonal(const std::vector<std::complex
 namespace fhec::ckks {
 /// The `ckks.params` attribute of the module enclosing `op`, or null.
 ParamsAttr getModuleParams(mlir::Operation *op);
+
+/// The attribute of runtime parameters `p` (their ring, moduli, dnum and
+/// secret) with the given security level and key-switching form (null: absent).
+ParamsAttr paramsAttrOf(mlir::MLIRContext *ctx, const rt::Params &p, mlir::StringAttr security,
+                        mlir::StringAttr keyswitch);
 
 /// The Galois elements whose rotation keys `op` key-switches with
 /// (ckks.rotate, ckks.conjugate, ckks.linear_transform), or none.

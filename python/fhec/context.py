@@ -90,6 +90,7 @@ class Context:
     def __init__(self, params, target="auto", threads=None, reference=False, _keys=None):
         if not isinstance(params, Params):
             raise ParameterError("Context needs an fhec.Params")
+        params.require_security()
         self.params = params
         self._kernels = None if reference else _fhec.client_kernels(params._cpp, target)
         if self._kernels is not None and threads is not None:
@@ -299,7 +300,8 @@ class Context:
     def _from_keys(cls, keys, params, target, threads, reference):
         cpp = keys.params
         if params is None:
-            params = Params(cpp.logN, cpp.logQ, cpp.logp, security="none", dnum=cpp.dnum)
+            params = Params(cpp.logN, cpp.logQ, cpp.logp, security="none", dnum=cpp.dnum, secret=cpp.secret,
+                            h=cpp.h or None)
         elif not isinstance(params, Params) or params._cpp != cpp:
             raise ParameterError(f"the keys were made for {cpp!r}, not {params!r}")
         return cls(params, target, threads, reference, _keys=keys)

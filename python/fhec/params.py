@@ -1,7 +1,7 @@
 """CKKS parameters."""
 
 from . import _fhec
-from .errors import ParameterError
+from .errors import ParameterError, SecurityError
 
 _LEVELS = ("128", "192", "256", "none")
 
@@ -13,9 +13,10 @@ class Params:
     logQ: bits of the top ciphertext modulus Q; keys live mod P*Q.
     logp: bits of the scale 2^logp that messages and constants are encoded at.
     slots: complex slots per ciphertext, a power of two <= N/2 (default N/2).
-    security: the classical security level (bits) compiling requires of the
-        HE Standard estimate: "128" (default), "192", "256", or "none" to opt
-        out (like OpenFHE's HEStd_NotSet; the estimate is still reported).
+    security: the classical security level (bits) compiling requires of
+        fhec's estimate for this secret (docs/security.md): "128" (default),
+        "192", "256", or "none" to opt out (like OpenFHE's HEStd_NotSet; the
+        estimate is still reported).
     keyswitch: the form of key switching compiled functions use for
         relinearization and rotations: "centered" (default; the switched
         polynomial's representatives in [-q/2, q/2), the smaller error) or
@@ -25,18 +26,25 @@ class Params:
         is P = 2^ceil(logQ / dnum) and each key-switching key has dnum parts.
         1 (default) is HEAAN's P = Q; a larger dnum allows a larger logQ at
         the same security (keys mod P*Q) for more key-switching work.
+    secret: the secret key's distribution: "ternary" (default; every
+        coefficient uniform in {-1, 0, 1}, as the HE Standard assumes) or
+        "sparse" with exactly `h` nonzero coefficients (HEAAN 2.1's h = 64,
+        which ckks.bootstrap needs today).
+    h: the Hamming weight of a sparse secret (given with secret="sparse" only).
 
     Raises ParameterError for inconsistent values.
     """
 
-    def __init__(self, logN, logQ, logp, slots=None, security="128", keyswitch="centered", dnum=1):
+    def __init__(self, logN, logQ, logp, slots=None, security="128", keyswitch="centered", dnum=1,
+                 secret="ternary", h=None):
         security = str(security)
         if security not in _LEVELS:
             raise ParameterError(f"security={security!r} is not a level: expected one of {', '.join(_LEVELS)}")
         if keyswitch not in ("centered", "heaan"):
             raise ParameterError(f"keyswitch={keyswitch!r} is not a key-switching form: expected 'centered' or 'heaan'")
         try:
-            self._cpp = _fhec.Params(int(logN), int(logQ), int(logp), dnum=int(dnum))
+            self._cpp = _fhec.Params(int(logN), int(logQ), int(logp), secret=str(secret),
+                                     h=0 if h is None else int(h), dnum=int(dnum))
         except Exception as e:  # the runtime's validation message
             raise ParameterError(str(e)) from None
         half = 1 << (int(logN) - 1)
@@ -53,7 +61,7 @@ class Params:
         rescaled by 2^scale_bits (the scale messages and constants are encoded
         at): logQ = (depth + 1) * scale_bits + headroom_bits (the last level
         keeps one scale plus room for the values' magnitude), and logN the
-        smallest ring dimension (>= 2^10) whose HE Standard estimate for keys
+        smallest ring dimension (>= 2^10) whose estimate (uniform ternary secret) for keys
         mod Q^2 reaches `security` ("128", "192" or "256" bits).
 
             p = fhec.Params.for_depth(5, scale_bits=30)   # logN=14, logQ=190
@@ -71,10 +79,10 @@ class Params:
         logQ = (depth + 1) * scale_bits + headroom_bits
         for logN in range(10, 18):
             try:
-                bits, _ = _fhec.Params(logN, logQ, scale_bits).security_estimate()
+                est = _fhec.Params(logN, logQ, scale_bits).security_estimate()
             except Exception as e:
                 raise ParameterError(str(e)) from None
-            if bits >= int(security):
+            if est[2 + _LEVELS.index(security)]:
                 return cls(logN, logQ, scale_bits, slots=slots, security=security, keyswitch=keyswitch)
         raise ParameterError(f"no ring up to N = 2^17 gives {security}-bit security for keys mod P*Q = 2^{2 * logQ} "
                              f"(depth {depth} at {scale_bits}-bit scale): reduce the depth or the scale, or "
@@ -84,6 +92,8 @@ class Params:
     logQ = property(lambda self: self._cpp.logQ, doc="bits of the top modulus Q")
     logp = property(lambda self: self._cpp.logp, doc="bits of the scale")
     dnum = property(lambda self: self._cpp.dnum, doc="digits of hybrid key switching (1: P = Q)")
+    secret = property(lambda self: self._cpp.secret, doc="the secret's distribution: 'ternary' or 'sparse'")
+    h = property(lambda self: self._cpp.h or None, doc="a sparse secret's Hamming weight (None for ternary)")
     logP = property(lambda self: self._cpp.logP, doc="bits of the special modulus P = 2^ceil(logQ / dnum)")
 
     @property
@@ -93,12 +103,24 @@ class Params:
 
     @property
     def security_estimate(self):
-        """(bits, text): the HE Standard estimate for keys mod P*Q (an upper
-        bound for HEAAN's sparse secret, which the text says)."""
-        return self._cpp.security_estimate()
+        """(bits, text): fhec's estimate for keys mod P*Q with this secret,
+        the text naming its method (docs/security.md)."""
+        return self._cpp.security_estimate()[:2]
+
+    def require_security(self):
+        """Raises SecurityError unless the estimate grants `security` (nothing
+        for "none"): what compiling checks, also where keys are made."""
+        if self.security == "none":
+            return
+        bits, text, *granted = self._cpp.security_estimate()
+        if not granted[_LEVELS.index(self.security)]:
+            raise SecurityError(f"insecure parameters {self!r}: estimated security {text} is below the required "
+                                f"{self.security} bits; use a larger N or a smaller logQ, or opt out with "
+                                "fhec.Params(..., security='none')")
 
     def _key(self):
-        return (self.logN, self.logQ, self.logp, self.slots, self.security, self.keyswitch, self.dnum)
+        return (self.logN, self.logQ, self.logp, self.slots, self.security, self.keyswitch, self.dnum, self.secret,
+                self.h)
 
     def __eq__(self, other):
         return isinstance(other, Params) and self._key() == other._key()
@@ -108,4 +130,5 @@ class Params:
 
     def __repr__(self):
         return (f"fhec.Params(logN={self.logN}, logQ={self.logQ}, logp={self.logp}, slots={self.slots}, "
-                f"security={self.security!r}, keyswitch={self.keyswitch!r}, dnum={self.dnum})")
+                f"security={self.security!r}, keyswitch={self.keyswitch!r}, dnum={self.dnum}, secret={self.secret!r}"
+                + (f", h={self.h})" if self.h else ")"))

@@ -75,9 +75,9 @@ struct ClientKernels {
 
 std::shared_ptr<ClientKernels> clientKernels(const rt::Params &p, const std::string &target) {
   static std::mutex mu;
-  static std::map<std::tuple<int, int, int, int, double, std::string>, std::shared_ptr<ClientKernels>> cache;
+  static std::map<std::pair<std::string, std::string>, std::shared_ptr<ClientKernels>> cache;
   std::lock_guard<std::mutex> lock(mu);
-  auto &k = cache[{p.logN, p.logQ, p.logp, p.h, p.sigma, target}];
+  auto &k = cache[{p.str(), target}];
   if (!k) {
     auto made = std::make_shared<ClientKernels>();
     CompileOptions o;
@@ -218,23 +218,26 @@ PYBIND11_MODULE(_fhec, m) {
   });
 
   py::class_<rt::Params>(m, "Params", "CKKS parameters: N = 2^logN, top modulus 2^logQ, scale 2^logp (bits)")
-      .def(py::init([](int logN, int logQ, int logp, int h, double sigma, int dnum) {
+      .def(py::init([](int logN, int logQ, int logp, const std::string &secret, int h, double sigma, int dnum) {
              rt::Params p;
              p.logN = logN;
              p.logQ = logQ;
              p.logp = logp;
+             if (!rt::parseSecretKind(secret, p.secret))
+               throw rt::Error("secret = '" + secret + "' is not a secret distribution: expected 'ternary' or 'sparse'");
              p.h = h;
              p.sigma = sigma;
              p.dnum = dnum;
              p.validate();
              return p;
            }),
-           py::arg("logN"), py::arg("logQ"), py::arg("logp"), py::arg("h") = 64, py::arg("sigma") = 3.2,
-           py::arg("dnum") = 1)
+           py::arg("logN"), py::arg("logQ"), py::arg("logp"), py::arg("secret") = "ternary", py::arg("h") = 0,
+           py::arg("sigma") = 3.2, py::arg("dnum") = 1)
       .def_readonly("logN", &rt::Params::logN)
       .def_readonly("logQ", &rt::Params::logQ)
       .def_readonly("logp", &rt::Params::logp)
       .def_readonly("h", &rt::Params::h)
+      .def_property_readonly("secret", [](const rt::Params &p) { return std::string(rt::secretKindName(p.secret)); })
       .def_readonly("sigma", &rt::Params::sigma)
       .def_readonly("dnum", &rt::Params::dnum)
       .def_property_readonly("logP", &rt::Params::logP)
@@ -242,10 +245,11 @@ PYBIND11_MODULE(_fhec, m) {
       .def("__repr__", &rt::Params::str)
       .def("security_estimate",
            [](const rt::Params &p) {
-             rt::SecurityEstimate e = rt::estimateSecurity(p.logN, p.logKey(), p.h, p.sigma);
-             return py::make_tuple(e.bits, e.str());
+             rt::SecurityEstimate e = rt::estimateSecurity(p.logN, p.logKey(), p.secret, p.h, p.sigma);
+             return py::make_tuple(e.bits, e.str(), e.grants(128), e.grants(192), e.grants(256));
            },
-           "(bits, text): the HE Standard estimate for keys mod Q^2 (fhec/runtime/Security.h)");
+           "(bits, text, grants 128, 192, 256): the estimate for keys mod P Q with this secret "
+           "(fhec/runtime/Security.h, docs/security.md)");
 
   py::class_<rt::Ciphertext>(m, "Ciphertext", "A CKKS ciphertext (ax, bx) mod 2^logq")
       .def_property_readonly("logN", &rt::Ciphertext::logN)

@@ -68,10 +68,11 @@ KernelArithmetic::KernelArithmetic(const CompiledModule &module, const Params &p
                   " lacks a level, its result m, its check or a check prime in (2^b, 2^(b+1))");
     narrow_[std::stoi(level)] = n;
   }
-  if (m.clientSecretWeight && params.h > m.clientSecretWeight)
+  if (m.clientSecretWeight && params.maxSecretWeight() > size_t(m.clientSecretWeight))
     throw Error("the client kernels decrypt with secrets of Hamming weight up to " +
-                std::to_string(m.clientSecretWeight) + ", but the parameters say h = " + std::to_string(params.h) +
-                ": compile them for these parameters");
+                std::to_string(m.clientSecretWeight) + ", but the parameters' " +
+                describeSecret(params.secret, params.h) + " secret may have " +
+                std::to_string(params.maxSecretWeight()) + ": compile them for these parameters");
 }
 
 KernelArithmetic::~KernelArithmetic() { exec_.wipeWorkspace(); }
@@ -83,13 +84,16 @@ void KernelArithmetic::checkParams(const Params &params) const {
 
 void KernelArithmetic::useSecret(const SecretKey &sk) {
   if (sk.s.size() != params_.N()) throw Error("the secret key does not match " + params_.str());
-  // The decrypt kernels' bases hold for |s|_1 up to h (a ternary secret's weight).
+  // The decrypt kernels' bases hold for |s|_1 up to the parameters' largest
+  // weight (h, or N for a ternary secret).
   int64_t weight = 0;
   for (int8_t c : sk.s) weight += c < 0 ? -int64_t(c) : int64_t(c);
-  if (weight > params_.h)
-    throw Error("the secret key has Hamming weight " + std::to_string(weight) + ", above the parameters' h = " +
-                std::to_string(params_.h));
+  if (uint64_t(weight) > params_.maxSecretWeight())
+    throw Error("the secret key has Hamming weight " + std::to_string(weight) + ", above the " +
+                std::to_string(params_.maxSecretWeight()) + " of the parameters' " +
+                describeSecret(params_.secret, params_.h) + " secret");
   if (secretReady_ && sk.keySet.known() && sk.keySet == secretKeySet_) return;
+  secretWeight_ = uint64_t(weight);
   BigPoly s = smallPoly(sk.s, params_.logN, 2);
   exec_.prepare(abi::kClientPrepareSecret, "sk", s, /*secret=*/true);
   secureWipe(s.words);
@@ -169,8 +173,9 @@ BigPoly KernelArithmetic::decryptMessage(const SecretKey &sk, const Ciphertext &
 
 bool KernelArithmetic::narrowHolds(const Narrow &n, const BigPoly &check, int logq) const {
   // t = r 2^-logq mod p (Shoup's product with a constant), accepted for
-  // t in [0, h + 1] or [p - h, p), for either reading of r mod 2^b.
-  const uint64_t p = n.prime, above = uint64_t(params_.h) + 1, below = uint64_t(params_.h);
+  // t in [0, w + 1] or [p - w, p), w the weight of the secret in use, for
+  // either reading of r mod 2^b.
+  const uint64_t p = n.prime, above = secretWeight_ + 1, below = secretWeight_;
   const uint64_t inv = powMod((p + 1) / 2, uint64_t(logq), p);  // (2^-1)^logq
   const uint64_t invShoup = shoupPrecompute(inv, p);
   auto allowed = [&](uint64_t u) {  // u in [0, p)

@@ -11,8 +11,8 @@
 // products, the message) is wiped with secureWipe before it is released, and
 // small signed values are added with full-width mpn_add_n of a two's-complement
 // operand, so that neither the sign of an error coefficient nor the length of
-// a carry chain steers a branch. Not constant-time: the sparse products a*s
-// and s*s, which iterate over the nonzero coefficients of s (key generation
+// a carry chain steers a branch. Not constant-time: the sparse product a*s,
+// which iterates over the nonzero coefficients of a sparse s (key generation
 // and decryption run on the key owner's machine, once per key or result).
 
 namespace fhec::rt {
@@ -78,13 +78,13 @@ BigPoly roundedShiftRight(BigPoly &a, int bits) {
   return r;
 }
 
-// The reference arithmetic (GMP): a*s by sparse additions, v*pk mod qQ by
-// Kronecker substitution.
+// The reference arithmetic (GMP): a*s by sparse additions (a sparse secret)
+// or Kronecker substitution (a dense one), v*pk mod qQ by Kronecker substitution.
 class GmpArithmetic final : public ClientArithmetic {
 public:
   BigPoly keyB(const Params &params, const SecretKey &sk, const BigPoly &a, const std::vector<int64_t> &e,
                const std::vector<int64_t> &t, int tShift) override {
-    BigPoly as = mulSparseTernary(a, sk.s);
+    BigPoly as = mulTernary(a, sk.s);
     BigPoly b = negate(as);
     secureWipe(as.words);
     addSmallShifted(b, e, 0);
@@ -106,7 +106,7 @@ public:
   }
 
   BigPoly decrypt(const SecretKey &sk, const Ciphertext &ct) override {
-    BigPoly as = mulSparseTernary(ct.ax, sk.s);
+    BigPoly as = mulTernary(ct.ax, sk.s);
     BigPoly m = add(ct.bx, as);
     secureWipe(as.words);
     return m;
@@ -153,7 +153,7 @@ SecretKey generateSecretKey(const Params &params, SecureRandom &rng) {
   params.validate();
   SecretKey sk;
   sk.logN = params.logN;
-  sk.s = rng.hammingWeight(params.N(), params.h);
+  sk.s = params.secret == SecretKind::Sparse ? rng.hammingWeight(params.N(), params.h) : rng.uniformTernary(params.N());
   while (!sk.keySet.known()) sk.keySet = KeySetId{rng.next64(), rng.next64()};
   return sk;
 }
@@ -172,17 +172,16 @@ EvalKey generateEvalKey(const Params &params, const SecretKey &sk, SecureRandom 
   EvalKey evk;
   evk.keySet = sk.keySet;
   const size_t N = params.N();
-  std::vector<int64_t> s2(N, 0);  // s^2 mod X^N + 1, coefficients bounded by h
-  for (size_t i = 0; i < N; ++i) {
-    if (!sk.s[i]) continue;
-    for (size_t j = 0; j < N; ++j) {
-      if (!sk.s[j]) continue;
-      int64_t v = int64_t(sk.s[i]) * sk.s[j];
-      size_t t = i + j;
-      if (t >= N) { t -= N; v = -v; }
-      s2[t] += v;
-    }
-  }
+  // s^2 mod X^N + 1 (coefficients in [-N, N]) by one Kronecker product mod
+  // 2^bits, bits = logN + 2, read back as signed integers.
+  const int bits = params.logN + 2;
+  BigPoly sPoly(params.logN, bits);
+  for (size_t i = 0; i < N; ++i) sPoly.coeff(i)[0] = uint64_t(int64_t(sk.s[i])) & ((uint64_t(1) << bits) - 1);
+  BigPoly sq = negacyclicProductSmall(sPoly, sk.s, bits);
+  secureWipe(sPoly.words);
+  std::vector<int64_t> s2(N);
+  for (size_t i = 0; i < N; ++i) s2[i] = int64_t(sq.coeff(i)[0] << (64 - bits)) >> (64 - bits);
+  secureWipe(sq.words);
   switchingKey(params, sk, s2, rng, arith, evk.ax, evk.bx);
   secureWipe(s2);
   return evk;

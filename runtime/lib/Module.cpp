@@ -123,6 +123,11 @@ Manifest parseManifest(const std::string &text) {
       m.logp = int(num(f, "logp", line));
       if (f.count("dnum")) m.dnum = int(num(f, "dnum", line));
       if (m.dnum < 1) bad(line, "dnum below 1");
+      if (f.count("secret") && !parseSecretKind(f["secret"], m.secret)) bad(line, "unknown secret '" + f["secret"] + "'");
+      if (m.secret == SecretKind::Sparse) {
+        m.h = int(num(f, "h", line));
+        if (m.h < 1) bad(line, "a sparse secret's h below 1");
+      }
     } else if (head == "client") {
       m.clientSecretWeight = num(f, "secret_weight", line);
       if (m.clientSecretWeight < 1) bad(line, "secret weight below 1");
@@ -300,15 +305,27 @@ CompiledModule::EntryFn CompiledModule::entry(const ManifestFunction &f) const {
   return reinterpret_cast<EntryFn>(sym);
 }
 
+Params Manifest::params() const {
+  Params p;
+  p.logN = logN;
+  p.logQ = logQ;
+  p.logp = logp;
+  p.dnum = dnum;
+  p.secret = secret;
+  p.h = h;
+  return p;
+}
+
 // ---- Executor ---------------------------------------------------------------
 
 Executor::Executor(const CompiledModule &module, const Params &params) : module_(module), params_(params) {
   params.validate();
   const Manifest &m = module.manifest();
-  if (m.logN != params.logN || m.logQ != params.logQ || m.logp != params.logp || m.dnum != params.dnum)
+  if (m.logN != params.logN || m.logQ != params.logQ || m.logp != params.logp || m.dnum != params.dnum ||
+      m.secret != params.secret || (m.secret == SecretKind::Sparse && m.h != params.h))
     throw Error("module was compiled for logN=" + std::to_string(m.logN) + " logQ=" + std::to_string(m.logQ) +
                 " logp=" + std::to_string(m.logp) + (m.dnum != 1 ? " dnum=" + std::to_string(m.dnum) : "") +
-                ", but the keys use " + params.str());
+                " with a " + describeSecret(m.secret, m.h) + " secret, but the keys use " + params.str());
   device_ = deviceFor(m.kernels);
   int64_t ws = 0;
   for (const auto &f : m.functions) ws = std::max(ws, f.workspaceBytes);

@@ -15,9 +15,15 @@ void Params::validate() const {
                 std::to_string(limits::kMaxLogQ) + "]");
   if (logp < 1 || logp >= logQ)
     throw Error("invalid parameters: logp = " + std::to_string(logp) + " must be in [1, logQ)");
-  if (h < 1 || size_t(h) > N())
-    throw Error("invalid parameters: secret Hamming weight h = " + std::to_string(h) + " must be in [1, N = " +
+  if (secret != SecretKind::Ternary && secret != SecretKind::Sparse)
+    throw Error("invalid parameters: unknown secret distribution " + std::to_string(int(secret)) +
+                " (expected ternary or sparse)");
+  if (secret == SecretKind::Sparse && (h < 1 || size_t(h) > N()))
+    throw Error("invalid parameters: sparse secret's Hamming weight h = " + std::to_string(h) + " must be in [1, N = " +
                 std::to_string(N()) + "]: use a ring of at least " + std::to_string(h) + " coefficients");
+  if (secret == SecretKind::Ternary && h != 0)
+    throw Error("invalid parameters: h = " + std::to_string(h) +
+                " is set for a uniform ternary secret, whose weight is not fixed (use secret = sparse for a fixed h)");
   if (dnum < 1 || dnum > logQ)
     throw Error("invalid parameters: dnum = " + std::to_string(dnum) + " (digits of key switching) must be in [1, logQ = " +
                 std::to_string(logQ) + "]");
@@ -43,7 +49,9 @@ void Params::validateCiphertext(int logq, int ctLogp, int slots) const {
 
 std::string Params::str() const {
   std::ostringstream os;
-  os << "logN=" << logN << " logQ=" << logQ << " logp=" << logp << " h=" << h << " sigma=" << sigma;
+  os << "logN=" << logN << " logQ=" << logQ << " logp=" << logp << " secret=" << secretKindName(secret);
+  if (secret == SecretKind::Sparse) os << " h=" << h;
+  os << " sigma=" << sigma;
   if (dnum != 1) os << " dnum=" << dnum;
   return os.str();
 }

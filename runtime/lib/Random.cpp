@@ -184,6 +184,20 @@ std::vector<int8_t> SecureRandom::hammingWeight(size_t n, int h) {
   return s;
 }
 
+std::vector<int8_t> SecureRandom::uniformTernary(size_t n) {
+  std::vector<int8_t> s(n);
+  constexpr size_t kBatch = 1024;
+  uint64_t w[kBatch];
+  for (size_t base = 0; base < n; base += kBatch) {
+    const size_t b = std::min(kBatch, n - base);
+    fill(w, b);
+    // floor(3 u / 2^64) is 0, 1 or 2, each for a third of the u (up to one u in 2^64).
+    for (size_t i = 0; i < b; ++i) s[base + i] = int8_t(int((unsigned __int128)w[i] * 3 >> 64) - 1);
+  }
+  secureWipe(w, sizeof(w));
+  return s;
+}
+
 std::vector<int8_t> SecureRandom::zeroOne(size_t n, double rho) {
   if (!(rho >= 0 && rho <= 1)) throw Error("zeroOne: rho " + std::to_string(rho) + " is not in [0, 1]");
   std::vector<int8_t> v(n, 0);

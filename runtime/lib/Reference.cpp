@@ -197,6 +197,12 @@ BigPoly negacyclicProductSmall(const BigPoly &a, const std::vector<int8_t> &v, i
   return out;
 }
 
+BigPoly mulTernary(const BigPoly &a, const std::vector<int8_t> &s) {
+  size_t weight = 0;
+  for (int8_t c : s) weight += c != 0;
+  return weight <= 256 ? mulSparseTernary(a, s) : negacyclicProductSmall(a, s, a.logq);
+}
+
 BigPoly mulSparseTernary(const BigPoly &a, const std::vector<int8_t> &s) {
   if (s.size() != a.N()) throw Error("mulSparseTernary: length mismatch");
   const size_t N = a.N();

@@ -73,6 +73,7 @@ public:
   void putParams(const Params &p) {
     put<int32_t>(p.logN); put<int32_t>(p.logQ); put<int32_t>(p.logp); put<int32_t>(p.h); put<double>(p.sigma);
     put<int32_t>(p.dnum);
+    put<int32_t>(int32_t(p.secret));
   }
   void putKeySet(const KeySetId &id) { put<uint64_t>(id.lo); put<uint64_t>(id.hi); }
   /// The file: the header written in front of the payload, the checksum
@@ -94,7 +95,7 @@ private:
 };
 
 // Size of the serialized Params.
-constexpr size_t kParamsBytes = 5 * sizeof(int32_t) + sizeof(double);
+constexpr size_t kParamsBytes = 6 * sizeof(int32_t) + sizeof(double);
 
 class Reader {
 public:
@@ -134,6 +135,8 @@ public:
     p.logN = get<int32_t>(); p.logQ = get<int32_t>(); p.logp = get<int32_t>(); p.h = get<int32_t>();
     p.sigma = get<double>();
     if (version_ >= 4) p.dnum = get<int32_t>();
+    // Before version 5 every secret was HEAAN's HWT(h).
+    p.secret = version_ >= 5 ? SecretKind(get<int32_t>()) : SecretKind::Sparse;
     try {
       p.validate();
     } catch (const Error &e) {
@@ -311,7 +314,7 @@ SecretKey deserializeSecretKey(std::string_view bytes, const Params &expected) {
   }
   r.end();
   if (notTernary) r.fail("a coefficient is not in {-1, 0, 1} (the file is not a secret key fhec made)");
-  if (weight != p.h)
+  if (p.secret == SecretKind::Sparse && weight != p.h)
     r.fail("its Hamming weight is " + std::to_string(weight) + ", but the parameters require h = " +
            std::to_string(p.h) + " (the file is corrupted or was not made by fhec's key generation)");
   return k;

@@ -145,8 +145,11 @@ TEST_P(HEMulBitExact, MatchesReference) {
   ASSERT_TRUE(prog.module);
   if (config.threads) prog.module->setThreads(config.threads);
   rt::Params params = makeParams(c.logN, c.logQ, c.logp);
-  // Noise is a few units at scale 2^logp; a wrong result would be off by ~1.
-  checkProgram(prog, "f", params, std::max(1e-3, std::ldexp(1.0, 14 - c.logp)));
+  // Noise is a few units at scale 2^logp for a secret of weight 64, and
+  // grows as the square root of the weight (about 2N/3 for the ternary
+  // secret); a wrong result would be off by ~1.
+  const double weight = 2.0 * double(params.N()) / 3.0;
+  checkProgram(prog, "f", params, std::max(1e-3, std::ldexp(1.0, 14 - c.logp) * std::sqrt(weight / 64)));
 }
 
 auto caseName = [](const Case &c) { return llvm::formatv("logN{0}_logQ{1}_logq{2}", c.logN, c.logQ, c.logq).str(); };
@@ -262,8 +265,9 @@ std::string denseValues(int n, bool complex) {
 // Rotations (by 1 and 7 from one op, and by 1000 >= slots on a sparse
 // ciphertext, at two levels), conjugation, plaintext products and sums, and add/sub/mul of
 // operands at different levels and scales (ckks.add's alignment), with the
-// key-switching form `keySwitch` and `dnum` digits (hybrid key switching when > 1).
-std::string rotationsProgram(const std::string &keySwitch, int dnum = 1) {
+// key-switching form `keySwitch` and `dnum` digits (hybrid key switching when > 1),
+// for the ternary secret or (h > 0) a sparse one of weight h.
+std::string rotationsProgram(const std::string &keySwitch, int dnum = 1, int h = 0) {
   std::string a = ct(11, 200, 30, 256), a60 = ct(11, 200, 60, 256), b = ct(11, 170, 30, 256),
               b60 = ct(11, 170, 60, 256);
   return llvm::formatv(R"(
@@ -284,7 +288,8 @@ module attributes {{ckks.params = #ckks.params<logN = 11, logQ = 200, logp = 30,
   }
 })",
                        a, a60, b, b60, denseValues(256, false), denseValues(256, true), keySwitch,
-                       dnum > 1 ? ", dnum = " + std::to_string(dnum) : std::string())
+                       (dnum > 1 ? ", dnum = " + std::to_string(dnum) : std::string()) +
+                           (h ? ", secret = \"sparse\", h = " + std::to_string(h) : std::string()))
       .str();
 }
 
@@ -296,14 +301,14 @@ TEST_P(ProgramBitExact, RotationsPlaintextsAndAlignment) {
   checkProgram(prog, "h", makeParams(11, 200, 30), 1e-3);
 }
 
-// HEAAN 2.1's key switching (unsigned decomposition) stays bit-identical to
-// its reference on every target.
+// HEAAN 2.1's form (unsigned decomposition, sparse secret of h = 64) stays
+// bit-identical to its reference on every target.
 TEST_P(ProgramBitExact, HeaanKeySwitching) {
   SKIP_UNLESS_RUNNABLE(GetParam());
-  Program prog = compileProgram(rotationsProgram("heaan"), GetParam().options());
+  Program prog = compileProgram(rotationsProgram("heaan", 1, 64), GetParam().options());
   ASSERT_TRUE(prog.module);
   if (GetParam().threads) prog.module->setThreads(GetParam().threads);
-  checkProgram(prog, "h", makeParams(11, 200, 30), 1e-3);
+  checkProgram(prog, "h", makeParams(11, 200, 30, 64), 1e-3);
 }
 
 // Hybrid key switching (dnum > 1): the balanced digits (centered form, dnum =
@@ -386,7 +391,7 @@ module attributes {{ckks.params = #ckks.params<logN = 11, logQ = 200, logp = 30,
 void checkBootstrap(const Config &config, unsigned logQ, unsigned slots, const std::string &attrs, unsigned outLogq) {
   std::string in = ct(12, 90, 30, slots), out = ct(12, outLogq, 30, slots);
   std::string text = llvm::formatv(R"(
-module attributes {{ckks.params = #ckks.params<logN = 12, logQ = {2}, logp = 30>} {{
+module attributes {{ckks.params = #ckks.params<logN = 12, logQ = {2}, logp = 30, secret = "sparse", h = 64>} {{
   func.func @boot(%x: {0}) -> {1} {{
     %r = ckks.bootstrap %x {{mod_logq = 42{3}} : {0} -> {1}
     return %r : {1}
@@ -396,7 +401,7 @@ module attributes {{ckks.params = #ckks.params<logN = 12, logQ = {2}, logp = 30>
                          .str();
   Program prog = compileProgram(text, config.options());
   ASSERT_TRUE(prog.module);
-  checkProgram(prog, "boot", makeParams(12, logQ, 30), std::ldexp(1.0, -14));
+  checkProgram(prog, "boot", makeParams(12, logQ, 30, 64), std::ldexp(1.0, -14));
 }
 
 // ckks.bootstrap, expanded (ModRaise, SubSum, CoeffToSlot, EvalMod,

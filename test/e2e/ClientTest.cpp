@@ -24,6 +24,12 @@ struct Case {
   const char *target;
   int logN, logQ;
   int dnum = 1;  // hybrid key switching's digits: keys mod PQ, encryption divides by P
+  int h = 0;     // 0: the uniform ternary secret; else a sparse one of weight h
+  rt::Params params(int logQ = 0) const {
+    rt::Params p = rt::test::makeParams(logN, logQ ? logQ : this->logQ, 30, h);
+    p.dnum = dnum;
+    return p;
+  }
 };
 
 class ClientKernelsTest : public ::testing::TestWithParam<Case> {};
@@ -40,8 +46,7 @@ void expectSameKeys(const rt::KeySet &a, const rt::KeySet &b) {
 TEST_P(ClientKernelsTest, SameKeysAndCiphertextsAsTheReference) {
   const Case c = GetParam();
   if (std::string why = cannotRun(c.target); !why.empty()) GTEST_SKIP() << why;
-  rt::Params p = rt::test::makeParams(c.logN, c.logQ, 30);
-  p.dnum = c.dnum;
+  rt::Params p = c.params();
   const int mid = c.logQ / 2 + 7;  // a decrypt kernel below logQ
   CompileOptions o;
   o.target = c.target;
@@ -77,13 +82,13 @@ TEST_P(ClientKernelsTest, SameKeysAndCiphertextsAsTheReference) {
 TEST_P(ClientKernelsTest, RefusesOtherParametersAndForeignKeys) {
   const Case c = GetParam();
   if (std::string why = cannotRun(c.target); !why.empty()) GTEST_SKIP() << why;
-  rt::Params p = rt::test::makeParams(c.logN, c.logQ, 30);
-  p.dnum = c.dnum;
+  rt::Params p = c.params();
   CompileOptions o;
   o.target = c.target;
   std::unique_ptr<rt::CompiledModule> module = compileClientKernels(p, o);
   rt::KernelArithmetic kernels(*module, p);
-  rt::Params other = rt::test::makeParams(c.logN, c.logQ, 30, /*h=*/32);
+  rt::Params other = rt::test::makeParams(c.logN, c.logQ, 30, /*h=*/c.h ? 32 : 0);
+  if (!c.h) other.logp = 20;
   other.dnum = c.dnum;
   rt::SecureRandom rng;
   EXPECT_THROW(rt::generateKeys(other, rng, kernels), rt::Error);
@@ -101,8 +106,21 @@ TEST_P(ClientKernelsTest, RefusesOtherParametersAndForeignKeys) {
   rt::Ciphertext ct = rt::encrypt(p, a.pk, rt::encode({1.0}, c.logN, 30, c.logQ), 30, 1, rng, kernels);
   EXPECT_THROW(rt::decrypt(b.sk, ct, kernels), rt::Error);
   EXPECT_NO_THROW(rt::decrypt(a.sk, ct, kernels));
+  // Keys of another secret are refused, naming both.
+  try {
+    rt::Params otherSecret = rt::test::makeParams(c.logN, c.logQ, 30, c.h ? 0 : 64);
+    otherSecret.dnum = c.dnum;
+    rt::KernelArithmetic wrong(*module, otherSecret);
+    ADD_FAILURE() << "client kernels for one secret accepted another";
+  } catch (const rt::Error &e) {
+    EXPECT_NE(std::string(e.what()).find(c.h ? "sparse ternary, h = 64 secret" : "uniform ternary secret"),
+              std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(c.h ? "secret=ternary" : "secret=sparse h=64"), std::string::npos)
+        << e.what();
+  }
+  if (!c.h) return;
   // Decryption's windows hold for secrets of weight up to h (64): a heavier
-  // secret, or parameters with a larger h, are refused, not decrypted wrong.
+  // secret is refused, not decrypted wrong.
   rt::SecretKey heavy = a.sk;
   for (size_t i = 0; i < heavy.s.size(); i += 2)
     if (heavy.s[i] == 0) heavy.s[i] = 1;
@@ -112,14 +130,6 @@ TEST_P(ClientKernelsTest, RefusesOtherParametersAndForeignKeys) {
     ADD_FAILURE() << "a secret of weight above h was used";
   } catch (const rt::Error &e) {
     EXPECT_NE(std::string(e.what()).find("Hamming weight"), std::string::npos) << e.what();
-  }
-  try {
-    rt::Params heavier = rt::test::makeParams(c.logN, c.logQ, 30, /*h=*/128);
-    heavier.dnum = c.dnum;
-    rt::KernelArithmetic wide(*module, heavier);
-    ADD_FAILURE() << "client kernels for h = 64 accepted h = 128";
-  } catch (const rt::Error &e) {
-    EXPECT_NE(std::string(e.what()).find("Hamming weight up to 64"), std::string::npos) << e.what();
   }
 }
 
@@ -131,12 +141,14 @@ TEST_P(ClientKernelsTest, NarrowDecryptionHoldsOrFallsBack) {
   const Case c = GetParam();
   if (std::string why = cannotRun(c.target); !why.empty()) GTEST_SKIP() << why;
   const int logQ = 1200;  // three windows or more on every target
-  rt::Params p = rt::test::makeParams(c.logN, logQ, 30);
+  rt::Params p = c.params(logQ);
+  p.dnum = 1;
   CompileOptions o;
   o.target = c.target;
   std::unique_ptr<rt::CompiledModule> module = compileClientKernels(p, o);
   rt::KernelArithmetic kernels(*module, p);
-  std::vector<DecryptWindow> plan = planDecryptWindows(logQ, 6, lookupTarget(c.target)->primeBits);
+  const unsigned logH = llvm::Log2_64_Ceil(p.maxSecretWeight());
+  std::vector<DecryptWindow> plan = planDecryptWindows(logQ, logH, lookupTarget(c.target)->primeBits);
   ASSERT_GE(plan.size(), 3u);
   const int w = int(plan.front().bits);
 
@@ -172,9 +184,10 @@ TEST_P(ClientKernelsTest, NarrowDecryptionHoldsOrFallsBack) {
   expectReference(low, w, "a ciphertext at logq " + std::to_string(logQ - 300));
 
   // The extremes of Y - c = k q, k = h + 1 and k = -h at coefficient 0
-  // (every other coefficient small too): a secret and a ciphertext of
+  // (every other coefficient small too): a secret of the largest weight h
+  // the parameters allow (N for the ternary one) and a ciphertext of
   // coefficients q - 1 = -1 mod q where each term of Y_0 is largest.
-  const int N = int(p.N()), h = p.h;
+  const int N = int(p.N()), h = int(p.maxSecretWeight());
   rt::BigPoly minusOne(c.logN, logQ);
   for (uint64_t &x : minusOne.words) x = ~uint64_t(0);
   minusOne.maskTop();
@@ -193,8 +206,11 @@ TEST_P(ClientKernelsTest, NarrowDecryptionHoldsOrFallsBack) {
       for (int j = 0; j < h; ++j) std::copy(minusOne.coeff(0), minusOne.coeff(1), ct.ax.coeff(size_t(j)));
       std::copy(minusOne.coeff(0), minusOne.coeff(1), ct.bx.coeff(0));
     } else {  // Y_0 = -h (q - 1) = -h q + h
-      for (int j = 1; j <= h; ++j) sk.s[size_t(N - j)] = 1;
-      for (int j = 1; j <= h; ++j) std::copy(minusOne.coeff(0), minusOne.coeff(1), ct.ax.coeff(size_t(j)));
+      for (int j = 1; j <= h; ++j) {
+        // j = N is the term ax_0 s_0 (h = N only).
+        sk.s[size_t((N - j) % N)] = j < N ? 1 : -1;
+        std::copy(minusOne.coeff(0), minusOne.coeff(1), ct.ax.coeff(size_t(j % N)));
+      }
     }
     rt::BigPoly ref = rt::decrypt(sk, ct);
     rt::BigPoly m = rt::decryptMessage(sk, ct, kernels);
@@ -215,13 +231,15 @@ TEST_P(ClientKernelsTest, NarrowDecryptionHoldsOrFallsBack) {
 // only if k + j 2^(w - logq) (+- 2^(b - logq), r's other reading) mod p is
 // an allowed k in [-h, h + 1] (Client.h). |m| < q/2 and |c| <= 2^(w-1)
 // leave 0 < |j| <= 2^(logq - w - 1): for the test's primes and levels, no
-// such j up to 2^16 comes within 2h + 1 of a multiple of p.
+// such j up to 2^16 comes within 2h + 1 of a multiple of p, for h = 64 and
+// for the ternary secret's largest weight h = N.
 TEST(NarrowDecryption, SmallOverflowsAreAlwaysRefused) {
-  const int64_t h = 64;
   for (const char *target : {"cpu", "cpu-avx512"})
-    for (int logN : {10, 12, 16}) {
+    for (auto [logN, logH] : {std::pair{10, 6}, std::pair{12, 6}, std::pair{16, 6}, std::pair{10, 10},
+                              std::pair{12, 12}, std::pair{16, 16}}) {
+      const int64_t h = int64_t(1) << logH;
       const unsigned primeBits = lookupTarget(target)->primeBits;
-      const int w = int(planDecryptWindows(1200, 6, primeBits).front().bits), b = int(primeBits) - 1;
+      const int w = int(planDecryptWindows(1200, unsigned(logH), primeBits).front().bits), b = int(primeBits) - 1;
       const uint64_t p = rt::nttPrimes(logN, int(primeBits), 1)[0];
       auto pow2 = [&](int64_t e) {  // 2^e mod p, e may be negative
         return rt::powMod(e >= 0 ? 2 : (p + 1) / 2, uint64_t(e >= 0 ? e : -e), p);
@@ -233,7 +251,7 @@ TEST(NarrowDecryption, SmallOverflowsAreAlwaysRefused) {
           for (uint64_t d : {rt::mulMod(uint64_t(j), step, p), p - rt::mulMod(uint64_t(j), step, p)})  // +-j
             for (uint64_t delta : {d, (d + other) % p, (d + p - other) % p})
               ASSERT_TRUE(delta > uint64_t(2 * h + 1) && p - delta > uint64_t(2 * h + 1))
-                  << target << ", logN " << logN << ", logq " << logq << ": j = +-" << j << " passes";
+                  << target << ", logN " << logN << ", h " << h << ", logq " << logq << ": j = +-" << j << " passes";
       }
     }
 }
@@ -263,14 +281,15 @@ TEST(DecryptWindows, CoverTheModulusWithinTheirBases) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Targets, ClientKernelsTest,
-                         ::testing::Values(Case{"cpu", 10, 300}, Case{"cpu-avx512", 10, 300},
-                                           Case{"cpu", 12, 600}, Case{"cpu-avx512", 12, 600},
-                                           Case{"cpu", 10, 300, 3}, Case{"cpu-avx512", 10, 300, 3}),
+                         ::testing::Values(Case{"cpu", 10, 300}, Case{"cpu-avx512", 10, 300, 1, 64},
+                                           Case{"cpu", 12, 600, 1, 64}, Case{"cpu-avx512", 12, 600},
+                                           Case{"cpu", 10, 300, 3}, Case{"cpu-avx512", 10, 300, 3, 64}),
                          [](const auto &info) {
                            std::string t = info.param.target;
                            std::replace(t.begin(), t.end(), '-', '_');
                            return t + "_logN" + std::to_string(info.param.logN) +
-                                  (info.param.dnum > 1 ? "_dnum" + std::to_string(info.param.dnum) : "");
+                                  (info.param.dnum > 1 ? "_dnum" + std::to_string(info.param.dnum) : "") +
+                                  (info.param.h ? "_h" + std::to_string(info.param.h) : "_ternary");
                          });
 
 } // namespace

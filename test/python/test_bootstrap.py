@@ -8,7 +8,7 @@ import fhec
 
 
 def test_bootstrap_refreshes_the_modulus(rng):
-    params = fhec.Params(logN=12, logQ=700, logp=30, slots=8, security="none")
+    params = fhec.Params(logN=12, logQ=700, logp=30, slots=8, security="none", secret="sparse", h=64)
     f = fhec.compile(params, target="cpu")(lambda x: (x * x).bootstrap() * 0.5)
     assert "ckks.bootstrap" in f.mlir and "mod_logq = 42" in f.mlir and "log_scale = 50" in f.mlir
     ctx = fhec.Context(params)
@@ -27,7 +27,7 @@ def test_bootstrap_errors(small):
         fhec.compile(small, target="cpu")(lambda x: x.bootstrap(mod_logq=4.5))
     with pytest.raises(fhec.TraceError, match="level_budget as two positive integers"):
         fhec.compile(small, target="cpu")(lambda x: x.bootstrap(level_budget=(2,)))
-    big = fhec.Params(logN=12, logQ=700, logp=30, slots=8, security="none")
+    big = fhec.Params(logN=12, logQ=700, logp=30, slots=8, security="none", secret="sparse", h=64)
     with pytest.raises(fhec.CompileError, match=r"level_budget needs 1 <= levels <= log2 slots = 3"):
         fhec.compile(big, target="cpu")(lambda x: x.bootstrap(level_budget=(4, 1)))
     with pytest.raises(fhec.DepthError, match="too little depth left"):
@@ -37,7 +37,7 @@ def test_bootstrap_errors(small):
 def test_full_slot_bootstrap(rng):
     # 128 complex slots at N = 256: factored transforms (default budget 3, 3),
     # EvalMod on the real and imaginary parts.
-    params = fhec.Params(logN=8, logQ=900, logp=30, slots=128, security="none")
+    params = fhec.Params(logN=8, logQ=900, logp=30, slots=128, security="none", secret="sparse", h=64)
     f = fhec.compile(params, target="cpu")(lambda x: x.bootstrap(log_scale=56))
     assert "level_budget" not in f.mlir
     ctx = fhec.Context(params)
@@ -51,7 +51,7 @@ def test_full_slot_bootstrap(rng):
 def test_auto_bootstrap_places_bootstraps_where_the_modulus_runs_out(rng):
     # 26 products at logQ 700 (21 fit, 3 more after each bootstrap): DepthError
     # without bootstrap="auto", two placed bootstraps with it.
-    params = fhec.Params(logN=12, logQ=700, logp=30, slots=8, security="none")
+    params = fhec.Params(logN=12, logQ=700, logp=30, slots=8, security="none", secret="sparse", h=64)
 
     def iterate(x):
         for _ in range(13):

@@ -162,12 +162,25 @@ def test_insecure_parameters_are_refused_with_the_way_out():
     with pytest.raises(fhec.SecurityError) as e:
         compile_(params, lambda x: x * x)
     msg = str(e.value)
-    assert "estimated security at most 58 bits" in msg and "below the required 128 bits" in msg, msg
+    assert "estimated security about 57 bits (HE Standard v2 tables" in msg and "below the required 128 bits" in msg, msg
     assert "security='none'" in msg and "allow_insecure=True" in msg, msg
     # The explicit opt-outs.
-    assert compile_(params, lambda x: x * x, allow_insecure=True).security.startswith("at most 58 bits")
+    assert compile_(params, lambda x: x * x, allow_insecure=True).security.startswith("about 57 bits")
     ok = fhec.Params(logN=13, logQ=240, logp=30, security="none")
     assert "bits" in compile_(ok, lambda x: x * x).security
+    # Keys are refused where they are made, before any compile.
+    with pytest.raises(fhec.SecurityError, match=r"about 23 bits .* below the required 128 bits"):
+        fhec.Context(fhec.Params(logN=12, logQ=300, logp=30))
+    # The sparse secret's estimate counts the hybrid attacks: HEAAN's h = 64 at
+    # N = 2^16 with keys mod 2^1760 is refused, and so is the ternary secret
+    # above the HE Standard v2's 1747 bits; 1740 passes.
+    sparse = fhec.Params(logN=16, logQ=880, logp=30, secret="sparse", h=64)
+    with pytest.raises(fhec.SecurityError, match=r"about 102 bits \(lattice-estimator model, cheapest attack"):
+        sparse.require_security()
+    with pytest.raises(fhec.SecurityError, match=r"about 127 bits \(HE Standard v2 tables"):
+        fhec.Params(logN=16, logQ=880, logp=30).require_security()
+    fhec.Params(logN=16, logQ=870, logp=30).require_security()
+    assert fhec.Params(logN=16, logQ=870, logp=30).security_estimate[0] >= 128
 
 
 def test_ir_diagnostics_become_exceptions():

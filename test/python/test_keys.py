@@ -112,3 +112,27 @@ def test_params_for_depth():
         fhec.Params.for_depth(100, 40)
     with pytest.raises(fhec.ParameterError, match="needs a level"):
         fhec.Params.for_depth(3, 30, security="none")
+
+
+def test_the_secret_is_a_parameter(small, rng):
+    """The uniform ternary secret is the default; HEAAN's sparse one is asked
+    for with its weight; keys of one are refused for the other, naming both;
+    each decrypts through the client kernels and the reference alike."""
+    assert (small.secret, small.h) == ("ternary", None)
+    sparse = fhec.Params(logN=10, logQ=150, logp=30, slots=8, security="none", secret="sparse", h=64)
+    assert (sparse.secret, sparse.h) == ("sparse", 64) and sparse != small
+    assert "secret='sparse', h=64" in repr(sparse)
+    with pytest.raises(fhec.ParameterError, match="'dense' is not a secret distribution"):
+        fhec.Params(10, 150, 30, secret="dense")
+    with pytest.raises(fhec.ParameterError, match="h = 64 is set for a uniform ternary secret"):
+        fhec.Params(10, 150, 30, h=64)
+    with pytest.raises(fhec.ParameterError, match="Hamming weight h = 0 must be in"):
+        fhec.Params(10, 150, 30, secret="sparse")
+    x = rng.uniform(-1, 1, 8)
+    for p in (small, sparse):
+        ctx = fhec.Context(p, target="cpu")
+        ref = fhec.Context.from_bytes(ctx.to_bytes(secret=True), params=p, reference=True)
+        assert np.abs(ref.decrypt(ctx.encrypt(x)) - x).max() < 1e-4
+        assert np.abs(ctx.decrypt(ref.encrypt(x)) - x).max() < 1e-4
+    with pytest.raises(fhec.ParameterError, match="secret=sparse h=64.*secret='ternary'"):
+        fhec.Context.from_bytes(fhec.Context(sparse).to_bytes(), params=small)

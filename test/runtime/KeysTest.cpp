@@ -15,9 +15,10 @@ using namespace fhec::rt;
 using namespace fhec::rt::test;
 
 namespace {
-Params smallParams() { return makeParams(10, 300, 30); }
+// HEAAN's sparse secret (h = 64); the ternary default has tests of its own.
+Params smallParams() { return makeParams(10, 300, 30, 64); }
 // N = 2^12 error samples per key: enough for the tight windows below.
-Params noiseParams() { return makeParams(12, 300, 30); }
+Params noiseParams() { return makeParams(12, 300, 30, 64); }
 
 std::string errorOf(const std::function<void()> &f) {
   try {
@@ -94,8 +95,8 @@ std::optional<std::string> checkRlweError(const BigPoly &ax, const BigPoly &bx, 
 
 // 2^shift s^2 mod PQ (shift = logQ: HEAAN's Q s^2).
 BigPoly qTimesSquare(const SecretKey &sk, const Params &p, int shift = -1) {
-  // s^2 by Kronecker substitution (Reference.cpp), independent of keygen's sparse loop.
-  BigPoly s2 = negacyclicProductSmall(fromSmall(sk.s, p.logN, p.logKey()), sk.s, p.logKey());
+  // s^2 by sparse additions, independent of key generation's Kronecker product.
+  BigPoly s2 = mulSparseTernary(fromSmall(sk.s, p.logN, p.logKey()), sk.s);
   mpz_t Q;
   mpz_init(Q);
   mpz_setbit(Q, mp_bitcnt_t(shift < 0 ? p.logQ : shift));
@@ -183,6 +184,34 @@ TEST(Keys, SecretKeyHasWeightH) {
     weight += s != 0;
   }
   EXPECT_EQ(weight, 64);
+}
+
+// The default secret is uniform ternary: every coefficient in {-1, 0, 1},
+// each value a third of them (chi-square over the N = 2^12 coefficients;
+// RandomTest checks the sampler at length). Its keys are RLWE samples like
+// the sparse secret's, and key switching with them decrypts.
+TEST(Keys, TernarySecretKeysAreRlweSamples) {
+  SecureRandom rng;
+  Params p = makeParams(12, 300, 30);
+  ASSERT_EQ(p.secret, SecretKind::Ternary);
+  KeySet k = generateKeys(p, rng);
+  std::vector<double> counts(3, 0);
+  for (int8_t s : k.sk.s) {
+    ASSERT_TRUE(s >= -1 && s <= 1);
+    counts[size_t(s + 1)] += 1;
+  }
+  // Each count is N/3 with standard deviation sqrt(2N/9) = 30: 8 of them.
+  for (double c : counts) EXPECT_NEAR(c, double(p.N()) / 3, 240) << "a value's count";
+  auto pkWhy = checkPublicKeyNoise(k.pk, k.sk, p);
+  EXPECT_FALSE(pkWhy) << *pkWhy;
+  auto evkWhy = checkEvalKeyNoise(k.evk, k.sk, p);
+  EXPECT_FALSE(evkWhy) << *evkWhy;
+  RotationKey rk = generateRotationKey(p, k.sk, galoisForRotation(p.logN, 5), rng);
+  auto rkWhy = checkRotationKeyNoise(rk, k.sk, p);
+  EXPECT_FALSE(rkWhy) << *rkWhy;
+  // Decryption's a s is the same by sparse additions and by Kronecker.
+  Ciphertext c = encrypt(p, k.pk, randomPoly(p.logN, 200, rng), 30, 8, rng);
+  EXPECT_TRUE(mulTernary(c.ax, k.sk.s) == mulSparseTernary(c.ax, k.sk.s));
 }
 
 // pk and evk are RLWE samples whose error has the sampler's width: bounded
@@ -416,7 +445,8 @@ TEST(Keys, HybridKeyPartsAreRlweSamples) {
 TEST(Keys, HybridKeySwitchingDecrypts) {
   SecureRandom rng;
   for (int dnum : {1, 2, 3, 4}) {
-    Params p = smallParams();
+    // The sparse secret for dnum 1 and 3, the ternary one for 2 and 4.
+    Params p = dnum % 2 ? smallParams() : makeParams(10, 300, 30);
     p.dnum = dnum;
     KeySet k = generateKeys(p, rng);
     RotationKey rk = generateRotationKey(p, k.sk, galoisForRotation(p.logN, 3), rng);

@@ -164,6 +164,34 @@ TEST(Random, HammingWeightIsUniform) {
   EXPECT_THROW(rng.hammingWeight(10, -1), Error);
 }
 
+// The uniform ternary secret: each entry -1, 0, 1 with probability 1/3, and
+// independent of its neighbour (chi-square over the 9 pairs of consecutive
+// entries); negative controls: the counts judged against ZO(1/2)'s
+// probabilities (1/4, 1/2, 1/4), and ZO(1/2)'s samples judged as uniform.
+TEST(Random, UniformTernaryIsUniform) {
+  SecureRandom rng;
+  const size_t n = size_t(1) << 20;
+  std::vector<int8_t> s = rng.uniformTernary(n);
+  ASSERT_EQ(s.size(), n);
+  std::vector<double> single(3, 0), pairs(9, 0);
+  for (size_t i = 0; i < n; ++i) {
+    ASSERT_TRUE(s[i] >= -1 && s[i] <= 1);
+    single[size_t(s[i] + 1)] += 1;
+    if (i % 2) pairs[size_t(3 * (s[i - 1] + 1) + (s[i] + 1))] += 1;
+  }
+  ChiSquare c1 = pearson(single, std::vector<double>(3, double(n) / 3));
+  EXPECT_TRUE(c1.pass()) << c1;
+  ChiSquare c2 = pearson(pairs, std::vector<double>(9, double(n / 2) / 9));
+  EXPECT_TRUE(c2.pass()) << c2;
+  EXPECT_FALSE(pearson(single, {double(n) / 4, double(n) / 2, double(n) / 4}).pass());
+  std::vector<int8_t> zo = rng.zeroOne(n, 0.5);
+  std::vector<double> skewed(3, 0);
+  for (int8_t x : zo) skewed[size_t(x + 1)] += 1;
+  EXPECT_FALSE(pearson(skewed, std::vector<double>(3, double(n) / 3)).pass()) << "ZO(1/2) passed as uniform";
+  EXPECT_TRUE(rng.uniformTernary(0).empty());
+  EXPECT_EQ(rng.uniformTernary(1001).size(), 1001u);  // a partial batch
+}
+
 // ZO(rho): P(+1) = P(-1) = rho / 2, P(0) = 1 - rho.
 TEST(Random, ZeroOneHasItsDistribution) {
   SecureRandom rng;

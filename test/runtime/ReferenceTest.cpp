@@ -189,7 +189,7 @@ TEST(Reference, MismatchedOperandsAreReported) {
 // m + q I with |I_i| <= (h + 1) / 2 (an unsigned lift would leave I up to h).
 TEST(Reference, ModRaiseDecryptsToTheMessagePlusASmallMultipleOfQ) {
   SecureRandom rng;
-  Params p = makeParams(10, 200, 30);
+  Params p = makeParams(10, 200, 30, 64);  // bootstrapping's sparse secret: |I| <= (h + 1) / 2 + 1
   KeySet keys = generateKeys(p, rng);
   std::vector<Complex> z(8, Complex(0.25, -0.5));
   const int logq = 50;

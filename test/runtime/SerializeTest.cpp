@@ -35,18 +35,21 @@ void fixChecksum(std::string &bytes) {
   std::memcpy(&bytes[20 + size], &h, 8);
 }
 
-// Payload offsets: Params (28 bytes), then the key-set id (16 bytes).
-constexpr size_t kKeySetAt = 20 + 28, kAfterKeySet = kKeySetAt + 16;
+// Payload offsets: Params (32 bytes), then the key-set id (16 bytes).
+constexpr size_t kParamsBytes = 32, kKeySetAt = 20 + kParamsBytes, kAfterKeySet = kKeySetAt + 16;
 
-// The same object in the layout of format version 2 or 3: the parameters
-// without dnum (the payload's bytes 24..28) and a key without its part count
-// (at payload offset `partsAt`, 0 for none), with that version's checksum.
+// The same object in the layout of format version 2, 3 or 4: the parameters
+// without the secret's kind (the payload's bytes 28..32), before version 4
+// also without dnum (bytes 24..28) and a key without its part count (at
+// payload offset `partsAt` of the current layout, 0 for none), with that
+// version's checksum.
 std::string inOldVersion(const std::string &bytes, uint32_t version, size_t partsAt = 0) {
   uint64_t size;
   std::memcpy(&size, bytes.data() + 12, 8);
   std::string payload = bytes.substr(20, size);
-  if (partsAt) payload.erase(partsAt, 4);
-  payload.erase(24, 4);
+  if (partsAt && version < 4) payload.erase(partsAt, 4);
+  payload.erase(28, 4);
+  if (version < 4) payload.erase(24, 4);
   std::string out = bytes.substr(0, 20) + payload + std::string(8, '\0');
   uint64_t newSize = payload.size();
   std::memcpy(&out[4], &version, 4);
@@ -125,7 +128,7 @@ TEST(Serialize, OldVersionsAreRefused) {
     uint32_t v1 = 1;
     std::memcpy(&bytes[4], &v1, 4);
     std::string why = errorOf([&] { paramsOf(bytes); });
-    EXPECT_NE(why.find("format version 1 is not supported (expected 2 to 4"), std::string::npos) << why;
+    EXPECT_NE(why.find("format version 1 is not supported (expected 2 to 5"), std::string::npos) << why;
     EXPECT_NE(why.find("fhec run --save"), std::string::npos) << why;
   }
 }
@@ -145,13 +148,43 @@ TEST(Serialize, Versions2And3AreRead) {
   fixChecksum(bytes);
   EXPECT_TRUE(deserializeCiphertext(bytes, p) == c);
   EXPECT_EQ(deserializeParams(inOldVersion(serialize(p), 3)), p);
-  EvalKey evk = deserializeEvalKey(inOldVersion(serialize(p, k.evk), 3, 28 + 16), p);
+  EvalKey evk = deserializeEvalKey(inOldVersion(serialize(p, k.evk), 3, kParamsBytes + 16), p);
   EXPECT_EQ(evk.ax, k.evk.ax);
   EXPECT_EQ(evk.bx, k.evk.bx);
   RotationKey rk = generateRotationKey(p, k.sk, 5, rng);
-  RotationKey rk2 = deserializeRotationKey(inOldVersion(serialize(p, rk), 2, 28 + 16 + 8), p);
+  RotationKey rk2 = deserializeRotationKey(inOldVersion(serialize(p, rk), 2, kParamsBytes + 16 + 8), p);
   EXPECT_EQ(rk2.ax, rk.ax);
   EXPECT_EQ(rk2.bx, rk.bx);
+}
+
+// Version 5 records the secret's distribution: a ternary secret's keys
+// round-trip with any weight, a key set of another secret is refused with
+// both named, and a version-4 file (no kind) is read as the sparse secret of
+// its recorded h, the only kind it could have.
+TEST(Serialize, TheSecretsDistributionIsRecorded) {
+  SecureRandom rng;
+  Params t = makeParams(6, 200, 30), sp = params();
+  ASSERT_EQ(t.secret, SecretKind::Ternary);
+  EXPECT_EQ(deserializeParams(serialize(t)), t);
+  EXPECT_EQ(deserializeParams(serialize(sp)), sp);
+  KeySet k = generateKeys(t, rng);
+  EXPECT_EQ(deserializeSecretKey(serialize(t, k.sk), t).s, k.sk.s);
+  EXPECT_EQ(deserializeEvalKey(serialize(t, k.evk), t).bx, k.evk.bx);
+  std::string why = errorOf([&] { deserializeEvalKey(serialize(t, k.evk), sp); });
+  EXPECT_NE(why.find("secret=ternary"), std::string::npos) << why;
+  EXPECT_NE(why.find("secret=sparse h=8"), std::string::npos) << why;
+  why = errorOf([&] { deserializeSecretKey(serialize(sp, generateKeys(sp, rng).sk), t); });
+  EXPECT_NE(why.find("made for parameters logN=6 logQ=200 logp=30 secret=sparse h=8"), std::string::npos) << why;
+  EXPECT_EQ(deserializeParams(inOldVersion(serialize(sp), 4)), sp);
+  EXPECT_NE(errorOf([&] { deserializeParams(inOldVersion(serialize(t), 4)); }).find("h = 0 must be in [1"),
+            std::string::npos);
+  // An unknown kind is corruption.
+  std::string bad = serialize(t);
+  int32_t seven = 7;
+  std::memcpy(&bad[20 + 28], &seven, 4);
+  fixChecksum(bad);
+  why = errorOf([&] { deserializeParams(bad); });
+  EXPECT_NE(why.find("unknown secret distribution 7"), std::string::npos) << why;
 }
 
 // Hybrid key switching's keys (dnum parts) round-trip with their

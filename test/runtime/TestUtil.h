@@ -12,11 +12,13 @@
 
 namespace fhec::rt::test {
 
-inline Params makeParams(int logN, int logQ, int logp, int h = 64) {
+/// Parameters with a uniform ternary secret (h = 0) or a sparse one of weight h.
+inline Params makeParams(int logN, int logQ, int logp, int h = 0) {
   Params p;
   p.logN = logN;
   p.logQ = logQ;
   p.logp = logp;
+  p.secret = h ? SecretKind::Sparse : SecretKind::Ternary;
   p.h = h;
   return p;
 }

@@ -29,7 +29,7 @@ module attributes {ckks.params = #ckks.params<logN = 6, logQ = 80, logp = 20, se
 // OUTDIR: fhec: error: cannot open output file
 // SODIR: fhec: error: cannot write '{{.*}}missing/dir/out.so': No such file or directory
 // RUN: not fhec run %S/Inputs/tiny-ring.mlir 2>&1 | FileCheck %s --check-prefix=TINY
-// TINY: fhec run: error: invalid parameters: secret Hamming weight h = 64 must be in [1, N = 32]: use a ring of at least 64 coefficients
+// TINY: tiny-ring.mlir:3:46: error: a sparse secret needs its Hamming weight h in [1, N = 32], not 64
 // OLEVEL: fhec: error: unknown optimization level -O3 (expected -O0, -O1 or -O2)
 // DISABLE: fhec: error: --disable-pass=fhe-vectorize: no such optimization pass (passes: fhe-hoist-automorphisms, fhe-reorder-icrt, fhe-merge-ntt-levels, fhe-insert-transposes, fhe-fuse, fhec-plan-workspace)
 // OPTSYNTAX: fhec: error: --pass-option='fhe-fuse': expected NAME{key=value ...}

@@ -64,4 +64,4 @@ module attributes {ckks.params = #ckks.params<logN = 9, logQ = 120, logp = 30, s
 // BADFLAG: fhec: error: --compare='-O0 --bogus': unknown flag '--bogus'
 // THREADS: fhec: error: --threads needs a positive number, got '0'
 // CORRUPT: fhec run: error: cannot read evaluation key: checksum mismatch (file is corrupted)
-// PARAMS: fhec run: error: --load: the saved parameters (logN=9 logQ=120 logp=30 h=64 sigma=3.2) differ from the program's (logN=9 logQ=150 logp=30 h=64 sigma=3.2)
+// PARAMS: fhec run: error: --load: the saved parameters (logN=9 logQ=120 logp=30 secret=ternary sigma=3.2) differ from the program's (logN=9 logQ=150 logp=30 secret=ternary sigma=3.2)

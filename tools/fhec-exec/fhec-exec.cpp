@@ -90,10 +90,7 @@ Workload load(const std::string &dir, const rt::ManifestFunction &f) {
 
 Workload generate(const rt::Manifest &m, const rt::ManifestFunction &f) {
   Workload w;
-  w.params.logN = m.logN;
-  w.params.logQ = m.logQ;
-  w.params.logp = m.logp;
-  w.params.dnum = m.dnum;
+  w.params = m.params();
   rt::SecureRandom rng;
   rt::KeySet keys = rt::generateKeys(w.params, rng);
   if (f.needsEvalKey()) w.evk = keys.evk;

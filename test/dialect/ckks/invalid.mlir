@@ -517,6 +517,33 @@ module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>}
 
 // -----
 
+// ModRaise's integers exceed EvalMod's bound with the dense default secret.
+module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>} {
+  func.func @bootstrap_dense_secret(%a: !ckks.ct<logN = 12, logq = 100, logp = 30, slots = 8>) {
+    // expected-error @+1 {{bootstraps ciphertexts of a sparse secret only}}
+    %0 = ckks.bootstrap %a {mod_logq = 40} : !ckks.ct<logN = 12, logq = 100, logp = 30, slots = 8> -> !ckks.ct<logN = 12, logq = 100, logp = 30, slots = 8>
+    return
+  }
+}
+
+// -----
+
+// The secret's distribution and its weight.
+// expected-error @+1 {{secret = "dense" is not a secret distribution}}
+module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30, secret = "dense">} {}
+
+// -----
+
+// expected-error @+1 {{a sparse secret needs its Hamming weight h in [1, N = 4096], not 0}}
+module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30, secret = "sparse">} {}
+
+// -----
+
+// expected-error @+1 {{h = 64 is the weight of a sparse secret}}
+module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30, h = 64>} {}
+
+// -----
+
 // A plaintext has one value per slot.
 module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>} {
   func.func @mul_plain_length(%a: !ckks.ct<logN = 12, logq = 200, logp = 30, slots = 4>) {

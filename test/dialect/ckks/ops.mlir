@@ -7,8 +7,8 @@
 !low60 = !ckks.ct<logN = 12, logq = 170, logp = 60, slots = 2048>
 !ck = !low60
 
-// CHECK: module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>}
-module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>} {
+// CHECK: module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30, secret = "sparse", h = 64>}
+module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30, secret = "sparse", h = 64>} {
   // CHECK-LABEL: func.func @all
   func.func @all(%a: !ct, %b: !ct) -> !low {
     // CHECK: ckks.add %{{.*}}, %{{.*}} : <logN = 12, logq = 200, logp = 30, slots = 2048>

@@ -5,7 +5,7 @@
 
 !in = !ckks.ct<logN = 12, logq = 90, logp = 30, slots = 8>
 !out = !ckks.ct<logN = 12, logq = 142, logp = 30, slots = 8>
-module attributes {ckks.params = #ckks.params<logN = 12, logQ = 700, logp = 30>} {
+module attributes {ckks.params = #ckks.params<logN = 12, logQ = 700, logp = 30, secret = "sparse", h = 64>} {
   // CHECK-LABEL: func.func @boot
   // CHECK-NOT: ckks.bootstrap
   // ModRaise: q0, then Q.
@@ -45,7 +45,7 @@ module attributes {ckks.params = #ckks.params<logN = 12, logQ = 700, logp = 30>}
 // SlotToCoeff as S_2 S_1, S_3, S_4 with its constants at 2^logp.
 !fin = !ckks.ct<logN = 5, logq = 90, logp = 30, slots = 16>
 !fout = !ckks.ct<logN = 5, logq = 210, logp = 30, slots = 16>
-module attributes {ckks.params = #ckks.params<logN = 5, logQ = 900, logp = 30, security = "none">} {
+module attributes {ckks.params = #ckks.params<logN = 5, logQ = 900, logp = 30, security = "none", secret = "sparse", h = 16>} {
   // CHECK-LABEL: func.func @full
   // CHECK: ckks.mod_raise %{{.*}} -> <logN = 5, logq = 900, logp = 30, slots = 16>
   // CHECK-NOT: ckks.rotate
@@ -78,7 +78,7 @@ module attributes {ckks.params = #ckks.params<logN = 5, logQ = 900, logp = 30, s
 // -----
 
 
-module attributes {ckks.params = #ckks.params<logN = 12, logQ = 700, logp = 30>} {
+module attributes {ckks.params = #ckks.params<logN = 12, logQ = 700, logp = 30, secret = "sparse", h = 64>} {
   func.func @wrong_type(%x: !ckks.ct<logN = 12, logq = 90, logp = 30, slots = 8>) -> !ckks.ct<logN = 12, logq = 80, logp = 30, slots = 8> {
     // expected-error @+1 {{result type must be '!ckks.ct<logN = 12, logq = 142, logp = 30, slots = 8>', the type bootstrapping gives}}
     %r = ckks.bootstrap %x {mod_logq = 42} : !ckks.ct<logN = 12, logq = 90, logp = 30, slots = 8> -> !ckks.ct<logN = 12, logq = 80, logp = 30, slots = 8>
@@ -89,7 +89,7 @@ module attributes {ckks.params = #ckks.params<logN = 12, logQ = 700, logp = 30>}
 // -----
 
 // Eleven levels of 2^50 do not fit 2^400.
-module attributes {ckks.params = #ckks.params<logN = 12, logQ = 400, logp = 30>} {
+module attributes {ckks.params = #ckks.params<logN = 12, logQ = 400, logp = 30, secret = "sparse", h = 64>} {
   func.func @too_small(%x: !ckks.ct<logN = 12, logq = 90, logp = 30, slots = 8>) -> !ckks.ct<logN = 12, logq = 80, logp = 30, slots = 8> {
     // expected-error @+1 {{too little depth left}}
     %r = ckks.bootstrap %x {mod_logq = 42} : !ckks.ct<logN = 12, logq = 90, logp = 30, slots = 8> -> !ckks.ct<logN = 12, logq = 80, logp = 30, slots = 8>

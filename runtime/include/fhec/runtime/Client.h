@@ -36,14 +36,17 @@ public:
   /// window alone, c (read centered), is the whole decryption when
   /// Y - c is a multiple k 2^logq of q, where Y = bx + ax s over Z. The
   /// kernel also gives r = Y - c mod a prime p; the client accepts c when
-  /// every r 2^-logq mod p is a k in [-h, h + 1] (-h (q - 1) <= Y <=
-  /// (h + 1)(q - 1) bounds the true k), and else decrypts with all windows.
+  /// every r 2^-logq mod p is a k in [-w, w + 1], w the Hamming weight of
+  /// the secret in use (-w (q - 1) <= Y <= (w + 1)(q - 1) bounds the true k:
+  /// Y's ax s part sums w products of |a_i| < q), and else decrypts with all
+  /// windows.
   /// So a correct c is never refused, and a wrong c (a message beyond
   /// 2^(w-1), w = 241 bits at the paper's size) is taken only if, at every
   /// coefficient where c is wrong by j 2^w, k + j 2^(w-logq) mod p is an
   /// allowed k: for a j not chosen against p, a chance of about
-  /// 2 (2h + 2) / p (2^-42 with h = 64 and p near 2^50; the 2: r comes back
-  /// mod 2^b < p, read both ways). Coefficients wrong by the same j pass or
+  /// 2 (2w + 2) / p (2^-42 with h = 64 and p near 2^50, 2^-31.6 with a
+  /// ternary secret at N = 2^16, w about 2N/3; the 2: r comes back mod
+  /// 2^b < p, read both ways). Coefficients wrong by the same j pass or
   /// fail together; ClientTest checks that no possible j (0 < |j| <=
   /// 2^(logq-w-1)) up to 2^16 passes for the primes and levels it tries. (A server that chose j against p
   /// could as well have sent a ciphertext of that message.)
@@ -78,6 +81,7 @@ private:
   std::mutex mu_;  ///< one call at a time: the executor's workspace is shared
   KeySetId secretKeySet_, publicKeySet_;
   bool secretReady_ = false, publicReady_ = false;
+  uint64_t secretWeight_ = 0;  ///< Hamming weight of the prepared secret (narrowHolds)
 };
 
 } // namespace fhec::rt

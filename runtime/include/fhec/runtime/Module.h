@@ -60,6 +60,8 @@ struct Manifest {
   std::vector<std::string> cpuFeatures;  ///< what the module's code needs (cpuid names)
   int logN = 0, logQ = 0, logp = 0;
   int dnum = 1;  ///< digits of key switching (hybrid when > 1)
+  SecretKind secret = SecretKind::Ternary;  ///< the keys' secret (Secret.h)
+  int h = 0;                                ///< its Hamming weight, if sparse
   /// Client kernels: the largest secret Hamming weight their decryption is
   /// exact for (0: any weight up to N).
   int64_t clientSecretWeight = 0;
@@ -70,6 +72,8 @@ struct Manifest {
   /// (any but the key preparation). Throws Error when there is no such
   /// function, or several and no name.
   const ManifestFunction &program(const std::string &name = "") const;
+  /// The parameters the module was compiled for (sigma the default).
+  Params params() const;
 };
 
 /// Parses the manifest text the compiler embeds; throws Error on malformed input.

@@ -3,13 +3,18 @@
 #include <cstddef>
 #include <string>
 
+#include "fhec/runtime/Secret.h"
+
 namespace fhec::rt {
 
 struct Params {
   int logN = 16;       ///< ring dimension N = 2^logN
   int logQ = 1200;     ///< top ciphertext modulus Q = 2^logQ (bits); keys are mod P Q
   int logp = 30;       ///< scaling factor p = 2^logp (bits)
-  int h = 64;          ///< Hamming weight of the ternary secret key
+  /// The secret key's distribution (Secret.h): uniform ternary by default,
+  /// or sparse with exactly h nonzero coefficients (HEAAN 2.1: h = 64).
+  SecretKind secret = SecretKind::Ternary;
+  int h = 0;           ///< Hamming weight of a sparse secret; 0 for a ternary one
   double sigma = 3.2;  ///< standard deviation of the discrete Gaussian error
   /// Digits of hybrid key switching (Han–Ki 2020, Sec. 3): the special
   /// modulus is P = 2^logP() with logP() = ceil(logQ / dnum) bits, and a
@@ -18,6 +23,14 @@ struct Params {
   int dnum = 1;
 
   size_t N() const { return size_t(1) << logN; }
+  /// The largest Hamming weight of a secret key: h, or N for a ternary secret.
+  size_t maxSecretWeight() const { return rt::maxSecretWeight(secret, h, N()); }
+  /// HEAAN 2.1's secret: sparse of weight h.
+  static Params sparse(int logN, int logQ, int logp, int h = 64) {
+    Params p;
+    p.logN = logN, p.logQ = logQ, p.logp = logp, p.secret = SecretKind::Sparse, p.h = h;
+    return p;
+  }
   /// Bits of the special modulus P: ceil(logQ / dnum).
   int logP() const { return (logQ + dnum - 1) / dnum; }
   /// Bits of the keys' modulus P Q (what the security estimate reads).
@@ -28,7 +41,8 @@ struct Params {
   void validateCiphertext(int logq, int logp, int slots) const;
   std::string str() const;
   bool operator==(const Params &o) const {
-    return logN == o.logN && logQ == o.logQ && logp == o.logp && h == o.h && sigma == o.sigma && dnum == o.dnum;
+    return logN == o.logN && logQ == o.logQ && logp == o.logp && secret == o.secret && h == o.h && sigma == o.sigma &&
+           dnum == o.dnum;
   }
 };
 

@@ -6,7 +6,7 @@
 // seedable generator here; tests derive one (generate() is virtual) to feed
 // two implementations the same stream.
 //
-// The samplers of secret values (gaussian, hammingWeight, zeroOne) run in time
+// The samplers of secret values (gaussian, hammingWeight, uniformTernary, zeroOne) run in time
 // independent of the values they return: no branch and no memory index depends
 // on a secret, and each draws a fixed number of random words (rejection happens
 // only in `below`, on public ranges).
@@ -57,6 +57,10 @@ public:
   /// Ternary vector of length n with exactly h nonzero entries (+-1), uniform
   /// over all such vectors: HWT(h). Constant-time (sorting network).
   std::vector<int8_t> hammingWeight(size_t n, int h);
+  /// Uniform ternary vector of length n: each entry -1, 0 or 1 with
+  /// probability 1/3 (to within 2^-62), as the high word of 3 u for a
+  /// uniform 64-bit u. Constant-time: one word per entry, no branch.
+  std::vector<int8_t> uniformTernary(size_t n);
   /// Ternary vector with P(+1) = P(-1) = rho/2 (HEAAN's ZO(rho)); constant-time.
   std::vector<int8_t> zeroOne(size_t n, double rho);
 

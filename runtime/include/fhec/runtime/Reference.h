@@ -20,6 +20,11 @@ BigPoly negacyclicProductSmall(const BigPoly &a, const std::vector<int8_t> &v, i
 /// a * s mod 2^a.logq for a sparse ternary s, in O(h N) limb additions.
 BigPoly mulSparseTernary(const BigPoly &a, const std::vector<int8_t> &s);
 
+/// a * s mod 2^a.logq for a ternary s of any weight: mulSparseTernary for a
+/// sparse s (at most 256 nonzero coefficients), else one Kronecker product
+/// (negacyclicProductSmall). The choice reads only the weight.
+BigPoly mulTernary(const BigPoly &a, const std::vector<int8_t> &s);
+
 /// The form of key switching (docs/design.md, "Key switching"): the switched
 /// polynomial a mod q enters the product with the key as its centered
 /// representative in [-q/2, q/2) (Centered, fhec's default: the key's error

@@ -22,12 +22,14 @@ namespace fhec::rt {
 /// 2: keys and ciphertexts carry their KeySetId. 3: the checksum is XXH3-64
 /// (tens of GB/s; FNV-1a's 1 GB/s was most of a ciphertext's
 /// (de)serialization). 4: the parameters record dnum, and an evaluation or
-/// rotation key its number of parts (hybrid key switching). Versions 2 to 4
-/// are read (older ones as dnum = 1), version 1 files are refused.
-constexpr uint32_t kSerialVersion = 4;
+/// rotation key its number of parts (hybrid key switching). 5: the parameters
+/// record the secret's distribution (Secret.h). Versions 2 to 5 are read
+/// (before 4 as dnum = 1, before 5 as a sparse secret of the recorded h, the
+/// only kind they had), version 1 files are refused.
+constexpr uint32_t kSerialVersion = 5;
 enum class ObjectKind : uint32_t { Params = 1, Ciphertext = 2, SecretKey = 3, PublicKey = 4, EvalKey = 5, RotationKey = 6 };
 
-/// The checksum of a payload in format `version` (2 to 4).
+/// The checksum of a payload in format `version` (2 to 5).
 uint64_t payloadChecksum(uint32_t version, std::string_view payload);
 
 std::string serialize(const Params &p);
@@ -41,7 +43,7 @@ std::string serialize(const Params &p, const RotationKey &k);
 Params deserializeParams(std::string_view bytes);
 /// The `expected` overloads also check that the object was made for those parameters.
 Ciphertext deserializeCiphertext(std::string_view bytes, const Params &expected);
-/// Also refuses a coefficient outside {-1, 0, 1} or a Hamming weight other than expected.h.
+/// Also refuses a coefficient outside {-1, 0, 1} or, for a sparse secret, a Hamming weight other than expected.h.
 SecretKey deserializeSecretKey(std::string_view bytes, const Params &expected);
 PublicKey deserializePublicKey(std::string_view bytes, const Params &expected);
 EvalKey deserializeEvalKey(std::string_view bytes, const Params &expected);
