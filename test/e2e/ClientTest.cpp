@@ -245,6 +245,7 @@ TEST(NarrowDecryption, SmallOverflowsAreAlwaysRefused) {
         return rt::powMod(e >= 0 ? 2 : (p + 1) / 2, uint64_t(e >= 0 ? e : -e), p);
       };
       for (int logq : {w + 1, 300, 600, 900, 1170, 1200}) {
+        if (logq <= w) continue;  // one window: no narrow decryption there
         const uint64_t step = pow2(w - logq), other = pow2(b - logq);
         const int64_t most = int64_t(1) << std::min(16, logq - w - 1);
         for (int64_t j = 1; j <= most; ++j)
