@@ -243,8 +243,8 @@ static int driverMainImpl(int argc, char **argv) {
       cl::desc("Compile the client kernels of the module's #ckks.params instead of its functions: key generation, "
                "encryption and decryption through NTT products (fhec/runtime/Client.h), with decrypt kernels for "
                "logQ and the levels of the functions' results; any --emit stage, a CPU target. Built for the "
-               "runtime's secret of Hamming weight h = 64 (the default of fhec run and the tools; decryption "
-               "relies on it, and a client with a larger h refuses the module)"),
+               "secret of #ckks.params (decryption's windows hold up to its largest Hamming weight: h, or N "
+               "for the uniform ternary secret; keys of another secret are refused)"),
       cl::cat(cat));
   static cl::opt<bool> gpuTraceOpt(
       "gpu-trace",
