@@ -43,15 +43,9 @@ ProgramBuilder::ProgramBuilder(const rt::Params &params, const std::string &secu
   MLIRContext *ctx = s->ctx.get();
   DiagnosticCollector diags(*ctx);
   Location l = s->location(loc);
-  auto paramsAttr = ckks::ParamsAttr::getChecked([&] { return emitError(l); }, ctx, unsigned(params.logN),
-                                                 unsigned(params.logQ), unsigned(params.logp),
-                                                 security.empty() ? StringAttr() : StringAttr::get(ctx, security),
-                                                 keySwitch.empty() ? StringAttr() : StringAttr::get(ctx, keySwitch),
-                                                 unsigned(params.dnum),
-                                                 params.secret == rt::SecretKind::Sparse
-                                                     ? StringAttr::get(ctx, rt::secretKindName(params.secret))
-                                                     : StringAttr(),
-                                                 params.secret == rt::SecretKind::Sparse ? unsigned(params.h) : 0u);
+  auto paramsAttr = ckks::paramsAttrOf(ctx, params, security.empty() ? StringAttr() : StringAttr::get(ctx, security),
+                                       keySwitch.empty() ? StringAttr() : StringAttr::get(ctx, keySwitch),
+                                       [&] { return emitError(l); });
   if (!paramsAttr) diags.raise(ProgramError::Kind::Parameter);
   SmallVector<Type> types;
   for (const CiphertextShape &in : inputs) {

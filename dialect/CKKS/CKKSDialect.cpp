@@ -162,11 +162,16 @@ LogicalResult ParamsAttr::verify(function_ref<InFlightDiagnostic()> emitError, u
   return success();
 }
 
-ParamsAttr fhec::ckks::paramsAttrOf(MLIRContext *ctx, const rt::Params &p, StringAttr security, StringAttr keyswitch) {
+ParamsAttr fhec::ckks::paramsAttrOf(MLIRContext *ctx, const rt::Params &p, StringAttr security, StringAttr keyswitch,
+                                    function_ref<InFlightDiagnostic()> emitError) {
+  const bool sparse = p.secret == rt::SecretKind::Sparse;
+  StringAttr secret = sparse ? StringAttr::get(ctx, rt::secretKindName(p.secret)) : StringAttr();
+  const unsigned h = sparse ? unsigned(p.h) : 0u;
+  if (emitError)
+    return ParamsAttr::getChecked(emitError, ctx, unsigned(p.logN), unsigned(p.logQ), unsigned(p.logp), security,
+                                  keyswitch, unsigned(p.dnum), secret, h);
   return ParamsAttr::get(ctx, unsigned(p.logN), unsigned(p.logQ), unsigned(p.logp), security, keyswitch,
-                         unsigned(p.dnum),
-                         p.secret == rt::SecretKind::Sparse ? StringAttr::get(ctx, "sparse") : StringAttr(),
-                         p.secret == rt::SecretKind::Sparse ? unsigned(p.h) : 0u);
+                         unsigned(p.dnum), secret, h);
 }
 
 unsigned ParamsAttr::getRequiredSecurityBits() const {

@@ -50,9 +50,11 @@ namespace fhec::ckks {
 ParamsAttr getModuleParams(mlir::Operation *op);
 
 /// The attribute of runtime parameters `p` (their ring, moduli, dnum and
-/// secret) with the given security level and key-switching form (null: absent).
+/// secret) with the given security level and key-switching form (null:
+/// absent). With `emitError`, verified: null after a diagnostic if invalid.
 ParamsAttr paramsAttrOf(mlir::MLIRContext *ctx, const rt::Params &p, mlir::StringAttr security,
-                        mlir::StringAttr keyswitch);
+                        mlir::StringAttr keyswitch,
+                        llvm::function_ref<mlir::InFlightDiagnostic()> emitError = nullptr);
 
 /// The Galois elements whose rotation keys `op` key-switches with
 /// (ckks.rotate, ckks.conjugate, ckks.linear_transform), or none.
