@@ -7,6 +7,7 @@
 #include "passes/Target.h"
 
 #include "fhec/runtime/Params.h"
+#include "fhec/runtime/Keys.h"
 #include "fhec/runtime/Security.h"
 
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
@@ -24,6 +25,8 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
+
+#include <set>
 
 using namespace mlir;
 namespace cl = llvm::cl;
@@ -139,29 +142,55 @@ LogicalResult parseCompileFlags(llvm::StringRef flags, CompileOptions &options, 
   return success();
 }
 
+namespace {
+// Every key's estimate: the keys mod PQ (named ""), and with a dense secret
+// the key to bootstrapping's ephemeral sparse secret, mod q0 P', per q0.
+std::vector<std::pair<std::string, rt::SecurityEstimate>> keyEstimates(ModuleOp module, ckks::ParamsAttr p) {
+  rt::Params keys = runtimeParams(p);  // the keys' secret and error distributions
+  std::vector<std::pair<std::string, rt::SecurityEstimate>> out;
+  out.push_back({"", rt::estimateSecurity(int(p.getLogN()), int(p.getLargestLogModulus()), keys.secret, keys.h,
+                                          keys.sigma)});
+  if (keys.secret == rt::SecretKind::Sparse) return out;
+  std::set<unsigned> moduli;
+  module.walk([&](Operation *op) {
+    if (auto b = dyn_cast<ckks::BootstrapOp>(op)) moduli.insert(unsigned(b.getModLogq()));
+    if (auto q0 = ckks::encapsulationModulus(op)) moduli.insert(*q0);
+  });
+  for (unsigned q0 : moduli)
+    out.push_back({"the encapsulation key of bootstrapping at q0 = 2^" + std::to_string(q0),
+                   rt::estimateSecurity(int(p.getLogN()), rt::encapsulationKeyLogModulus(int(q0)),
+                                        rt::SecretKind::Sparse, rt::kEphemeralSecretWeight, keys.sigma)});
+  return out;
+}
+} // namespace
+
 std::string describeSecurity(ModuleOp module) {
   auto p = ckks::getModuleParams(module);
   if (!p) return "";
-  rt::Params keys = runtimeParams(p);  // the keys' secret and error distributions
-  return rt::estimateSecurity(int(p.getLogN()), int(p.getLargestLogModulus()), keys.secret, keys.h, keys.sigma).str();
+  std::string out;
+  for (const auto &[what, e] : keyEstimates(module, p))
+    out += what.empty() ? e.str() : "; " + what + ": " + e.str();
+  return out;
 }
 
 LogicalResult checkSecurity(ModuleOp module, bool allowInsecure) {
   auto p = ckks::getModuleParams(module);
   if (!p) return success();
-  rt::Params keys = runtimeParams(p);
-  rt::SecurityEstimate e =
-      rt::estimateSecurity(int(p.getLogN()), int(p.getLargestLogModulus()), keys.secret, keys.h, keys.sigma);
   unsigned required = p.getRequiredSecurityBits();
-  if (required == 0 || allowInsecure || e.grants(int(required))) return success();
-  // At the module's location, without dumping the module.
-  InFlightDiagnostic d = mlir::emitError(module.getLoc())
-                         << "insecure parameters " << p << ": estimated security " << e.summary()
-                         << " is below the required " << required << " bits";
-  if (std::string c = e.caveats(); !c.empty()) d.attachNote() << c;
-  d.attachNote() << "use a larger N or a smaller logQ, or opt out explicitly with security = \"none\" in "
-                 << "#ckks.params (like OpenFHE's HEStd_NotSet) or with --allow-insecure";
-  return d;
+  if (required == 0 || allowInsecure) return success();
+  for (const auto &[what, e] : keyEstimates(module, p)) {
+    if (e.grants(int(required))) continue;
+    // At the module's location, without dumping the module.
+    InFlightDiagnostic d = mlir::emitError(module.getLoc())
+                           << "insecure parameters " << p << ": estimated security "
+                           << (what.empty() ? "" : "of " + what + " ") << e.summary() << " is below the required "
+                           << required << " bits";
+    if (std::string c = e.caveats(); !c.empty()) d.attachNote() << c;
+    d.attachNote() << "use a larger N or a smaller logQ, or opt out explicitly with security = \"none\" in "
+                   << "#ckks.params (like OpenFHE's HEStd_NotSet) or with --allow-insecure";
+    return d;
+  }
+  return success();
 }
 
 static int driverMainImpl(int argc, char **argv);

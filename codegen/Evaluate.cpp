@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <type_traits>
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -74,6 +75,12 @@ FailureOr<std::vector<V>> interpret(func::FuncOp f, const std::vector<V> &inputs
             .template Case<ckks::RescaleOp>([&](auto o) { return env[o.getResult()] = ops.rescale(o, get(o.getInput())), success(); })
             .template Case<ckks::ModDownOp>([&](auto o) { return env[o.getResult()] = ops.modDown(o, get(o.getInput())), success(); })
             .template Case<ckks::ModRaiseOp>([&](auto o) { return env[o.getResult()] = ops.modRaise(o, get(o.getInput())), success(); })
+            .template Case<ckks::EncapsulateOp, ckks::DecapsulateOp>([&](auto o) -> LogicalResult {
+              FailureOr<V> r = ops.switchSecret(o, get(o.getInput()));
+              if (failed(r)) return failure();
+              env[o.getResult()] = *r;
+              return success();
+            })
             .template Case<ckks::DivByPo2Op>([&](auto o) { return env[o.getResult()] = ops.divByPo2(o, get(o.getInput())), success(); })
             .template Case<ckks::RelabelOp>([&](auto o) { return env[o.getResult()] = ops.relabel(o, get(o.getInput())), success(); })
             .template Case<ckks::MulConstOp>([&](auto o) { return env[o.getResult()] = ops.mulConst(o, get(o.getInput())), success(); })
@@ -162,6 +169,18 @@ struct ReferenceOps {
   }
   rt::Ciphertext modRaise(ckks::ModRaiseOp o, const rt::Ciphertext &a) {
     return rt::referenceModRaise(a, int(o.getResult().getType().getLogq()));
+  }
+  // Sparse-secret encapsulation's key switches, with the key of q0.
+  template <typename Op> FailureOr<rt::Ciphertext> switchSecret(Op o, const rt::Ciphertext &a) {
+    unsigned q0 = *ckks::encapsulationModulus(o);
+    const rt::EncapsulationKey *ek = nullptr;
+    if (keys.encapsulationKeys) {
+      auto it = keys.encapsulationKeys->find(int(q0));
+      if (it != keys.encapsulationKeys->end()) ek = &it->second;
+    }
+    if (!ek) return o.emitOpError() << "needs the encapsulation key for q0 = 2^" << q0;
+    if constexpr (std::is_same_v<Op, ckks::EncapsulateOp>) return rt::referenceEncapsulate(params, a, *ek, form());
+    else return rt::referenceDecapsulate(params, a, *ek, form());
   }
   rt::Ciphertext divByPo2(ckks::DivByPo2Op o, const rt::Ciphertext &a) {
     return rt::referenceDivByPo2(a, int(o.getInput().getType().getLogq() - o.getResult().getType().getLogq()));
@@ -274,6 +293,7 @@ struct PlainOps {
   Vec modDown(ckks::ModDownOp, const Vec &a) { return a; }
   // The values of m, not of m + q I: exact once reduced back to q, and what EvalMod recovers.
   Vec modRaise(ckks::ModRaiseOp, const Vec &a) { return a; }
+  template <typename Op> FailureOr<Vec> switchSecret(Op, const Vec &a) { return a; }
   Vec divByPo2(ckks::DivByPo2Op o, const Vec &a) {
     double f = std::ldexp(1.0, -int(o.getInput().getType().getLogq() - o.getType().getLogq()));
     return map(a, [&](rt::Complex x, size_t) { return x * f; });
@@ -350,6 +370,14 @@ std::vector<uint64_t> galoisElements(func::FuncOp f) {
     for (uint64_t e : ckks::keySwitchGaloisElements(op)) g.insert(e);
   });
   return {g.begin(), g.end()};
+}
+
+std::vector<int> encapsulationModuli(func::FuncOp f) {
+  std::set<int> q;
+  f.walk([&](Operation *op) {
+    if (auto q0 = ckks::encapsulationModulus(op)) q.insert(int(*q0));
+  });
+  return {q.begin(), q.end()};
 }
 
 FailureOr<std::vector<std::vector<rt::Complex>>> evaluatePlain(func::FuncOp f, const std::vector<Vec> &inputs,

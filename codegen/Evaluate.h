@@ -18,6 +18,9 @@ namespace fhec {
 struct EvaluationKeys {
   const rt::EvalKey *evk = nullptr;
   const std::map<uint64_t, rt::RotationKey> *rotationKeys = nullptr;  ///< by Galois element
+  const std::map<int, rt::EncapsulationKey> *encapsulationKeys = nullptr;  ///< by q0 (bits)
+  /// Every key of `k`.
+  static EvaluationKeys of(const rt::KeySet &k) { return {&k.evk, &k.rotationKeys, &k.encapsulationKeys}; }
 };
 
 /// Runs `f` op by op with the GMP reference (runtime/Reference.h): `inputs`
@@ -31,6 +34,8 @@ mlir::FailureOr<std::vector<rt::Ciphertext>> evaluateReference(mlir::func::FuncO
 
 /// The Galois elements of the rotation keys `f` needs (rotations, conjugation).
 std::vector<uint64_t> galoisElements(mlir::func::FuncOp f);
+/// The q0 (bits) of the encapsulation keys `f` needs (bootstrapping with a dense secret).
+std::vector<int> encapsulationModuli(mlir::func::FuncOp f);
 
 /// Runs `f` on the messages: slot-wise complex arithmetic (plaintext
 /// arguments as for evaluateReference).

@@ -158,6 +158,7 @@ std::vector<CiphertextShape> Program::outputShapes() const {
 }
 
 std::vector<uint64_t> Program::galoisElements() const { return fhec::galoisElements(evaluatedFunction()); }
+std::vector<int> Program::encapsulationModuli() const { return fhec::encapsulationModuli(evaluatedFunction()); }
 
 std::string Program::mlir(bool locations) const {
   std::string s;
@@ -230,7 +231,7 @@ const rt::CompiledModule &Program::module() const {
 std::vector<rt::Ciphertext> Program::reference(const std::vector<rt::Ciphertext> &inputs, const rt::KeySet &keys,
                                                const std::vector<std::vector<rt::Complex>> &plaintexts) const {
   DiagnosticCollector diags(*ctx_);
-  auto r = evaluateReference(evaluatedFunction(), params_, EvaluationKeys{&keys.evk, &keys.rotationKeys}, inputs, plaintexts);
+  auto r = evaluateReference(evaluatedFunction(), params_, EvaluationKeys::of(keys), inputs, plaintexts);
   if (failed(r)) diags.raise(ProgramError::Kind::Parameter, "reference evaluation failed: ");
   return std::move(*r);
 }

@@ -92,6 +92,8 @@ public:
   std::vector<CiphertextShape> outputShapes() const;
   /// The Galois elements of the rotation keys the program needs.
   std::vector<uint64_t> galoisElements() const;
+  /// The q0 (bits) of the encapsulation keys its bootstrapping needs (a dense secret).
+  std::vector<int> encapsulationModuli() const;
   /// The ckks source; with `locations`, each op's source location too.
   std::string mlir(bool locations = false) const;
   /// The security estimate line (fhec/runtime/Security.h).

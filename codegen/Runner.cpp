@@ -246,6 +246,14 @@ int runProgram(ModuleOp module, const RunOptions &opts) {
         sameKeySet(rk.keySet, rkPath);
         keys.rotationKeys[g] = std::move(rk);
       }
+      for (int q0 : encapsulationModuli(func)) {
+        const std::string ekPath = path(opts.loadDir, "ek" + std::to_string(q0) + ".bin");
+        rt::EncapsulationKey ek = rt::deserializeEncapsulationKey(rt::readFile(ekPath), params);
+        if (ek.logq0 != q0)
+          return fail("--load: '" + ekPath + "' holds the encapsulation key for q0 = 2^" + std::to_string(ek.logq0));
+        sameKeySet(ek.keySet, ekPath);
+        keys.encapsulationKeys[q0] = std::move(ek);
+      }
       unsigned numCt = unsigned(llvm::count_if(func.getArgumentTypes(), [](Type t) { return isa<ckks::CiphertextType>(t); }));
       for (unsigned i = 0; i < numCt; ++i) {
         const std::string ctPath = path(opts.loadDir, "in" + std::to_string(i) + ".ct");
@@ -258,6 +266,8 @@ int runProgram(ModuleOp module, const RunOptions &opts) {
       keys = rt::generateKeys(params, rng, arith);
       for (uint64_t g : galoisElements(func))
         keys.rotationKeys[g] = rt::generateRotationKey(params, keys.sk, g, rng, arith);
+      for (int q0 : encapsulationModuli(func))
+        keys.encapsulationKeys[q0] = rt::generateEncapsulationKey(params, keys.sk, q0, rng, arith);
     }
     double keygenSeconds = secondsSince(t0);
     t0 = Clock::now();
@@ -303,6 +313,7 @@ int runProgram(ModuleOp module, const RunOptions &opts) {
       t0 = Clock::now();
       c.exec->setEvalKey(keys.evk);
       for (const auto &[g, rk] : keys.rotationKeys) c.exec->setRotationKey(rk);
+      for (const auto &[q0, ek] : keys.encapsulationKeys) c.exec->setEncapsulationKey(ek);
       if (&c == &configs[0]) evkSeconds = secondsSince(t0);
     }
     for (unsigned r = 0; r < opts.repeat; ++r) {
@@ -323,7 +334,7 @@ int runProgram(ModuleOp module, const RunOptions &opts) {
     double refSeconds = 0;
     if (opts.checkReference) {
       t0 = Clock::now();
-      auto ref = evaluateReference(func, params, EvaluationKeys{&keys.evk, &keys.rotationKeys}, inputs, plaintexts);
+      auto ref = evaluateReference(func, params, EvaluationKeys::of(keys), inputs, plaintexts);
       refSeconds = secondsSince(t0);
       if (failed(ref)) return 1;
       for (Config &c : configs) {
@@ -363,6 +374,8 @@ int runProgram(ModuleOp module, const RunOptions &opts) {
       rt::writeFile(path(opts.saveDir, "evk.bin"), rt::serialize(params, keys.evk));
       for (const auto &[g, rk] : keys.rotationKeys)
         rt::writeFile(path(opts.saveDir, "rk" + std::to_string(g) + ".bin"), rt::serialize(params, rk));
+      for (const auto &[q0, ek] : keys.encapsulationKeys)
+        rt::writeFile(path(opts.saveDir, "ek" + std::to_string(q0) + ".bin"), rt::serialize(params, ek));
       for (size_t i = 0; i < inputs.size(); ++i)
         rt::writeFile(path(opts.saveDir, "in" + std::to_string(i) + ".ct"), rt::serialize(params, inputs[i]));
       for (size_t j = 0; j < plaintexts.size(); ++j)

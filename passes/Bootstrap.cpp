@@ -204,10 +204,15 @@ FailureOr<Value> buildBootstrap(ScaleManager &m, Location loc, Value x, const Bo
   unsigned savedLogp = m.getLogp();
   llvm::scope_exit restore([&] { m.setLogp(savedLogp); });
 
-  // t = m + q0 I at the top modulus.
+  // t = m + q0 I at the top modulus. With a dense secret, under an ephemeral
+  // sparse one (sparse-secret encapsulation, Bossuat, Troncoso-Pastoriza,
+  // Hubaux 2022, Sec. 5), whose small weight keeps |I| <= 17.
+  const bool encapsulated = m.getParams().getSecretKind() != rt::SecretKind::Sparse;
   Value t = m.modDown(loc, x, c.modLogq);
+  if (encapsulated) t = m.encapsulate(loc, t);
   FailureOr<Value> r = m.modRaise(loc, t, logQ);
   if (failed(r)) return failure();
+  if (encapsulated) r = m.decapsulate(loc, *r, c.modLogq);
   // SubSum: the trace onto Z[X^(N/2n)] is (N/2n) times the projection.
   unsigned logGap = (logN - 1) - unsigned(llvm::Log2_64(n));
   for (unsigned i = 0; i < logGap; ++i) {

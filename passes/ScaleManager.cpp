@@ -46,6 +46,12 @@ FailureOr<Value> ScaleManager::modRaise(Location loc, Value x, unsigned logq) {
   return ckks::ModRaiseOp::create(b, loc, withLevel(t, logq, t.getLogp()), x).getResult();
 }
 
+Value ScaleManager::encapsulate(Location loc, Value x) { return ckks::EncapsulateOp::create(b, loc, x).getResult(); }
+
+Value ScaleManager::decapsulate(Location loc, Value x, unsigned modLogq) {
+  return ckks::DecapsulateOp::create(b, loc, x.getType(), x, modLogq).getResult();
+}
+
 FailureOr<Value> ScaleManager::divByPo2(Location loc, Value x, unsigned bits) {
   ckks::CiphertextType t = typeOf(x);
   if (bits == 0) return x;
@@ -302,6 +308,10 @@ FailureOr<Value> ScaleManager::rebuildSingle(Operation *op, ValueRange operands)
         return modDown(loc, operands[0], o.getType().getLogq());
       })
       .Case<ckks::ModRaiseOp>([&](ckks::ModRaiseOp o) { return modRaise(loc, operands[0], o.getType().getLogq()); })
+      .Case<ckks::EncapsulateOp>([&](auto) -> FailureOr<Value> { return encapsulate(loc, operands[0]); })
+      .Case<ckks::DecapsulateOp>([&](ckks::DecapsulateOp o) -> FailureOr<Value> {
+        return decapsulate(loc, operands[0], unsigned(o.getModLogq()));
+      })
       .Case<ckks::DivByPo2Op>([&](ckks::DivByPo2Op o) {
         return divByPo2(loc, operands[0], o.getInput().getType().getLogq() - o.getType().getLogq());
       })

@@ -60,6 +60,10 @@ public:
   mlir::Value modDown(mlir::Location loc, mlir::Value x, unsigned logq);
   /// ckks.mod_raise of x to `logq`, which must exceed x's.
   mlir::FailureOr<mlir::Value> modRaise(mlir::Location loc, mlir::Value x, unsigned logq);
+  /// Sparse-secret encapsulation's key switches (ckks.encapsulate at x's
+  /// level, ckks.decapsulate of the encapsulation at q0 = 2^modLogq).
+  mlir::Value encapsulate(mlir::Location loc, mlir::Value x);
+  mlir::Value decapsulate(mlir::Location loc, mlir::Value x, unsigned modLogq);
   /// ckks.div_by_po2: x / 2^bits at x's scale, `bits` of modulus consumed.
   mlir::FailureOr<mlir::Value> divByPo2(mlir::Location loc, mlir::Value x, unsigned bits);
   /// A ckks.bootstrap of x with configuration `c`, of the type its expansion

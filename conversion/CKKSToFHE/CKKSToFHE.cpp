@@ -11,6 +11,7 @@
 #include "fhec/runtime/Automorphism.h"
 #include "fhec/runtime/Encoding.h"
 #include "fhec/runtime/Error.h"
+#include "fhec/runtime/Keys.h"
 #include "fhec/runtime/Reference.h"
 
 #include "mlir/IR/Builders.h"
@@ -44,6 +45,9 @@ public:
       : b(b), params(params), evkBasis(evkBasis), evk(evk), rotationKeys(std::move(rotationKeys)) {}
 
   llvm::DenseMap<Value, Pair> map;
+  /// Sparse-secret encapsulation keys by q0 (bits): the key to the ephemeral
+  /// secret (one pair, in its own basis) and the parts of the key back.
+  llvm::DenseMap<unsigned, std::pair<Pair, KeyParts>> encapsulationKeys;
   /// Plaintext arguments: their index, and the polynomial argument of each
   /// use (index, scale, modulus, negated), which the runtime encodes per call.
   llvm::DenseMap<Value, int> plainIndex;
@@ -64,6 +68,16 @@ public:
         })
         .Case<ckks::ConjugateOp>([&](ckks::ConjugateOp o) {
           lowerAutomorphism(o, o.getResult(), o.getGaloisElement());
+          return success();
+        })
+        .Case<ckks::EncapsulateOp>([&](ckks::EncapsulateOp o) {
+          map[o.getResult()] = encapsulate(o.getLoc(), map.at(o.getInput()), o.getType().getLogq());
+          return success();
+        })
+        .Case<ckks::DecapsulateOp>([&](ckks::DecapsulateOp o) {
+          Pair x = map.at(o.getInput());
+          map[o.getResult()] =
+              switchKey(o.getLoc(), x, o.getType().getLogq(), encapsulationKeys.at(unsigned(o.getModLogq())).second, 0);
           return success();
         })
         .Case<ckks::LinearTransformOp>([&](ckks::LinearTransformOp o) { return lowerLinearTransform(o); })
@@ -401,21 +415,47 @@ private:
   Pair rotate(Location loc, Pair x, unsigned logq, uint64_t g) {
     auto key = rotationKeys.find(g);
     assert(key != rotationKeys.end() && "rotation keys are collected per function");
+    return switchKey(loc, x, logq, key->second, g);
+  }
+
+  // Key switching of x with `key` (mod PQ) after phi_g, g = 0: none (the
+  // decapsulation of sparse-secret encapsulation).
+  Pair switchKey(Location loc, Pair x, unsigned logq, const KeyParts &key, uint64_t g) {
+    auto phi = [&](Value v) {
+      return g ? fhe::PolyAutomorphismOp::create(b, loc, v.getType(), v, b.getI64IntegerAttr(int64_t(g))).getResult() : v;
+    };
     if (hybrid()) {
       // phi_g of each digit of ax: the rotations of x share its digits.
       SmallVector<Value> d = evalDigits(loc, x.first, g);
-      Value ax = hybridKeySwitch(loc, d, key->second, false, logq);
-      Value bx = hybridKeySwitch(loc, d, key->second, true, logq);
-      Value bRot = fhe::PolyAutomorphismOp::create(b, loc, x.second.getType(), x.second, b.getI64IntegerAttr(int64_t(g)));
-      return {ax, fhe::PolyAddOp::create(b, loc, bx, bRot)};
+      Value ax = hybridKeySwitch(loc, d, key, false, logq);
+      Value bx = hybridKeySwitch(loc, d, key, true, logq);
+      return {ax, fhe::PolyAddOp::create(b, loc, bx, phi(x.second))};
     }
-    Value c = toCoeff(loc, x.first, region2(logq), centeredKeySwitch());
-    Value rotated = fhe::AutomorphismOp::create(b, loc, c.getType(), c, b.getI64IntegerAttr(int64_t(g)));
-    Value e = fhe::NttOp::create(b, loc, cast<fhe::RnsType>(c.getType()).withDomain(fhe::Domain::eval), rotated);
-    Value ax = keySwitch(loc, e, key->second[0].first, logq);
-    Value bx = keySwitch(loc, e, key->second[0].second, logq);
-    Value bRot = fhe::PolyAutomorphismOp::create(b, loc, x.second.getType(), x.second, b.getI64IntegerAttr(int64_t(g)));
-    return {ax, fhe::PolyAddOp::create(b, loc, bx, bRot)};
+    Value e;
+    if (g) {
+      Value c = toCoeff(loc, x.first, region2(logq), centeredKeySwitch());
+      Value rotated = fhe::AutomorphismOp::create(b, loc, c.getType(), c, b.getI64IntegerAttr(int64_t(g)));
+      e = fhe::NttOp::create(b, loc, cast<fhe::RnsType>(c.getType()).withDomain(fhe::Domain::eval), rotated);
+    } else {
+      e = toEval(loc, x.first, region2(logq), centeredKeySwitch());
+    }
+    Value ax = keySwitch(loc, e, key[0].first, logq);
+    Value bx = keySwitch(loc, e, key[0].second, logq);
+    return {ax, fhe::PolyAddOp::create(b, loc, bx, phi(x.second))};
+  }
+
+  // Sparse-secret encapsulation at q0 = 2^logq: round or floor((a' k mod q0 P')
+  // / P') with the small key k to the ephemeral secret (rt::EncapsulationKey).
+  Pair encapsulate(Location loc, Pair x, unsigned logq) {
+    const Pair &key = encapsulationKeys.at(logq).first;
+    auto basis = cast<fhe::RnsType>(key.first.getType()).getBasis();
+    const unsigned logP = unsigned(rt::encapsulationLogP(int(logq)));
+    Value e = toEval(loc, x.first, basis, centeredKeySwitch());
+    auto times = [&](Value k) {
+      Value wide = toPoly(loc, fhe::HadamardOp::create(b, loc, e, k), logq + logP);
+      return fhe::PolyShrOp::create(b, loc, polyType(logq), wide, int64_t(logP), centeredKeySwitch()).getResult();
+    };
+    return {times(key.first), fhe::PolyAddOp::create(b, loc, times(key.second), x.second)};
   }
 
   // ckks.linear_transform, baby-step giant-step: the baby rotations of x
@@ -491,6 +531,7 @@ struct CKKSToFHEPass : public fhec::impl::CKKSToFHEBase<CKKSToFHEPass> {
       return signalPassFailure();
     }
     ckks::ParamsAttr params = ckks::getModuleParams(module);
+    std::set<unsigned> encapsulationModuli;
     SmallVector<func::FuncOp> funcs;
     for (auto f : module.getOps<func::FuncOp>())
       if (usesCKKS(f)) funcs.push_back(f);
@@ -506,8 +547,9 @@ struct CKKSToFHEPass : public fhec::impl::CKKSToFHEBase<CKKSToFHEPass> {
     unsigned maxLogq = 0;
     module.walk([&](Operation *op) {
       if (isa<ckks::MulOp>(op)) maxLogq = std::max(maxLogq, cast<ckks::MulOp>(op).getType().getLogq());
-      if (!ckks::keySwitchGaloisElements(op).empty())
+      if (!ckks::keySwitchGaloisElements(op).empty() || isa<ckks::DecapsulateOp>(op))
         maxLogq = std::max(maxLogq, cast<ckks::CiphertextType>(op->getResult(0).getType()).getLogq());
+      if (isa<ckks::EncapsulateOp>(op)) encapsulationModuli.insert(*ckks::encapsulationModulus(op));
     });
     fhe::BasisAttr evkBasis;
     if (maxLogq) {
@@ -516,8 +558,11 @@ struct CKKSToFHEPass : public fhec::impl::CKKSToFHEBase<CKKSToFHEPass> {
                                                                  params.getLargestLogModulus(), params.getDnum())
                                            : region2Bits(params.getLogN(), maxLogq, params.getLogQ());
       evkBasis = fhe::BasisAttr::get(ctx, bits);
-      emitEvkPrepare(module, params, evkBasis);
+      emitPrepare(module, params, abi::kEvkPrepareFunc, params.getLargestLogModulus(), evkBasis);
     }
+    for (unsigned q0 : encapsulationModuli)
+      emitPrepare(module, params, abi::encapsulationPrepareFunc(int(q0)),
+                  unsigned(rt::encapsulationKeyLogModulus(int(q0))), encapsulationBasis(ctx, params, q0));
     for (func::FuncOp f : funcs)
       if (failed(lowerFunction(f, params, evkBasis))) return signalPassFailure();
   }
@@ -532,16 +577,24 @@ struct CKKSToFHEPass : public fhec::impl::CKKSToFHEBase<CKKSToFHEPass> {
     return found;
   }
 
-  // func @__fhec_evk_prepare(%key: !fhe.poly<logq = logQ + logP>) -> !fhe.rns<evk basis, eval>
-  void emitEvkPrepare(ModuleOp module, ckks::ParamsAttr params, fhe::BasisAttr basis) {
+  // The basis of the key switch to the ephemeral secret at q0: a centred
+  // a (|a| <= q0 / 2) times the key (below q0 P').
+  static fhe::BasisAttr encapsulationBasis(MLIRContext *ctx, ckks::ParamsAttr params, unsigned q0) {
+    return fhe::BasisAttr::get(ctx, productBasisBits(params.getLogN(), q0, unsigned(rt::encapsulationKeyLogModulus(int(q0)))));
+  }
+
+  // func @<name>(%key: !fhe.poly<logq = keyLogq>) -> !fhe.rns<basis, eval>: a
+  // key's CRT and NTT (__fhec_evk_prepare: mod PQ into the evaluation-key basis).
+  void emitPrepare(ModuleOp module, ckks::ParamsAttr params, const std::string &name, unsigned keyLogq,
+                   fhe::BasisAttr basis) {
     MLIRContext *ctx = module.getContext();
     OpBuilder b(ctx);
     b.setInsertionPointToEnd(module.getBody());
     Location loc = module.getLoc();
-    auto keyT = fhe::PolyType::get(ctx, params.getLogN(), params.getLargestLogModulus());
+    auto keyT = fhe::PolyType::get(ctx, params.getLogN(), keyLogq);
     auto coeffT = fhe::RnsType::get(ctx, params.getLogN(), basis, fhe::Domain::coeff, fhe::Layout::prime_major);
     auto evalT = coeffT.withDomain(fhe::Domain::eval);
-    auto f = func::FuncOp::create(b, loc, abi::kEvkPrepareFunc, b.getFunctionType({keyT}, {evalT}));
+    auto f = func::FuncOp::create(b, loc, name, b.getFunctionType({keyT}, {evalT}));
     f.setArgAttr(0, fhe::FHEDialect::getRoleAttrName(), b.getStringAttr("key"));
     f.setResultAttr(0, fhe::FHEDialect::getRoleAttrName(), b.getStringAttr("keyrns"));
     Block *body = f.addEntryBlock();
@@ -557,10 +610,12 @@ struct CKKSToFHEPass : public fhec::impl::CKKSToFHEBase<CKKSToFHEPass> {
     if (!f.getBody().hasOneBlock())
       return f.emitOpError() << "ckks-to-fhe supports straight-line functions only (one block)";
     bool hasMul = false;
-    std::set<uint64_t> galois;  // rotation keys, in a fixed order
+    std::set<uint64_t> galois;   // rotation keys, in a fixed order
+    std::set<unsigned> encaps;   // encapsulation keys by q0
     f.walk([&](Operation *op) {
       hasMul |= isa<ckks::MulOp>(op);
       for (uint64_t g : ckks::keySwitchGaloisElements(op)) galois.insert(g);
+      if (auto q0 = ckks::encapsulationModulus(op)) encaps.insert(*q0);
     });
 
     // New signature: (ct0.ax, ct0.bx, ..., [pt<j>@<scale>,<logq> per plaintext
@@ -613,9 +668,18 @@ struct CKKSToFHEPass : public fhec::impl::CKKSToFHEBase<CKKSToFHEPass> {
     };
     if (hasMul) addKeyRoles("evk.ax", "evk.bx");
     for (uint64_t g : galois) addKeyRoles(abi::rotationKeyRole(g, false), abi::rotationKeyRole(g, true));
+    for (unsigned q0 : encaps)
+      addKeyRoles(abi::encapsulationKeyRole(int(q0), true, false), abi::encapsulationKeyRole(int(q0), true, true));
     if (!keyRoles.empty()) {
       auto keyT = fhe::RnsType::get(ctx, params.getLogN(), evkBasis, fhe::Domain::eval, fhe::Layout::prime_major);
       argTypes.append(keyRoles.size(), keyT);
+    }
+    // The keys to the ephemeral secret, one pair each in its own basis.
+    for (unsigned q0 : encaps) {
+      keyRoles.append({abi::encapsulationKeyRole(int(q0), false, false), abi::encapsulationKeyRole(int(q0), false, true)});
+      auto keyT = fhe::RnsType::get(ctx, params.getLogN(), encapsulationBasis(ctx, params, q0), fhe::Domain::eval,
+                                    fhe::Layout::prime_major);
+      argTypes.append({keyT, keyT});
     }
 
     b.setInsertionPoint(f);
@@ -648,7 +712,14 @@ struct CKKSToFHEPass : public fhec::impl::CKKSToFHEBase<CKKSToFHEPass> {
     if (hasMul) evk = takeKey();
     llvm::DenseMap<uint64_t, KeyParts> rotationKeys;
     for (uint64_t g : galois) rotationKeys[g] = takeKey();
+    llvm::DenseMap<unsigned, std::pair<Pair, KeyParts>> encapsulationKeys;
+    for (unsigned q0 : encaps) encapsulationKeys[q0].second = takeKey();
+    for (unsigned q0 : encaps) {
+      encapsulationKeys[q0].first = {body->getArgument(next), body->getArgument(next + 1)};
+      next += 2;
+    }
     FunctionLowering lowering(b, params, evkBasis, evk, std::move(rotationKeys));
+    lowering.encapsulationKeys = std::move(encapsulationKeys);
     unsigned ctArg = 0;
     for (BlockArgument arg : f.getArguments())
       if (isa<ckks::CiphertextType>(arg.getType())) {

@@ -103,6 +103,12 @@ std::vector<uint64_t> fhec::ckks::keySwitchGaloisElements(Operation *op) {
   return {};
 }
 
+std::optional<unsigned> fhec::ckks::encapsulationModulus(Operation *op) {
+  if (auto e = dyn_cast<EncapsulateOp>(op)) return e.getInput().getType().getLogq();
+  if (auto d = dyn_cast<DecapsulateOp>(op)) return unsigned(d.getModLogq());
+  return std::nullopt;
+}
+
 std::string fhec::ckks::formatNumber(double v) {
   std::ostringstream os;
   os << v;
@@ -322,6 +328,20 @@ LogicalResult ModDownOp::verify() { return verifyLevelChange(*this, false); }
 LogicalResult ModRaiseOp::verify() { return verifyLevelChange(*this, true); }
 LogicalResult DivByPo2Op::verify() { return verifyLevelChange(*this, false); }
 
+// Sparse-secret encapsulation's key switches keep the ciphertext's type.
+static LogicalResult verifySecretSwitch(Operation *op) {
+  if (op->getOperand(0).getType() != op->getResult(0).getType())
+    return op->emitOpError() << "must keep the ciphertext's type";
+  return verifyAll(op);
+}
+LogicalResult EncapsulateOp::verify() { return verifySecretSwitch(*this); }
+LogicalResult DecapsulateOp::verify() {
+  if (getModLogq() < 1 || getModLogq() > int64_t(getInput().getType().getLogq()))
+    return emitOpError() << "mod_logq = " << getModLogq() << " (the encapsulation's q0) must lie in [1, logq = "
+                         << getInput().getType().getLogq() << "]";
+  return verifySecretSwitch(*this);
+}
+
 LogicalResult RelabelOp::verify() {
   auto in = getInput().getType(), r = getResult().getType();
   if (in.getLogN() != r.getLogN() || in.getLogq() != r.getLogq())
@@ -406,12 +426,6 @@ LogicalResult BootstrapOp::verify() {
   if (auto w = getLogScale(); w && (*w <= q0 - int64_t(in.getLogp()) || *w > 120))
     return emitOpError() << "log_scale = " << *w << " must lie in (mod_logq - logp, 120] = (" << q0 - in.getLogp()
                          << ", 120]";
-  // ModRaise's integers I grow with the secret's weight (|I| ~ sqrt(h / 12)
-  // standard deviations): EvalMod's bound holds for a sparse secret only.
-  if (auto p = getModuleParams(*this); p && p.getSecretKind() != rt::SecretKind::Sparse)
-    return emitOpError() << "bootstraps ciphertexts of a sparse secret only (#ckks.params<..., secret = \"sparse\", "
-                            "h = 64>): with the uniform ternary secret, ModRaise's integers exceed EvalMod's bound "
-                         << getBound();
   return verifyAll(*this);
 }
 

@@ -11,6 +11,7 @@
 
 #include <complex>
 #include <string>
+#include <optional>
 #include <vector>
 
 #include "dialect/CKKS/CKKSDialect.h.inc"
@@ -59,6 +60,9 @@ ParamsAttr paramsAttrOf(mlir::MLIRContext *ctx, const rt::Params &p, mlir::Strin
 /// The Galois elements whose rotation keys `op` key-switches with
 /// (ckks.rotate, ckks.conjugate, ckks.linear_transform), or none.
 std::vector<uint64_t> keySwitchGaloisElements(mlir::Operation *op);
+/// The q0 (bits) of the encapsulation keys `op` key-switches with
+/// (ckks.encapsulate at its input's logq, ckks.decapsulate's mod_logq), or none.
+std::optional<unsigned> encapsulationModulus(mlir::Operation *op);
 
 /// `v` as a short decimal ("0.5", "-4", "1e-12") for messages.
 std::string formatNumber(double v);

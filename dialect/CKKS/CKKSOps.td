@@ -120,6 +120,48 @@ def CKKS_ModRaiseOp : CKKS_Op<"mod_raise"> {
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
 }
 
+def CKKS_EncapsulateOp : CKKS_Op<"encapsulate", [AllTypesMatch<["input", "result"]>]> {
+  let summary = "Sparse-secret encapsulation: key switching at q0 from the main secret to an ephemeral sparse one";
+  let description = [{
+    Bootstrapping with a dense secret (Bossuat, Troncoso-Pastoriza, Hubaux
+    2022, Sec. 5): the ciphertext, at q0 = 2^logq, is switched from the main
+    secret s to an ephemeral secret s' of Hamming weight 32 with the small
+    switching key (ax, -ax s' + e + P' s) mod q0 P' (P' = 2^(logq + 16),
+    rt::EncapsulationKey, role "ek<logq>.sparse"): round((a' k mod q0 P') /
+    P'), a' the centred ax. `ckks.mod_raise` then lifts it under s', whose
+    small weight keeps I(X) small (|I_i| <= 17), and `ckks.decapsulate`
+    switches it back. The type is kept; the slot-value evaluator keeps the
+    values.
+    ```mlir
+    %e = ckks.encapsulate %c : !ckks.ct<logN = 12, logq = 42, logp = 30, slots = 8>
+    ```
+  }];
+  let arguments = (ins CKKS_CiphertextType:$input);
+  let results = (outs CKKS_CiphertextType:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+  let builders = [OpBuilder<(ins "mlir::Value":$input), [{
+    build($_builder, $_state, input.getType(), input);
+  }]>];
+}
+
+def CKKS_DecapsulateOp : CKKS_Op<"decapsulate", [AllTypesMatch<["input", "result"]>]> {
+  let summary = "The end of sparse-secret encapsulation: key switching from the ephemeral secret back to the main one";
+  let description = [{
+    Switches a ciphertext under the ephemeral secret of the encapsulation at
+    q0 = 2^mod_logq (`ckks.encapsulate`) back to the main secret, at any
+    level, with that pair's key mod PQ (role "ek<mod_logq>.dense", parts as
+    a rotation key's): a rotation's key switch without the automorphism.
+    The type is kept; the slot-value evaluator keeps the values.
+    ```mlir
+    %d = ckks.decapsulate %r {mod_logq = 42} : !ckks.ct<logN = 12, logq = 700, logp = 30, slots = 8>
+    ```
+  }];
+  let arguments = (ins CKKS_CiphertextType:$input, I64Attr:$mod_logq);
+  let results = (outs CKKS_CiphertextType:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+  let hasVerifier = 1;
+}
+
 def CKKS_DivByPo2Op : CKKS_Op<"div_by_po2"> {
   let summary = "Divide every slot by 2^d keeping the scale (HEAAN divByPo2): q <- q / 2^d, logp unchanged";
   let description = [{

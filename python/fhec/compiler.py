@@ -99,6 +99,8 @@ class CompiledFunction:
         mlir: the traced ckks IR (after scale management), as text.
         mlir_with_locations: the same with each op's Python source location.
         galois_elements: Galois elements of the rotation keys it needs.
+        encapsulation_moduli: q0 (bits) of the sparse-secret encapsulation
+            keys its bootstrapping needs (with a dense secret).
         security: the parameters' security estimate.
         target: the target the module was compiled for.
     """
@@ -169,6 +171,11 @@ class CompiledFunction:
     @property
     def galois_elements(self):
         return list(self._program(self._default).galois_elements)
+
+    @property
+    def encapsulation_moduli(self):
+        """q0 (bits) of the encapsulation keys its bootstrapping needs (a dense secret)."""
+        return list(self._program(self._default).encapsulation_moduli)
 
     @property
     def bootstraps(self):
@@ -245,7 +252,7 @@ class CompiledFunction:
         by_shape = self._executors.setdefault(context, {})
         executor = by_shape.get(shapes)
         if executor is None:
-            context.add_rotation_keys(program.galois_elements)
+            context._add_keys_for(program)
             executor = _fhec.Executor(program, context._keys)
             by_shape[shapes] = executor
         cts, plains = self._split(args)
@@ -277,7 +284,7 @@ class CompiledFunction:
         target must return bit for bit."""
         context, shapes = self._check(args)
         program = self._program(shapes)
-        context.add_rotation_keys(program.galois_elements)
+        context._add_keys_for(program)
         cts, plains = self._split(args)
         results = tuple(Ciphertext(c, context) for c in program.reference([a._ct for a in cts], context._keys, plains))
         return results[0] if len(results) == 1 else results

@@ -178,31 +178,57 @@ class Context:
         for g in missing:
             self._keys.add_rotation_key(g, self._kernels)
 
+    def add_encapsulation_keys(self, moduli):
+        """Makes the sparse-secret encapsulation keys of bootstrapping (a dense
+        secret) for ciphertexts at q0 = 2^q for each q in `moduli` (those not
+        made yet); MissingKeyError if one is missing and there is no secret key."""
+        missing = [int(q) for q in moduli if int(q) not in self._keys.encapsulation_moduli]
+        if missing and not self.has_secret_key:
+            raise MissingKeyError(f"this Context (key set {self.key_set}) lacks the encapsulation keys of "
+                                  f"bootstrapping at q0 = 2^{missing} and has no secret key to make them: the key "
+                                  "owner makes them ahead of time with Context.keys_for(f) and sends them")
+        for q in missing:
+            self._keys.add_encapsulation_key(q, self._kernels)
+
+    def _add_keys_for(self, program):
+        """The rotation and encapsulation keys a compiled program needs."""
+        self.add_rotation_keys(program.galois_elements)
+        self.add_encapsulation_keys(program.encapsulation_moduli)
+
     def keys_for(self, *functions):
-        """Makes the rotation keys that these compiled functions need (ahead of
-        time, so that a Context without the secret key can run them); returns
-        their Galois elements. MissingKeyError without the secret key."""
+        """Makes the rotation keys and the encapsulation keys of bootstrapping
+        that these compiled functions need (ahead of time, so that a Context
+        without the secret key can run them); returns their Galois elements.
+        MissingKeyError without the secret key."""
         needed = sorted({int(g) for f in functions for g in f.galois_elements})
+        moduli = sorted({int(q) for f in functions for q in f.encapsulation_moduli})
         missing = [g for g in needed if g not in self.galois_elements]
-        if missing:
-            self._need("secret key", self.has_secret_key, "rotation keys are made by the key owner")
+        missing_ek = [q for q in moduli if q not in self._keys.encapsulation_moduli]
+        if missing or missing_ek:
+            what = " and ".join(n for n, m in (("rotation", missing), ("encapsulation", missing_ek)) if m)
+            self._need("secret key", self.has_secret_key, f"{what} keys are made by the key owner")
         self.add_rotation_keys(missing)
+        self.add_encapsulation_keys(missing_ek)
         return needed
 
     def key_sizes(self):
         """Bytes of each public key this context holds, as serialized (what a
         server receives, Context.evaluation().save()): {"pk": n, "evk": n,
-        "rotation": {galois element: n}, "total": n}; the secret key is left
-        out. Absent keys are left out too."""
-        sizes = {"rotation": {}}
+        "rotation": {galois element: n}, "encapsulation": {q0 bits: n},
+        "total": n}; the secret key is left out. Absent keys are left out too."""
+        sizes = {"rotation": {}, "encapsulation": {}}
         for name, data, secret in self._parts(secret=False):
             if name == "params.bin":
                 continue
             if name.startswith("rk"):
                 sizes["rotation"][int(name[2:-4])] = len(data)
+            elif name.startswith("ek"):
+                sizes["encapsulation"][int(name[2:-4])] = len(data)
             else:
                 sizes[name[:-4]] = len(data)
-        sizes["total"] = sum(v for k, v in sizes.items() if k != "rotation") + sum(sizes["rotation"].values())
+        groups = ("rotation", "encapsulation")
+        sizes["total"] = (sum(v for k, v in sizes.items() if k not in groups) +
+                          sum(sum(sizes[g].values()) for g in groups))
         return sizes
 
     def public(self):
@@ -227,11 +253,12 @@ class Context:
         if k.has_evaluation_key:
             parts.append(("evk.bin", k.to_bytes("evk"), False))
         parts += [(f"rk{g}.bin", k.to_bytes("rk", g), False) for g in k.galois_elements]
+        parts += [(f"ek{q}.bin", k.to_bytes("ek", q), False) for q in k.encapsulation_moduli]
         return parts
 
     def save(self, directory, secret=False):
         """Writes the keys to `directory` (created if needed): params.bin,
-        pk.bin, evk.bin, rk<g>.bin, and sk.bin (mode 0600) only with
+        pk.bin, evk.bin, rk<g>.bin, ek<q0>.bin, and sk.bin (mode 0600) only with
         secret=True. fhec run --load reads the same files."""
         os.makedirs(directory, exist_ok=True)
         for name, data, is_secret in self._parts(secret):
@@ -255,9 +282,11 @@ class Context:
         if params_bytes is None:
             raise ParameterError(f"{directory} has no params.bin: not a directory Context.save wrote")
         rk_names = sorted(n for n in os.listdir(directory) if n.startswith("rk") and n.endswith(".bin"))
-        names = [os.path.join(directory, n) for n in ["sk.bin", "pk.bin", "evk.bin"] + rk_names]
+        ek_names = sorted(n for n in os.listdir(directory) if n.startswith("ek") and n.endswith(".bin"))
+        names = [os.path.join(directory, n) for n in ["sk.bin", "pk.bin", "evk.bin"] + rk_names + ek_names]
         keys = _fhec.KeySet.from_parts(params_bytes, read("sk.bin") if secret else None, read("pk.bin"),
-                                       read("evk.bin"), [read(n) for n in rk_names], names)
+                                       read("evk.bin"), [read(n) for n in rk_names], names,
+                                       [read(n) for n in ek_names])
         return cls._from_keys(keys, params, target, threads, reference)
 
     def to_bytes(self, secret=False):
@@ -291,9 +320,10 @@ class Context:
         if "params.bin" not in parts:
             raise ParameterError("the key container has no parameters")
         rk_names = sorted(n for n in parts if n.startswith("rk"))
+        ek_names = sorted(n for n in parts if n.startswith("ek"))
         keys = _fhec.KeySet.from_parts(parts["params.bin"], parts.get("sk.bin"), parts.get("pk.bin"),
                                        parts.get("evk.bin"), [parts[n] for n in rk_names],
-                                       ["sk", "pk", "evk"] + rk_names)
+                                       ["sk", "pk", "evk"] + rk_names + ek_names, [parts[n] for n in ek_names])
         return cls._from_keys(keys, params, target, threads, reference)
 
     @classmethod

@@ -409,12 +409,13 @@ class Cluster:
             else:
                 raise ParameterError(f"a batch item holds a {type(a).__name__}, not a Ciphertext or its bytes")
         program = function._program(tuple(shapes))
-        context.add_rotation_keys(program.galois_elements)
+        context._add_keys_for(program)
         lib_token = f"lib-{id(program):x}"
         lib_ref = self._put(lib_token, program.library_bytes)
         self._objects[lib_token + "-program"] = program  # keeps id(program) from being reused
         galois = sorted(int(g) for g in context.galois_elements)
-        keys_token = f"keys-{context.key_set}-{'.'.join(map(str, galois))}"
+        moduli = sorted(int(q) for q in context._keys.encapsulation_moduli)
+        keys_token = f"keys-{context.key_set}-{'.'.join(map(str, galois))}-{'.'.join(map(str, moduli))}"
         keys_ref = self._put(keys_token, lambda: context.evaluation().to_bytes())
         payloads = lambda: [b._ct.wire() for b in blobs]  # noqa: E731 (made when the item is submitted)
         return f"{lib_token}/{keys_token}", [lib_ref, keys_ref], payloads, plains

@@ -103,6 +103,7 @@ rt::KeySetId keySetOf(const rt::KeySet &k) {
   if (hasPublic(k)) return k.pk.keySet;
   if (hasEval(k)) return k.evk.keySet;
   for (const auto &[g, rk] : k.rotationKeys) return rk.keySet;
+  for (const auto &[q0, ek] : k.encapsulationKeys) return ek.keySet;
   return {};
 }
 
@@ -318,6 +319,30 @@ PYBIND11_MODULE(_fhec, m) {
             k.rotationKeys[g] = std::move(rk);
           },
           py::arg("galois"), py::arg("kernels") = nullptr, "Generates the rotation key of Galois element g unless present")
+      .def_property_readonly("encapsulation_moduli",
+                             [](const rt::KeySet &k) {
+                               std::vector<int> q;
+                               for (const auto &[q0, ek] : k.encapsulationKeys) q.push_back(q0);
+                               return q;
+                             })
+      .def(
+          "add_encapsulation_key",
+          [](rt::KeySet &k, int q0, const std::shared_ptr<ClientKernels> &kernels) {
+            if (k.encapsulationKeys.count(q0)) return;
+            if (!hasSecret(k))
+              throw rt::Error("the encapsulation key for q0 = 2^" + std::to_string(q0) +
+                              " is missing, and these keys have no secret key to make it: the key owner makes it "
+                              "(Context.keys_for) and sends it");
+            rt::SecureRandom rng;
+            rt::EncapsulationKey ek;
+            {
+              py::gil_scoped_release nogil;
+              ek = rt::generateEncapsulationKey(k.params, k.sk, q0, rng, arithOf(kernels));
+            }
+            k.encapsulationKeys[q0] = std::move(ek);
+          },
+          py::arg("q0"), py::arg("kernels") = nullptr,
+          "Generates the sparse-secret encapsulation keys of bootstrapping at q0 = 2^q0 unless present")
       .def(
           "without",
           [](const rt::KeySet &k, bool secret, bool eval) {
@@ -328,6 +353,7 @@ PYBIND11_MODULE(_fhec, m) {
             if (!eval) {
               out.evk = k.evk;
               out.rotationKeys = k.rotationKeys;
+              out.encapsulationKeys = k.encapsulationKeys;
             }
             return out;
           },
@@ -353,14 +379,22 @@ PYBIND11_MODULE(_fhec, m) {
               if (it == k.rotationKeys.end()) throw rt::Error("no rotation key of Galois element " + std::to_string(g));
               return rt::serialize(k.params, it->second);
             }
+            if (what == "ek") {
+              auto it = k.encapsulationKeys.find(int(g));
+              if (it == k.encapsulationKeys.end())
+                throw rt::Error("no encapsulation key for q0 = 2^" + std::to_string(g));
+              return rt::serialize(k.params, it->second);
+            }
             throw rt::Error("unknown key part '" + what + "'");
           },
           py::arg("what"), py::arg("galois") = 0,
-          "fhec's versioned serialization of one part: params, sk, pk, evk or rk (of `galois`)")
+          "fhec's versioned serialization of one part: params, sk, pk, evk, rk (of Galois element `galois`) or ek "
+          "(of q0 = 2^`galois`)")
       .def_static(
           "from_parts",
           [](const py::bytes &params, std::optional<py::bytes> sk, std::optional<py::bytes> pk,
-             std::optional<py::bytes> evk, const std::vector<py::bytes> &rks, const std::vector<std::string> &names) {
+             std::optional<py::bytes> evk, const std::vector<py::bytes> &rks, const std::vector<std::string> &names,
+             const std::vector<py::bytes> &eks) {
             rt::KeySet k;
             k.params = rt::deserializeParams(std::string(params));
             // Every part must belong to the key set of the first one read.
@@ -399,12 +433,18 @@ PYBIND11_MODULE(_fhec, m) {
               ++n;
               k.rotationKeys[rk.galois] = std::move(rk);
             }
+            for (const auto &b : eks) {
+              rt::EncapsulationKey ek = rt::deserializeEncapsulationKey(std::string(b), k.params);
+              same(ek.keySet, name("an encapsulation key"));
+              ++n;
+              k.encapsulationKeys[ek.logq0] = std::move(ek);
+            }
             return k;
           },
           py::arg("params"), py::arg("sk"), py::arg("pk"), py::arg("evk"), py::arg("rotation_keys"),
-          py::arg("names") = std::vector<std::string>{},
+          py::arg("names") = std::vector<std::string>{}, py::arg("encapsulation_keys") = std::vector<py::bytes>{},
           "Keys from serialized parts (None where absent), all checked to be of one key set; `names` (sk, pk, evk, "
-          "then each rotation key) name them in errors");
+          "then each rotation key, then each encapsulation key) name them in errors");
 
   m.def(
       "write_file",
@@ -461,6 +501,7 @@ PYBIND11_MODULE(_fhec, m) {
                                return l;
                              })
       .def_property_readonly("galois_elements", &Program::galoisElements)
+      .def_property_readonly("encapsulation_moduli", &Program::encapsulationModuli)
       .def_property_readonly("security", &Program::security)
       .def_property_readonly("compiled", &Program::compiled)
       .def("mlir", &Program::mlir, py::arg("locations") = false)

@@ -211,6 +211,32 @@ RotationKey generateRotationKey(const Params &params, const SecretKey &sk, uint6
   return k;
 }
 
+EncapsulationKey generateEncapsulationKey(const Params &params, const SecretKey &sk, int logq0, SecureRandom &rng,
+                                          ClientArithmetic &arith) {
+  checkSecret(params, sk, "encapsulation key");
+  if (logq0 <= 0 || logq0 >= params.logQ)
+    throw Error("encapsulation key: q0 = 2^" + std::to_string(logq0) + " must lie below Q = 2^" +
+                std::to_string(params.logQ));
+  EncapsulationKey k;
+  k.logq0 = logq0;
+  k.keySet = sk.keySet;
+  SecretKey ephemeral;
+  ephemeral.logN = params.logN;
+  ephemeral.s = rng.hammingWeight(params.N(), kEphemeralSecretWeight);
+  // To s': a small-modulus key, made by the reference arithmetic (the client
+  // kernels work mod PQ; a product with a secret of weight 32 is 32 additions).
+  const int logP = encapsulationLogP(logq0);
+  std::vector<int64_t> s64(sk.s.begin(), sk.s.end());
+  k.sparseAx = uniformPoly(params.logN, logq0 + logP, rng);
+  k.sparseBx = keyB(params, ephemeral, k.sparseAx, s64, logP, rng, gmpArithmetic());
+  secureWipe(s64);
+  // Back to s: a switching key of the main secret with t = s'.
+  std::vector<int64_t> eph64(ephemeral.s.begin(), ephemeral.s.end());
+  switchingKey(params, sk, eph64, rng, arith, k.denseAx, k.denseBx);
+  secureWipe(eph64);
+  return k;  // ~SecretKey wipes s'
+}
+
 Ciphertext encrypt(const Params &params, const PublicKey &pk, const BigPoly &m, int logp, int slots,
                    SecureRandom &rng, ClientArithmetic &arith) {
   params.validateCiphertext(m.logq, logp, slots);

@@ -55,6 +55,15 @@ std::vector<uint64_t> ManifestFunction::galoisElements() const {
   return g;
 }
 
+std::vector<int> ManifestFunction::encapsulationModuli() const {
+  std::vector<int> q;
+  for (const auto &a : args)
+    if (auto e = abi::encapsulationKeyLogq(a.role)) q.push_back(*e);
+  std::sort(q.begin(), q.end());
+  q.erase(std::unique(q.begin(), q.end()), q.end());
+  return q;
+}
+
 bool ManifestFunction::needsEvalKey() const {
   return std::any_of(args.begin(), args.end(), [](const ManifestArg &a) { return a.role == "evk.ax"; });
 }
@@ -73,7 +82,7 @@ const ManifestFunction &Manifest::program(const std::string &name) const {
   const ManifestFunction *only = nullptr;
   size_t count = 0;
   for (const ManifestFunction &f : functions)
-    if (f.name != abi::kEvkPrepareFunc) only = &f, ++count;
+    if (f.name.rfind("__fhec_", 0) != 0) only = &f, ++count;  // not a key preparation
   if (count != 1) throw Error("the module has " + std::to_string(count) + " functions; name one");
   return *only;
 }
@@ -472,6 +481,23 @@ void Executor::setRotationKey(const RotationKey &rk) {
   prepareKeyParts(abi::rotationKeyRole(rk.galois, false), abi::rotationKeyRole(rk.galois, true), rk.ax, rk.bx, what);
 }
 
+void Executor::setEncapsulationKey(const EncapsulationKey &ek) {
+  if (keySet_.known() && !keys_.empty())
+    checkSameKeySet(keySet_, "the keys set before", ek.keySet, "the encapsulation key");
+  keySet_ = ek.keySet;
+  const std::string prep = abi::encapsulationPrepareFunc(ek.logq0);
+  if (!module_.manifest().find(prep)) return;  // no bootstrapping at this q0
+  const int logKey = encapsulationKeyLogModulus(ek.logq0);
+  const std::string what = "encapsulation key for q0 = 2^" + std::to_string(ek.logq0);
+  if (ek.sparseAx.logN != params_.logN || ek.sparseAx.logq != logKey || ek.sparseBx.logq != logKey)
+    throw Error("the " + what + " does not match the module (expected logN " + std::to_string(params_.logN) +
+                " and modulus 2^" + std::to_string(logKey) + ")");
+  prepare(prep, abi::encapsulationKeyRole(ek.logq0, false, false), ek.sparseAx);
+  prepare(prep, abi::encapsulationKeyRole(ek.logq0, false, true), ek.sparseBx);
+  prepareKeyParts(abi::encapsulationKeyRole(ek.logq0, true, false), abi::encapsulationKeyRole(ek.logq0, true, true),
+                  ek.denseAx, ek.denseBx, what);
+}
+
 void Executor::setKeysFor(const ManifestFunction &f, const KeySet &keys) {
   if (keys.evk.ax.empty()) {
     if (module_.manifest().find(abi::kEvkPrepareFunc))
@@ -485,6 +511,13 @@ void Executor::setKeysFor(const ManifestFunction &f, const KeySet &keys) {
     if (it == keys.rotationKeys.end())
       throw Error("the keys lack the rotation key of Galois element " + std::to_string(g) + " that the program needs");
     setRotationKey(it->second);
+  }
+  for (int logq0 : f.encapsulationModuli()) {
+    auto it = keys.encapsulationKeys.find(logq0);
+    if (it == keys.encapsulationKeys.end())
+      throw Error("the keys lack the encapsulation key for q0 = 2^" + std::to_string(logq0) +
+                  " that the program's bootstrapping needs");
+    setEncapsulationKey(it->second);
   }
 }
 
@@ -589,6 +622,9 @@ void Executor::run(const std::string &name, const std::vector<CiphertextView> &i
         if (auto g = abi::rotationKeyGalois(a.role))
           throw Error("'" + name + "' needs the rotation key of Galois element " + std::to_string(*g) +
                       ": call setRotationKey first");
+        if (auto q = abi::encapsulationKeyLogq(a.role))
+          throw Error("'" + name + "' needs the encapsulation key for q0 = 2^" + std::to_string(*q) +
+                      ": call setEncapsulationKey first");
         throw Error("'" + name + "' needs the evaluation key: call setEvalKey first");
       }
       return {it->second.value.address(), 0, true};

@@ -55,12 +55,11 @@ std::vector<int8_t> upperHalf(const BigPoly &a) {
 // a few slots and, at the working scale q0 of a bootstrap's CoeffToSlot,
 // dominated its max error), computed as
 // (at k - q (mu k mod Q)) mod qQ, so that only at enters a BigInt product.
-BigPoly keySwitch(const Params &params, const BigPoly &at, const std::vector<int8_t> &mu, const BigPoly &k,
-                  bool round) {
+BigPoly keySwitch(int logQ, const BigPoly &at, const std::vector<int8_t> &mu, const BigPoly &k, bool round) {
   const int logq = at.logq;
-  BigPoly x = negacyclicProduct(at, k, logq + params.logQ);
-  if (std::all_of(mu.begin(), mu.end(), [](int8_t m) { return m == 0; })) return shiftRight(x, params.logQ, round);
-  BigPoly muk = negacyclicProductSmall(reduce(k, params.logQ), mu, params.logQ);
+  BigPoly x = negacyclicProduct(at, k, logq + logQ);
+  if (std::all_of(mu.begin(), mu.end(), [](int8_t m) { return m == 0; })) return shiftRight(x, logQ, round);
+  BigPoly muk = negacyclicProductSmall(reduce(k, logQ), mu, logQ);
   // x -= muk * 2^logq mod 2^(logq + logQ), coefficient by coefficient.
   mpz_t t, u;
   mpz_inits(t, u, nullptr);
@@ -72,7 +71,7 @@ BigPoly keySwitch(const Params &params, const BigPoly &at, const std::vector<int
     x.set(i, t);
   }
   mpz_clears(t, u, nullptr);
-  return shiftRight(x, params.logQ, round);
+  return shiftRight(x, logQ, round);
 }
 
 // Hybrid key switching (dnum > 1; Han–Ki 2020, Sec. 3). The digits of a mod
@@ -238,8 +237,8 @@ Ciphertext referenceMul(const Params &params, const Ciphertext &c1, const Cipher
   if (params.dnum == 1) {
     // Region 2 (relinearization): ((axax' * evk) mod qQ) >> logQ, axax' = axax - q mu.
     std::vector<int8_t> mu = centered ? upperHalf(axax) : std::vector<int8_t>(axax.N(), 0);
-    r.ax = add(keySwitch(params, axax, mu, evk.ax[0], centered), axbx);
-    r.bx = add(keySwitch(params, axax, mu, evk.bx[0], centered), bxbx);
+    r.ax = add(keySwitch(params.logQ, axax, mu, evk.ax[0], centered), axbx);
+    r.bx = add(keySwitch(params.logQ, axax, mu, evk.bx[0], centered), bxbx);
   } else {
     std::vector<BigPoly> d = keySwitchDigits(params, axax, form);
     r.ax = add(hybridKeySwitch(params, d, evk.ax, centered), axbx);
@@ -321,32 +320,62 @@ Ciphertext referenceAddPlain(const Ciphertext &c, const BigPoly &m) {
   return {c.ax, add(c.bx, m.logq == c.logq() ? m : reduce(m, c.logq())), c.logp, c.slots, c.keySet};
 }
 
-Ciphertext referenceRotate(const Params &params, const Ciphertext &c, const RotationKey &rk, KeySwitchForm form) {
-  requireKey(params, rk.ax, rk.bx, c.logN(), "rotation: the key");
+namespace {
+// Key switching with a key to s(X^g) (g = 1: no automorphism) mod PQ: the
+// rotation's form, which the decapsulation shares.
+Ciphertext switchKey(const Params &params, const Ciphertext &c, const std::vector<BigPoly> &kax,
+                     const std::vector<BigPoly> &kbx, uint64_t galois, KeySwitchForm form) {
   const bool centered = form == KeySwitchForm::Centered;
   // b' mod q is phi_g(bx) mod q: the sign convention only matters inside the
   // products mod qQ.
-  BigPoly bRot = automorphism(c.bx, rk.galois);
+  BigPoly bRot = galois == 1 ? c.bx : automorphism(c.bx, galois);
   if (params.dnum > 1) {
     // The digits of ax, then phi_g of each (signed: |phi_g(d_j)| = |d_j|), so
     // that rotations of one ciphertext share its decomposition (hoisting).
     std::vector<BigPoly> d = keySwitchDigits(params, c.ax, form);
-    for (BigPoly &dj : d) dj = automorphism(dj, rk.galois);
-    return {hybridKeySwitch(params, d, rk.ax, centered), add(hybridKeySwitch(params, d, rk.bx, centered), bRot),
-            c.logp, c.slots,
-            c.keySet};
+    if (galois != 1)
+      for (BigPoly &dj : d) dj = automorphism(dj, galois);
+    return {hybridKeySwitch(params, d, kax, centered), add(hybridKeySwitch(params, d, kbx, centered), bRot), c.logp,
+            c.slots, c.keySet};
   }
   // a' = at - q mu with at = phi_g(ax) mod q: phi_g(ax) = at - q wraps, and
   // the centered a = ax - q w adds phi_g(w) (signed) to mu.
-  BigPoly at = automorphism(c.ax, rk.galois);
-  std::vector<int8_t> mu = automorphismWraps(c.ax, rk.galois);
+  BigPoly at = galois == 1 ? c.ax : automorphism(c.ax, galois);
+  std::vector<int8_t> mu = galois == 1 ? std::vector<int8_t>(c.ax.N(), 0) : automorphismWraps(c.ax, galois);
   if (centered) {
-    std::vector<int8_t> w = automorphism(upperHalf(c.ax), c.logN(), rk.galois);
+    std::vector<int8_t> w = galois == 1 ? upperHalf(c.ax) : automorphism(upperHalf(c.ax), c.logN(), galois);
     for (size_t i = 0; i < mu.size(); ++i) mu[i] = int8_t(mu[i] + w[i]);
   }
-  return {keySwitch(params, at, mu, rk.ax[0], centered), add(keySwitch(params, at, mu, rk.bx[0], centered), bRot),
-          c.logp, c.slots,
-          c.keySet};
+  return {keySwitch(params.logQ, at, mu, kax[0], centered), add(keySwitch(params.logQ, at, mu, kbx[0], centered), bRot),
+          c.logp, c.slots, c.keySet};
+}
+} // namespace
+
+Ciphertext referenceRotate(const Params &params, const Ciphertext &c, const RotationKey &rk, KeySwitchForm form) {
+  requireKey(params, rk.ax, rk.bx, c.logN(), "rotation: the key");
+  return switchKey(params, c, rk.ax, rk.bx, rk.galois, form);
+}
+
+Ciphertext referenceEncapsulate(const Params &params, const Ciphertext &c, const EncapsulationKey &ek,
+                                KeySwitchForm form) {
+  const int logP = encapsulationLogP(ek.logq0), logKey = encapsulationKeyLogModulus(ek.logq0);
+  if (c.logN() != params.logN) throw Error("encapsulation: the ciphertext is not in the parameters' ring");
+  if (c.logq() != ek.logq0)
+    throw Error("encapsulation: the ciphertext is mod 2^" + std::to_string(c.logq()) + ", the key is for q0 = 2^" +
+                std::to_string(ek.logq0));
+  if (ek.sparseAx.logN != c.logN() || ek.sparseAx.logq != logKey || ek.sparseBx.logq != logKey)
+    throw Error("encapsulation: the key to the sparse secret is not mod 2^" + std::to_string(logKey) +
+                " in this ring");
+  const bool centered = form == KeySwitchForm::Centered;
+  std::vector<int8_t> mu = centered ? upperHalf(c.ax) : std::vector<int8_t>(c.ax.N(), 0);
+  return {keySwitch(logP, c.ax, mu, ek.sparseAx, centered),
+          add(keySwitch(logP, c.ax, mu, ek.sparseBx, centered), c.bx), c.logp, c.slots, c.keySet};
+}
+
+Ciphertext referenceDecapsulate(const Params &params, const Ciphertext &c, const EncapsulationKey &ek,
+                                KeySwitchForm form) {
+  requireKey(params, ek.denseAx, ek.denseBx, c.logN(), "decapsulation: the key");
+  return switchKey(params, c, ek.denseAx, ek.denseBx, 1, form);
 }
 
 void scaleConstant(double value, int logScale, mpz_t out) {

@@ -29,7 +29,7 @@ uint64_t payloadChecksum(uint32_t version, std::string_view payload) {
 
 namespace {
 const char kMagic[4] = {'F', 'H', 'E', 'C'};
-constexpr uint32_t kLastKind = uint32_t(ObjectKind::RotationKey);
+constexpr uint32_t kLastKind = uint32_t(ObjectKind::EncapsulationKey);
 
 const char *kindName(ObjectKind k) {
   switch (k) {
@@ -39,6 +39,7 @@ const char *kindName(ObjectKind k) {
   case ObjectKind::PublicKey: return "public key";
   case ObjectKind::EvalKey: return "evaluation key";
   case ObjectKind::RotationKey: return "rotation key";
+  case ObjectKind::EncapsulationKey: return "encapsulation key";
   }
   return "unknown object";
 }
@@ -259,6 +260,17 @@ std::string serialize(const Params &p, const RotationKey &k) {
   putParts(w, p, k.ax, k.bx, "rotation key");
   return w.finish(ObjectKind::RotationKey);
 }
+std::string serialize(const Params &p, const EncapsulationKey &k) {
+  Writer w(false, kParamsBytes + 16 + 4 + Writer::polyBytes(k.sparseAx) + Writer::polyBytes(k.sparseBx) +
+                      partsBytes(k.denseAx, k.denseBx));
+  w.putParams(p);
+  w.putKeySet(k.keySet);
+  w.put<int32_t>(int32_t(k.logq0));
+  w.putPoly(k.sparseAx);
+  w.putPoly(k.sparseBx);
+  putParts(w, p, k.denseAx, k.denseBx, "encapsulation key");
+  return w.finish(ObjectKind::EncapsulationKey);
+}
 
 Params deserializeParams(std::string_view bytes) {
   Reader r(bytes, ObjectKind::Params);
@@ -377,6 +389,24 @@ RotationKey deserializeRotationKey(std::string_view bytes, const Params &expecte
     r.fail(e.what());
   }
   readKeyParts(r, p, "rotation key", k.ax, k.bx);
+  return k;
+}
+
+EncapsulationKey deserializeEncapsulationKey(std::string_view bytes, const Params &expected) {
+  Reader r(bytes, ObjectKind::EncapsulationKey);
+  Params p = r.getParams();
+  checkParams(r, p, expected);
+  EncapsulationKey k;
+  k.keySet = r.getRequiredKeySet();
+  k.logq0 = r.get<int32_t>();
+  if (k.logq0 <= 0 || k.logq0 >= p.logQ)
+    r.fail("q0 = 2^" + std::to_string(k.logq0) + " does not lie below Q = 2^" + std::to_string(p.logQ));
+  const int logKey = encapsulationKeyLogModulus(k.logq0);
+  k.sparseAx = r.getPoly(p.logN, logKey);
+  k.sparseBx = r.getPoly(p.logN, logKey);
+  if (k.sparseAx.logq != logKey || k.sparseBx.logq != logKey)
+    r.fail("the key to the ephemeral secret is not mod q0 P' = 2^" + std::to_string(logKey));
+  readKeyParts(r, p, "encapsulation key", k.denseAx, k.denseBx);
   return k;
 }
 

@@ -115,11 +115,14 @@ void checkProgram(Program &prog, const std::string &name, const rt::Params &para
     messages.push_back(z);
   }
   for (uint64_t g : galoisElements(f)) keys.rotationKeys[g] = rt::generateRotationKey(params, keys.sk, g, rng);
+  for (int q0 : encapsulationModuli(f))
+    keys.encapsulationKeys[q0] = rt::generateEncapsulationKey(params, keys.sk, q0, rng);
   rt::Executor exec(*prog.module, params);
   exec.setEvalKey(keys.evk);
   for (const auto &[g, rk] : keys.rotationKeys) exec.setRotationKey(rk);
+  for (const auto &[q0, ek] : keys.encapsulationKeys) exec.setEncapsulationKey(ek);
   std::vector<rt::Ciphertext> got = exec.run(name, inputs);
-  auto want = evaluateReference(f, params, EvaluationKeys{&keys.evk, &keys.rotationKeys}, inputs);
+  auto want = evaluateReference(f, params, EvaluationKeys::of(keys), inputs);
   ASSERT_TRUE(mlir::succeeded(want));
   ASSERT_EQ(got.size(), want->size());
   auto plain = evaluatePlain(f, messages);
@@ -387,42 +390,54 @@ module attributes {{ckks.params = #ckks.params<logN = 11, logQ = 200, logp = 30,
 
 // A function @boot bootstrapping a logN 12, logq 90 ciphertext of `slots`
 // (mod_logq 42 and `attrs`) to `outLogq`, at logQ, bit-exact against the GMP
-// reference and within 2^-14 of the input's slots.
-void checkBootstrap(const Config &config, unsigned logQ, unsigned slots, const std::string &attrs, unsigned outLogq) {
+// reference and within 2^-14 of the input's slots, with HEAAN's sparse secret
+// (h = 64: ModRaise under it) or the ternary one (h = 0: ModRaise under an
+// ephemeral sparse secret, sparse-secret encapsulation). An EvalMod failure
+// (|I| beyond the bound) would leave an error near 1 in its slot: the max
+// error bound counts none in every slot.
+void checkBootstrap(const Config &config, unsigned logQ, unsigned slots, const std::string &attrs, unsigned outLogq,
+                    int h) {
   std::string in = ct(12, 90, 30, slots), out = ct(12, outLogq, 30, slots);
+  std::string secret = h ? ", secret = \"sparse\", h = " + std::to_string(h) : std::string();
   std::string text = llvm::formatv(R"(
-module attributes {{ckks.params = #ckks.params<logN = 12, logQ = {2}, logp = 30, secret = "sparse", h = 64>} {{
+module attributes {{ckks.params = #ckks.params<logN = 12, logQ = {2}, logp = 30{4}>} {{
   func.func @boot(%x: {0}) -> {1} {{
     %r = ckks.bootstrap %x {{mod_logq = 42{3}} : {0} -> {1}
     return %r : {1}
   }
 })",
-                                   in, out, logQ, attrs)
+                                   in, out, logQ, attrs, secret)
                          .str();
   Program prog = compileProgram(text, config.options());
   ASSERT_TRUE(prog.module);
-  checkProgram(prog, "boot", makeParams(12, logQ, 30, 64), std::ldexp(1.0, -14));
+  checkProgram(prog, "boot", makeParams(12, logQ, 30, h), std::ldexp(1.0, -14));
 }
 
 // ckks.bootstrap, expanded (ModRaise, SubSum, CoeffToSlot, EvalMod,
-// SlotToCoeff), at logN 12 with 8 slots (2^-17 measured).
+// SlotToCoeff), at logN 12 with 8 slots (2^-17 measured), for both secrets.
 class BootstrapBitExact : public ::testing::TestWithParam<Config> {};
 
 TEST_P(BootstrapBitExact, SparseSlots) {
   SKIP_UNLESS_RUNNABLE(GetParam());
-  checkBootstrap(GetParam(), 700, 8, "", 142);
+  checkBootstrap(GetParam(), 700, 8, "", 142, 64);
+}
+
+TEST_P(BootstrapBitExact, SparseSlotsEncapsulated) {
+  SKIP_UNLESS_RUNNABLE(GetParam());
+  checkBootstrap(GetParam(), 700, 8, "", 142, 0);
 }
 
 // Full slots (2048 at logN 12): CoeffToSlot and SlotToCoeff factored into two
 // levels each, EvalMod on the real and the imaginary parts; a working scale of
-// 2^56 (the error grows as N with full slots: 2^-13.8 at 2^50). On the CPU
-// targets: cuda-emu runs the same ops in the sparse test, and this one would
-// add minutes there.
+// 2^56 (the error grows as N with full slots: 2^-13.8 at 2^50); the ternary
+// secret, so through sparse-secret encapsulation. On the CPU targets:
+// cuda-emu runs the same ops in the sparse tests, and this one would add
+// minutes there.
 class FullSlotBootstrapBitExact : public ::testing::TestWithParam<Config> {};
 
 TEST_P(FullSlotBootstrapBitExact, Factored) {
   SKIP_UNLESS_RUNNABLE(GetParam());
-  checkBootstrap(GetParam(), 900, 2048, ", log_scale = 56, level_budget = array<i64: 2, 2>", 224);
+  checkBootstrap(GetParam(), 900, 2048, ", log_scale = 56, level_budget = array<i64: 2, 2>", 224, 0);
 }
 
 // One -O2 configuration per target (a bootstrap is about 200 ckks ops).

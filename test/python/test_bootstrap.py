@@ -7,10 +7,14 @@ import pytest
 import fhec
 
 
-def test_bootstrap_refreshes_the_modulus(rng):
-    params = fhec.Params(logN=12, logQ=700, logp=30, slots=8, security="none", secret="sparse", h=64)
+@pytest.mark.parametrize("secret,h", [("sparse", 64), ("ternary", None)])
+def test_bootstrap_refreshes_the_modulus(rng, secret, h):
+    # HEAAN's sparse secret raises the modulus under the key's own secret; the
+    # ternary one under an ephemeral sparse secret (sparse-secret encapsulation).
+    params = fhec.Params(logN=12, logQ=700, logp=30, slots=8, security="none", secret=secret, h=h)
     f = fhec.compile(params, target="cpu")(lambda x: (x * x).bootstrap() * 0.5)
     assert "ckks.bootstrap" in f.mlir and "mod_logq = 42" in f.mlir and "log_scale = 50" in f.mlir
+    assert f.encapsulation_moduli == ([] if h else [42])
     ctx = fhec.Context(params)
     v = rng.uniform(-1, 1, 8)
     c = ctx.encrypt(v)
@@ -37,7 +41,7 @@ def test_bootstrap_errors(small):
 def test_full_slot_bootstrap(rng):
     # 128 complex slots at N = 256: factored transforms (default budget 3, 3),
     # EvalMod on the real and imaginary parts.
-    params = fhec.Params(logN=8, logQ=900, logp=30, slots=128, security="none", secret="sparse", h=64)
+    params = fhec.Params(logN=8, logQ=900, logp=30, slots=128, security="none")
     f = fhec.compile(params, target="cpu")(lambda x: x.bootstrap(log_scale=56))
     assert "level_budget" not in f.mlir
     ctx = fhec.Context(params)
@@ -51,7 +55,7 @@ def test_full_slot_bootstrap(rng):
 def test_auto_bootstrap_places_bootstraps_where_the_modulus_runs_out(rng):
     # 26 products at logQ 700 (21 fit, 3 more after each bootstrap): DepthError
     # without bootstrap="auto", two placed bootstraps with it.
-    params = fhec.Params(logN=12, logQ=700, logp=30, slots=8, security="none", secret="sparse", h=64)
+    params = fhec.Params(logN=12, logQ=700, logp=30, slots=8, security="none")
 
     def iterate(x):
         for _ in range(13):
@@ -66,12 +70,17 @@ def test_auto_bootstrap_places_bootstraps_where_the_modulus_runs_out(rng):
     assert f.bootstraps == 2 and f.mlir.count("ckks.bootstrap ") == 2
     ctx = fhec.Context(params)
     assert sorted(ctx.keys_for(f)) == sorted(f.galois_elements) and f.galois_elements
+    assert f.encapsulation_moduli == [42]
     sizes = ctx.key_sizes()
-    assert set(sizes["rotation"]) == set(f.galois_elements)
-    assert sizes["total"] == sizes["pk"] + sizes["evk"] + sum(sizes["rotation"].values())
+    assert set(sizes["rotation"]) == set(f.galois_elements) and set(sizes["encapsulation"]) == {42}
+    assert sizes["total"] == (sizes["pk"] + sizes["evk"] + sum(sizes["rotation"].values()) +
+                              sum(sizes["encapsulation"].values()))
     v = rng.uniform(-0.5, 0.5, 8)
     c = ctx.encrypt(v)
-    out = f(c)
+    # A server's context (no secret key) gets the encapsulation keys with the rest.
+    server = fhec.Context.from_bytes(ctx.evaluation().to_bytes(), params=params)
+    out = f(server.ciphertext_from_bytes(c.to_bytes()))
+    out = ctx.ciphertext_from_bytes(out.to_bytes())
     assert out == f.reference(c), "compiled output differs from the GMP reference"
     w = v.copy()
     for _ in range(13):

@@ -64,6 +64,7 @@ struct Workload {
   rt::Params params;
   std::optional<rt::EvalKey> evk;
   std::vector<rt::RotationKey> rotationKeys;
+  std::vector<rt::EncapsulationKey> encapsulationKeys;
   std::vector<rt::Ciphertext> inputs;
   std::vector<std::vector<rt::Complex>> plaintexts;  ///< values of the plaintext arguments
 };
@@ -75,6 +76,9 @@ Workload load(const std::string &dir, const rt::ManifestFunction &f) {
   if (f.needsEvalKey()) w.evk = rt::deserializeEvalKey(rt::readFile(file("evk.bin")), w.params);
   for (uint64_t g : f.galoisElements())
     w.rotationKeys.push_back(rt::deserializeRotationKey(rt::readFile(file("rk" + std::to_string(g) + ".bin")), w.params));
+  for (int q0 : f.encapsulationModuli())
+    w.encapsulationKeys.push_back(
+        rt::deserializeEncapsulationKey(rt::readFile(file("ek" + std::to_string(q0) + ".bin")), w.params));
   for (size_t i = 0; i < f.inputs.size(); ++i)
     w.inputs.push_back(rt::deserializeCiphertext(rt::readFile(file("in" + std::to_string(i) + ".ct")), w.params));
   for (size_t j = 0; j < f.plaintexts.size(); ++j) {  // `fhec run --save`'s pt<j>.bin: complex doubles
@@ -95,6 +99,8 @@ Workload generate(const rt::Manifest &m, const rt::ManifestFunction &f) {
   rt::KeySet keys = rt::generateKeys(w.params, rng);
   if (f.needsEvalKey()) w.evk = keys.evk;
   for (uint64_t g : f.galoisElements()) w.rotationKeys.push_back(rt::generateRotationKey(w.params, keys.sk, g, rng));
+  for (int q0 : f.encapsulationModuli())
+    w.encapsulationKeys.push_back(rt::generateEncapsulationKey(w.params, keys.sk, q0, rng));
   for (const rt::ManifestCiphertext &in : f.inputs) {
     std::vector<rt::Complex> z(size_t(in.slots));
     for (auto &x : z) x = rt::Complex(2 * rng.uniformReal() - 1, 2 * rng.uniformReal() - 1);
@@ -113,6 +119,7 @@ rt::Executor makeExecutor(const rt::CompiledModule &module, const Workload &w) {
   rt::Executor exec(module, w.params);
   if (w.evk) exec.setEvalKey(*w.evk);
   for (const rt::RotationKey &rk : w.rotationKeys) exec.setRotationKey(rk);
+  for (const rt::EncapsulationKey &ek : w.encapsulationKeys) exec.setEncapsulationKey(ek);
   return exec;
 }
 

@@ -517,11 +517,11 @@ module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>}
 
 // -----
 
-// ModRaise's integers exceed EvalMod's bound with the dense default secret.
+// Sparse-secret encapsulation's key switches keep the type; decapsulate's q0 lies below its level.
 module attributes {ckks.params = #ckks.params<logN = 12, logQ = 200, logp = 30>} {
-  func.func @bootstrap_dense_secret(%a: !ckks.ct<logN = 12, logq = 100, logp = 30, slots = 8>) {
-    // expected-error @+1 {{bootstraps ciphertexts of a sparse secret only}}
-    %0 = ckks.bootstrap %a {mod_logq = 40} : !ckks.ct<logN = 12, logq = 100, logp = 30, slots = 8> -> !ckks.ct<logN = 12, logq = 100, logp = 30, slots = 8>
+  func.func @decapsulate_q0(%a: !ckks.ct<logN = 12, logq = 100, logp = 30, slots = 8>) {
+    // expected-error @+1 {{mod_logq = 120 (the encapsulation's q0) must lie in [1, logq = 100]}}
+    %0 = ckks.decapsulate %a {mod_logq = 120} : !ckks.ct<logN = 12, logq = 100, logp = 30, slots = 8>
     return
   }
 }

@@ -38,6 +38,26 @@ module attributes {ckks.params = #ckks.params<logN = 12, logQ = 700, logp = 30, 
 
 // -----
 
+// The dense default secret: ModRaise under an ephemeral sparse secret
+// (sparse-secret encapsulation), then back to the main secret at Q.
+!din = !ckks.ct<logN = 12, logq = 90, logp = 30, slots = 8>
+!dout = !ckks.ct<logN = 12, logq = 142, logp = 30, slots = 8>
+module attributes {ckks.params = #ckks.params<logN = 12, logQ = 700, logp = 30, security = "none">} {
+  // CHECK-LABEL: func.func @dense
+  // CHECK: %[[Q0:.*]] = ckks.mod_down %{{.*}} -> <logN = 12, logq = 42, logp = 30, slots = 8>
+  // CHECK: %[[E:.*]] = ckks.encapsulate %[[Q0]] : <logN = 12, logq = 42, logp = 30, slots = 8>
+  // CHECK: %[[R:.*]] = ckks.mod_raise %[[E]] : {{.*}} -> <logN = 12, logq = 700, logp = 30, slots = 8>
+  // CHECK: %[[D:.*]] = ckks.decapsulate %[[R]] {mod_logq = 42 : i64} : <logN = 12, logq = 700, logp = 30, slots = 8>
+  // CHECK: ckks.rotate %[[D]] [8]
+  // CHECK: ckks.rescale %{{.*}} -> <logN = 12, logq = 142, logp = 30, slots = 8>
+  func.func @dense(%x: !din) -> !dout {
+    %r = ckks.bootstrap %x {mod_logq = 42} : !din -> !dout
+    return %r : !dout
+  }
+}
+
+// -----
+
 // Full slots: no SubSum; CoeffToSlot as the inverse butterfly stages S_4^-1
 // S_3^-1 (offsets 0, +-4, 8), S_2^-1, S_1^-1 in three levels (the default
 // budget), the first landing at the working scale; EvalMod on the real part

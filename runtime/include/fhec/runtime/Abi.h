@@ -12,7 +12,7 @@
 namespace fhec::abi {
 
 /// Bumped whenever the manifest format, an entry point's calling convention or a table layout changes.
-constexpr uint32_t kAbiVersion = 11;
+constexpr uint32_t kAbiVersion = 12;
 
 /// Words between consecutive prime rows of a prime-major (m, N) RNS buffer:
 /// N plus three cache lines. With rows exactly N words (a power of two)
@@ -65,6 +65,29 @@ inline std::optional<uint64_t> rotationKeyGalois(std::string_view role) {
   }
   return g;
 }
+/// Argument roles of the sparse-secret encapsulation keys for ciphertexts at
+/// q0 = 2^logq0 (rt::EncapsulationKey): "ek<logq0>.sparse.ax" / ".bx", the
+/// key to the ephemeral secret, prepared by encapsulationPrepareFunc(logq0);
+/// "ek<logq0>.dense.ax" / ".bx", the key back to the main secret, in parts
+/// (keyPartRole) prepared by kEvkPrepareFunc like a rotation key.
+inline std::string encapsulationKeyRole(int logq0, bool dense, bool bx) {
+  return "ek" + std::to_string(logq0) + (dense ? ".dense" : ".sparse") + (bx ? ".bx" : ".ax");
+}
+/// The q0 (bits) of an encapsulation-key role (of any part), or nullopt for other roles.
+inline std::optional<int> encapsulationKeyLogq(std::string_view role) {
+  if (role.size() < 3 || role.substr(0, 2) != "ek") return std::nullopt;
+  size_t pos = 2;
+  int v = 0;
+  while (pos < role.size() && role[pos] >= '0' && role[pos] <= '9' && pos < 8) v = v * 10 + (role[pos++] - '0');
+  if (pos == 2 || pos >= role.size() || role[pos] != '.') return std::nullopt;
+  std::string_view rest = role.substr(pos);
+  if (rest.rfind(".sparse.", 0) != 0 && rest.rfind(".dense.", 0) != 0) return std::nullopt;
+  return v;
+}
+/// Name of the generated function that brings the key to the ephemeral
+/// secret (coefficients mod q0 P') into the RNS/NTT form its key switch reads.
+inline std::string encapsulationPrepareFunc(int logq0) { return "__fhec_ek_prepare_" + std::to_string(logq0); }
+
 /// The role of the polynomial a plaintext argument (!ckks.pt) becomes for one
 /// use: the values of argument `index` (negated if `negate`) encoded at scale
 /// 2^logScale mod 2^logq, "pt<index>@<logScale>,<logq>[,neg]". The runtime

@@ -70,12 +70,38 @@ struct RotationKey {
   KeySetId keySet;
 };
 
+/// Sparse-secret encapsulation (Bossuat, Troncoso-Pastoriza, Hubaux 2022,
+/// Sec. 5): the Hamming weight of the ephemeral secret s' that bootstrapping
+/// raises the modulus under, and the extra bits of the small key's special
+/// modulus P' = 2^(logq0 + kEncapsulationExtraBits) over q0.
+constexpr int kEphemeralSecretWeight = 32;
+constexpr int kEncapsulationExtraBits = 16;
+inline int encapsulationLogP(int logq0) { return logq0 + kEncapsulationExtraBits; }
+/// The modulus (bits) of the switching key to s' for ciphertexts at q0 = 2^logq0: q0 P'.
+inline int encapsulationKeyLogModulus(int logq0) { return logq0 + encapsulationLogP(logq0); }
+
+/// The two switching keys of sparse-secret encapsulation for ciphertexts at
+/// q0 = 2^logq0 under the main secret s, through an ephemeral s' ~
+/// HWT(kEphemeralSecretWeight) drawn for this pair and wiped once both are made:
+/// - to s': (sparseAx, sparseBx = -sparseAx s' + e + P' s) mod q0 P', one part
+///   (a ciphertext at q0 is one digit). Only this small-modulus LWE sample
+///   involves s' as a secret, where a sparse secret is secure.
+/// - back to s: dnum parts (denseAx[j], denseBx[j] = -denseAx[j] s + e_j +
+///   P 2^(j logP) s') mod PQ, in the form of a rotation key.
+struct EncapsulationKey {
+  int logq0 = 0;
+  BigPoly sparseAx, sparseBx;
+  std::vector<BigPoly> denseAx, denseBx;
+  KeySetId keySet;
+};
+
 struct KeySet {
   Params params;
   SecretKey sk;
   PublicKey pk;
   EvalKey evk;
-  std::map<uint64_t, RotationKey> rotationKeys;  ///< by Galois element
+  std::map<uint64_t, RotationKey> rotationKeys;          ///< by Galois element
+  std::map<int, EncapsulationKey> encapsulationKeys;     ///< by log2 q0
 };
 
 /// The ring products of the client side, behind one interface so that the
@@ -128,6 +154,12 @@ EvalKey generateEvalKey(const Params &params, const SecretKey &sk, SecureRandom 
 /// that is not an odd number in [3, 2N).
 RotationKey generateRotationKey(const Params &params, const SecretKey &sk, uint64_t galois, SecureRandom &rng,
                                 ClientArithmetic &arith = gmpArithmetic());
+
+/// The encapsulation keys for ciphertexts at q0 = 2^logq0 (EncapsulationKey),
+/// stamped with sk's key set; s' and the errors are wiped before release.
+/// Throws Error unless 0 < logq0 < logQ.
+EncapsulationKey generateEncapsulationKey(const Params &params, const SecretKey &sk, int logq0, SecureRandom &rng,
+                                          ClientArithmetic &arith = gmpArithmetic());
 
 /// Public-key encryption of m (mod 2^logq) as in HEAAN's encMsg: with
 /// v ~ ZO(0.5) and e0, e1 ~ DG(sigma), (v*pk.ax + e0, v*pk.bx + e1 + P*m) mod qP,

@@ -48,6 +48,9 @@ struct ManifestFunction {
   std::vector<int> plaintexts;
   /// The Galois elements of the rotation keys the function reads (sorted).
   std::vector<uint64_t> galoisElements() const;
+  /// The q0 (bits) of the encapsulation keys the function reads (sorted;
+  /// bootstrapping with a dense secret).
+  std::vector<int> encapsulationModuli() const;
   /// Whether it reads the evaluation key (HE Mul).
   bool needsEvalKey() const;
 };
@@ -128,6 +131,10 @@ public:
   /// Likewise for the rotation key of one Galois element (several may be set).
   /// Throws Error if it belongs to another key set than the evaluation key.
   void setRotationKey(const RotationKey &rk);
+  /// Prepares both encapsulation keys for q0 = 2^ek.logq0 (their roles
+  /// abi::encapsulationKeyRole); nothing if the module never bootstraps at that
+  /// q0. Throws Error on keys of another key set or for other parameters.
+  void setEncapsulationKey(const EncapsulationKey &ek);
   /// Sets the keys `f` reads from `keys`: the evaluation key if it
   /// multiplies, and the rotation key of each Galois element it rotates by.
   /// Throws Error naming the first key `keys` lacks.

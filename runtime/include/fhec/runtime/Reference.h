@@ -77,6 +77,17 @@ Ciphertext referenceAddPlain(const Ciphertext &c, const BigPoly &m);
 /// Throws Error on a key for other parameters.
 Ciphertext referenceRotate(const Params &params, const Ciphertext &c, const RotationKey &rk,
                            KeySwitchForm form = KeySwitchForm::Centered);
+/// Sparse-secret encapsulation (Bossuat, Troncoso-Pastoriza, Hubaux 2022):
+/// a ciphertext at q0 = 2^ek.logq0 under s switched to the ephemeral sparse
+/// s' with the small key, round or floor((a' k mod q0 P') / P') as a
+/// rotation's key switch (a' = ax read as `form` says; P' =
+/// 2^encapsulationLogP(q0)); and a ciphertext under s' at any level switched
+/// back to s with the key mod PQ (referenceRotate's form without the
+/// automorphism). Throw Error on a key for another q0 or other parameters.
+Ciphertext referenceEncapsulate(const Params &params, const Ciphertext &c, const EncapsulationKey &ek,
+                                KeySwitchForm form = KeySwitchForm::Centered);
+Ciphertext referenceDecapsulate(const Params &params, const Ciphertext &c, const EncapsulationKey &ek,
+                                KeySwitchForm form = KeySwitchForm::Centered);
 
 /// round(value * 2^logScale) as a sign and magnitude (little-endian 64-bit
 /// limbs): the integer form of a real constant used by mul_const/add_const,

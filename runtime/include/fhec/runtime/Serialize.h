@@ -27,7 +27,8 @@ namespace fhec::rt {
 /// (before 4 as dnum = 1, before 5 as a sparse secret of the recorded h, the
 /// only kind they had), version 1 files are refused.
 constexpr uint32_t kSerialVersion = 5;
-enum class ObjectKind : uint32_t { Params = 1, Ciphertext = 2, SecretKey = 3, PublicKey = 4, EvalKey = 5, RotationKey = 6 };
+enum class ObjectKind : uint32_t { Params = 1, Ciphertext = 2, SecretKey = 3, PublicKey = 4, EvalKey = 5, RotationKey = 6,
+                                  EncapsulationKey = 7 };
 
 /// The checksum of a payload in format `version` (2 to 5).
 uint64_t payloadChecksum(uint32_t version, std::string_view payload);
@@ -39,6 +40,9 @@ std::string serialize(const Params &p, const PublicKey &k);
 std::string serialize(const Params &p, const EvalKey &k);
 /// A rotation key also records its Galois element.
 std::string serialize(const Params &p, const RotationKey &k);
+/// An encapsulation key records its q0 (bits), the key to the ephemeral
+/// secret (mod q0 P') and the parts of the key back.
+std::string serialize(const Params &p, const EncapsulationKey &k);
 
 Params deserializeParams(std::string_view bytes);
 /// The `expected` overloads also check that the object was made for those parameters.
@@ -49,6 +53,8 @@ PublicKey deserializePublicKey(std::string_view bytes, const Params &expected);
 EvalKey deserializeEvalKey(std::string_view bytes, const Params &expected);
 /// Also refuses a Galois element that is not odd in [3, 2N).
 RotationKey deserializeRotationKey(std::string_view bytes, const Params &expected);
+/// Also refuses a q0 outside (0, logQ) or a key to the ephemeral secret of another modulus.
+EncapsulationKey deserializeEncapsulationKey(std::string_view bytes, const Params &expected);
 /// Params recorded in any serialized object.
 Params paramsOf(std::string_view bytes);
 
