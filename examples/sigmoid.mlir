@@ -14,16 +14,16 @@ module attributes {ckks.params = #ckks.params<logN = 13, logQ = 240, logp = 30, 
   func.func @sigmoid(%x: !x) -> !l2 {
     // x^2 at level 1.
     %xx = ckks.mul %x, %x : (!x, !x) -> !x_60
-    %x2 = ckks.rescale %xx : !x_60 -> !l1
+    %x2 = ckks.rescale %xx {round} : !x_60 -> !l1
     // c3 * x at level 1.
     %c3x_60 = ckks.mul_const %x {value = -0.001593 : f64} : !x -> !x_60
-    %c3x = ckks.rescale %c3x_60 : !x_60 -> !l1
+    %c3x = ckks.rescale %c3x_60 {round} : !x_60 -> !l1
     // c3 x^3 at level 2.
     %c3x3_60 = ckks.mul %x2, %c3x : (!l1, !l1) -> !l1_60
-    %c3x3 = ckks.rescale %c3x3_60 : !l1_60 -> !l2
+    %c3x3 = ckks.rescale %c3x3_60 {round} : !l1_60 -> !l2
     // c1 * x brought down to level 2.
     %c1x_60 = ckks.mul_const %x {value = 0.15012 : f64} : !x -> !x_60
-    %c1x_l1 = ckks.rescale %c1x_60 : !x_60 -> !l1
+    %c1x_l1 = ckks.rescale %c1x_60 {round} : !x_60 -> !l1
     %c1x = ckks.mod_down %c1x_l1 : !l1 -> !l2
     %sum = ckks.add %c3x3, %c1x : !l2
     %res = ckks.add_const %sum {value = 0.5 : f64} : !l2

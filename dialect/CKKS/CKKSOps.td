@@ -78,8 +78,10 @@ def CKKS_RescaleOp : CKKS_Op<"rescale"> {
     keeps at least one bit of modulus. Both polynomials are divided by 2^d
     with truncation, floor(x / 2^d) (HEAAN's rightShift), or with `round`
     to the nearest, round(x / 2^d): the truncation's error of -1/2 on every
-    coefficient is a constant polynomial that shifts slot 0 by about
-    N / (pi 2^logp(result)), the rounding's has mean 0. ckks-manage-scale
+    coefficient of both polynomials decrypts to -(1 + s)/2 (1 + X + ... +
+    X^(N-1)), which shifts slot 0 by about N |1 + s(zeta_0)| / (pi 2^logp(result))
+    with |s(zeta_0)| about sqrt(h) (sqrt(2N/3) for the ternary secret: 2^-12.4
+    at N = 2^13, logp 30); the rounding's has mean 0. ckks-manage-scale
     emits rounding rescales.
     ```mlir
     %r = ckks.rescale %c {round} : !ckks.ct<logN = 16, logq = 1200, logp = 60, slots = 32768>
