@@ -28,6 +28,8 @@ ComplexMatrix specialFFTMatrix(unsigned n) {
 namespace {
 
 constexpr unsigned kMaxDenseSlots = 32;
+// Bits the raised ciphertext is scaled up by before decapsulation (see buildBootstrap).
+constexpr unsigned kDecapsulationLiftBits = 8;
 
 // ckks.linear_transform of x by the matrix of these generalized diagonals,
 // rescaled to the working scale.
@@ -212,7 +214,17 @@ FailureOr<Value> buildBootstrap(ScaleManager &m, Location loc, Value x, const Bo
   if (encapsulated) t = m.encapsulate(loc, t);
   FailureOr<Value> r = m.modRaise(loc, t, logQ);
   if (failed(r)) return failure();
-  if (encapsulated) r = m.decapsulate(loc, *r, c.modLogq);
+  // Decapsulation's key switch adds about sqrt(dnum N / 3) sigma digit / P
+  // (~2^9.4 at N = 2^16) to every coefficient of t, which full-slot decoding
+  // sums over N coefficients (2^-12.6 per slot at scale 2^30). t times 2^lift
+  // first (exact mod Q: t is far below it) puts that noise 2^lift below the
+  // message, for lift bits more of CoeffToSlot's first rescale.
+  const unsigned lift = encapsulated ? kDecapsulationLiftBits : 0;
+  if (encapsulated) {
+    r = m.mulByPo2(loc, *r, lift);
+    if (failed(r)) return failure();
+    r = m.decapsulate(loc, *r, c.modLogq);
+  }
   // SubSum: the trace onto Z[X^(N/2n)] is (N/2n) times the projection.
   unsigned logGap = (logN - 1) - unsigned(llvm::Log2_64(n));
   for (unsigned i = 0; i < logGap; ++i) {
@@ -227,7 +239,7 @@ FailureOr<Value> buildBootstrap(ScaleManager &m, Location loc, Value x, const Bo
   FailureOr<Value> z;
   if (!factored) {
     // Slots read at scale q0, in the 2n slots view: V (T_k + i T_k+n) / q0.
-    if (failed(r = m.relabel(loc, *r, c.modLogq, 2 * n))) return failure();
+    if (failed(r = m.relabel(loc, *r, c.modLogq + lift, 2 * n))) return failure();
     m.setLogp(c.logScale);
     // CoeffToSlot: slot j holds T_j / q0 = I_j + eps_j (over K + 1), real.
     auto [a, b] = coeffToSlotMatrices(n, 1 / half);
@@ -249,7 +261,7 @@ FailureOr<Value> buildBootstrap(ScaleManager &m, Location loc, Value x, const Bo
     unsigned cts = c.levelBudget.empty() ? 3 : c.levelBudget[0], stc = c.levelBudget.empty() ? 3 : c.levelBudget[1];
     unsigned logn = unsigned(llvm::Log2_64(n));
     cts = std::min(cts, logn), stc = std::min(stc, logn);
-    if (failed(r = m.relabel(loc, *r, c.modLogq, n))) return failure();
+    if (failed(r = m.relabel(loc, *r, c.modLogq + lift, n))) return failure();
     m.setLogp(c.logScale);
     std::vector<DiagonalMatrix> inverse = specialFFTStages(n, /*inverse=*/true);
     std::reverse(inverse.begin(), inverse.end());

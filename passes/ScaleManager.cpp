@@ -64,6 +64,16 @@ FailureOr<Value> ScaleManager::divByPo2(Location loc, Value x, unsigned bits) {
   return ckks::DivByPo2Op::create(b, loc, withLevel(t, t.getLogq() - bits, t.getLogp()), x).getResult();
 }
 
+FailureOr<Value> ScaleManager::mulByPo2(Location loc, Value x, unsigned bits) {
+  ckks::CiphertextType t = typeOf(x);
+  if (bits == 0) return x;
+  if (t.getLogp() + bits >= t.getLogq())
+    return emitError(loc) << "cannot scale by 2^" << bits << ": scale 2^" << t.getLogp() + bits
+                          << " would not fit logq = " << t.getLogq();
+  return ckks::MulConstOp::create(b, loc, withLevel(t, t.getLogq(), t.getLogp() + bits), x, b.getF64FloatAttr(1.0))
+      .getResult();
+}
+
 FailureOr<Value> ScaleManager::relabel(Location loc, Value x, int64_t logp, unsigned slots) {
   ckks::CiphertextType t = typeOf(x);
   if (logp < 0 || logp >= int64_t(t.getLogq()))

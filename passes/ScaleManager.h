@@ -66,6 +66,9 @@ public:
   mlir::Value decapsulate(mlir::Location loc, mlir::Value x, unsigned modLogq);
   /// ckks.div_by_po2: x / 2^bits at x's scale, `bits` of modulus consumed.
   mlir::FailureOr<mlir::Value> divByPo2(mlir::Location loc, mlir::Value x, unsigned bits);
+  /// x * 2^bits, exact (ckks.mul_const of 1.0 with a constant scale of 2^bits):
+  /// the same values at a scale 2^bits larger, no modulus consumed.
+  mlir::FailureOr<mlir::Value> mulByPo2(mlir::Location loc, mlir::Value x, unsigned bits);
   /// A ckks.bootstrap of x with configuration `c`, of the type its expansion
   /// (passes/Bootstrap.h) gives: that expansion is built once to learn it.
   mlir::FailureOr<mlir::Value> bootstrap(mlir::Location loc, mlir::Value x, const BootstrapConfig &c);

@@ -39,17 +39,21 @@ module attributes {ckks.params = #ckks.params<logN = 12, logQ = 700, logp = 30, 
 // -----
 
 // The dense default secret: ModRaise under an ephemeral sparse secret
-// (sparse-secret encapsulation), then back to the main secret at Q.
+// (sparse-secret encapsulation), times 2^8 (an exact mul_const, so that the
+// key switch's noise lands 8 bits below t), then back to the main secret at
+// Q; 8 bits less modulus out than the sparse secret's.
 !din = !ckks.ct<logN = 12, logq = 90, logp = 30, slots = 8>
-!dout = !ckks.ct<logN = 12, logq = 142, logp = 30, slots = 8>
+!dout = !ckks.ct<logN = 12, logq = 134, logp = 30, slots = 8>
 module attributes {ckks.params = #ckks.params<logN = 12, logQ = 700, logp = 30, security = "none">} {
   // CHECK-LABEL: func.func @dense
   // CHECK: %[[Q0:.*]] = ckks.mod_down %{{.*}} -> <logN = 12, logq = 42, logp = 30, slots = 8>
   // CHECK: %[[E:.*]] = ckks.encapsulate %[[Q0]] : <logN = 12, logq = 42, logp = 30, slots = 8>
   // CHECK: %[[R:.*]] = ckks.mod_raise %[[E]] : {{.*}} -> <logN = 12, logq = 700, logp = 30, slots = 8>
-  // CHECK: %[[D:.*]] = ckks.decapsulate %[[R]] {mod_logq = 42 : i64} : <logN = 12, logq = 700, logp = 30, slots = 8>
+  // CHECK: %[[L:.*]] = ckks.mul_const %[[R]] {value = 1.000000e+00 : f64} : {{.*}} -> <logN = 12, logq = 700, logp = 38, slots = 8>
+  // CHECK: %[[D:.*]] = ckks.decapsulate %[[L]] {mod_logq = 42 : i64} : <logN = 12, logq = 700, logp = 38, slots = 8>
   // CHECK: ckks.rotate %[[D]] [8]
-  // CHECK: ckks.rescale %{{.*}} -> <logN = 12, logq = 142, logp = 30, slots = 8>
+  // CHECK: ckks.relabel %{{.*}} -> <logN = 12, logq = {{[0-9]+}}, logp = 50, slots = 16>
+  // CHECK: ckks.rescale %{{.*}} -> <logN = 12, logq = 134, logp = 30, slots = 8>
   func.func @dense(%x: !din) -> !dout {
     %r = ckks.bootstrap %x {mod_logq = 42} : !din -> !dout
     return %r : !dout
