@@ -6,12 +6,21 @@ of --runs rounds (ms), per thread count, and the ratio fhec / peer (below 1:
 fhec is faster). A peer that is not installed prints "not installed".
 Install the peers with `scripts/setup.sh --bench` (PyPI: desilofhe, tenseal).
 
-Sizes and moduli (fhec is HEAAN's power-of-two form: ciphertexts mod 2^logQ,
-keys mod 2^(2 logQ); the RNS peers choose their primes):
-  N = 2^16: fhec logQ = 1200 (the paper's); desilofhe Engine(max_level=28).
-  N = 2^15: fhec logQ = 440 (keys mod 2^880); SEAL's 881-bit maximum at 128
-            bits, coeff_mod_bit_sizes [60] + [40] * 19 + [60];
+Sizes, moduli and secrets, every side at 128 bits where it says so (fhec is
+HEAAN's power-of-two form: ciphertexts mod 2^logQ, keys mod P*Q with
+P = 2^ceil(logQ/dnum); the RNS peers choose their primes):
+  N = 2^16: fhec logQ = 1200 (the paper's), dnum 3 (keys mod 2^1600), uniform
+            ternary secret, security = "128" by its estimate (HE Standard v2:
+            128 bits up to 2^1747); desilofhe Engine(max_level=28).
+  N = 2^15: fhec logQ = 440, dnum 2 (keys mod 2^660), uniform ternary, "128"
+            (the HE Standard v2 allows 868 bits here); SEAL's 881-bit maximum
+            at 128 bits by its own check (sec_level tc128: the 2018 tables; the
+            v2 tables give about 126), uniform ternary secret, coeff_mod_bit_sizes [60] + [40] * 19 + [60];
             desilofhe Engine(max_level=17), its largest at N = 2^15.
+fhec's estimate is what its driver prints for these modules. desilofhe states
+neither its modulus nor a security level; its secret's form is measured in the
+run from the serialized secret key (the share of zero coefficients: 1/3 for a
+uniform ternary secret, 1 - h/N for a sparse one).
 Operations: encryption (encode + encrypt of N/2 slots), decryption (decrypt +
 decode), public, relinearization and one rotation key, HE Mul (tensor +
 relinearize), HE Mul + rescale, one rotation. fhec's side runs through
@@ -40,8 +49,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 from machine import describe, machine_info  # noqa: E402
 
 SIZES = {
-    16: {"logQ": 1200, "desilofhe": {"max_level": 28}, "seal": None},
-    15: {"logQ": 440, "desilofhe": {"max_level": 17}, "seal": [60] + [40] * 19 + [60]},
+    16: {"logQ": 1200, "dnum": 3, "desilofhe": {"max_level": 28}, "seal": None},
+    15: {"logQ": 440, "dnum": 2, "desilofhe": {"max_level": 17}, "seal": [60] + [40] * 19 + [60]},
 }
 OPS = ["encrypt", "decrypt", "public key", "relinearization key", "rotation key", "HE Mul", "HE Mul + rescale",
        "rotation"]
@@ -51,7 +60,7 @@ LABELS = {"encrypt": "encryption (encode + encrypt)", "decrypt": "decryption (de
 PROGRAMS = {
     "mul": """!ct = !ckks.ct<logN = {logN}, logq = {logQ}, logp = 30, slots = {slots}>
 !ct2 = !ckks.ct<logN = {logN}, logq = {logQ}, logp = 60, slots = {slots}>
-module attributes {{ckks.params = #ckks.params<logN = {logN}, logQ = {logQ}, logp = 30, security = "none">}} {{
+module attributes {{ckks.params = #ckks.params<logN = {logN}, logQ = {logQ}, logp = 30, dnum = {dnum}>}} {{
   func.func @mul(%a: !ct, %b: !ct) -> !ct2 {{
     %0 = ckks.mul %a, %b : (!ct, !ct) -> !ct2
     return %0 : !ct2
@@ -61,7 +70,7 @@ module attributes {{ckks.params = #ckks.params<logN = {logN}, logQ = {logQ}, log
     "mul_rescale": """!ct = !ckks.ct<logN = {logN}, logq = {logQ}, logp = 30, slots = {slots}>
 !ct2 = !ckks.ct<logN = {logN}, logq = {logQ}, logp = 60, slots = {slots}>
 !out = !ckks.ct<logN = {logN}, logq = {logq1}, logp = 30, slots = {slots}>
-module attributes {{ckks.params = #ckks.params<logN = {logN}, logQ = {logQ}, logp = 30, security = "none">}} {{
+module attributes {{ckks.params = #ckks.params<logN = {logN}, logQ = {logQ}, logp = 30, dnum = {dnum}>}} {{
   func.func @mul_rescale(%a: !ct, %b: !ct) -> !out {{
     %0 = ckks.mul %a, %b : (!ct, !ct) -> !ct2
     %1 = ckks.rescale %0 : !ct2 -> !out
@@ -70,7 +79,7 @@ module attributes {{ckks.params = #ckks.params<logN = {logN}, logQ = {logQ}, log
 }}
 """,
     "rotate": """!ct = !ckks.ct<logN = {logN}, logq = {logQ}, logp = 30, slots = {slots}>
-module attributes {{ckks.params = #ckks.params<logN = {logN}, logQ = {logQ}, logp = 30, security = "none">}} {{
+module attributes {{ckks.params = #ckks.params<logN = {logN}, logQ = {logQ}, logp = 30, dnum = {dnum}>}} {{
   func.func @rotate(%a: !ct) -> !ct {{
     %0 = ckks.rotate %a [1] : !ct
     return %0 : !ct
@@ -105,13 +114,16 @@ def prepare(out, sizes, target, build):
         d = out / str(logN)
         d.mkdir(exist_ok=True)
         logQ = SIZES[logN]["logQ"]
-        fields = {"logN": logN, "logQ": logQ, "logq1": logQ - 30, "slots": 1 << (logN - 1)}
+        fields = {"logN": logN, "logQ": logQ, "logq1": logQ - 30, "slots": 1 << (logN - 1), "dnum": SIZES[logN]["dnum"]}
         for name, text in PROGRAMS.items():
             (d / f"{name}.mlir").write_text(text.format(**fields))
             subprocess.run([str(fhec), str(d / f"{name}.mlir"), f"--target={target}", "-o", str(d / f"{name}.so")],
                            check=True, capture_output=True, text=True)
-        subprocess.run([str(fhec), str(d / "mul.mlir"), "--client", f"--target={target}", "-o", str(d / "client.so")],
-                       check=True, capture_output=True, text=True)
+        client = subprocess.run([str(fhec), str(d / "mul.mlir"), "--client", f"--target={target}", "-o",
+                                 str(d / "client.so")], check=True, capture_output=True, text=True)
+        # The driver's estimate of the keys' security ("fhec: security: ...").
+        (d / "security.txt").write_text(next((l.split("security: ", 1)[1] for l in client.stderr.splitlines()
+                                              if l.startswith("fhec: security: ")), "not printed") + "\n")
     for binary in [out / "bin" / "fhec-exec", out / "lib" / "libfhec_runtime.so"] + sorted(out.glob("*/*.so")):
         ldd = subprocess.run(["ldd", str(binary)], capture_output=True, text=True, check=True).stdout
         for line in ldd.splitlines():
@@ -129,7 +141,8 @@ def fhec_side(bundle, logN, threads, runs):
     if client.returncode != 0:
         raise SystemExit(f"fhec-bench-client failed:\n{client.stdout}{client.stderr}")
     c = json.loads(client.stdout)
-    res = {"target": c["target"], "client_check": c["check"], "ms": {}}
+    res = {"target": c["target"], "client_check": c["check"], "secret": c["secret"], "h": c["h"],
+           "security": (d / "security.txt").read_text().strip(), "ms": {}}
     for t in threads:
         k = c["kernels"][str(t)]
         res["ms"][t] = {"encrypt": k["encode"] + k["encrypt"], "decrypt": k["decrypt"] + k["decode"],
@@ -150,6 +163,21 @@ def fhec_side(bundle, logN, threads, runs):
 
 # ---- peers ------------------------------------------------------------------
 
+def desilofhe_secret_form(serialized, N):
+    """The secret's form read from desilofhe's serialized secret key: its first
+    limb is N 64-bit words of three values (0, 1, q - 1) after a header; the
+    share of zeros is 1/3 for a uniform ternary secret, 1 - h/N for weight h."""
+    import numpy as np
+    raw = bytes(serialized)
+    for off in range(0, 128):
+        words = np.frombuffer(raw[off:off + 8 * N], dtype=np.uint64)
+        if len(words) == N and len(np.unique(words)) == 3 and 0 in words[:4096]:
+            zeros = float(np.mean(words == 0))
+            kind = "uniform ternary" if abs(zeros - 1 / 3) < 0.02 else f"Hamming weight {round((1 - zeros) * N)}"
+            return f"{kind} ({zeros:.3f} of its coefficients zero, read from its serialized key)"
+    return "unknown (its serialized secret key did not read as a coefficient vector)"
+
+
 def desilofhe_side(settings, logN, threads, runs):
     try:
         import desilofhe
@@ -163,6 +191,7 @@ def desilofhe_side(settings, logN, threads, runs):
             return {"settings": out["settings"], "error": f"has {e.slot_count} slots, not N/2 = {1 << (logN - 1)}"}
         x = np.random.uniform(-1, 1, e.slot_count)
         sk = e.create_secret_key()
+        out["secret"] = desilofhe_secret_form(e.serialize_secret_key(sk), 1 << logN)
         ms = {}
         ms["public key"], pk = med(lambda: e.create_public_key(sk), runs)
         ms["relinearization key"], rlk = med(lambda: e.create_relinearization_key(sk), runs)
@@ -238,17 +267,24 @@ def seal_side(bits, logN, threads, runs):
     ms["rotation"], _ = med(rotate, runs)
     bits_total = ctx.key_context_data().total_coeff_modulus_bit_count()
     return {"settings": f"coeff_mod_bit_sizes {bits} ({bits_total} bits), single-threaded",
+            "secret": "uniform ternary (SEAL's only form)", "security": "128 bits by SEAL's own check (sec_level tc128, the HE Standard 2018 tables; about 126 by the "
+                        "v2 tables fhec uses, whose 128-bit bound at N = 2^15 is 868 bits)",
             "ms": {t: ms for t in threads}}
 
 
 # ---- report -----------------------------------------------------------------
 
 def table(size, threads):
-    lines = [f"N = 2^{size['logN']}: fhec logQ = {size['logQ']} ({size['fhec']['target']}, client kernels "
-             f"{size['fhec']['client_check']} to the GMP reference)"]
+    fh = size["fhec"]
+    secret = "uniform ternary" if fh["secret"] == "ternary" else f"{fh['secret']}, h = {fh['h']}"
+    lines = [f"N = 2^{size['logN']}: fhec logQ = {size['logQ']}, dnum {size['dnum']} ({fh['target']}, client kernels "
+             f"{fh['client_check']} to the GMP reference)",
+             f"  fhec secret: {secret}; security: {fh['security']}"]
     peers = [("desilofhe", size["desilofhe"]), ("SEAL", size["seal"])]
     for name, p in peers:
         lines.append(f"  {name}: " + ("not installed" if p is None else p.get("error") or p["settings"]))
+        if p and "secret" in p:
+            lines.append(f"  {name} secret: {p['secret']}; security: {p.get('security', 'not stated by it')}")
     head = f"  {'operation (ms, median)':34s}"
     for t in threads:
         head += f" | {t}T fhec" + "".join(f" {n:>10s} {'ratio':>6s}" for n, p in peers if p and "ms" in p)
@@ -289,7 +325,7 @@ def main():
         report = {"machine": machine_info(), "runs": args.runs, "threads": args.threads, "sizes": []}
         for logN in args.sizes:
             s = SIZES[logN]
-            size = {"logN": logN, "logQ": s["logQ"], "fhec": fhec_side(bundle, logN, args.threads, args.runs),
+            size = {"logN": logN, "logQ": s["logQ"], "dnum": s["dnum"], "fhec": fhec_side(bundle, logN, args.threads, args.runs),
                     "desilofhe": desilofhe_side(s["desilofhe"], logN, args.threads, args.runs),
                     "seal": seal_side(s["seal"], logN, args.threads, args.runs)}
             report["sizes"].append(size)

@@ -21,7 +21,8 @@ weight difference from the plaintext training.
         [--logN 16] [--iterations 5] [--samples N] [--lr 1.0] [--mod-logq 38] [--log-scale 46]
         [--target auto] [--reference]
 
-N = 2^16 (default): logQ 880 (fhec's estimate: 128 bits), 2^14 slots, 455
+N = 2^16 (default): logQ 880, dnum 2, dense secret (fhec's estimate: 128 bits
+or more), 2^14 slots, 455
 training samples in one ciphertext. Smaller rings (the tests use --logN 12,
 security "none") take the first samples that fit one ciphertext.
 Exit status: non-zero if the encrypted training's test accuracy is more than
@@ -91,12 +92,13 @@ def main(argv=None):
     big = args.logN >= 16
     # Sparse slots for bootstrapping (2 slots <= N/2): 2^14 at N = 2^16.
     slots = 1 << (args.logN - 2)
-    # HEAAN's sparse secret (h = 64), as measured so far; fhec's estimate for
-    # it at these moduli is below 128 bits (printed below), so no level is
-    # required here. (ckks.bootstrap now also takes the dense default through
-    # sparse-secret encapsulation; moving this example to it is issue 53's point 4.)
-    params = fhec.Params(logN=args.logN, logQ=880 if big else 900, logp=30, slots=slots,
-                         security="none", secret="sparse", h=64)
+    # The dense (uniform ternary) secret at 128 bits by fhec's estimate: keys
+    # mod P.Q with dnum = 2 (P about Q / 2: 2^1320 at N = 2^16), and
+    # bootstrapping's encapsulation key to an ephemeral h = 32 secret mod
+    # q0.P' (docs/bootstrapping.md). Smaller rings cannot hold 128 bits at
+    # this depth: they opt out.
+    params = fhec.Params(logN=args.logN, logQ=880 if big else 900, logp=30, slots=slots, dnum=2,
+                         security="128" if big else "none")
     per_ct = slots // BLOCK
     n = min(per_ct, len(X_train), args.samples or len(X_train))
     Z = np.zeros((n, BLOCK))
