@@ -1,8 +1,10 @@
 """What the benchmark reports say about the machine, and which targets it runs."""
+import json
 import os
+import pathlib
+import subprocess
 
-# The CPU features each fhec target's modules need (passes/Target.cpp).
-TARGET_FEATURES = {"cpu": set(), "cpu-avx512": {"avx512f", "avx512dq", "avx512vl", "avx512ifma"}}
+FHEC = pathlib.Path(__file__).resolve().parents[1] / "build" / "bin" / "fhec"
 
 
 def cpu_flags():
@@ -44,15 +46,21 @@ def describe(m):
     return f"{m['cpu']} ({family}{m['cores']} cores, IFMA: {'yes' if m['avx512ifma'] else 'no'})"
 
 
-def runnable_targets(wanted):
-    """(the targets of `wanted` this CPU runs, notes on the others)."""
-    flags, ok, notes = cpu_flags(), [], []
+def targets(fhec=FHEC):
+    """fhec's target table (fhec --print-targets): name -> {cpu_features, gpu, emulated, missing_here}."""
+    out = subprocess.run([str(fhec), "--print-targets"], capture_output=True, text=True, check=True).stdout
+    return {t["name"]: t for t in json.loads(out)}
+
+
+def runnable_targets(wanted, fhec=FHEC):
+    """(the targets of `wanted` this CPU runs, notes on the others), as fhec's target table says."""
+    table, ok, notes = targets(fhec), [], []
     for t in wanted:
-        if t not in TARGET_FEATURES:
-            raise SystemExit(f"unknown target '{t}' (known: {', '.join(TARGET_FEATURES)})")
-        missing = TARGET_FEATURES[t] - flags
+        if t not in table:
+            raise SystemExit(f"unknown target '{t}' (known: {', '.join(table)})")
+        missing = table[t]["missing_here"]
         if missing:
-            notes.append(f"{t} left out: this CPU lacks {', '.join(sorted(missing))}")
+            notes.append(f"{t} left out: this CPU lacks {', '.join(missing)}")
         else:
             ok.append(t)
     return ok, notes

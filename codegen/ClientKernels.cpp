@@ -1,7 +1,7 @@
 #include "codegen/ClientKernels.h"
 #include "codegen/Driver.h"
 #include "codegen/Program.h"
-#include "passes/Target.h"
+#include "target/Target.h"
 #include "passes/Bounds.h"
 
 #include "dialect/CKKS/CKKSDialect.h"
@@ -285,7 +285,7 @@ std::unique_ptr<rt::CompiledModule> compileClientKernels(const rt::Params &param
   MLIRContext ctx(registry);
   ctx.loadAllAvailableDialects();
   DiagnosticCollector diags(ctx);
-  OwningOpRef<ModuleOp> module = buildClientKernels(ctx, params, *lookupTarget(options.target), decryptLevels);
+  OwningOpRef<ModuleOp> module = buildClientKernels(ctx, params, options.spec(), decryptLevels);
   return compileAndLoad(*module, options, diags);
 }
 

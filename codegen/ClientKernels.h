@@ -5,7 +5,7 @@
 #pragma once
 
 #include "codegen/Pipeline.h"
-#include "passes/Target.h"
+#include "target/Target.h"
 
 #include "fhec/runtime/Module.h"
 #include "fhec/runtime/Params.h"

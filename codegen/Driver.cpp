@@ -4,7 +4,7 @@
 #include "codegen/Emit.h"
 #include "codegen/Runner.h"
 #include "passes/Passes.h"
-#include "passes/Target.h"
+#include "target/Target.h"
 
 #include "fhec/runtime/Params.h"
 #include "fhec/runtime/Keys.h"
@@ -307,6 +307,10 @@ static int driverMainImpl(int argc, char **argv) {
                "'-O0 --target=cpu'; target and threads default to the main ones) and time every configuration in "
                "turn on the same inputs (repeatable)"),
       cl::value_desc("flags"), cl::cat(cat));
+  static cl::opt<bool> printTargets("print-targets",
+                                    cl::desc("Print every target, the CPU features its modules need and those this "
+                                             "CPU lacks, as JSON, and exit"),
+                                    cl::cat(cat));
   registerAsmPrinterCLOptions();
   registerMLIRContextCLOptions();
   registerPassManagerCLOptions();
@@ -323,6 +327,10 @@ static int driverMainImpl(int argc, char **argv) {
                               "  --threads=<n>      fhec run: threads of the parallel loops (default: all cores)\n\n"
                               "Standard MLIR flags (--mlir-print-ir-after-all, --mlir-timing, ...) also work;\n"
                               "--help-hidden lists them.\n");
+  if (printTargets) {
+    llvm::outs() << targetsJson() << "\n";
+    return 0;
+  }
   DialectRegistry registry;
   registerDialects(registry);
   MLIRContext ctx(registry);
@@ -395,13 +403,13 @@ static int driverMainImpl(int argc, char **argv) {
     llvm::errs() << "fhec: error: " << error << "\n";
     return 1;
   }
-  if (targetOpt == "auto") llvm::errs() << "fhec: target: " << describeAutoTarget(options.target) << "\n";
+  if (targetOpt == "auto") llvm::errs() << "fhec: target: " << describeAutoTarget() << "\n";
   if (clientOpt) {
     if (runMode) {
       llvm::errs() << "fhec: error: --client compiles the client kernels; `fhec run` uses them already\n";
       return 1;
     }
-    if (lookupTarget(options.target)->gpu) {
+    if (options.spec().gpu) {
       llvm::errs() << "fhec: error: the client kernels run on the CPU: --client needs a CPU target (cpu, "
                       "cpu-avx512 or auto), got --target="
                    << options.target << "\n";
@@ -414,7 +422,7 @@ static int driverMainImpl(int argc, char **argv) {
     }
     rt::Params params = runtimeParams(p);
     try {
-      module = buildClientKernels(ctx, params, *lookupTarget(options.target), resultLevels(*module));
+      module = buildClientKernels(ctx, params, options.spec(), resultLevels(*module));
     } catch (const ProgramError &e) {
       llvm::errs() << "fhec: error: " << e.what() << "\n";
       return 1;
@@ -454,8 +462,7 @@ static int driverMainImpl(int argc, char **argv) {
     llvm::errs() << "fhec: error: unknown --emit=" << emit << " (expected ckks, fhe, mlir, llvm, asm, obj, so or ptx)\n";
     return 1;
   }
-  const TargetSpec *resolved = lookupTarget(options.target);  // PTX: a GPU's, not emulated
-  if (emit == "ptx" && !(resolved && resolved->gpu && !resolved->emulated)) {
+  if (emit == "ptx" && !(options.spec().gpu && !options.spec().emulated)) {  // PTX: a GPU's, not emulated
     llvm::errs() << "fhec: error: --emit=ptx needs --target=cuda\n";
     return 1;
   }

@@ -1,5 +1,5 @@
 #include "codegen/Emit.h"
-#include "passes/Target.h"
+#include "target/Target.h"
 
 #include "fhec/runtime/Abi.h"
 

@@ -1,7 +1,7 @@
 #include "codegen/Pipeline.h"
 #include "conversion/Passes.h"
 #include "passes/Passes.h"
-#include "passes/Target.h"
+#include "target/Target.h"
 
 #include "fhec/runtime/CpuFeatures.h"
 
@@ -59,23 +59,16 @@ ArrayRef<OptimizationPass> optimizationPasses() {
   return passes;
 }
 
-std::string describeAutoTarget(const std::string &resolved) {
-  std::vector<std::string> missing = rt::missingCpuFeatures(lookupTarget("cpu-avx512")->requiredCpuFeatures());
-  if (missing.empty()) return resolved + " (--target=auto: this CPU has AVX-512 IFMA)";
-  std::string list;
-  for (const std::string &f : missing) list += (list.empty() ? "" : ", ") + f;
-  return resolved + " (--target=auto: this CPU lacks " + list + " for cpu-avx512)";
+const TargetSpec &CompileOptions::spec() const {
+  const TargetSpec *t = lookupTarget(target);
+  if (!t) llvm::report_fatal_error(llvm::Twine("CompileOptions: target '") + target + "' is not resolved");
+  return *t;
 }
 
 LogicalResult resolveOptions(CompileOptions &options, std::string &error) {
-  // auto: the fastest target this CPU runs.
-  if (options.target == "auto")
-    options.target = rt::missingCpuFeatures(lookupTarget("cpu-avx512")->requiredCpuFeatures()).empty() ? "cpu-avx512"
-                                                                                                        : "cpu";
-  if (!lookupTarget(options.target)) {
-    error = "unknown target '" + options.target + "' (available: " + knownTargetNames().str() + ", auto)";
-    return failure();
-  }
+  const TargetSpec *target = resolveTarget(options.target, error);
+  if (!target) return failure();
+  options.target = target->name.str();
   if (options.gpuArch != "sm_80" && options.gpuArch != "sm_90") {
     error = "unknown --gpu-arch=" + options.gpuArch + " (expected sm_80 or sm_90)";
     return failure();
@@ -116,7 +109,7 @@ LogicalResult resolveOptions(CompileOptions &options, std::string &error) {
 // registry entry with the target and the user's options.
 static LogicalResult addOptimizations(OpPassManager &pm, const CompileOptions &options, bool onLoops,
                                       std::string &error) {
-  const bool gpu = lookupTarget(options.target)->gpu;
+  const bool gpu = options.spec().gpu;
   for (const OptimizationPass &p : optimizationPasses()) {
     if (p.onLoops != onLoops || llvm::is_contained(options.disabledPasses, p.name)) continue;
     // GPU targets need every buffer in the workspace (device memory
@@ -124,10 +117,8 @@ static LogicalResult addOptimizations(OpPassManager &pm, const CompileOptions &o
     bool required = gpu && llvm::StringRef(p.name) == "fhec-plan-workspace";
     if (p.level > options.optLevel && !required) continue;
     std::unique_ptr<Pass> pass = p.create();
-    // Every optimization pass takes the target; user options come after and win.
-    std::string opts = "target=" + options.target;
     auto it = options.passOptions.find(p.name);
-    if (it != options.passOptions.end()) opts += " " + it->second;
+    std::string opts = it != options.passOptions.end() ? it->second : "";
     if (failed(pass->initializeOptions(opts, [&](const Twine &msg) {
           error = ("options of " + Twine(p.name) + ": " + msg).str();
           return failure();
@@ -139,19 +130,20 @@ static LogicalResult addOptimizations(OpPassManager &pm, const CompileOptions &o
 }
 
 LogicalResult buildFHEPipeline(OpPassManager &pm, const CompileOptions &options, std::string &error) {
+  FHECAttachTargetOptions attach;
+  attach.name = options.spec().name.str();
+  pm.addPass(createFHECAttachTarget(attach));
   pm.addPass(createCKKSExpandBootstrap());
   pm.addPass(createCKKSExpandPolyEval());
   pm.addPass(createCKKSToFHE());
   pm.addPass(createCSEPass());
-  FHESelectBasisOptions sb;
-  sb.target = options.target;
-  pm.addPass(createFHESelectBasis(sb));
+  pm.addPass(createFHESelectBasis());
   return addOptimizations(pm, options, /*onLoops=*/false, error);
 }
 
 LogicalResult buildLoopPipeline(OpPassManager &pm, const CompileOptions &options, std::string &error) {
   std::unique_ptr<Pass> lowering = createFHEToLoops();
-  std::string opts = "target=" + options.target + " phase-timers=" + (options.phaseTimers ? "true" : "false");
+  std::string opts = std::string("phase-timers=") + (options.phaseTimers ? "true" : "false");
   if (options.cudaArithmeticOnHost) opts += " gpu-launches=false";
   if (auto it = options.passOptions.find(kLoweringPass); it != options.passOptions.end()) opts += " " + it->second;
   if (failed(lowering->initializeOptions(opts, [&](const Twine &msg) {
@@ -222,7 +214,7 @@ static std::string nvptxDataLayout() {
 }
 
 static void addGPULowering(OpPassManager &pm, const CompileOptions &options) {
-  const bool emu = lookupTarget(options.target)->emulated;
+  const bool emu = options.spec().emulated;
   pm.addPass(createInlinerPass());
   OpPassManager &fn = pm.nest<func::FuncOp>();
   fn.addPass(createFHECPromoteThreadScratch());
@@ -240,10 +232,8 @@ static void addGPULowering(OpPassManager &pm, const CompileOptions &options) {
   pm.addPass(createFHECGPUKernelModule(kernelModule));
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
-  FHECGPULaunchToRuntimeOptions launch;
-  launch.target = options.target;
   if (emu) {
-    pm.addPass(createFHECGPULaunchToRuntime(launch));
+    pm.addPass(createFHECGPULaunchToRuntime());
     pm.addPass(createFHECGPUToEmu());
     if (options.gpuTrace) pm.addPass(createFHECGPUEmuTrace());
     pm.addPass(createConvertVectorToLLVMPass());  // the NTT's twiddle vectors
@@ -261,19 +251,19 @@ static void addGPULowering(OpPassManager &pm, const CompileOptions &options) {
     GpuModuleToBinaryPassOptions binary;
     binary.compilationTarget = "isa";  // PTX text: LLVM's NVPTX backend, no CUDA toolkit
     pm.addPass(createGpuModuleToBinaryPass(binary));
-    pm.addPass(createFHECGPULaunchToRuntime(launch));
+    pm.addPass(createFHECGPULaunchToRuntime());
     addHostLowering(pm);
   }
 }
 
 LogicalResult buildLLVMPipeline(OpPassManager &pm, const CompileOptions &options, std::string &error) {
-  const TargetSpec *target = lookupTarget(options.target);
+  const TargetSpec *target = &options.spec();
   // The only target-specific arithmetic: IFMA for cpu-avx512, 64-bit words otherwise.
   if (target->ifma) {
     pm.addPass(createModArithToAVX512());
   } else {
     ModArithToArithOptions arith;
-    arith.wordBits = target->wordBits();
+    arith.wordBits = target->wordBits;
     pm.addPass(createModArithToArith(arith));
   }
   pm.addPass(createCanonicalizerPass());

@@ -3,6 +3,8 @@
 // one target.
 #pragma once
 
+#include "target/Target.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 
@@ -35,6 +37,9 @@ struct CompileOptions {
   /// cuda-emu: instrument the kernels for the GPU cost model
   /// (fhec-gpu-emu-trace); fhec-exec --gpu-trace records them.
   bool gpuTrace = false;
+
+  /// The target `target` names (after resolveOptions, which resolves `auto`).
+  const TargetSpec &spec() const;
 };
 
 /// The optimization passes in pipeline order, with the -O level that enables
@@ -51,10 +56,6 @@ llvm::ArrayRef<OptimizationPass> optimizationPasses();
 /// this CPU runs), the -O level, disabled pass names and pass options. On
 /// failure returns the reason.
 mlir::LogicalResult resolveOptions(CompileOptions &options, std::string &error);
-
-/// One line on the target `auto` resolved to and why ("cpu-avx512 (auto:
-/// this CPU has AVX-512 IFMA)", or the features it lacks).
-std::string describeAutoTarget(const std::string &resolved);
 
 /// ckks-to-fhe, cse, fhe-select-basis, then the optimization passes of the
 /// -O level: the annotated fhe level (`--emit=fhe`). Fails on bad pass options.

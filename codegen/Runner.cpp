@@ -1,7 +1,7 @@
 #include "codegen/Runner.h"
 #include "codegen/ClientKernels.h"
 #include "codegen/Program.h"
-#include "passes/Target.h"
+#include "target/Target.h"
 #include "codegen/Driver.h"
 #include "codegen/Evaluate.h"
 

@@ -35,8 +35,6 @@ def FHEToLoops : Pass<"fhe-to-loops", "::mlir::ModuleOp"> {
     arguments by `fhec-abi`), parallel loops are scf.parallel.
   }];
   let options = [
-    Option<"target", "target", "std::string", /*default=*/"\"cpu\"",
-           "Target whose arithmetic the kernels use: cpu, cpu-avx512 or cuda">,
     Option<"phaseTimers", "phase-timers", "bool", /*default=*/"true",
            "Call the runtime's fhec_rt_phase_begin/end around every kernel">,
     Option<"icrtExactAlways", "icrt-exact-always", "bool", /*default=*/"false",
@@ -189,9 +187,6 @@ def FHECGPULaunchToRuntime : Pass<"fhec-gpu-launch-to-runtime", "::mlir::ModuleO
     the host's memory is out of a GPU's reach (fhec-abi turns constant
     globals into arguments the runtime fills with device copies).
   }];
-  let options = [
-    Option<"target", "target", "std::string", /*default=*/"\"cuda\"", "cuda (PTX) or cuda-emu (CPU execution)">,
-  ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect"];
 }

@@ -4,7 +4,7 @@
 // and comes back), so each group can run as one kernel at one point of the
 // program. Groups become fhe.fused ops and the body is re-sorted.
 #include "passes/Passes.h"
-#include "passes/Target.h"
+#include "target/Target.h"
 
 #include "mlir/Analysis/TopologicalSortUtils.h"
 #include "mlir/IR/Builders.h"
@@ -131,7 +131,7 @@ struct FHEFusePass : public fhec::impl::FHEFuseBase<FHEFusePass> {
   using FHEFuseBase::FHEFuseBase;
 
   void runOnOperation() override {
-    const TargetSpec *spec = requireTarget(getOperation(), "fhe-fuse", target);
+    const TargetSpec *spec = getTarget(getOperation());
     if (!spec) return signalPassFailure();
     for (auto f : getOperation().getOps<func::FuncOp>()) {
       if (f.isExternal() || !f.getBody().hasOneBlock()) continue;

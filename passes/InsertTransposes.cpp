@@ -1,7 +1,7 @@
 // fhe-insert-transposes: layouts from the target's cost table, transposes
 // where producer and consumer disagree, folded where cheaper.
 #include "passes/Passes.h"
-#include "passes/Target.h"
+#include "target/Target.h"
 
 #include "mlir/IR/Builders.h"
 
@@ -35,7 +35,7 @@ struct FHEInsertTransposesPass : public fhec::impl::FHEInsertTransposesBase<FHEI
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    const TargetSpec *spec = requireTarget(module, "fhe-insert-transposes", target);
+    const TargetSpec *spec = getTarget(module);
     if (!spec) return signalPassFailure();
     SmallVector<fhe::TransposeOp> inserted;
     // CRTs write their natural layout; a consumer that needs the other one

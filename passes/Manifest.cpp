@@ -1,6 +1,6 @@
 #include "passes/Manifest.h"
 #include "passes/Passes.h"
-#include "passes/Target.h"
+#include "target/Target.h"
 
 #include "fhec/runtime/Abi.h"
 
@@ -96,9 +96,8 @@ LogicalResult ManifestBuilder::finish() {
   std::string text;
   llvm::raw_string_ostream os(text);
   os << "fhec-manifest " << abi::kAbiVersion << "\n";
-  auto targetName = module->getAttrOfType<StringAttr>(FHEDialect::getTargetAttrName());
-  const TargetSpec *target = lookupTarget(targetName ? targetName.getValue() : "cpu");
-  if (!target) return module.emitError() << "unknown target " << targetName;
+  const TargetSpec *target = getTarget(module);
+  if (!target) return failure();
   // Where the kernels run, as the runtime needs it (it has no target table).
   StringRef kernels = !target->gpu ? "host" : target->emulated ? "emulated" : "cuda";
   os << "target name=" << target->name << " kernels=" << kernels << " shoup_bits=" << target->shoupBits

@@ -1,7 +1,7 @@
 // fhe-merge-ntt-levels: the level grouping of every NTT and iNTT, from the
 // target's cost model or the options, and optionally an incomplete NTT.
 #include "passes/Passes.h"
-#include "passes/Target.h"
+#include "target/Target.h"
 
 #include "mlir/IR/AttrTypeSubElements.h"
 
@@ -35,7 +35,7 @@ struct FHEMergeNTTLevelsPass : public fhec::impl::FHEMergeNTTLevelsBase<FHEMerge
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
-    const TargetSpec *spec = requireTarget(module, "fhe-merge-ntt-levels", target);
+    const TargetSpec *spec = getTarget(module);
     if (!spec) return signalPassFailure();
     SmallVector<Operation *> ntts;
     module.walk([&](Operation *op) {

@@ -62,6 +62,21 @@ def CKKSExpandPolyEval : Pass<"ckks-expand-poly-eval", "::mlir::ModuleOp"> {
   let dependentDialects = ["::fhec::ckks::CKKSDialect"];
 }
 
+def FHECAttachTarget : Pass<"fhec-attach-target", "::mlir::ModuleOp"> {
+  let summary = "Attach the compilation target to the module (fhe.target)";
+  let description = [{
+    Sets the module attribute `fhe.target = "<name>"` that every later pass
+    and lowering reads (target/Target.h: the prime width, the arithmetic,
+    the cost model). The pipeline runs it first; a module without the
+    attribute is compiled for the portable `cpu` target. Fails on an
+    unknown name.
+  }];
+  let options = [
+    Option<"name", "name", "std::string", /*default=*/"\"cpu\"",
+           "The target: cpu, cpu-avx512, cuda or cuda-emu">,
+  ];
+}
+
 def FHESelectBasis : Pass<"fhe-select-basis", "::mlir::ModuleOp"> {
   let summary = "Choose the primes of every RNS basis for the target";
   let description = [{
@@ -72,8 +87,6 @@ def FHESelectBasis : Pass<"fhe-select-basis", "::mlir::ModuleOp"> {
     50 for AVX-512 IFMA (52-bit multiplier), 30 for CUDA 32-bit arithmetic.
   }];
   let options = [
-    Option<"target", "target", "std::string", /*default=*/"\"cpu\"",
-           "Target whose arithmetic fixes the prime width: cpu, cpu-avx512 or cuda">,
     Option<"primeBits", "prime-bits", "unsigned", /*default=*/"0",
            "Prime width in bits, overriding the target's (0: by target)">,
   ];
@@ -93,9 +106,6 @@ def FHEHoistAutomorphisms : Pass<"fhe-hoist-automorphisms", "::mlir::ModuleOp"> 
     complete NTTs are rewritten (an incomplete NTT's evaluation domain is not
     a permutation of slots); the result is bit-identical.
   }];
-  let options = [
-    Option<"target", "target", "std::string", /*default=*/"\"cpu\"", "Target (every target hoists alike)">,
-  ];
 }
 
 def FHEReorderICRT : Pass<"fhe-reorder-icrt", "::mlir::ModuleOp"> {
@@ -113,7 +123,6 @@ def FHEReorderICRT : Pass<"fhe-reorder-icrt", "::mlir::ModuleOp"> {
     on the ops; without this pass the lowering keeps Algo. 5 / Algo. 1.
   }];
   let options = [
-    Option<"target", "target", "std::string", /*default=*/"\"cpu\"", "Target whose cost model sets the block size">,
     Option<"block", "block", "unsigned", /*default=*/"0",
            "Coefficients per block (a power of two; 0: the target's)">,
     Option<"crt", "crt", "bool", /*default=*/"true", "Also put CRT in matrix form">,
@@ -135,7 +144,6 @@ def FHEMergeNTTLevels : Pass<"fhe-merge-ntt-levels", "::mlir::ModuleOp"> {
     2^k coefficients (`incomplete = k`), and Hadamard products multiply them.
   }];
   let options = [
-    Option<"target", "target", "std::string", /*default=*/"\"cpu\"", "Target whose cost model groups the stages">,
     ListOption<"levels", "levels", "unsigned",
                "Stages per level of the forward transform (the inverse uses them in reverse); overrides the cost model">,
     Option<"radixLog", "radix-log", "unsigned", /*default=*/"0",
@@ -162,7 +170,6 @@ def FHEInsertTransposes : Pass<"fhe-insert-transposes", "::mlir::ModuleOp"> {
     time) pays the strided access once per coefficient, so it keeps the transpose.
   }];
   let options = [
-    Option<"target", "target", "std::string", /*default=*/"\"cpu\"", "Target whose cost table decides">,
     Option<"fold", "fold", "bool", /*default=*/"true",
            "Fold transposes into producers or consumers where the cost table favours it">,
   ];
@@ -216,7 +223,6 @@ def FHEFuse : Pass<"fhe-fuse", "::mlir::ModuleOp"> {
     acyclic; the function body is then re-sorted topologically.
   }];
   let options = [
-    Option<"target", "target", "std::string", /*default=*/"\"cpu\"", "Target (every target fuses alike)">,
     Option<"residue", "residue", "bool", /*default=*/"true", "(a) fuse pointwise RNS chains">,
     Option<"scaleIcrt", "scale-icrt", "bool", /*default=*/"true", "(b) fold iCRT's pre-multiplication into the iNTT">,
     Option<"coefficient", "coefficient", "bool", /*default=*/"true", "(c, d) fuse iCRT/CRT/BigInt chains">,
@@ -265,9 +271,6 @@ def FHECPlanWorkspace : Pass<"fhec-plan-workspace", "::mlir::ModuleOp"> {
     executor, so a call allocates nothing. Returned buffers are left for
     fhec-abi, which makes them out-parameters.
   }];
-  let options = [
-    Option<"target", "target", "std::string", /*default=*/"\"cpu\"", "Target (every target plans alike)">,
-  ];
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect"];
 }
 

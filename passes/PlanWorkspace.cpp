@@ -8,7 +8,6 @@
 // caller's out-parameters).
 #include "passes/BufferLiveness.h"
 #include "passes/Passes.h"
-#include "passes/Target.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
@@ -29,7 +28,6 @@ struct FHECPlanWorkspacePass : public fhec::impl::FHECPlanWorkspaceBase<FHECPlan
   using FHECPlanWorkspaceBase::FHECPlanWorkspaceBase;
 
   void runOnOperation() override {
-    if (!requireTarget(getOperation(), "fhec-plan-workspace", target)) return signalPassFailure();
     for (auto f : getOperation().getOps<func::FuncOp>())
       if (!f.isExternal() && failed(plan(f))) return signalPassFailure();
   }

@@ -2,7 +2,7 @@
 // form, recorded as `order` and `block` attributes the lowering reads (an
 // icrt_sum, always in matrix form, gets its block).
 #include "passes/Passes.h"
-#include "passes/Target.h"
+#include "target/Target.h"
 
 namespace fhec {
 #define GEN_PASS_DEF_FHEREORDERICRT
@@ -18,7 +18,7 @@ struct FHEReorderICRTPass : public fhec::impl::FHEReorderICRTBase<FHEReorderICRT
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    const TargetSpec *spec = requireTarget(module, "fhe-reorder-icrt", target);
+    const TargetSpec *spec = getTarget(module);
     if (!spec) return signalPassFailure();
     if (block && !llvm::isPowerOf2_32(block)) {
       module.emitError() << "fhe-reorder-icrt: block = " << unsigned(block) << " is not a power of two";

@@ -1,7 +1,7 @@
 // fhe-select-basis: primes for every RNS basis from the shared deterministic
 // generator (runtime/Primes.h), so compiler and runtime agree on them.
 #include "passes/Passes.h"
-#include "passes/Target.h"
+#include "target/Target.h"
 
 #include "fhec/runtime/Error.h"
 #include "fhec/runtime/Primes.h"
@@ -23,7 +23,7 @@ struct FHESelectBasisPass : public fhec::impl::FHESelectBasisBase<FHESelectBasis
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    const TargetSpec *spec = requireTarget(module, "fhe-select-basis", target);
+    const TargetSpec *spec = getTarget(module);
     if (!spec) return signalPassFailure();
     if (primeBits > 62) {
       module.emitError() << "fhe-select-basis: prime-bits = " << unsigned(primeBits) << " is outside [4, 62]";

@@ -14,19 +14,18 @@ config.environment["PATH"] = os.pathsep.join(
 config.substitutions.append(("%fhec_src", config.fhec_src_root))
 config.substitutions.append(("%fhec_build", config.fhec_obj_root))
 
-# CPU features, for the tests that run cpu-avx512 modules (REQUIRES: avx512ifma);
+# The targets whose modules run on this CPU, from fhec's one target table
+# (fhec --print-targets): tests that run cpu-avx512 modules REQUIRE avx512ifma;
 # the others still compile for every target.
-def cpu_flags():
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("flags"):
-                    return set(line.split(":", 1)[1].split())
-    except OSError:
-        pass
-    return set()
+import json
+import subprocess
 
-if {"avx512f", "avx512dq", "avx512vl", "avx512ifma"} <= cpu_flags():
+def runnable_targets():
+    out = subprocess.run([os.path.join(config.fhec_tools_dir, "fhec"), "--print-targets"], capture_output=True,
+                         text=True, check=True).stdout
+    return {t["name"] for t in json.loads(out) if not t["missing_here"]}
+
+if "cpu-avx512" in runnable_targets():
     config.available_features.add("avx512ifma")
 
 # ptxas from the nvidia-cuda-nvcc-cu12 wheel (scripts/setup.sh installs it in

@@ -62,7 +62,7 @@ def main():
         ap.error("--runs must be at least 5")
     if any(t < 1 for t in args.threads):
         ap.error("--threads must be positive")
-    targets, notes = runnable_targets(args.target or ["cpu", "cpu-avx512"])
+    targets, notes = runnable_targets(args.target or ["cpu", "cpu-avx512"], args.fhec)
     if not targets:
         sys.stderr.write("no requested target runs on this CPU\n" + "\n".join(notes) + "\n")
         return 1

@@ -104,7 +104,7 @@ def main():
     if args.runs < 3 or args.threads < 1 or any(k < 1 for k in args.counts):
         ap.error("--runs must be >= 3, --threads and --counts positive")
     if args.target != "auto":
-        targets, notes = runnable_targets([args.target])
+        targets, notes = runnable_targets([args.target], args.fhec)
         if not targets:
             sys.stderr.write("\n".join(notes) + "\n")
             return 1

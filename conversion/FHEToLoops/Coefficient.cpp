@@ -197,7 +197,7 @@ void emitCoefficientKernel(KernelBuilder &kb, ArrayRef<Operation *> ops, const l
                            int64_t N, int64_t B) {
   if (emitGpuTiledKernel(kb, ops, memory, N)) return;
   int64_t lanes = kb.options.target->lanes;
-  int64_t W = lanes > 1 && lanes == 8 && B % lanes == 0 ? lanes : 1;
+  int64_t W = kb.options.target->tileTranspose8x8 && B % lanes == 0 ? lanes : 1;
   llvm::DenseSet<Value> produced;
   for (Operation *op : ops) produced.insert(op->getResult(0));
   forEachCoefficientBlock(kb, N, B, [&](Value i0) {

@@ -84,11 +84,11 @@ void digitCrt(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, const CoeffR
   auto outT = op.getResult().getType();
   auto basis = outT.getBasis();
   int64_t L = op.getInput().getType().getLimbs(), m = int64_t(basis.size());
-  int64_t pb = basis.getPrimeBits(), wordBits = kb.options.target->wordBits();
+  int64_t pb = basis.getPrimeBits(), wordBits = kb.options.target->wordBits;
   bool matrix = op.getOrder() == fhe::Order::matrix;
   auto [from, bits] = op.getWindowBits();
   // (At most 1024 digits: the signed accumulators' bounds below.)
-  bool winograd = matrix && D == 52 && wordBits == 64 && pb <= 50 && bits <= 51 * 1023;
+  bool winograd = matrix && kb.options.target->ifma && pb <= 50 && bits <= 51 * 1023;
   unsigned Dd = winograd ? D - 1 : D;  // bits per input digit
   int64_t real = (bits + Dd - 1) / Dd;                 // the input's digits
   // (Without a window the bits above logq are zero: full-width digits.)

@@ -27,7 +27,7 @@ struct FHEToLoopsPass : public fhec::impl::FHEToLoopsBase<FHEToLoopsPass> {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
     LoweringOptions options;
-    options.target = requireTarget(module, "fhe-to-loops", target);
+    options.target = getTarget(module);
     options.phaseTimers = phaseTimers;
     options.icrtExactAlways = icrtExactAlways;
     options.gpuLaunches = gpuLaunches;
@@ -64,7 +64,6 @@ struct FHEToLoopsPass : public fhec::impl::FHEToLoopsBase<FHEToLoopsPass> {
       for (auto [i, t] : llvm::enumerate(f.getResultTypes()))
         if (isFhe(t)) f.setResultAttr(i, fhe::FHEDialect::getTypeAttrName(), TypeAttr::get(t));
     }
-    module->setAttr(fhe::FHEDialect::getTargetAttrName(), StringAttr::get(ctx, options.target->name));
 
     TypeConverter tc;
     tc.addConversion([](Type t) { return t; });

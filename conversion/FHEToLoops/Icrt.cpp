@@ -261,7 +261,7 @@ struct IcrtContext {
   // of its own in the workspace plan, a fused intermediate its own scratch).
   void digitMatrix(const CoeffRef &in, const CoeffRef &out, int64_t B, unsigned D, int64_t shiftBits,
                    bool exactAlways) {
-    bool winograd = D == 52 && kb.options.target->wordBits() == 64 && basis.getPrimeBits() <= 50 && m <= 512;
+    bool winograd = kb.options.target->ifma && basis.getPrimeBits() <= 50 && m <= 512;
     unsigned Dc = winograd ? D - 1 : D;  // bits per column
     int64_t Dq = (shiftBits + Lq * 64 + Dc - 1) / Dc;
     int64_t cLo = shiftBits ? std::max<int64_t>(0, shiftBits / Dc - 2) : 0;
@@ -769,8 +769,7 @@ void emitIcrtBlock(KernelBuilder &kb, fhe::IcrtOp op, const CoeffRef &in, const 
 void emitIcrtSumBlock(KernelBuilder &kb, fhe::IcrtSumOp op, ArrayRef<CoeffRef> ins, const CoeffRef *addend,
                       const CoeffRef &out, int64_t B) {
   auto outT = op.getResult().getType();
-  bool ifma = kb.options.target->shoupBits == 52 && kb.options.target->wordBits() == 64 &&
-              llvm::all_of(op.getInputs(), [](Value x) {
+  bool ifma = kb.options.target->ifma && llvm::all_of(op.getInputs(), [](Value x) {
                 auto basis = cast<fhe::RnsType>(x.getType()).getBasis();
                 return basis.getPrimeBits() <= 50 && basis.size() <= 64;
               });
@@ -811,7 +810,7 @@ int64_t icrtChunkRows(int64_t m) {
 
 bool hasGpuIcrtTile(fhe::IcrtOp op, const LoweringOptions &o) {
   auto inT = cast<fhe::RnsType>(op.getInput().getType());
-  return usesGpuLaunches(o) && o.target->shoupBits == 32 && op.getOrder() == fhe::Order::matrix && !op.getAddend() &&
+  return usesGpuLaunches(o) && o.target->wordBits == 32 && op.getOrder() == fhe::Order::matrix && !op.getAddend() &&
          inT.getLayout() == fhe::Layout::prime_major && inT.getBasis().getPrimeBits() <= 30;
 }
 

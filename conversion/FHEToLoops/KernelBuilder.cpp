@@ -434,7 +434,7 @@ MemRefType memrefFor(Type t, const TargetSpec &target) {
   auto i64 = IntegerType::get(t.getContext(), 64);
   if (auto p = dyn_cast<fhe::PolyType>(t)) return MemRefType::get({p.getN(), int64_t(p.getLimbs())}, i64);
   auto r = cast<fhe::RnsType>(t);
-  auto word = IntegerType::get(t.getContext(), target.wordBits());
+  auto word = IntegerType::get(t.getContext(), target.wordBits);
   int64_t m = int64_t(r.getBasis().size());
   if (r.getLayout() == fhe::Layout::prime_major)
     return MemRefType::get({m, r.getN()}, word,

@@ -6,7 +6,7 @@
 
 #include "dialect/FHE/FHEDialect.h"
 #include "dialect/ModArith/ModArithDialect.h"
-#include "passes/Target.h"
+#include "target/Target.h"
 
 #include "fhec/runtime/Abi.h"
 

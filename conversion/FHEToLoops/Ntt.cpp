@@ -94,7 +94,7 @@ TransformPlan planTransform(KernelBuilder &kb, Operation *op) {
   // is read as 32-bit halves, so that each arrives in a register of its own
   // (a 64-bit load and a shift by 32 let LLVM turn the Shoup multiply-high
   // into a 64-bit multiply).
-  t.packed = kb.options.target->shoupBits == 32;
+  t.packed = kb.options.target->packedTwiddles;
   t.tw = kb.table(twKind, t.basis, t.packed ? 1 : 0, t.logN, t.packed ? 32 : 64);
   if (!t.packed) t.twShoup = kb.table(twsKind, t.basis, 0, t.logN);
   if (t.inverse) {

@@ -17,7 +17,7 @@ namespace fhec {
 /// group of 64 residues, natural (bit-reversed) element 8 b + e at 8 e + b
 /// (Ntt.cpp). Pointwise kernels do not care; the evaluation-domain
 /// automorphism, a permutation of the slots, does.
-inline bool nttTransposedOrder(const TargetSpec &target, unsigned logN) { return target.lanes == 8 && logN >= 6; }
+inline bool nttTransposedOrder(const TargetSpec &target, unsigned logN) { return target.nttOrder == NttOrder::transposed8x8 && logN >= 6; }
 
 /// Harvey's butterflies on residues held in registers (lazy ranges: forward
 /// [0, 4p), inverse [0, 2p)), with Shoup products by the twiddles.

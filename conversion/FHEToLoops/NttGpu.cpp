@@ -37,7 +37,7 @@ namespace {
 // half the shared bytes and wavefronts of 64-bit words), 16-byte aligned.
 int64_t tileBytes(const TargetSpec &spec, int64_t tileLog) {
   int64_t T = int64_t(1) << tileLog;
-  return int64_t(llvm::alignTo((T + T / 8) * spec.wordBits() / 8, 16));
+  return int64_t(llvm::alignTo((T + T / 8) * spec.wordBits / 8, 16));
 }
 
 // Whether n such tiles fit a thread block's shared memory.
@@ -87,7 +87,7 @@ void emitLevel(KernelBuilder &kb, const TransformPlan &t, Value m, ArrayRef<Valu
   int64_t T = int64_t(1) << tileLog;
   SmallVector<MemRefType> shared;
   if (tiled)
-    for (int64_t i = 0; i < perBlock; ++i) shared.push_back(kb.sharedType({T + T / 8}, spec.wordBits()));
+    for (int64_t i = 0; i < perBlock; ++i) shared.push_back(kb.sharedType({T + T / 8}, spec.wordBits));
 
   Value tiles = kb.cidx(int64_t(1) << (t.logN - tileLog));
   kb.gpuLaunch(tiles, m, kb.cidx(n / perBlock), int64_t(1) << threadsLog, shared,

@@ -2,7 +2,7 @@
 // arguments marshalled into 8-byte slots (runtime/include/fhec/runtime/Abi.h).
 #include "conversion/GPUToRuntime/GpuNames.h"
 #include "conversion/Passes.h"
-#include "passes/Target.h"
+#include "target/Target.h"
 
 #include "fhec/runtime/Abi.h"
 
@@ -63,10 +63,10 @@ struct FHECGPULaunchToRuntimePass : public fhec::impl::FHECGPULaunchToRuntimeBas
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    const TargetSpec *spec = requireTarget(module, "fhec-gpu-launch-to-runtime", target);
+    const TargetSpec *spec = getTarget(module);
     if (!spec) return signalPassFailure();
     if (!spec->gpu) {
-      module.emitError() << "fhec-gpu-launch-to-runtime: target '" << target << "' is not a GPU target";
+      module.emitError() << "fhec-gpu-launch-to-runtime: target '" << spec->name << "' is not a GPU target";
       return signalPassFailure();
     }
     const bool emu = spec->emulated;

@@ -26,8 +26,22 @@ from .ops import approx, conj, dot, linear_transform, polyval, rotate, sum
 from .params import Params
 from .tracing import Encrypted, Plain
 
+
+
+def targets():
+    """Every compile target fhec knows, as fhec --print-targets lists them.
+
+    Returns a list of dicts: name (str), cpu_features (the x86 features its
+    modules need), gpu, emulated (bool), missing_here (the features of
+    cpu_features this CPU lacks; empty where its modules run here).
+    """
+    import json
+    from . import _fhec
+    return json.loads(_fhec.targets_json())
+
+
 __all__ = [
     "Ciphertext", "CompileError", "CompiledFunction", "Context", "DepthError", "Encrypted", "FhecError",
     "MissingKeyError", "ParameterError", "Plain", "Params", "SecurityError", "TraceError", "UnsupportedOperationError", "compile", "conj",
-    "approx", "dot", "linear_transform", "polyval", "rotate", "sum",
+    "approx", "dot", "linear_transform", "polyval", "rotate", "sum", "targets",
 ]

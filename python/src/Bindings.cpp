@@ -6,6 +6,7 @@
 #include "codegen/ClientKernels.h"
 #include "codegen/Program.h"
 #include "codegen/ProgramBuilder.h"
+#include "target/Target.h"
 
 #include "fhec/runtime/Automorphism.h"
 #include "fhec/runtime/Client.h"
@@ -481,6 +482,8 @@ PYBIND11_MODULE(_fhec, m) {
       },
       py::arg("keys"), py::arg("ciphertext"), py::arg("kernels") = nullptr,
       "Decrypts and decodes: a complex128 array of the slots");
+  m.def("targets_json", &targetsJson,
+        "Every target as JSON (target/Target.h): name, cpu_features, gpu, emulated, missing_here");
   m.def("galois_for_rotation", &rt::galoisForRotation, py::arg("logN"), py::arg("r"));
   m.def("galois_for_conjugation", &rt::galoisForConjugation, py::arg("logN"));
 

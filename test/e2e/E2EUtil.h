@@ -8,7 +8,7 @@
 
 #include "fhec/runtime/CpuFeatures.h"
 #include "fhec/runtime/Module.h"
-#include "passes/Target.h"
+#include "target/Target.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -60,7 +60,7 @@ inline std::string cannotRun(const std::string &target) {
   const TargetSpec *t = lookupTarget(target);
   if (!t) return "unknown target " + target;
   std::string why;
-  for (const std::string &f : rt::missingCpuFeatures(t->requiredCpuFeatures())) why += (why.empty() ? "" : ", ") + f;
+  for (const std::string &f : missingCpuFeatures(*t)) why += (why.empty() ? "" : ", ") + f;
   return why.empty() ? "" : target + " needs " + why + ", which this CPU lacks";
 }
 

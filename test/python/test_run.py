@@ -160,3 +160,13 @@ def test_ciphertexts_serialize(small, small_ctx, rng):
     back = small_ctx.ciphertext_from_bytes(c.to_bytes())
     assert back == c
     assert np.max(np.abs(small_ctx.decrypt(back) - v)) < 1e-6
+
+
+def test_targets_is_the_compilers_target_table(monkeypatch):
+    table = {t["name"]: t for t in fhec.targets()}
+    assert list(table) == ["cpu", "cpu-avx512", "cuda", "cuda-emu"]
+    assert table["cpu-avx512"]["cpu_features"] == ["avx512f", "avx512dq", "avx512vl", "avx512ifma"]
+    assert table["cpu"]["missing_here"] == [] and not table["cpu"]["gpu"]
+    assert table["cuda-emu"]["gpu"] and table["cuda-emu"]["emulated"]
+    monkeypatch.setenv("FHEC_MASK_CPU_FEATURES", "avx512ifma")
+    assert {t["name"]: t for t in fhec.targets()}["cpu-avx512"]["missing_here"] == ["avx512ifma"]

@@ -1,5 +1,5 @@
-// RUN: fhec-opt --fhe-to-loops="target=cpu phase-timers=false" --canonicalize --cse %s | FileCheck %s --check-prefix=NATURAL
-// RUN: fhec-opt --fhe-to-loops="target=cpu-avx512 phase-timers=false" --canonicalize --cse %s | FileCheck %s --check-prefix=TRANSPOSED
+// RUN: fhec-opt --fhec-attach-target=name=cpu --fhe-to-loops="phase-timers=false" --canonicalize --cse %s | FileCheck %s --check-prefix=NATURAL
+// RUN: fhec-opt --fhec-attach-target=name=cpu-avx512 --fhe-to-loops="phase-timers=false" --canonicalize --cse %s | FileCheck %s --check-prefix=TRANSPOSED
 // An evaluation-domain automorphism is a permutation of the NTT's slots, so it
 // must read them in the order the target's NTT leaves them. On cpu-avx512 (8
 // lanes) from N = 2^6 on, that is the transposed order of the radix-8 tail:

@@ -1,6 +1,4 @@
 // RUN: fhec-opt --fhe-to-loops %s -split-input-file -verify-diagnostics
-// RUN: not fhec-opt --fhe-to-loops="target=tpu" %s 2>&1 | FileCheck %s --check-prefix=TARGET
-// TARGET: error: fhe-to-loops: unknown target 'tpu' (expected cpu, cpu-avx512, cuda, cuda-emu)
 
 func.func @unresolved(%x: !fhe.poly<logN = 4, logq = 10>) -> !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major> {
   // expected-error @+1 {{has an RNS basis without primes; run fhe-select-basis first}}

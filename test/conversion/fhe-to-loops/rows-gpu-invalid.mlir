@@ -1,4 +1,4 @@
-// RUN: not fhec-opt --fhe-to-loops="target=cuda" %s -split-input-file 2>&1 | FileCheck %s
+// RUN: not fhec-opt --fhec-attach-target=name=cuda --fhe-to-loops %s -split-input-file 2>&1 | FileCheck %s
 // On GPU targets a rows kernel is a batch of forward NTTs and the residue
 // kernel they feed (its epilogue); fhe-fuse forms nothing else there, and the
 // lowering refuses other pipelines with a diagnostic instead of a wrong kernel.

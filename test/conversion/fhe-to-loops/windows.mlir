@@ -1,6 +1,6 @@
 // RUN: fhec-opt --fhe-to-loops --canonicalize --cse %s | FileCheck %s --check-prefix=CPU
-// RUN: fhec-opt --fhe-to-loops="target=cpu-avx512" --canonicalize --cse %s | FileCheck %s --check-prefix=IFMA
-// RUN: not fhec-opt --fhe-to-loops="target=cuda" %s 2>&1 | FileCheck %s --check-prefix=GPU
+// RUN: fhec-opt --fhec-attach-target=name=cpu-avx512 --fhe-to-loops --canonicalize --cse %s | FileCheck %s --check-prefix=IFMA
+// RUN: not fhec-opt --fhec-attach-target=name=cuda --fhe-to-loops %s 2>&1 | FileCheck %s --check-prefix=GPU
 // Bit-windows: a CRT of bits [70, 100) of a 100-bit polynomial, and the
 // icrt_sum that adds window products at their offsets (the client's
 // decryption). The 64-bit form reads the window's limbs shifted into place

@@ -1,4 +1,4 @@
-// RUN: fhec-opt --fhec-gpu-launch-to-runtime=target=cuda-emu %s -verify-diagnostics
+// RUN: fhec-opt --fhec-attach-target=name=cuda-emu --fhec-gpu-launch-to-runtime %s -verify-diagnostics
 // A kernel argument that is (a view of) a host global is refused: a GPU's
 // kernels cannot read the host's memory (fhec-abi passes constants as
 // arguments, which the runtime fills with copies on the device).

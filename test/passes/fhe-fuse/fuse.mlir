@@ -1,6 +1,6 @@
 // RUN: fhec-opt --fhe-fuse="rows=false" %s | FileCheck %s
 // RUN: fhec-opt --fhe-fuse="rows=false" %s | fhec-opt | FileCheck %s
-// RUN: fhec-opt --fhe-fuse="target=cuda" %s | FileCheck %s --check-prefix=GPU
+// RUN: fhec-opt --fhec-attach-target=name=cuda --fhe-fuse %s | FileCheck %s --check-prefix=GPU
 // RUN: fhec-opt --fhe-fuse="residue=false scale-icrt=false coefficient=false transform=false shift-icrt=false lazy-crt=false lazy-products=false rows=false" %s | FileCheck %s --check-prefix=NONE
 // RUN: fhec-opt --fhe-fuse="transform=false rows=false" %s | FileCheck %s --check-prefix=NOBATCH
 // Kernel fusion on HE Mul's dataflow (ckks-to-fhe's output, Fig. 2); rule

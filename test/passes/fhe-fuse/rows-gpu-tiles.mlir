@@ -1,5 +1,5 @@
-// RUN: fhec-opt --fhe-fuse="target=cuda" %s | FileCheck %s --check-prefix=GPU
-// RUN: fhec-opt --fhe-select-basis --fhe-fuse="target=cuda" --fhe-to-loops="target=cuda" %s | FileCheck %s --check-prefix=GPULOOPS
+// RUN: fhec-opt --fhec-attach-target=name=cuda --fhe-fuse %s | FileCheck %s --check-prefix=GPU
+// RUN: fhec-opt --fhec-attach-target=name=cuda --fhe-select-basis --fhe-fuse --fhe-to-loops %s | FileCheck %s --check-prefix=GPULOOPS
 
 #r1 = #fhe.basis<min_bits = 100>
 // Six NTTs of 2^12 whose last level takes 2^11 residues a block: six tiles

@@ -1,9 +1,9 @@
 // RUN: fhec-opt --fhe-fuse %s | FileCheck %s
 // RUN: fhec-opt --fhe-fuse %s | fhec-opt | FileCheck %s
-// RUN: fhec-opt --fhe-fuse="target=cpu-avx512" %s | FileCheck %s
-// RUN: fhec-opt --fhe-fuse="target=cuda" %s | FileCheck %s --check-prefix=GPU
+// RUN: fhec-opt --fhec-attach-target=name=cpu-avx512 --fhe-fuse %s | FileCheck %s
+// RUN: fhec-opt --fhec-attach-target=name=cuda --fhe-fuse %s | FileCheck %s --check-prefix=GPU
 // RUN: fhec-opt --fhe-fuse="rows=false" %s | FileCheck %s --check-prefix=NOROWS
-// RUN: fhec-opt --fhe-select-basis --fhe-fuse="target=cuda" --fhe-to-loops="target=cuda" %s | FileCheck %s --check-prefix=GPULOOPS
+// RUN: fhec-opt --fhec-attach-target=name=cuda --fhe-select-basis --fhe-fuse --fhe-to-loops %s | FileCheck %s --check-prefix=GPULOOPS
 // RUN: fhec-opt --fhe-select-basis --fhe-fuse --fhe-to-loops %s | FileCheck %s --check-prefix=LOOPS
 // (g) Row pipelines: NTTs, automorphisms, the residue chain and iNTTs of one
 // basis, one prime row at a time through all of them.

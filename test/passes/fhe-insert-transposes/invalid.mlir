@@ -1,5 +1,7 @@
-// RUN: not fhec-opt --fhe-insert-transposes="target=fpga" %s 2>&1 | FileCheck %s
-// CHECK: error: fhe-insert-transposes: unknown target 'fpga' (expected cpu, cpu-avx512, cuda, cuda-emu)
-func.func @f() {
-  return
+// RUN: not fhec-opt --fhe-insert-transposes %s 2>&1 | FileCheck %s
+// CHECK: error: unknown target "fpga" in 'fhe.target' (expected one of cpu, cpu-avx512, cuda, cuda-emu)
+module attributes {fhe.target = "fpga"} {
+  func.func @f() {
+    return
+  }
 }

@@ -1,6 +1,6 @@
 // RUN: fhec-opt --fhe-insert-transposes="fold=false" %s | FileCheck %s --check-prefix=INSERT
 // RUN: fhec-opt --fhe-insert-transposes %s | FileCheck %s --check-prefix=FOLD
-// RUN: fhec-opt --fhe-insert-transposes="target=cuda" %s | FileCheck %s --check-prefix=CUDA
+// RUN: fhec-opt --fhec-attach-target=name=cuda --fhe-insert-transposes %s | FileCheck %s --check-prefix=CUDA
 // RUN: fhec-opt --fhe-insert-transposes %s | fhec-opt | FileCheck %s --check-prefix=FOLD
 // Layouts per op: CRT in Algo. 1 order writes (N, m) coefficient-major, in
 // matrix order (m, N) prime-major; the NTTs need prime-major; iCRT reads

@@ -3,7 +3,6 @@
 // RUN: not fhec-opt --fhe-merge-ntt-levels="skip-levels=4 radix-log=13" %s 2>&1 | FileCheck %s --check-prefix=SKIPRADIX
 // RUN: not fhec-opt --fhe-merge-ntt-levels="levels=4,4" %s 2>&1 | FileCheck %s --check-prefix=SUM
 // RUN: not fhec-opt --fhe-merge-ntt-levels="levels=0,16" %s 2>&1 | FileCheck %s --check-prefix=ZERO
-// RUN: not fhec-opt --fhe-merge-ntt-levels="target=gpu" %s 2>&1 | FileCheck %s --check-prefix=TARGET
 // RUN: not fhec-opt --fhe-merge-ntt-levels="radix-log=x" %s 2>&1 | FileCheck %s --check-prefix=PARSE
 
 !c = !fhe.rns<logN = 16, basis = <min_bits = 50>, domain = coeff, layout = prime_major>
@@ -17,5 +16,4 @@ func.func @f(%x: !c) -> !e {
 // SKIPRADIX: error: fhe-merge-ntt-levels: radix-log = 13 is above the 12 stages of the NTT (logN = 16, 4 skipped)
 // SUM: error: fhe-merge-ntt-levels: levels cover 8 stages, the NTT has 16
 // ZERO: error: fhe-merge-ntt-levels: a level of 0 stages is outside [1, 16]
-// TARGET: error: fhe-merge-ntt-levels: unknown target 'gpu'
 // PARSE: for the --radix-log option: 'x' value invalid for uint argument

@@ -1,5 +1,5 @@
 // RUN: fhec-opt --fhe-merge-ntt-levels %s | FileCheck %s
-// RUN: fhec-opt --fhe-merge-ntt-levels="target=cuda" %s | FileCheck %s --check-prefix=CUDA
+// RUN: fhec-opt --fhec-attach-target=name=cuda --fhe-merge-ntt-levels %s | FileCheck %s --check-prefix=CUDA
 // RUN: fhec-opt --fhe-merge-ntt-levels="radix-log=5" %s | FileCheck %s --check-prefix=RADIX
 // RUN: fhec-opt --fhe-merge-ntt-levels="levels=2,14" %s | FileCheck %s --check-prefix=LEVELS
 // RUN: fhec-opt --fhe-merge-ntt-levels="skip-levels=1" %s | FileCheck %s --check-prefix=SKIP

@@ -1,6 +1,6 @@
 // RUN: fhec-opt --fhe-select-basis %s | FileCheck %s
 // RUN: fhec-opt --fhe-select-basis="prime-bits=30" %s | FileCheck %s --check-prefix=P30
-// RUN: fhec-opt --fhe-select-basis="target=cuda" %s | FileCheck %s --check-prefix=P30
+// RUN: fhec-opt --fhec-attach-target=name=cuda --fhe-select-basis %s | FileCheck %s --check-prefix=P30
 
 // The shortest prefix of the 60-bit NTT primes (p = 1 mod 2^11, descending from 2^60)
 // whose product reaches 2^100: two primes; 2^170 needs three, sharing the prefix.
