@@ -1,9 +1,6 @@
 #include "passes/ScaleManager.h"
-#include "passes/Bootstrap.h"
-#include "passes/PolyEval.h"
 
 #include "mlir/IR/Diagnostics.h"
-#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -83,30 +80,6 @@ FailureOr<Value> ScaleManager::relabel(Location loc, Value x, int64_t logp, unsi
                                             t.getLogq(), unsigned(logp), slots);
   if (!r) return failure();
   return ckks::RelabelOp::create(b, loc, r, x).getResult();
-}
-
-FailureOr<Value> ScaleManager::bootstrap(Location loc, Value x, const BootstrapConfig &c) {
-  Type type;
-  {
-    // Its own products never bootstrap.
-    std::optional<BootstrapConfig> saved = std::exchange(autoBootstrap, std::nullopt);
-    llvm::scope_exit restore([&] { autoBootstrap = std::move(saved); });
-    // The expansion in a scratch block, for its result type only.
-    Block scratch;
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(&scratch);
-    FailureOr<Value> r = buildBootstrap(*this, loc, x, c);
-    if (succeeded(r)) type = r->getType();
-    while (!scratch.empty()) scratch.back().erase();
-    if (failed(r)) return failure();
-  }
-  DenseI64ArrayAttr budget;
-  if (!c.levelBudget.empty())
-    budget = b.getDenseI64ArrayAttr(llvm::map_to_vector(c.levelBudget, [](unsigned l) { return int64_t(l); }));
-  return ckks::BootstrapOp::create(b, loc, type, x, b.getI64IntegerAttr(c.modLogq), b.getI64IntegerAttr(c.bound),
-                                   b.getI64IntegerAttr(c.degree), b.getI64IntegerAttr(c.doubleAngles),
-                                   b.getI64IntegerAttr(c.logScale), budget)
-      .getResult();
 }
 
 FailureOr<Value> ScaleManager::refreshFor(Location loc, Value x, unsigned bits) {
@@ -306,11 +279,7 @@ FailureOr<Value> ScaleManager::rebuildSingle(Operation *op, ValueRange operands)
         return linearTransform(loc, operands[0], o.getOffsetsAttr(), o.getDiagonals(), o.getBabyStepAttr(),
                                rescaleAfter);
       })
-      .Case<ckks::BootstrapOp>([&](ckks::BootstrapOp o) { return bootstrap(loc, operands[0], configOf(o)); })
-      .Case<ckks::PolyEvalOp>([&](ckks::PolyEvalOp o) {
-        auto [lo, hi] = o.getInterval();
-        return evaluatePolynomial(*this, loc, operands[0], o.getBasis(), o.getCoefficients(), lo, hi);
-      })
+      .Case<ckks::BootstrapOp, ckks::PolyEvalOp>([&](Operation *o) { return rebuildComposite(o, operands); })
       .Case<ckks::RescaleOp>([&](ckks::RescaleOp o) {
         return rescale(loc, operands[0], o.getInput().getType().getLogq() - o.getType().getLogq(), o.getRound());
       })

@@ -101,6 +101,8 @@ public:
 
 private:
   mlir::FailureOr<mlir::Value> rebuildSingle(mlir::Operation *op, mlir::ValueRange operands);
+  /// ckks.bootstrap and ckks.poly_eval (ScaleManagerComposites.cpp).
+  mlir::FailureOr<mlir::Value> rebuildComposite(mlir::Operation *op, mlir::ValueRange operands);
   mlir::OpBuilder &b;
   ckks::ParamsAttr params;
   unsigned logp;
