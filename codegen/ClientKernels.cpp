@@ -1,6 +1,5 @@
 #include "codegen/ClientKernels.h"
-#include "codegen/Driver.h"
-#include "codegen/Program.h"
+#include "codegen/Compiler.h"
 #include "target/Target.h"
 #include "passes/Bounds.h"
 

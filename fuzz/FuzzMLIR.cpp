@@ -20,7 +20,7 @@
 //   - print(parse(x)) does not parse back, or prints differently then;
 //   - a pass that succeeded leaves IR that does not verify;
 //   - a module that went through the pipeline does not translate to LLVM IR.
-#include "codegen/Driver.h"
+#include "codegen/Compiler.h"
 #include "codegen/Pipeline.h"
 #include "fhec/runtime/Error.h"
 

@@ -7,7 +7,7 @@
 //
 // Usage: fhec-bench-ntt [--targets=cpu,cpu-avx512] [--min-log=12] [--max-log=17] [--rounds=41]
 //                       [--keep-modules=DIR]  (DIR/<target>-<logN>.so, for profilers)
-#include "codegen/Driver.h"
+#include "codegen/Compiler.h"
 #include "codegen/Pipeline.h"
 
 #include "fhec/runtime/Error.h"

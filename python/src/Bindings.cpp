@@ -1,11 +1,11 @@
 // fhec._fhec: the pybind11 extension under the Python package. A thin layer
-// over codegen/ProgramBuilder.h (tracing), codegen/Program.h (compiling,
+// over frontend/ProgramBuilder.h (tracing), frontend/Program.h (compiling,
 // executing, the reference) and the runtime (parameters, keys, encryption,
 // serialization). Heavy calls release the GIL. C++ errors become the classes
 // of fhec.errors (ProgramError kinds, rt::Error as FhecError).
 #include "codegen/ClientKernels.h"
-#include "codegen/Program.h"
-#include "codegen/ProgramBuilder.h"
+#include "frontend/Program.h"
+#include "frontend/ProgramBuilder.h"
 #include "target/Target.h"
 
 #include "fhec/runtime/Automorphism.h"

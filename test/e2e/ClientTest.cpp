@@ -6,7 +6,7 @@
 #include "../runtime/TestUtil.h"
 
 #include "codegen/ClientKernels.h"
-#include "codegen/Program.h"
+#include "frontend/Program.h"
 
 #include "fhec/runtime/Automorphism.h"
 #include "fhec/runtime/Client.h"

@@ -2,8 +2,8 @@
 // runtime, as `fhec run` does.
 #pragma once
 
-#include "codegen/Driver.h"
-#include "codegen/Evaluate.h"
+#include "codegen/Compiler.h"
+#include "frontend/Evaluate.h"
 #include "codegen/Pipeline.h"
 
 #include "fhec/runtime/CpuFeatures.h"

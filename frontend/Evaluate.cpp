@@ -1,4 +1,4 @@
-#include "codegen/Evaluate.h"
+#include "frontend/Evaluate.h"
 
 #include "fhec/runtime/Automorphism.h"
 #include "fhec/runtime/Error.h"

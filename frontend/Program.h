@@ -4,8 +4,7 @@
 // ProgramError with the diagnostics' text (source locations included).
 #pragma once
 
-#include "codegen/Driver.h"
-#include "codegen/Pipeline.h"
+#include "codegen/Compiler.h"
 #include "dialect/CKKS/CKKSDialect.h"
 
 #include "fhec/runtime/Encoding.h"
@@ -25,56 +24,11 @@
 
 namespace fhec {
 
-/// What went wrong, for frontends that map kinds to exception classes.
-class ProgramError : public std::runtime_error {
-public:
-  enum class Kind {
-    Compile,   ///< a diagnostic of the verifier, a pass or the lowering
-    Depth,     ///< scale management ran out of modulus ("too little depth left")
-    Security,  ///< parameters below the required security level
-    Parameter  ///< inconsistent parameters or inputs
-  };
-  ProgramError(Kind kind, const std::string &what) : std::runtime_error(what), kind_(kind) {}
-  Kind kind() const { return kind_; }
-
-private:
-  Kind kind_;
-};
-
-/// The runtime's parameters of a module's `#ckks.params` (logN, logQ, logp,
-/// dnum; h and sigma keep their defaults).
-rt::Params runtimeParams(ckks::ParamsAttr p);
-
 /// The type of a ciphertext: modulus, scale (bits) and slots.
 struct CiphertextShape {
   int logq = 0, logp = 0, slots = 0;
   bool operator==(const CiphertextShape &o) const { return logq == o.logq && logp == o.logp && slots == o.slots; }
 };
-
-/// Collects the diagnostics emitted on `ctx` while it lives ("file:line:col:
-/// error: message", with notes), instead of printing them.
-class DiagnosticCollector {
-public:
-  explicit DiagnosticCollector(mlir::MLIRContext &ctx);
-  ~DiagnosticCollector();
-  /// Everything collected so far, one diagnostic per line.
-  std::string text() const { return text_; }
-  /// Throws ProgramError(kind, prefix + text()).
-  [[noreturn]] void raise(ProgramError::Kind kind, const std::string &prefix = "") const;
-
-private:
-  mlir::MLIRContext &ctx_;
-  mlir::DiagnosticEngine::HandlerID id_;
-  std::string text_;
-};
-
-/// Lowers `module` (consumed) to a shared library in a temporary directory
-/// for `resolved` options (resolveOptions) and loads it; the file is removed.
-/// `keptFd`: also returns an open read-only descriptor of the removed file
-/// there (-1 if it could not be opened), for the caller to close.
-/// Throws ProgramError: `diags`' text when the lowering failed.
-std::unique_ptr<rt::CompiledModule> compileAndLoad(mlir::ModuleOp module, const CompileOptions &resolved,
-                                                   const DiagnosticCollector &diags, int *keptFd = nullptr);
 
 /// A ckks module with one public function, the program.
 class Program {

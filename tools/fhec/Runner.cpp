@@ -1,9 +1,9 @@
-#include "codegen/Runner.h"
+#include "tools/fhec/Runner.h"
 #include "codegen/ClientKernels.h"
-#include "codegen/Program.h"
+#include "frontend/Program.h"
 #include "target/Target.h"
-#include "codegen/Driver.h"
-#include "codegen/Evaluate.h"
+#include "codegen/Compiler.h"
+#include "frontend/Evaluate.h"
 
 #include "fhec/runtime/Client.h"
 #include "fhec/runtime/Cuda.h"

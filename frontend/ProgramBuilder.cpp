@@ -1,4 +1,4 @@
-#include "codegen/ProgramBuilder.h"
+#include "frontend/ProgramBuilder.h"
 #include "passes/Bootstrap.h"
 #include "passes/PolyEval.h"
 #include "passes/ScaleManager.h"

@@ -6,7 +6,7 @@
 // other diagnostics, Parameter for bad handles or shapes.
 #pragma once
 
-#include "codegen/Program.h"
+#include "frontend/Program.h"
 
 #include <complex>
 #include <memory>

@@ -1,5 +1,5 @@
-#include "codegen/Program.h"
-#include "codegen/Evaluate.h"
+#include "frontend/Program.h"
+#include "frontend/Evaluate.h"
 
 #include "fhec/runtime/Error.h"
 
@@ -20,47 +20,7 @@ using namespace mlir;
 
 namespace fhec {
 
-// ---- DiagnosticCollector ----------------------------------------------------
-
-DiagnosticCollector::DiagnosticCollector(MLIRContext &ctx) : ctx_(ctx) {
-  id_ = ctx.getDiagEngine().registerHandler([this](Diagnostic &d) {
-    auto one = [this](Diagnostic &x) {
-      std::string loc;
-      llvm::raw_string_ostream ls(loc);
-      if (auto f = dyn_cast<FileLineColLoc>(x.getLocation()))
-        ls << f.getFilename().getValue() << ":" << f.getLine() << ":" << f.getColumn() << ": ";
-      const char *sev = x.getSeverity() == DiagnosticSeverity::Error     ? "error"
-                        : x.getSeverity() == DiagnosticSeverity::Warning ? "warning"
-                        : x.getSeverity() == DiagnosticSeverity::Note    ? "note"
-                                                                         : "remark";
-      text_ += loc + sev + ": " + x.str() + "\n";
-    };
-    one(d);
-    for (Diagnostic &note : d.getNotes()) one(note);
-    return success();
-  });
-}
-
-DiagnosticCollector::~DiagnosticCollector() { ctx_.getDiagEngine().eraseHandler(id_); }
-
-void DiagnosticCollector::raise(ProgramError::Kind kind, const std::string &prefix) const {
-  std::string t = text_;
-  while (!t.empty() && t.back() == '\n') t.pop_back();
-  throw ProgramError(kind, prefix + (t.empty() ? "unknown error" : t));
-}
-
 // ---- Program ----------------------------------------------------------------
-
-rt::Params runtimeParams(ckks::ParamsAttr p) {
-  rt::Params params;
-  params.logN = int(p.getLogN());
-  params.logQ = int(p.getLogQ());
-  params.logp = int(p.getLogp());
-  params.dnum = int(p.getDnum());
-  params.secret = p.getSecretKind();
-  params.h = int(p.getH());
-  return params;
-}
 
 namespace {
 rt::Params paramsOf(ModuleOp module) {
@@ -179,34 +139,6 @@ std::string Program::lower(const CompileOptions &options, Stage stage) const {
   llvm::raw_string_ostream os(s);
   copy->print(os);
   return s;
-}
-
-std::unique_ptr<rt::CompiledModule> compileAndLoad(ModuleOp module, const CompileOptions &resolved,
-                                                   const DiagnosticCollector &diags, int *keptFd) {
-  llvm::SmallString<128> dir;
-  if (auto ec = llvm::sys::fs::createUniqueDirectory("fhec-program", dir))
-    throw ProgramError(ProgramError::Kind::Compile, "cannot create a temporary directory: " + ec.message());
-  std::string so = std::string(dir) + "/module.so", error;
-  std::unique_ptr<rt::CompiledModule> loaded;
-  bool ok = succeeded(compileToSharedLibrary(module, resolved, so, error));
-  if (ok) {
-    try {
-      loaded = rt::CompiledModule::load(so);
-    } catch (const rt::Error &e) {
-      ok = false;
-      error = e.what();
-    }
-  }
-  // The loaded library stays mapped after its file is removed; an open
-  // descriptor keeps its bytes readable.
-  if (ok && keptFd) *keptFd = ::open(so.c_str(), O_RDONLY | O_CLOEXEC);
-  llvm::sys::fs::remove(so);
-  llvm::sys::fs::remove(std::string(dir));
-  if (!ok) {
-    if (error == "lowering failed") diags.raise(ProgramError::Kind::Compile);
-    throw ProgramError(ProgramError::Kind::Compile, error);
-  }
-  return loaded;
 }
 
 void Program::compile(const CompileOptions &options, bool allowInsecure) {
