@@ -1,0 +1,193 @@
+// ckks-to-fhe's key switching: relinearization's region 2 (Jung et al. 2021,
+// Fig. 2) or hybrid key switching (dnum > 1, docs/design.md), rotation and
+// conjugation as an automorphism plus key switching, sparse-secret
+// encapsulation, and ckks.linear_transform's baby-step giant-step.
+#include "conversion/CKKSToFHE/FunctionLowering.h"
+#include "conversion/Passes.h"
+#include "passes/Bounds.h"
+
+#include "fhec/runtime/Automorphism.h"
+#include "fhec/runtime/Keys.h"
+
+#include <optional>
+
+using namespace mlir;
+
+namespace fhec {
+
+using Pair = CiphertextPair;
+
+fhe::BasisAttr FunctionLowering::region2(unsigned logq) {
+  return fhe::BasisAttr::get(b.getContext(), region2Bits(params.getLogN(), logq, params.getLogQ()));
+}
+
+// Hybrid key switching (dnum > 1, docs/design.md): the k = ceil(logq / B)
+// digits of x mod q, B = logP, in the key basis's coefficient domain.
+// Balanced (centered form): digit j is bits [jB, jB + w_j) of
+// x + sum_{i<j} 2^(iB + B - 1) read centered; HEAAN's form reads x's own
+// bits unsigned. Each digit is one fused kernel (fhe-fuse).
+ArrayRef<Value> FunctionLowering::digits(Location loc, Value x) {
+  auto it = digitCache.find(x);
+  if (it != digitCache.end()) return it->second;
+  const unsigned logq = cast<fhe::PolyType>(x.getType()).getLogq(), B = params.getLogP();
+  const unsigned k = (logq + B - 1) / B;
+  const bool balanced = centeredKeySwitch();
+  SmallVector<Value> out;
+  for (unsigned j = 0; j < k; ++j) {
+    const unsigned width = j + 1 < k ? B : logq - j * B;
+    Value y = x;
+    if (balanced && j > 0) {
+      llvm::APInt h(logq, 0);
+      for (unsigned i = 0; i < j; ++i) h.setBit(i * B + B - 1);
+      y = fhe::PolyAddScalarOp::create(b, loc, y, b.getIntegerAttr(b.getIntegerType(logq), h));
+    }
+    if (j > 0) y = fhe::PolyShrOp::create(b, loc, polyType(logq - j * B), y, int64_t(j * B));
+    if (width < logq - j * B) y = fhe::PolyReduceOp::create(b, loc, polyType(width), y);
+    out.push_back(toCoeff(loc, y, evkBasis, balanced));
+  }
+  return digitCache[x] = std::move(out);
+}
+
+// floor or round((sum_j d_j key_j mod qP) / P) for the digits d_j (eval domain, key
+// basis) and the key parts (ax or bx halves): the products summed in the
+// evaluation domain, one iNTT and iCRT mod 2^(logq + logP), the shift.
+Value FunctionLowering::hybridKeySwitch(Location loc, ArrayRef<Value> d, const KeyParts &key, bool bxHalf, unsigned logq) {
+  Value sum;
+  for (auto [j, dj] : llvm::enumerate(d)) {
+    Value prod = fhe::HadamardOp::create(b, loc, dj, bxHalf ? key[j].second : key[j].first);
+    sum = sum ? fhe::AddOp::create(b, loc, sum, prod).getResult() : prod;
+  }
+  Value wide = toPoly(loc, sum, logq + params.getLogP());
+  return fhe::PolyShrOp::create(b, loc, polyType(logq), wide, int64_t(params.getLogP()), centeredKeySwitch());
+}
+
+// The digits of x in the evaluation domain, after phi_g when g != 0.
+SmallVector<Value> FunctionLowering::evalDigits(Location loc, Value x, uint64_t g) {
+  SmallVector<Value> out;
+  for (Value c : digits(loc, x)) {
+    if (g) c = fhe::AutomorphismOp::create(b, loc, c.getType(), c, b.getI64IntegerAttr(int64_t(g)));
+    out.push_back(fhe::NttOp::create(b, loc, cast<fhe::RnsType>(c.getType()).withDomain(fhe::Domain::eval), c));
+  }
+  return out;
+}
+
+// Key switching, region 2 of Fig. 2: floor or round((a * key mod qQ) / Q) for a in
+// the eval domain of region 2's basis and a key (mod Q^2) prepared in the
+// evaluation-key basis, read through a prefix at lower levels.
+Value FunctionLowering::keySwitch(Location loc, Value a, Value key, unsigned logq) {
+  auto r2 = cast<fhe::RnsType>(a.getType()).getBasis();
+  if (r2 != evkBasis) key = fhe::BasisPrefixOp::create(b, loc, rnsType(r2, fhe::Domain::eval), key);
+  Value wide = toPoly(loc, fhe::HadamardOp::create(b, loc, a, key), logq + params.getLogQ());
+  return fhe::PolyShrOp::create(b, loc, polyType(logq), wide, int64_t(params.getLogQ()), centeredKeySwitch());
+}
+
+// Rotation / conjugation (HEAAN leftRotateFast, conjugate): the CRT of ax
+// (centered in [-q/2, q/2), or HEAAN's unsigned [0, q)) and the automorphism
+// on its residues give the residues of the signed a' = phi_g(ax) (|a'| < q,
+// within region 2's bound like axax); key switching with the rotation key
+// of g; b' = phi_g(bx) mod q.
+// Result `r` of rotation or conjugation `o`: phi_g of its input.
+void FunctionLowering::lowerAutomorphism(Operation *o, Value r, uint64_t g) {
+  auto t = cast<ckks::CiphertextType>(r.getType());
+  map[r] = rotate(o->getLoc(), map.at(o->getOperand(0)), t.getLogq(), g);
+}
+
+Pair FunctionLowering::rotate(Location loc, Pair x, unsigned logq, uint64_t g) {
+  auto key = rotationKeys.find(g);
+  assert(key != rotationKeys.end() && "rotation keys are collected per function");
+  return switchKey(loc, x, logq, key->second, g);
+}
+
+// Key switching of x with `key` (mod PQ) after phi_g, g = 0: none (the
+// decapsulation of sparse-secret encapsulation).
+Pair FunctionLowering::switchKey(Location loc, Pair x, unsigned logq, const KeyParts &key, uint64_t g) {
+  auto phi = [&](Value v) {
+    return g ? fhe::PolyAutomorphismOp::create(b, loc, v.getType(), v, b.getI64IntegerAttr(int64_t(g))).getResult() : v;
+  };
+  if (hybrid()) {
+    // phi_g of each digit of ax: the rotations of x share its digits.
+    SmallVector<Value> d = evalDigits(loc, x.first, g);
+    Value ax = hybridKeySwitch(loc, d, key, false, logq);
+    Value bx = hybridKeySwitch(loc, d, key, true, logq);
+    return {ax, fhe::PolyAddOp::create(b, loc, bx, phi(x.second))};
+  }
+  Value e;
+  if (g) {
+    Value c = toCoeff(loc, x.first, region2(logq), centeredKeySwitch());
+    Value rotated = fhe::AutomorphismOp::create(b, loc, c.getType(), c, b.getI64IntegerAttr(int64_t(g)));
+    e = fhe::NttOp::create(b, loc, cast<fhe::RnsType>(c.getType()).withDomain(fhe::Domain::eval), rotated);
+  } else {
+    e = toEval(loc, x.first, region2(logq), centeredKeySwitch());
+  }
+  Value ax = keySwitch(loc, e, key[0].first, logq);
+  Value bx = keySwitch(loc, e, key[0].second, logq);
+  return {ax, fhe::PolyAddOp::create(b, loc, bx, phi(x.second))};
+}
+
+// Sparse-secret encapsulation at q0 = 2^logq: round or floor((a' k mod q0 P')
+// / P') with the small key k to the ephemeral secret (rt::EncapsulationKey).
+Pair FunctionLowering::encapsulate(Location loc, Pair x, unsigned logq) {
+  const Pair &key = encapsulationKeys.at(logq).first;
+  auto basis = cast<fhe::RnsType>(key.first.getType()).getBasis();
+  const unsigned logP = unsigned(rt::encapsulationLogP(int(logq)));
+  Value e = toEval(loc, x.first, basis, centeredKeySwitch());
+  auto times = [&](Value k) {
+    Value wide = toPoly(loc, fhe::HadamardOp::create(b, loc, e, k), logq + logP);
+    return fhe::PolyShrOp::create(b, loc, polyType(logq), wide, int64_t(logP), centeredKeySwitch()).getResult();
+  };
+  return {times(key.first), fhe::PolyAddOp::create(b, loc, times(key.second), x.second)};
+}
+
+// ckks.linear_transform, baby-step giant-step: the baby rotations of x
+// (their key switches share x's decomposition after fhe-hoist-automorphisms),
+// then per giant step the products with its rotated diagonals summed in the
+// evaluation domain, so one iNTT/iCRT per polynomial gives the sum mod q
+// exactly; then the giant rotation. One basis for all inner sums (each baby
+// is converted once), sized for the largest: x's coefficients are below q,
+// the encoded diagonals' (read centered) below 2^bits of the widest.
+LogicalResult FunctionLowering::lowerLinearTransform(ckks::LinearTransformOp o) {
+  Location loc = o.getLoc();
+  auto t = o.getInput().getType();
+  unsigned logN = params.getLogN(), logq = t.getLogq();
+  ckks::BsgsPlan plan = o.getPlan();
+  Pair x = map.at(o.getInput());
+  llvm::DenseMap<int64_t, Pair> babies;
+  for (int64_t baby : plan.babies)
+    babies[baby] = baby == 0 ? x : rotate(loc, x, logq, rt::galoisForRotation(int(logN), baby));
+  std::vector<std::vector<rt::Complex>> rows = o.getDiagonalRows();
+  llvm::DenseMap<size_t, Value> diagonals;
+  unsigned plainBits = 1, terms = 0;
+  for (auto &[giant, members] : plan.groups) {
+    terms = std::max(terms, unsigned(members.size()));
+    for (auto [baby, i] : members) {
+      FailureOr<Value> m = plaintext(o, ckks::rotatedDiagonal(rows[i], giant), o.getConstantLogScale(), logq);
+      if (failed(m)) return failure();
+      diagonals[i] = *m;
+      plainBits = std::max(plainBits, magnitudeBits(*m));
+    }
+  }
+  auto basis = fhe::BasisAttr::get(b.getContext(), accumulatedProductBits(logN, logq, plainBits, terms));
+  std::optional<Pair> sum;
+  for (auto &[giant, members] : plan.groups) {
+    Value accA, accB;
+    for (auto [baby, i] : members) {
+      // Centered: the constant's residues are those of its small signed
+      // coefficients, not of their representatives mod q.
+      Value me = toEval(loc, diagonals.at(i), basis, /*centered=*/true);
+      Pair in = babies.at(baby);
+      Value pa = fhe::HadamardOp::create(b, loc, toEval(loc, in.first, basis), me);
+      Value pb = fhe::HadamardOp::create(b, loc, toEval(loc, in.second, basis), me);
+      accA = accA ? fhe::AddOp::create(b, loc, accA, pa).getResult() : pa;
+      accB = accB ? fhe::AddOp::create(b, loc, accB, pb).getResult() : pb;
+    }
+    Pair inner{toPoly(loc, accA, logq), toPoly(loc, accB, logq)};
+    if (giant != 0) inner = rotate(loc, inner, logq, rt::galoisForRotation(int(logN), giant));
+    sum = sum ? Pair{fhe::PolyAddOp::create(b, loc, sum->first, inner.first),
+                     fhe::PolyAddOp::create(b, loc, sum->second, inner.second)}
+              : inner;
+  }
+  map[o.getResult()] = *sum;
+  return success();
+}
+
+} // namespace fhec
