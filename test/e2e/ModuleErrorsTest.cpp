@@ -106,6 +106,39 @@ TEST(ModuleErrors, LoaderRejectsNonModulesAndBadManifests) {
   EXPECT_EQ(m.functions[0].args[0].words, 8);
 }
 
+// The codec's writer and parser agree: every record kind read back the same,
+// and written out byte for byte as the compiler's text.
+TEST(ModuleErrors, ManifestWriterAndParserAgree) {
+  const std::string text =
+      "fhec-manifest " + std::to_string(fhec::abi::kAbiVersion) +
+      "\n"
+      "target name=cpu-avx512 kernels=host shoup_bits=52 features=avx512f,avx512ifma\n"
+      "params logN=10 logQ=300 logp=30 dnum=3 secret=sparse h=64\n"
+      "client secret_weight=64\n"
+      "basis id=0 primes=1125899906826241,1125899906824193\n"
+      "func name=f entry=__fhec_entry_f workspace=4096\n"
+      "ct dir=in logq=120 logp=30 slots=64\n"
+      "ct dir=out logq=90 logp=30 slots=64\n"
+      "pt slots=64\n"
+      "arg kind=table table=prime_consts basis=0 param=0\n"
+      "arg kind=constant symbol=c0 words=8\n"
+      "arg kind=workspace\n"
+      "arg kind=poly dir=in logq=120 role=ct0.ax\n"
+      "arg kind=rns dir=in basis=0 bits=64 role=evk.ax\n"
+      "arg kind=poly dir=out logq=90 role=ct0.bx\n";
+  rt::Manifest m = rt::parseManifest(text);
+  EXPECT_EQ(m.kernels, rt::KernelPlace::Host);
+  EXPECT_EQ(m.cpuFeatures, (std::vector<std::string>{"avx512f", "avx512ifma"}));
+  EXPECT_EQ(m.dnum, 3);
+  EXPECT_EQ(m.secret, rt::SecretKind::Sparse);
+  ASSERT_EQ(m.functions.size(), 1u);
+  ASSERT_EQ(m.functions[0].args.size(), 6u);
+  EXPECT_TRUE(m.functions[0].args[5].output);
+  EXPECT_EQ(rt::writeManifest(m), text);
+  m.target.clear();
+  EXPECT_NE(errorOf([&] { rt::writeManifest(m); }).find("target name"), std::string::npos);
+}
+
 TEST(ModuleErrors, ManifestDescribesTheCompiledFunctions) {
   Program prog = compileProgram(kProgram);
   ASSERT_TRUE(prog.module);
