@@ -24,12 +24,6 @@ Layout naturalCrtLayout(fhe::CrtOp op) {
   return op.getOrder() == fhe::Order::matrix ? Layout::prime_major : Layout::coeff_major;
 }
 
-// Consumers that must read one layout: the NTTs and views need whole prime rows.
-std::optional<Layout> requiredLayout(Operation *user) {
-  if (isa<fhe::NttOp, fhe::InttOp, fhe::BasisPrefixOp>(user)) return Layout::prime_major;
-  return std::nullopt;
-}
-
 struct FHEInsertTransposesPass : public fhec::impl::FHEInsertTransposesBase<FHEInsertTransposesPass> {
   using FHEInsertTransposesBase::FHEInsertTransposesBase;
 

@@ -204,11 +204,8 @@ struct ModuleRunner {
     return out;
   }
 };
-} // namespace
-
-PYBIND11_MODULE(_fhec, m) {
-  m.doc() = "fhec's C++ core: tracing, compiling and running CKKS programs (see the fhec package)";
-
+// Maps ProgramError to the fhec exception of its kind and rt::Error to FhecError.
+void bindErrors(py::module_ &m) {
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
@@ -218,7 +215,10 @@ PYBIND11_MODULE(_fhec, m) {
       raise("FhecError", e.what());
     }
   });
+}
 
+// fhec.Params: CKKS parameters and their security estimate.
+void bindParams(py::module_ &m) {
   py::class_<rt::Params>(m, "Params", "CKKS parameters: N = 2^logN, top modulus 2^logQ, scale 2^logp (bits)")
       .def(py::init([](int logN, int logQ, int logp, const std::string &secret, int h, double sigma, int dnum) {
              rt::Params p;
@@ -252,7 +252,10 @@ PYBIND11_MODULE(_fhec, m) {
            },
            "(bits, text, grants 128, 192, 256): the estimate for keys mod P Q with this secret "
            "(fhec/runtime/Security.h, docs/security.md)");
+}
 
+// Ciphertexts and the client kernels.
+void bindCiphertexts(py::module_ &m) {
   py::class_<rt::Ciphertext>(m, "Ciphertext", "A CKKS ciphertext (ax, bx) mod 2^logq")
       .def_property_readonly("logN", &rt::Ciphertext::logN)
       .def_property_readonly("logq", &rt::Ciphertext::logq)
@@ -282,7 +285,90 @@ PYBIND11_MODULE(_fhec, m) {
         return clientKernels(p, target);
       },
       py::arg("params"), py::arg("target") = "auto");
+}
 
+// One serialized part of a key set (KeySet.to_bytes).
+py::bytes keySetPart(const rt::KeySet &k, const std::string &what, uint64_t g) {
+  if (what == "params") return rt::serialize(k.params);
+  if (what == "sk") {
+    if (!hasSecret(k)) throw rt::Error("these keys have no secret key");
+    return rt::serialize(k.params, k.sk);
+  }
+  if (what == "pk") {
+    if (!hasPublic(k)) throw rt::Error("these keys have no public key");
+    return rt::serialize(k.params, k.pk);
+  }
+  if (what == "evk") {
+    if (!hasEval(k)) throw rt::Error("these keys have no evaluation key");
+    return rt::serialize(k.params, k.evk);
+  }
+  if (what == "rk") {
+    auto it = k.rotationKeys.find(g);
+    if (it == k.rotationKeys.end()) throw rt::Error("no rotation key of Galois element " + std::to_string(g));
+    return rt::serialize(k.params, it->second);
+  }
+  if (what == "ek") {
+    auto it = k.encapsulationKeys.find(int(g));
+    if (it == k.encapsulationKeys.end())
+      throw rt::Error("no encapsulation key for q0 = 2^" + std::to_string(g));
+    return rt::serialize(k.params, it->second);
+  }
+  throw rt::Error("unknown key part '" + what + "'");
+}
+
+// Keys from serialized parts, all checked to be of one key set (KeySet.from_parts).
+rt::KeySet keySetFromParts(const py::bytes &params, std::optional<py::bytes> sk, std::optional<py::bytes> pk,
+                           std::optional<py::bytes> evk, const std::vector<py::bytes> &rks,
+                           const std::vector<std::string> &names, const std::vector<py::bytes> &eks) {
+  rt::KeySet k;
+  k.params = rt::deserializeParams(std::string(params));
+  // Every part must belong to the key set of the first one read.
+  rt::KeySetId id;
+  std::string owner;
+  auto same = [&](const rt::KeySetId &got, const std::string &what) {
+    if (!id.known()) {
+      id = got;
+      owner = what;
+      return;
+    }
+    rt::checkSameKeySet(id, owner, got, what);
+  };
+  size_t n = 0;
+  auto name = [&](const char *fallback) { return n < names.size() && !names[n].empty() ? names[n] : fallback; };
+  if (sk) {
+    std::string b(*sk);
+    k.sk = rt::deserializeSecretKey(b, k.params);
+    rt::secureWipe(b.data(), b.size());
+    same(k.sk.keySet, name("the secret key"));
+  }
+  ++n;
+  if (pk) {
+    k.pk = rt::deserializePublicKey(std::string(*pk), k.params);
+    same(k.pk.keySet, name("the public key"));
+  }
+  ++n;
+  if (evk) {
+    k.evk = rt::deserializeEvalKey(std::string(*evk), k.params);
+    same(k.evk.keySet, name("the evaluation key"));
+  }
+  ++n;
+  for (const auto &b : rks) {
+    rt::RotationKey rk = rt::deserializeRotationKey(std::string(b), k.params);
+    same(rk.keySet, name("a rotation key"));
+    ++n;
+    k.rotationKeys[rk.galois] = std::move(rk);
+  }
+  for (const auto &b : eks) {
+    rt::EncapsulationKey ek = rt::deserializeEncapsulationKey(std::string(b), k.params);
+    same(ek.keySet, name("an encapsulation key"));
+    ++n;
+    k.encapsulationKeys[ek.logq0] = std::move(ek);
+  }
+  return k;
+}
+
+// fhec.KeySet: key generation, the keys a party holds, their serialization.
+void bindKeySet(py::module_ &m) {
   py::class_<rt::KeySet>(m, "KeySet", "The keys of one key generation that a party holds (any of secret, public, "
                                       "evaluation and rotation keys)")
       .def(py::init([](const rt::Params &p, const std::shared_ptr<ClientKernels> &k) {
@@ -359,94 +445,18 @@ PYBIND11_MODULE(_fhec, m) {
             return out;
           },
           py::arg("secret"), py::arg("evaluation"), "A copy without the secret key and/or the evaluation keys")
-      .def(
-          "to_bytes",
-          [](const rt::KeySet &k, const std::string &what, uint64_t g) -> py::bytes {
-            if (what == "params") return rt::serialize(k.params);
-            if (what == "sk") {
-              if (!hasSecret(k)) throw rt::Error("these keys have no secret key");
-              return rt::serialize(k.params, k.sk);
-            }
-            if (what == "pk") {
-              if (!hasPublic(k)) throw rt::Error("these keys have no public key");
-              return rt::serialize(k.params, k.pk);
-            }
-            if (what == "evk") {
-              if (!hasEval(k)) throw rt::Error("these keys have no evaluation key");
-              return rt::serialize(k.params, k.evk);
-            }
-            if (what == "rk") {
-              auto it = k.rotationKeys.find(g);
-              if (it == k.rotationKeys.end()) throw rt::Error("no rotation key of Galois element " + std::to_string(g));
-              return rt::serialize(k.params, it->second);
-            }
-            if (what == "ek") {
-              auto it = k.encapsulationKeys.find(int(g));
-              if (it == k.encapsulationKeys.end())
-                throw rt::Error("no encapsulation key for q0 = 2^" + std::to_string(g));
-              return rt::serialize(k.params, it->second);
-            }
-            throw rt::Error("unknown key part '" + what + "'");
-          },
-          py::arg("what"), py::arg("galois") = 0,
-          "fhec's versioned serialization of one part: params, sk, pk, evk, rk (of Galois element `galois`) or ek "
-          "(of q0 = 2^`galois`)")
-      .def_static(
-          "from_parts",
-          [](const py::bytes &params, std::optional<py::bytes> sk, std::optional<py::bytes> pk,
-             std::optional<py::bytes> evk, const std::vector<py::bytes> &rks, const std::vector<std::string> &names,
-             const std::vector<py::bytes> &eks) {
-            rt::KeySet k;
-            k.params = rt::deserializeParams(std::string(params));
-            // Every part must belong to the key set of the first one read.
-            rt::KeySetId id;
-            std::string owner;
-            auto same = [&](const rt::KeySetId &got, const std::string &what) {
-              if (!id.known()) {
-                id = got;
-                owner = what;
-                return;
-              }
-              rt::checkSameKeySet(id, owner, got, what);
-            };
-            size_t n = 0;
-            auto name = [&](const char *fallback) { return n < names.size() && !names[n].empty() ? names[n] : fallback; };
-            if (sk) {
-              std::string b(*sk);
-              k.sk = rt::deserializeSecretKey(b, k.params);
-              rt::secureWipe(b.data(), b.size());
-              same(k.sk.keySet, name("the secret key"));
-            }
-            ++n;
-            if (pk) {
-              k.pk = rt::deserializePublicKey(std::string(*pk), k.params);
-              same(k.pk.keySet, name("the public key"));
-            }
-            ++n;
-            if (evk) {
-              k.evk = rt::deserializeEvalKey(std::string(*evk), k.params);
-              same(k.evk.keySet, name("the evaluation key"));
-            }
-            ++n;
-            for (const auto &b : rks) {
-              rt::RotationKey rk = rt::deserializeRotationKey(std::string(b), k.params);
-              same(rk.keySet, name("a rotation key"));
-              ++n;
-              k.rotationKeys[rk.galois] = std::move(rk);
-            }
-            for (const auto &b : eks) {
-              rt::EncapsulationKey ek = rt::deserializeEncapsulationKey(std::string(b), k.params);
-              same(ek.keySet, name("an encapsulation key"));
-              ++n;
-              k.encapsulationKeys[ek.logq0] = std::move(ek);
-            }
-            return k;
-          },
-          py::arg("params"), py::arg("sk"), py::arg("pk"), py::arg("evk"), py::arg("rotation_keys"),
-          py::arg("names") = std::vector<std::string>{}, py::arg("encapsulation_keys") = std::vector<py::bytes>{},
-          "Keys from serialized parts (None where absent), all checked to be of one key set; `names` (sk, pk, evk, "
-          "then each rotation key, then each encapsulation key) name them in errors");
+      .def("to_bytes", &keySetPart, py::arg("what"), py::arg("galois") = 0,
+           "fhec's versioned serialization of one part: params, sk, pk, evk, rk (of Galois element `galois`) or ek "
+           "(of q0 = 2^`galois`)")
+      .def_static("from_parts", &keySetFromParts, py::arg("params"), py::arg("sk"), py::arg("pk"), py::arg("evk"),
+                  py::arg("rotation_keys"), py::arg("names") = std::vector<std::string>{},
+                  py::arg("encapsulation_keys") = std::vector<py::bytes>{},
+                  "Keys from serialized parts (None where absent), all checked to be of one key set; `names` (sk, "
+                  "pk, evk, then each rotation key, then each encapsulation key) name them in errors");
+}
 
+// Module-level functions: compilation helpers, targets, Galois elements.
+void bindFunctions(py::module_ &m) {
   m.def(
       "write_file",
       [](const std::string &path, const py::bytes &data, bool secret) {
@@ -486,7 +496,10 @@ PYBIND11_MODULE(_fhec, m) {
         "Every target as JSON (target/Target.h): name, cpu_features, gpu, emulated, missing_here");
   m.def("galois_for_rotation", &rt::galoisForRotation, py::arg("logN"), py::arg("r"));
   m.def("galois_for_conjugation", &rt::galoisForConjugation, py::arg("logN"));
+}
 
+// fhec.Program: a parsed and compiled ckks program.
+void bindProgram(py::module_ &m) {
   py::class_<Program>(m, "Program", "A ckks program: its source, its compiled module and its oracles")
       .def_static("parse", &Program::parse, py::arg("text"), py::arg("name") = "<program>")
       .def_property_readonly("params", &Program::params)
@@ -564,7 +577,10 @@ PYBIND11_MODULE(_fhec, m) {
           },
           py::arg("inputs"), py::arg("plaintexts") = std::vector<py::array_t<std::complex<double>>>{},
           "The computation on plaintext slot vectors (the ciphertext arguments' and the plaintext arguments')");
+}
 
+// Executors: a program or a compiled module with one key set prepared.
+void bindExecutors(py::module_ &m) {
   py::class_<ProgramExecutor>(m, "Executor", "A compiled program with one key set's keys prepared")
       .def(py::init([](const Program &p, const rt::KeySet &k) {
              py::gil_scoped_release nogil;
@@ -630,7 +646,10 @@ PYBIND11_MODULE(_fhec, m) {
           "key set")
       .def_property_readonly("last_run_seconds", [](const ModuleRunner &r) { return r.lastRunSeconds; },
                              "wall time of the last run inside the runtime, without (de)serialization (s)");
+}
 
+// fhec.ProgramBuilder: the tracer's back end.
+void bindProgramBuilder(py::module_ &m) {
   py::class_<ProgramBuilder>(m, "ProgramBuilder", "Builds a managed ckks program op by op (the tracer's back end)")
       .def(py::init([](const rt::Params &p, const std::string &security, const std::string &keySwitch,
                        const std::string &name, const std::vector<py::tuple> &inputs, const py::tuple &loc) {
@@ -690,4 +709,18 @@ PYBIND11_MODULE(_fhec, m) {
       .def("finish", [](ProgramBuilder &b, const std::vector<size_t> &results, const py::tuple &l) {
         return b.finish(results, location(l));
       });
+}
+
+} // namespace
+
+PYBIND11_MODULE(_fhec, m) {
+  m.doc() = "fhec's C++ core: tracing, compiling and running CKKS programs (see the fhec package)";
+  bindErrors(m);
+  bindParams(m);
+  bindCiphertexts(m);
+  bindKeySet(m);
+  bindFunctions(m);
+  bindProgram(m);
+  bindExecutors(m);
+  bindProgramBuilder(m);
 }
