@@ -82,11 +82,17 @@ LogicalResult resolveOptions(CompileOptions &options, std::string &error) {
   };
   std::string names;
   for (const OptimizationPass &p : optimizationPasses()) names += std::string(names.empty() ? "" : ", ") + p.name;
-  for (const std::string &name : options.disabledPasses)
+  for (const std::string &name : options.disabledPasses) {
     if (!known(name)) {
       error = "--disable-pass=" + name + ": no such optimization pass (passes: " + names + ")";
       return failure();
     }
+    // GPU targets always plan their memory (addOptimizations).
+    if (name == "fhec-plan-workspace" && options.spec().gpu) {
+      error = "--disable-pass=" + name + ": a GPU target needs it (its buffers live in the workspace)";
+      return failure();
+    }
+  }
   for (const auto &[name, opts] : options.passOptions) {
     auto p = llvm::find_if(optimizationPasses(), [&](const OptimizationPass &o) { return name == o.name; });
     if (p == optimizationPasses().end() && name != kLoweringPass) {
@@ -111,10 +117,11 @@ static LogicalResult addOptimizations(OpPassManager &pm, const CompileOptions &o
                                       std::string &error) {
   const bool gpu = options.spec().gpu;
   for (const OptimizationPass &p : optimizationPasses()) {
-    if (p.onLoops != onLoops || llvm::is_contained(options.disabledPasses, p.name)) continue;
+    if (p.onLoops != onLoops) continue;
     // GPU targets need every buffer in the workspace (device memory
     // allocated by the runtime): memory planning runs at every -O level.
     bool required = gpu && llvm::StringRef(p.name) == "fhec-plan-workspace";
+    if (llvm::is_contained(options.disabledPasses, p.name)) continue;
     if (p.level > options.optLevel && !required) continue;
     std::unique_ptr<Pass> pass = p.create();
     auto it = options.passOptions.find(p.name);

@@ -16,6 +16,7 @@ module attributes {ckks.params = #ckks.params<logN = 6, logQ = 80, logp = 20, se
 // SYNTAX: malformed.mlir:3:{{[0-9]+}}: error:
 // RUN: not fhec %s -O3 2>&1 | FileCheck %s --check-prefix=OLEVEL
 // RUN: not fhec %s --disable-pass=fhe-vectorize 2>&1 | FileCheck %s --check-prefix=DISABLE
+// RUN: not fhec %s --target=cuda-emu --emit=mlir --disable-pass=fhec-plan-workspace 2>&1 | FileCheck %s --check-prefix=GPUPLAN
 // RUN: not fhec %s --pass-option=fhe-fuse 2>&1 | FileCheck %s --check-prefix=OPTSYNTAX
 // RUN: not fhec %s --pass-option='fhe-tile{size=4}' 2>&1 | FileCheck %s --check-prefix=OPTPASS
 // RUN: not fhec %s --pass-option='fhe-fuse{speed=fast}' 2>&1 | FileCheck %s --check-prefix=OPTNAME
@@ -32,6 +33,7 @@ module attributes {ckks.params = #ckks.params<logN = 6, logQ = 80, logp = 20, se
 // TINY: tiny-ring.mlir:3:46: error: a sparse secret needs its Hamming weight h in [1, N = 32], not 64
 // OLEVEL: fhec: error: unknown optimization level -O3 (expected -O0, -O1 or -O2)
 // DISABLE: fhec: error: --disable-pass=fhe-vectorize: no such optimization pass (passes: fhe-hoist-automorphisms, fhe-reorder-icrt, fhe-merge-ntt-levels, fhe-insert-transposes, fhe-fuse, fhec-plan-workspace)
+// GPUPLAN: fhec: error: --disable-pass=fhec-plan-workspace: a GPU target needs it (its buffers live in the workspace)
 // OPTSYNTAX: fhec: error: --pass-option='fhe-fuse': expected NAME{key=value ...}
 // OPTPASS: fhec: error: --pass-option: no optimization pass named 'fhe-tile'
 // OPTNAME: error: options of fhe-fuse: {{.*}}speed
