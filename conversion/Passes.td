@@ -10,10 +10,15 @@ def CKKSToFHE : Pass<"ckks-to-fhe", "::mlir::ModuleOp"> {
     becomes the five polynomial products of HEAAN's Scheme::mult
     (Jung et al. 2021, Fig. 2): region 1 in Karatsuba form (a1 a2, b1 b2,
     (a1 + b1)(a2 + b2)) and region 2 (relinearization with the evaluation
-    key, held in RNS/NTT form and passed as two extra arguments `evk.ax`,
-    `evk.bx`). CRT'd and NTT'd operands are shared between products. The
-    pass also emits `__fhec_evk_prepare`, the CRT + NTT the runtime runs once
-    on each evaluation-key polynomial. RNS bases carry only their bound
+    key, held in RNS/NTT form and passed as extra arguments `evk.ax`,
+    `evk.bx`, and with dnum > 1 the further parts `evk.ax.1`, `evk.bx.1`,
+    ...). Rotations and conjugation switch keys the same way with the
+    rotation keys `rk<g>.ax`, `rk<g>.bx`, and bootstrapping's encapsulation
+    with the keys `ek<q0>.sparse.*` and `ek<q0>.dense.*`. CRT'd and NTT'd
+    operands are shared between products. The pass also emits
+    `__fhec_evk_prepare`, the CRT + NTT the runtime runs once on each
+    evaluation- and rotation-key polynomial (and `__fhec_ek_prepare_<q0>`
+    for the key to the ephemeral secret). RNS bases carry only their bound
     (`#fhe.basis<min_bits = ...>`) until `fhe-select-basis`.
   }];
   let dependentDialects = ["::fhec::fhe::FHEDialect", "::mlir::func::FuncDialect"];
@@ -23,10 +28,12 @@ def FHEToLoops : Pass<"fhe-to-loops", "::mlir::ModuleOp"> {
   let summary = "Lower fhe kernel ops to scf loop nests over memrefs with modarith arithmetic";
   let description = [{
     A dialect conversion: every !fhe.poly becomes memref<N x limbs x i64>
-    and every !fhe.rns memref<m x N x i64> (prime-major) or memref<N x m x i64>
-    (coefficient-major). One pattern family per kernel (conversion/FHEToLoops/):
-    CRT (Algo. 1), NTT/iNTT in the levels of `fhe-merge-ntt-levels` with
-    Harvey's lazy butterflies, residue-space kernels (Hadamard, add, sub,
+    and every !fhe.rns memref<m x N x iW> (prime-major, rows padded to
+    N + 24 words) or memref<N x m x iW> (coefficient-major), W the target's
+    residue word (64 bits on the CPU targets, 32 on cuda and cuda-emu).
+    One pattern family per kernel (conversion/FHEToLoops/): CRT (Algo. 1),
+    NTT/iNTT in the levels of `fhe-merge-ntt-levels` with Harvey's lazy
+    butterflies, residue-space kernels (Hadamard, add, sub,
     fused chains, incomplete-NTT small products, transposes), iCRT (Algo. 5,
     or Algo. 6 when `fhe-reorder-icrt` chose the matrix form), the BigInt
     chains, and fused coefficient-space kernels. Lowering reads the passes'
@@ -58,7 +65,8 @@ def ModArithToArith : Pass<"modarith-to-arith"> {
     reduction of the double-word product, lazy add/sub/reduce with
     branch-free conditional subtractions (unsigned minima), and the
     three-word multiply-accumulate; elementwise on scalars or vectors.
-    With word-bits=32 (the cuda target, primes < 2^30), residue arithmetic
+    Used for every target but cpu-avx512. With word-bits=32 (the cuda and
+    cuda-emu targets, primes < 2^30), residue arithmetic
     (add, sub, reduce, Shoup with base 2^32, Barrett) is done on i32 words,
     which GPUs multiply natively (mul.lo/mul.hi); the multi-word BigInt
     accumulations stay 64-bit.
@@ -124,7 +132,8 @@ def FHECPromoteThreadScratch : Pass<"fhec-promote-thread-scratch", "::mlir::func
     first); every index then folds to a constant and LLVM's SROA keeps the
     arrays in registers. Otherwise nothing changes: with one array left in
     local memory, unrolling for the others only adds register pressure (the
-    paper-size iCRT kernels, measured 17% slower on an H200 that way).
+    paper-size iCRT kernels, measured 17% slower on an H200 that way on
+    2026-11-26, commit b16147d).
   }];
   let options = [
     Option<"maxTripCount", "max-trip-count", "int64_t", "64", "Largest trip count to unroll">,
@@ -195,7 +204,7 @@ def FHECGPUToEmu : Pass<"fhec-gpu-to-emu", "::mlir::ModuleOp"> {
   let summary = "Make the kernels of gpu.module @fhec_kernels host functions of the CPU execution";
   let description = [{
     The cuda-emu target runs the outlined kernels on the CPU with the GPU's
-    semantics (docs/design.md, "Lowering structure"): each gpu.func becomes a
+    semantics (docs/gpu.md, "cuda-emu"): each gpu.func becomes a
     private func.func of the host module; gpu.thread_id, block_id, block_dim
     and grid_dim become calls of fhec_rt_gpu_thread_id(dim) ... (the runtime
     keeps them per emulated thread) and gpu.barrier a call of

@@ -1,7 +1,7 @@
 // HE Mul + rescale with the paper's modulus (Q = 2^1200, p = 2^30) at 128-bit
-// security: N = 2^17, so keys mod Q^2 = 2^2400 are within the HE Standard's
-// bound (about 3500 bits at this N, extrapolated from its N = 2^16 row; see
-// fhec/runtime/Security.h), 2^16 complex slots. No opt-out needed.
+// security: N = 2^17, so keys mod Q^2 = 2^2400 are within the HE Standard
+// v2 tables' 128-bit bound at this N (3523 bits; fhec estimates about 193
+// bits, fhec/runtime/Security.h), 2^16 complex slots. No opt-out needed.
 // Run: fhec run examples/he_mul_secure.mlir
 !ct = !ckks.ct<logN = 17, logq = 1200, logp = 30, slots = 65536>
 !ct2 = !ckks.ct<logN = 17, logq = 1200, logp = 60, slots = 65536>

@@ -115,9 +115,10 @@ def FHEReorderICRT : Pass<"fhe-reorder-icrt", "::mlir::ModuleOp"> {
     column at a time over blocks of coefficients, each column a short
     (two- or three-word) accumulation instead of a BigInt accumulator per
     coefficient (Algo. 6). Since every consumer reduces mod 2^logq, only the
-    L = limbs(logq) columns of (P/p_j) mod 2^(64 L) are kept, and k P is
-    subtracted as k (P mod 2^(64 L)), k from the double-precision estimate
-    (exact under the basis margin; see conversion/FHEToLoops/Icrt.cpp). CRT
+    L = limbs(logq) columns of (P/p_j) mod 2^(64 L) are kept (narrower
+    digit columns on IFMA and GPU targets: IcrtDigits.cpp, IcrtGpu.cpp),
+    and k P is subtracted as k (P mod 2^(64 L)), k from the double-precision
+    estimate (exact under the basis margin; see conversion/FHEToLoops/Icrt.cpp). CRT
     likewise becomes (N x limbs) x (limbs x m) with beta^k mod p_j, one prime
     row at a time per block. Records `order = #fhe<order matrix>` and `block`
     on the ops; without this pass the lowering keeps Algo. 5 / Algo. 1.
@@ -261,8 +262,10 @@ def FHECOutlineKernels : Pass<"fhec-outline-kernels", "::mlir::ModuleOp"> {
 def FHECPlanWorkspace : Pass<"fhec-plan-workspace", "::mlir::ModuleOp"> {
   let summary = "Place every kernel temporary of a function in one workspace, reusing dead buffers";
   let description = [{
-    Memory planning (an optimization of -O1 and above); runs after fhe-to-loops. Each top-level memref.alloc of a function (a
-    kernel's result buffer) is live from its allocation to the last top-level
+    Memory planning (an optimization of -O1 and above; on GPU targets it runs
+    at every level, since their buffers must be device memory the runtime
+    allocates); runs after fhe-to-loops. Each top-level memref.alloc of a
+    function (a kernel's result buffer) is live from its allocation to the last top-level
     op using it or a view of it; buffers with disjoint live ranges share
     bytes. Placement is greedy by decreasing size at the lowest free 64-byte
     aligned offset. The allocations become memref.view's of a trailing
@@ -277,9 +280,9 @@ def FHECPlanWorkspace : Pass<"fhec-plan-workspace", "::mlir::ModuleOp"> {
 def FHECFreeBuffers : Pass<"fhec-free-buffers", "::mlir::ModuleOp"> {
   let summary = "Free each kernel buffer left on the heap after its last use";
   let description = [{
-    The lowering without memory planning (-O0, or with fhec-plan-workspace
-    disabled): every top-level memref.alloc of a function that is not
-    returned gets a memref.dealloc right after the last top-level op that
+    The lowering without memory planning (-O0 on the CPU targets, or with
+    fhec-plan-workspace disabled): every top-level memref.alloc of a
+    function that is not returned gets a memref.dealloc right after the last top-level op that
     uses it or a view of it, so a call allocates and frees each temporary
     (malloc/free) as the first fhec did. After fhec-plan-workspace no such
     buffer is left.
@@ -306,7 +309,7 @@ def FHECABI : Pass<"fhec-abi", "::mlir::ModuleOp"> {
 def FHECEmitABI : Pass<"fhec-emit-abi", "::mlir::ModuleOp"> {
   let summary = "Emit the C ABI of a lowered module: entry wrappers, manifest and version globals";
   let description = [{
-    Runs on the LLVM dialect. For each function named in `fhec.entries` adds
+    Runs on the LLVM dialect. For each function named in `fhe.entries` adds
     `void __fhec_entry_<name>(void **args)` which loads one pointer per
     argument and calls the bare-pointer function; adds the globals
     `__fhec_abi_version` (i32) and `__fhec_manifest` (NUL-terminated text).

@@ -327,7 +327,7 @@ int driverMain(int argc, char **argv) {
   cl::HideUnrelatedOptions(cat);
   cl::ParseCommandLineOptions(int(args.size()), args.data(),
                               "fhec: the FHE kernel compiler\n\n"
-                              "  fhec in.mlir --target=cpu -O2 --emit=fhe|mlir|llvm|asm|obj|so -o out\n"
+                              "  fhec in.mlir --target=auto -O2 --emit=ckks|fhe|mlir|llvm|asm|obj|so|ptx -o out\n"
                               "  fhec run in.mlir   compile, generate keys, encrypt random inputs, run,\n"
                               "                     decrypt and check against the plaintext computation\n"
                               "                     and the GMP reference; print per-phase times\n\n"
