@@ -3,6 +3,7 @@
 // executing, the reference) and the runtime (parameters, keys, encryption,
 // serialization). Heavy calls release the GIL. C++ errors become the classes
 // of fhec.errors (ProgramError kinds, rt::Error as FhecError).
+#include "python/src/Bindings.h"
 #include "codegen/ClientKernels.h"
 #include "frontend/Program.h"
 #include "frontend/ProgramBuilder.h"
@@ -28,8 +29,8 @@
 #include <mutex>
 #include <thread>
 
-namespace py = pybind11;
 using namespace fhec;
+using namespace fhec::python;
 
 namespace {
 
@@ -49,24 +50,6 @@ const char *className(ProgramError::Kind k) {
   return "FhecError";
 }
 
-// (file, line, column) from Python.
-SourceLocation location(const py::tuple &t) {
-  if (t.size() != 3) throw py::value_error("a source location is (file, line, column)");
-  return {t[0].cast<std::string>(), t[1].cast<unsigned>(), t[2].cast<unsigned>()};
-}
-
-std::vector<rt::Complex> toComplex(const py::array_t<std::complex<double>, py::array::c_style | py::array::forcecast> &a) {
-  if (a.ndim() != 1) throw py::value_error("expected a 1-D array of slot values");
-  return std::vector<rt::Complex>(a.data(), a.data() + a.size());
-}
-
-py::array_t<std::complex<double>> toArray(const std::vector<rt::Complex> &v) {
-  py::array_t<std::complex<double>> a(py::ssize_t(v.size()));
-  std::copy(v.begin(), v.end(), a.mutable_data());
-  return a;
-}
-
-py::tuple shapeTuple(const CiphertextShape &s) { return py::make_tuple(s.logq, s.logp, s.slots); }
 
 // The client kernels of (params, target), compiled once per process.
 struct ClientKernels {
@@ -108,10 +91,6 @@ rt::KeySetId keySetOf(const rt::KeySet &k) {
   return {};
 }
 
-CiphertextShape shapeFrom(const py::tuple &t) {
-  if (t.size() != 3) throw py::value_error("a ciphertext shape is (logq, logp, slots)");
-  return {t[0].cast<int>(), t[1].cast<int>(), t[2].cast<int>()};
-}
 
 // The bytes of a contiguous buffer (bytes, bytearray, a NumPy array); valid
 // while `info` (which holds the buffer) lives.
@@ -123,87 +102,7 @@ std::string_view viewOf(const py::buffer_info &info) {
   return {static_cast<const char *>(info.ptr), size_t(info.size * info.itemsize)};
 }
 
-// fhec.ray's transport of a ciphertext: (logq, logp, slots, key set lo, key
-// set hi, ax words, bx words), the words as NumPy uint64 views of the
-// polynomials (`base` keeps them alive): Ray ships such arrays out of band,
-// so a ciphertext is copied once into its object store, where a worker's
-// kernel reads it in place (wireView), and a result once out of it (fromWire).
-py::tuple wireOf(const rt::Ciphertext &c, const py::object &base) {
-  auto words = [&](const rt::BigPoly &p) {
-    py::array_t<uint64_t> a({py::ssize_t(p.words.size())}, {py::ssize_t(sizeof(uint64_t))}, p.words.data(), base);
-    a.attr("setflags")(py::arg("write") = false);  // a view of a ciphertext, which is immutable
-    return a;
-  };
-  return py::make_tuple(c.logq(), c.logp, c.slots, c.keySet.lo, c.keySet.hi, words(c.ax), words(c.bx));
-}
 
-rt::Error notReduced(const char *part, int logq) {
-  return rt::Error(std::string("ciphertext ") + part + " is not reduced mod 2^" + std::to_string(logq));
-}
-
-// A view of a wire tuple's ciphertext (its words stay in the tuple's arrays),
-// checked as deserializeCiphertext checks a file's (modulus, shape and, if
-// `checkReduced`, reduced coefficients). Throws rt::Error.
-rt::CiphertextView wireView(const py::tuple &t, const rt::Params &p, bool checkReduced = true) {
-  if (t.size() != 7) throw rt::Error("not a ciphertext's wire tuple");
-  rt::CiphertextView c;
-  try {
-    c.logq = t[0].cast<int>();
-    c.logp = t[1].cast<int>();
-    c.slots = t[2].cast<int>();
-    c.keySet.lo = t[3].cast<uint64_t>();
-    c.keySet.hi = t[4].cast<uint64_t>();
-  } catch (const py::cast_error &) {
-    throw rt::Error("a ciphertext's wire tuple must start with five integers");
-  }
-  if (c.logq < 1 || c.logq > p.logQ)
-    throw rt::Error("ciphertext modulus 2^" + std::to_string(c.logq) + " is out of range for " + p.str());
-  p.validateCiphertext(c.logq, c.logp, c.slots);
-  c.logN = p.logN;
-  auto words = [&](const py::handle &h, const char *name) {
-    using Words = py::array_t<uint64_t, py::array::c_style>;
-    if (!Words::check_(h)) throw rt::Error(std::string("ciphertext ") + name + " must be a contiguous uint64 array");
-    auto a = py::reinterpret_borrow<Words>(h);
-    if (size_t(a.size()) != (size_t(1) << p.logN) * size_t(rt::limbsFor(c.logq)))
-      throw rt::Error(std::string("ciphertext ") + name + " does not hold N * limbs(logq) words");
-    if (checkReduced && !rt::wordsReduced(a.data(), p.logN, c.logq)) throw notReduced(name, c.logq);
-    return a.data();
-  };
-  c.ax = words(t[5], "ax");
-  c.bx = words(t[6], "bx");
-  return c;
-}
-
-// The ciphertext of a wire tuple (a copy of its words), checked as wireView.
-rt::Ciphertext fromWire(const py::tuple &t, const rt::Params &p) {
-  rt::CiphertextView v = wireView(t, p, /*checkReduced=*/false);
-  auto copy = [&](const uint64_t *words, const char *name) {
-    rt::BigPoly out = rt::BigPoly::uninitialized(v.logN, v.logq);
-    if (!rt::copyReducedWords(out.words.data(), words, v.logN, v.logq)) throw notReduced(name, v.logq);
-    return out;
-  };
-  return rt::Ciphertext(copy(v.ax, "ax"), copy(v.bx, "bx"), v.logp, v.slots, v.keySet);
-}
-
-// A compiled module loaded from its bytes with one key set's keys prepared:
-// what a worker process runs (fhec.ray), without the program's source.
-struct ModuleRunner {
-  std::unique_ptr<rt::CompiledModule> module;  // outlives exec, which refers to it
-  std::unique_ptr<rt::Executor> exec;
-  std::string function;
-  rt::Params params;
-  double lastRunSeconds = 0;
-
-  std::vector<rt::Ciphertext> run(const std::vector<rt::CiphertextView> &inputs, unsigned threads,
-                                  const std::vector<std::vector<rt::Complex>> &plaintexts) {
-    module->setThreads(int(threads ? threads : std::max(1u, std::thread::hardware_concurrency())));
-    auto t0 = std::chrono::steady_clock::now();
-    std::vector<rt::Ciphertext> out;
-    exec->run(function, inputs, out, plaintexts);
-    lastRunSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    return out;
-  }
-};
 // Maps ProgramError to the fhec exception of its kind and rt::Error to FhecError.
 void bindErrors(py::module_ &m) {
   py::register_exception_translator([](std::exception_ptr p) {
@@ -496,219 +395,6 @@ void bindFunctions(py::module_ &m) {
         "Every target as JSON (target/Target.h): name, cpu_features, gpu, emulated, missing_here");
   m.def("galois_for_rotation", &rt::galoisForRotation, py::arg("logN"), py::arg("r"));
   m.def("galois_for_conjugation", &rt::galoisForConjugation, py::arg("logN"));
-}
-
-// fhec.Program: a parsed and compiled ckks program.
-void bindProgram(py::module_ &m) {
-  py::class_<Program>(m, "Program", "A ckks program: its source, its compiled module and its oracles")
-      .def_static("parse", &Program::parse, py::arg("text"), py::arg("name") = "<program>")
-      .def_property_readonly("params", &Program::params)
-      .def_property_readonly("function_name", &Program::functionName)
-      .def_property_readonly("input_shapes",
-                             [](const Program &p) {
-                               py::list l;
-                               for (const auto &s : p.inputShapes()) l.append(shapeTuple(s));
-                               return l;
-                             })
-      .def_property_readonly("output_shapes",
-                             [](const Program &p) {
-                               py::list l;
-                               for (const auto &s : p.outputShapes()) l.append(shapeTuple(s));
-                               return l;
-                             })
-      .def_property_readonly("galois_elements", &Program::galoisElements)
-      .def_property_readonly("encapsulation_moduli", &Program::encapsulationModuli)
-      .def_property_readonly("security", &Program::security)
-      .def_property_readonly("compiled", &Program::compiled)
-      .def("mlir", &Program::mlir, py::arg("locations") = false)
-      .def(
-          "lower",
-          [](const Program &p, const std::string &stage, const std::string &target, unsigned optLevel) {
-            CompileOptions o;
-            o.target = target;
-            o.optLevel = optLevel;
-            std::string error;
-            if (failed(resolveOptions(o, error))) throw ProgramError(ProgramError::Kind::Parameter, error);
-            Stage s = stage == "fhe" ? Stage::FHE : stage == "mlir" ? Stage::Loops : Stage::LLVMDialect;
-            if (stage != "fhe" && stage != "mlir")
-              throw ProgramError(ProgramError::Kind::Parameter, "stage must be 'fhe' or 'mlir'");
-            py::gil_scoped_release nogil;
-            return p.lower(o, s);
-          },
-          py::arg("stage") = "fhe", py::arg("target") = "cpu", py::arg("opt_level") = 2)
-      .def(
-          "compile",
-          [](Program &p, const std::string &target, unsigned optLevel, const std::vector<std::string> &disabled,
-             bool allowInsecure) {
-            CompileOptions o;
-            o.target = target;
-            o.optLevel = optLevel;
-            o.disabledPasses = disabled;
-            py::gil_scoped_release nogil;
-            p.compile(o, allowInsecure);
-          },
-          py::arg("target") = "auto", py::arg("opt_level") = 2, py::arg("disabled_passes") = std::vector<std::string>{},
-          py::arg("allow_insecure") = false)
-      .def_property_readonly("target", [](const Program &p) { return p.module().manifest().target; })
-      .def(
-          "library_bytes", [](const Program &p) { return py::bytes(p.libraryBytes()); },
-          "The compiled shared library (what ModuleRunner loads in another process)")
-      .def(
-          "reference",
-          [](const Program &p, const std::vector<rt::Ciphertext> &inputs, const rt::KeySet &keys,
-             const std::vector<py::array_t<std::complex<double>, py::array::c_style | py::array::forcecast>> &plains) {
-            std::vector<std::vector<rt::Complex>> pt;
-            for (const auto &a : plains) pt.push_back(toComplex(a));
-            py::gil_scoped_release nogil;
-            return p.reference(inputs, keys, pt);
-          },
-          py::arg("inputs"), py::arg("keys"), py::arg("plaintexts") = std::vector<py::array_t<std::complex<double>>>{},
-          "The GMP reference on the inputs (bit-exact oracle)")
-      .def(
-          "plain",
-          [](const Program &p, const std::vector<py::array_t<std::complex<double>, py::array::c_style | py::array::forcecast>> &inputs,
-             const std::vector<py::array_t<std::complex<double>, py::array::c_style | py::array::forcecast>> &plains) {
-            std::vector<std::vector<rt::Complex>> in, pt;
-            for (const auto &a : inputs) in.push_back(toComplex(a));
-            for (const auto &a : plains) pt.push_back(toComplex(a));
-            std::vector<py::array_t<std::complex<double>>> out;
-            for (const auto &v : p.plain(in, pt)) out.push_back(toArray(v));
-            return out;
-          },
-          py::arg("inputs"), py::arg("plaintexts") = std::vector<py::array_t<std::complex<double>>>{},
-          "The computation on plaintext slot vectors (the ciphertext arguments' and the plaintext arguments')");
-}
-
-// Executors: a program or a compiled module with one key set prepared.
-void bindExecutors(py::module_ &m) {
-  py::class_<ProgramExecutor>(m, "Executor", "A compiled program with one key set's keys prepared")
-      .def(py::init([](const Program &p, const rt::KeySet &k) {
-             py::gil_scoped_release nogil;
-             return std::make_unique<ProgramExecutor>(p, k);
-           }),
-           py::arg("program"), py::arg("keys"), py::keep_alive<1, 2>())
-      .def(
-          "run",
-          [](ProgramExecutor &e, const std::vector<rt::Ciphertext> &inputs, unsigned threads,
-             const std::vector<py::array_t<std::complex<double>, py::array::c_style | py::array::forcecast>> &plains) {
-            std::vector<std::vector<rt::Complex>> pt;
-            for (const auto &a : plains) pt.push_back(toComplex(a));
-            py::gil_scoped_release nogil;
-            return e.run(inputs, threads, pt);
-          },
-          py::arg("inputs"), py::arg("threads") = 0,
-          py::arg("plaintexts") = std::vector<py::array_t<std::complex<double>>>{})
-      .def_property_readonly("last_run_seconds", &ProgramExecutor::lastRunSeconds,
-                             "wall time of the last run inside the runtime (s)");
-
-  py::class_<ModuleRunner>(m, "ModuleRunner",
-                           "A compiled module loaded from its bytes (Program.library_bytes) with one key set's "
-                           "evaluation and rotation keys prepared: a worker's side of fhec.ray")
-      .def(py::init([](const py::bytes &library, const rt::KeySet &keys) {
-             std::string bytes(library);
-             py::gil_scoped_release nogil;
-             auto r = std::make_unique<ModuleRunner>();
-             r->module = rt::CompiledModule::loadBytes(bytes);
-             r->params = keys.params;
-             r->exec = std::make_unique<rt::Executor>(*r->module, keys.params);
-             const rt::ManifestFunction &f = r->module->manifest().program();
-             r->function = f.name;
-             r->exec->setKeysFor(f, keys);
-             return r;
-           }),
-           py::arg("library"), py::arg("keys"))
-      .def_property_readonly("function_name", [](const ModuleRunner &r) { return r.function; })
-      .def_property_readonly("target", [](const ModuleRunner &r) { return r.module->manifest().target; })
-      .def(
-          "run_wire",
-          [](ModuleRunner &r, const std::vector<py::tuple> &inputs, unsigned threads,
-             const std::vector<py::array_t<std::complex<double>, py::array::c_style | py::array::forcecast>> &plains) {
-            std::vector<rt::CiphertextView> cts;  // read in place: `inputs` keeps their arrays alive
-            for (const auto &t : inputs) cts.push_back(wireView(t, r.params));
-            std::vector<std::vector<rt::Complex>> pt;
-            for (const auto &a : plains) pt.push_back(toComplex(a));
-            std::vector<rt::Ciphertext> out;
-            {
-              py::gil_scoped_release nogil;
-              out = r.run(cts, threads, pt);
-            }
-            py::list result;
-            for (auto &c : out) {
-              auto *owned = new rt::Ciphertext(std::move(c));
-              result.append(wireOf(*owned, py::capsule(owned, [](void *p) { delete static_cast<rt::Ciphertext *>(p); })));
-            }
-            return result;
-          },
-          py::arg("inputs"), py::arg("threads") = 0,
-          py::arg("plaintexts") = std::vector<py::array_t<std::complex<double>>>{},
-          "Runs the module's function on ciphertexts in their wire form (Ciphertext.wire), read in place (no copy), "
-          "and returns its outputs in the same form; raises FhecError for an input that is malformed or of another "
-          "key set")
-      .def_property_readonly("last_run_seconds", [](const ModuleRunner &r) { return r.lastRunSeconds; },
-                             "wall time of the last run inside the runtime, without (de)serialization (s)");
-}
-
-// fhec.ProgramBuilder: the tracer's back end.
-void bindProgramBuilder(py::module_ &m) {
-  py::class_<ProgramBuilder>(m, "ProgramBuilder", "Builds a managed ckks program op by op (the tracer's back end)")
-      .def(py::init([](const rt::Params &p, const std::string &security, const std::string &keySwitch,
-                       const std::string &name, const std::vector<py::tuple> &inputs, const py::tuple &loc) {
-             std::vector<CiphertextShape> shapes;
-             for (const auto &t : inputs) shapes.push_back(shapeFrom(t));
-             return std::make_unique<ProgramBuilder>(p, security, keySwitch, name, shapes, location(loc));
-           }),
-           py::arg("params"), py::arg("security"), py::arg("keyswitch"), py::arg("name"), py::arg("inputs"),
-           py::arg("loc"))
-      .def("input", &ProgramBuilder::input)
-      .def("shape", [](const ProgramBuilder &b, size_t v) { return shapeTuple(b.shape(v)); })
-      .def("add", [](ProgramBuilder &b, size_t x, size_t y, const py::tuple &l) { return b.add(x, y, location(l)); })
-      .def("sub", [](ProgramBuilder &b, size_t x, size_t y, const py::tuple &l) { return b.sub(x, y, location(l)); })
-      .def("mul", [](ProgramBuilder &b, size_t x, size_t y, const py::tuple &l) { return b.mul(x, y, location(l)); })
-      .def("negate", [](ProgramBuilder &b, size_t x, const py::tuple &l) { return b.negate(x, location(l)); })
-      .def("mul_const", [](ProgramBuilder &b, size_t x, double c, const py::tuple &l) { return b.mulConst(x, c, location(l)); })
-      .def("add_const", [](ProgramBuilder &b, size_t x, double c, const py::tuple &l) { return b.addConst(x, c, location(l)); })
-      .def("mul_plain",
-           [](ProgramBuilder &b, size_t x, const py::array_t<std::complex<double>, py::array::c_style | py::array::forcecast> &v,
-              const py::tuple &l) { return b.mulPlain(x, toComplex(v), location(l)); })
-      .def("add_plain",
-           [](ProgramBuilder &b, size_t x, const py::array_t<std::complex<double>, py::array::c_style | py::array::forcecast> &v,
-              const py::tuple &l) { return b.addPlain(x, toComplex(v), location(l)); })
-      .def("mul_plain_arg", [](ProgramBuilder &b, size_t x, size_t pt, const py::tuple &l) {
-        return b.mulPlainArg(x, pt, location(l));
-      })
-      .def("add_plain_arg", [](ProgramBuilder &b, size_t x, size_t pt, bool negate, const py::tuple &l) {
-        return b.addPlainArg(x, pt, negate, location(l));
-      })
-      .def("rotate", [](ProgramBuilder &b, size_t x, const std::vector<int64_t> &offsets, const py::tuple &l) {
-        return b.rotate(x, offsets, location(l));
-      })
-      .def("conjugate", [](ProgramBuilder &b, size_t x, const py::tuple &l) { return b.conjugate(x, location(l)); })
-      .def("mul_monomial",
-           [](ProgramBuilder &b, size_t x, int64_t k, const py::tuple &l) { return b.mulMonomial(x, k, location(l)); })
-      .def("linear_transform",
-           [](ProgramBuilder &b, size_t x, const std::vector<int64_t> &offsets,
-              const py::array_t<std::complex<double>, py::array::c_style | py::array::forcecast> &diagonals,
-              const py::tuple &l) {
-             if (diagonals.ndim() != 2)
-               throw ProgramError(ProgramError::Kind::Parameter, "diagonals must be a 2-D array (one row per offset)");
-             std::vector<std::vector<std::complex<double>>> rows(size_t(diagonals.shape(0)));
-             auto r = diagonals.unchecked<2>();
-             for (size_t i = 0; i < rows.size(); ++i)
-               for (py::ssize_t j = 0; j < diagonals.shape(1); ++j) rows[i].push_back(r(py::ssize_t(i), j));
-             return b.linearTransform(x, offsets, rows, location(l));
-           })
-      .def("bootstrap",
-           [](ProgramBuilder &b, size_t x, unsigned modLogq, unsigned logScale, const std::vector<unsigned> &budget,
-              const py::tuple &l) { return b.bootstrap(x, modLogq, logScale, budget, location(l));
-           })
-      .def("auto_bootstrap", &ProgramBuilder::autoBootstrap)
-      .def("poly_eval", [](ProgramBuilder &b, size_t x, const std::vector<double> &c, const std::string &basis,
-                           double lo, double hi, const py::tuple &l) {
-        return b.polyEval(x, c, basis, lo, hi, location(l));
-      })
-      .def("finish", [](ProgramBuilder &b, const std::vector<size_t> &results, const py::tuple &l) {
-        return b.finish(results, location(l));
-      });
 }
 
 } // namespace
