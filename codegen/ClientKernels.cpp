@@ -26,7 +26,7 @@ namespace {
 class ClientKernelBuilder {
 public:
   ClientKernelBuilder(ModuleOp module, const rt::Params &p, unsigned logH, unsigned primeBits)
-      : b(module.getContext()), loc(module.getLoc()), p(p), logH(logH), primeBits(primeBits),
+      : b(module.getContext()), loc(module.getLoc()), p(p), primeBits(primeBits),
         moduleBody(module.getBody()),
         keyBasis(basis(clientKeyBits(unsigned(p.logN), unsigned(p.logKey())))),
         encryptBasis(basis(clientEncryptBits(unsigned(p.logN), unsigned(p.logQ)))) {}
@@ -143,7 +143,7 @@ private:
   OpBuilder b;
   Location loc;
   rt::Params p;
-  unsigned logH, primeBits;
+  unsigned primeBits;
   Block *moduleBody;
   fhe::BasisAttr keyBasis, encryptBasis;
 

@@ -93,7 +93,8 @@ LogicalResult resolveOptions(CompileOptions &options, std::string &error) {
       return failure();
     }
   }
-  for (const auto &[name, opts] : options.passOptions) {
+  for (const auto &option : options.passOptions) {
+    const std::string &name = option.first, &opts = option.second;
     auto p = llvm::find_if(optimizationPasses(), [&](const OptimizationPass &o) { return name == o.name; });
     if (p == optimizationPasses().end() && name != kLoweringPass) {
       error = "--pass-option: no optimization pass named '" + name + "' (passes: " + names + "; and the lowering, " +

@@ -34,7 +34,6 @@ struct FHEMergeNTTLevelsPass : public fhec::impl::FHEMergeNTTLevelsBase<FHEMerge
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    MLIRContext *ctx = &getContext();
     const TargetSpec *spec = getTarget(module);
     if (!spec) return signalPassFailure();
     SmallVector<Operation *> ntts;

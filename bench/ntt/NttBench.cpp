@@ -102,7 +102,9 @@ int main(int argc, char **argv) {
   llvm::StringRef(targets).split(names, ',', -1, false);
   for (llvm::StringRef t : names)
     for (int logN = lo; logN <= hi; ++logN) {
-      Case c{t.str(), logN};
+      Case c;
+      c.target = t.str();
+      c.logN = logN;
       CompileOptions o;
       o.target = c.target;
       std::string error;

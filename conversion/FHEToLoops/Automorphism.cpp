@@ -228,7 +228,8 @@ Value emitPolyGather(KernelBuilder &kb, fhe::PolyType t, Value input, Value gInv
       Value mask = arith::ExtSIOp::create(kb.b, kb.loc, kb.b.getI64Type(), negated);
       kb.loop(0, L, {kb.c64(0)}, [&](Value w, ValueRange borrow) {
         Value x = kb.load(src, i, w);
-        auto [neg, nextBorrow] = kb.subBorrow(kb.c64(0), x, borrow[0]);
+        Value neg, nextBorrow;
+        std::tie(neg, nextBorrow) = kb.subBorrow(kb.c64(0), x, borrow[0]);
         Value v = kb.bitOr(kb.bitAnd(neg, mask), kb.bitAnd(x, arith::XOrIOp::create(kb.b, kb.loc, mask, kb.c64(-1))));
         kb.store(v, dst, dt, w);
         return SmallVector<Value>{nextBorrow};

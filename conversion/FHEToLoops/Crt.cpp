@@ -278,7 +278,8 @@ void emitCrtBlock(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, const Co
   if (D < 64) return CrtDigitForm(kb, op, in, out, B, D, /*gpu=*/false).emitBlock();
   auto outT = op.getResult().getType();
   auto basis = outT.getBasis();
-  auto [from, bits] = op.getWindowBits();
+  const auto window = op.getWindowBits();
+  const auto from = window.first, bits = window.second;
   int64_t L = op.getInput().getType().getLimbs(), m = int64_t(basis.size()), limbs = (bits + 63) / 64;
   Value consts = kb.table(abi::TableKind::PrimeConsts, basis, 0, outT.getLogN());
   Value pow = kb.table(abi::TableKind::CrtPowers, basis, limbs, outT.getLogN());

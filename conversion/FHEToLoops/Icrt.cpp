@@ -107,7 +107,8 @@ void IcrtContext::operandScan(const CoeffRef &in, const CoeffRef &out, Value i) 
   Value acc = kb.scratch({PL + 1});
   kb.loop(PL + 1, [&](Value w) { kb.store(kb.c64(0), acc, {w}); });
   auto f = kb.loop(0, m, {zeroF()}, [&](Value j, ValueRange it) {
-    auto [t, term] = temp(in, i, j);
+    std::pair<Value, Value> tt = temp(in, i, j);
+    Value t = tt.first, term = tt.second;
     auto carry = kb.loop(0, PL, {kb.c64(0)}, [&](Value k, ValueRange c) {
       auto [lo, hi] = kb.mulWide(t, kb.load(pdivp, {j, k}));
       auto [s, o] = kb.addCarry(kb.load(acc, {k}), lo, c[0]);

@@ -171,7 +171,9 @@ void emitIcrtWindowLimbSum(KernelBuilder &kb, fhe::IcrtSumOp op, ArrayRef<CoeffR
   kb.loop(B, [&](Value i) {
     for (int64_t w = 0; w < Lq; ++w) kb.store(addend ? kb.load(*addend, i, kb.cidx(w)) : kb.c64(0), out, i, kb.cidx(w));
   });
-  for (auto [g, x] : llvm::enumerate(op.getInputs())) {
+  for (auto input : llvm::enumerate(op.getInputs())) {
+    const size_t g = input.index();
+    Value x = input.value();
     auto inT = cast<fhe::RnsType>(x.getType());
     fhe::BasisAttr basis = inT.getBasis();
     std::vector<uint64_t> primes(basis.getPrimes().begin(), basis.getPrimes().end());

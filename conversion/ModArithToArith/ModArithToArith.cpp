@@ -83,7 +83,7 @@ template <> SmallVector<Value> Lowering<modarith::SubOp>::lower(modarith::SubOp 
 
 template <> SmallVector<Value> Lowering<modarith::ReduceOp>::lower(modarith::ReduceOp op, modarith::ReduceOp::Adaptor a, Emit &e) const {
   Value x = a.getInput();
-  for (int64_t k = op.getIn() / 2; k >= op.getOut(); k /= 2) x = e.condSub(x, e.times(a.getP(), k));
+  for (int64_t k = op.getIn() / 2; k >= int64_t(op.getOut()); k /= 2) x = e.condSub(x, e.times(a.getP(), k));
   return {x};
 }
 

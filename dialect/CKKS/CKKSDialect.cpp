@@ -336,7 +336,7 @@ static LogicalResult verifySecretSwitch(Operation *op) {
 }
 LogicalResult EncapsulateOp::verify() { return verifySecretSwitch(*this); }
 LogicalResult DecapsulateOp::verify() {
-  if (getModLogq() < 1 || getModLogq() > int64_t(getInput().getType().getLogq()))
+  if (int64_t(getModLogq()) < 1 || int64_t(getModLogq()) > int64_t(getInput().getType().getLogq()))
     return emitOpError() << "mod_logq = " << getModLogq() << " (the encapsulation's q0) must lie in [1, logq = "
                          << getInput().getType().getLogq() << "]";
   return verifySecretSwitch(*this);
@@ -421,9 +421,9 @@ LogicalResult BootstrapOp::verify() {
   if (q0 <= int64_t(in.getLogp()) || q0 > int64_t(in.getLogq()))
     return emitOpError() << "mod_logq = " << q0 << " must lie in (logp, logq] = (" << in.getLogp() << ", "
                          << in.getLogq() << "]";
-  if (getBound() < 1 || getDegree() < 2 || getDoubleAngles() < 0 || getDoubleAngles() > 10)
+  if (getBound() < 1 || getDegree() < 2 || getDoubleAngles() > 10)
     return emitOpError() << "needs bound >= 1, degree >= 2 and double_angles in [0, 10]";
-  if (auto w = getLogScale(); w && (*w <= q0 - int64_t(in.getLogp()) || *w > 120))
+  if (auto w = getLogScale(); w && (int64_t(*w) <= q0 - int64_t(in.getLogp()) || *w > 120))
     return emitOpError() << "log_scale = " << *w << " must lie in (mod_logq - logp, 120] = (" << q0 - in.getLogp()
                          << ", 120]";
   return verifyAll(*this);
@@ -598,7 +598,7 @@ LogicalResult LinearTransformOp::verify() {
                            << "): diagonal d holds M[j][(j + d) mod slots]";
     if (!seen.insert(d).second) return emitOpError() << "offset " << d << " appears twice";
   }
-  if (auto n1 = getBabyStep(); n1 && *n1 > slots)
+  if (auto n1 = getBabyStep(); n1 && int64_t(*n1) > slots)
     return emitOpError() << "baby_step = " << *n1 << " exceeds the " << slots << " slots";
   for (auto [i, row] : llvm::enumerate(getDiagonalRows()))
     for (std::complex<double> v : row)

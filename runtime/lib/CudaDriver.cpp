@@ -237,7 +237,8 @@ public:
       // Kept to compare with the next call (one-off calls are never instantiated).
       Graph &g = graphs_[call];
       destroy(g);
-      g = Graph{std::move(steps)};
+      g = Graph{};
+      g.steps = std::move(steps);
     } else if (!graph->tried) {
       instantiate(*graph);  // a failure leaves exec null: one launch at a time
     }

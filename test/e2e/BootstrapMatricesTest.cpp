@@ -85,7 +85,9 @@ TEST(BootstrapConstants, RootsOfUnityAreCorrectlyRoundedAndExactWhereTheyCanBe) 
       // Symmetries a correctly rounded cos and sin keep exactly.
       Complex c = fhec::rootOfUnity(m - k, m);
       EXPECT_EQ(c, std::conj(w)) << k << "/" << m;
-      if (m % 2 == 0) EXPECT_EQ(fhec::rootOfUnity(k + m / 2, m), -w) << k << "/" << m;
+      if (m % 2 == 0) {
+        EXPECT_EQ(fhec::rootOfUnity(k + m / 2, m), -w) << k << "/" << m;
+      }
     }
   EXPECT_EQ(fhec::rootOfUnity(1, 4), Complex(0, 1));
   EXPECT_EQ(fhec::rootOfUnity(3, 12), Complex(0, 1));

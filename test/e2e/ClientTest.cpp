@@ -273,7 +273,9 @@ TEST(DecryptWindows, CoverTheModulusWithinTheirBases) {
         }
         EXPECT_EQ(next, int64_t(logq)) << "logq " << logq << ", logH " << logH << ", " << primeBits << "-bit primes";
         // A window alone asks for what it needs: within the key basis, whose prefix its secret is.
-        if (w.size() == 1) EXPECT_EQ(w[0].basisBits, logH + logq + 2) << "logq " << logq;
+        if (w.size() == 1) {
+          EXPECT_EQ(w[0].basisBits, logH + logq + 2) << "logq " << logq;
+        }
       }
   // The paper's size on IFMA: five windows of five 50-bit primes (25 NTT rows).
   std::vector<DecryptWindow> paper = planDecryptWindows(1200, 6, 50);

@@ -53,7 +53,7 @@ TEST(ModuleErrors, ParametersKeysAndInputsMustMatchTheModule) {
   rt::Executor exec(*prog.module, p);
   rt::Ciphertext c{rt::BigPoly(10, 120), rt::BigPoly(10, 120), 30, 64};
   EXPECT_NE(errorOf([&] { exec.run("sq", {c}); }).find("evaluation key"), std::string::npos);
-  EXPECT_NE(errorOf([&] { exec.setEvalKey(rt::EvalKey{{rt::BigPoly(10, 120)}, {rt::BigPoly(10, 120)}}); })
+  EXPECT_NE(errorOf([&] { exec.setEvalKey(rt::EvalKey{{rt::BigPoly(10, 120)}, {rt::BigPoly(10, 120)}, {}}); })
                 .find("evaluation key does not match"),
             std::string::npos);
   exec.setEvalKey(keys.evk);

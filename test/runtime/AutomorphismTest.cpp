@@ -134,7 +134,7 @@ TEST(Automorphism, ReferenceRotationMatchesSchoolbookKeySwitching) {
   for (int logq : {100, 61}) {
     Ciphertext c{randomPoly(logN, logq, rng), randomPoly(logN, logq, rng), 20, 8};
     for (uint64_t g : {galoisForRotation(logN, 1), galoisForRotation(logN, 5), galoisForConjugation(logN)}) {
-      RotationKey rk{g, {randomPoly(logN, 2 * logQ, rng)}, {randomPoly(logN, 2 * logQ, rng)}};
+      RotationKey rk{g, {randomPoly(logN, 2 * logQ, rng)}, {randomPoly(logN, 2 * logQ, rng)}, {}};
       std::vector<mpz_class> a = signedAutomorphism(c.ax, g, form == KeySwitchForm::Centered),
                              b = signedAutomorphism(c.bx, g);
       auto keySwitch = [&](const BigPoly &k) {

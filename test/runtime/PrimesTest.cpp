@@ -27,7 +27,9 @@ TEST(Primes, NttPrimesAreDescendingNttFriendlyAndExactWidth) {
         EXPECT_TRUE(isPrime(ps[i]));
         EXPECT_EQ((ps[i] - 1) % (uint64_t(2) << logN), 0u);
         EXPECT_EQ(64 - __builtin_clzll(ps[i]), bits);
-        if (i) EXPECT_LT(ps[i], ps[i - 1]);
+        if (i) {
+          EXPECT_LT(ps[i], ps[i - 1]);
+        }
       }
     }
 }

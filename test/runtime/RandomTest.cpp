@@ -255,6 +255,7 @@ TEST(Random, SecretKeyMovesItsCoefficients) {
   EXPECT_EQ(d.s, want);
   d = c;  // copy-assignment over a key wipes the old coefficients first
   EXPECT_EQ(d.s, want);
-  d = d;
+  auto &self = d;
+  d = self;
   EXPECT_EQ(d.s, want);
 }

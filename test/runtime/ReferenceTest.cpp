@@ -57,7 +57,7 @@ TEST(Reference, HEMulMatchesTheSchoolbookTensorAndRelinearization) {
     for (int logq : {200, 120}) {
       Ciphertext c1{randomPoly(5, logq, rng), randomPoly(5, logq, rng), 30, 16};
       Ciphertext c2{randomPoly(5, logq, rng), randomPoly(5, logq, rng), 30, 16};
-      EvalKey evk{{randomPoly(5, 400, rng)}, {randomPoly(5, 400, rng)}};
+      EvalKey evk{{randomPoly(5, 400, rng)}, {randomPoly(5, 400, rng)}, {}};
       Ciphertext got = referenceMul(p, c1, c2, evk, form);
       // Plain tensor product: d0 = b1 b2, d1 = a1 b2 + a2 b1, d2 = a1 a2 (mod q).
       BigPoly d0 = schoolbookProduct(c1.bx, c2.bx, logq);
@@ -74,7 +74,7 @@ TEST(Reference, HEMulMatchesTheSchoolbookTensorAndRelinearization) {
     }
   // The forms differ (a random axax has coefficients above q/2).
   Ciphertext c{randomPoly(5, 200, rng), randomPoly(5, 200, rng), 30, 16};
-  EvalKey evk{{randomPoly(5, 400, rng)}, {randomPoly(5, 400, rng)}};
+  EvalKey evk{{randomPoly(5, 400, rng)}, {randomPoly(5, 400, rng)}, {}};
   EXPECT_FALSE(referenceMul(p, c, c, evk, KeySwitchForm::Centered).ax == referenceMul(p, c, c, evk, KeySwitchForm::Heaan).ax);
 }
 
@@ -178,10 +178,10 @@ TEST(Reference, MismatchedOperandsAreReported) {
   Params p = makeParams(4, 100, 20, 4);
   Ciphertext a{randomPoly(4, 100, rng), randomPoly(4, 100, rng), 20, 8};
   Ciphertext b{randomPoly(4, 80, rng), randomPoly(4, 80, rng), 20, 8};
-  EvalKey evk{{randomPoly(4, 200, rng)}, {randomPoly(4, 200, rng)}};
+  EvalKey evk{{randomPoly(4, 200, rng)}, {randomPoly(4, 200, rng)}, {}};
   EXPECT_THROW(referenceMul(p, a, b, evk), Error);
   EXPECT_THROW(referenceAdd(a, b), Error);
-  EvalKey wrong{{randomPoly(4, 100, rng)}, {randomPoly(4, 100, rng)}};
+  EvalKey wrong{{randomPoly(4, 100, rng)}, {randomPoly(4, 100, rng)}, {}};
   EXPECT_THROW(referenceMul(p, a, a, wrong), Error);
 }
 

@@ -211,7 +211,7 @@ State &state() {
   State &s = state();                                                                                                  \
   std::lock_guard<std::mutex> lock(s.mutex);                                                                           \
   if (s.faulted) return CUDA_ERROR_LAUNCH_FAILED;                                                                     \
-  const bool fail = s.failing(name)
+  [[maybe_unused]] const bool fail = s.failing(name)
 
 // "misuse: ..." in the log, and the error the driver would return.
 #define MISUSE(code, ...)                                                                                              \
@@ -307,7 +307,7 @@ CUresult cuModuleLoadData(CUmodule *module, const void *image) {
   s.say("cuModuleLoadData %zu bytes", ptx.size());
   if (fail || ptx.find(".version") == std::string::npos || ptx.find(".target sm_") == std::string::npos)
     return CUDA_ERROR_INVALID_PTX;
-  auto *m = new CUmod_st{std::move(ptx)};
+  auto *m = new CUmod_st{std::move(ptx), {}};
   s.handles.insert(m);
   *module = m;
   return CUDA_SUCCESS;
