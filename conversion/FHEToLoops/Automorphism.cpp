@@ -222,7 +222,8 @@ Value emitPolyGather(KernelBuilder &kb, fhe::PolyType t, Value input, Value gInv
   forEachCoefficientBlock(kb, N, B, [&](Value t0) {
     CoeffRef src{input, Value()}, dst{out, t0};
     kb.loop(B, [&](Value dt) {
-      auto [i, negated] = source(kb, kb.add(t0, dt), gInv, N, minusK);
+      std::pair<Value, Value> from = source(kb, kb.add(t0, dt), gInv, N, minusK);
+      Value i = from.first, negated = from.second;
       // q - x as 0 - x over L words (mod 2^(64 L)), then the top limb masked;
       // x itself when not negated (a mask of all zeros or all ones).
       Value mask = arith::ExtSIOp::create(kb.b, kb.loc, kb.b.getI64Type(), negated);
