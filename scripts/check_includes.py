@@ -6,8 +6,11 @@ Folders are layered; an include may point down or sideways, never up:
     tools, python  ->  frontend  ->  codegen  ->  conversion  ->  passes  ->  target  ->  dialect  ->  runtime
 
 and inside one folder no units (a .h and its .cpp) may include each other,
-directly or through a longer cycle. Prints each violation with the include
-line; exits 1 if there is one.
+directly or through a longer cycle. The runtime is two libraries
+(runtime/CMakeLists.txt): dialect/, target/ and passes/ link only
+libfhec_runtime_core, so they and the core's own sources may include only its
+headers (those named as its sources, X.h for lib/X.cpp, and header-only
+ones that include nothing else). Prints each violation with the include line; exits 1 if there is one.
 
     scripts/check_includes.py [ROOT]
 """
@@ -34,6 +37,29 @@ def resolve(root, src, name):
         if path.is_file():
             return path.resolve()
     return None
+
+
+CORE_USERS = ("dialect", "target", "passes")
+CORE_LIBRARY = re.compile(r"add_library\(fhec_runtime_core\s+SHARED([^)]*)\)")
+
+
+def core_headers(root):
+    """Paths of the headers of libfhec_runtime_core (see the module docstring)."""
+    sources = CORE_LIBRARY.search((root / "runtime" / "CMakeLists.txt").read_text()).group(1).split()
+    core_units = {pathlib.Path(s).stem for s in sources}
+    headers = root / "runtime" / "include" / "fhec" / "runtime"
+    has_source = {p.stem for p in (root / "runtime" / "lib").glob("*.cpp")}
+    includes = {h.stem: {pathlib.Path(n).stem for n in INCLUDE.findall(h.read_text())} for h in headers.glob("*.h")}
+    core = {u for u in includes if u in core_units}
+    header_only = {u for u in includes if u not in has_source}
+    changed = True
+    while changed:
+        changed = False
+        for u in header_only - core:
+            if includes[u] <= core:
+                core.add(u)
+                changed = True
+    return {(headers / f"{u}.h").resolve() for u in core}, {(root / "runtime" / s).resolve() for s in sources}
 
 
 def units_cycles(edges):
@@ -71,6 +97,7 @@ def units_cycles(edges):
 def main():
     root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else pathlib.Path(__file__).resolve().parents[1]).resolve()
     errors, unit_edges, witness = [], {}, {}
+    core, core_sources = core_headers(root)
     for folder in LEVELS:
         for pattern in SOURCES:
             for src in sorted((root / folder).rglob(pattern)):
@@ -89,6 +116,10 @@ def main():
                     if dst_layer and LEVELS[dst_layer] > LEVELS[src_layer]:
                         errors.append(f"{rel}:{line}: includes {name}: {src_layer}/ must not include {dst_layer}/ "
                                       f"(a higher layer)")
+                    core_user = src_layer in CORE_USERS or src.resolve() in core_sources or src.resolve() in core
+                    if core_user and dst_layer == "runtime" and dst not in core:
+                        errors.append(f"{rel}:{line}: includes {name}, which is not in libfhec_runtime_core "
+                                      f"({src_layer}/ and the core link only the core)")
                     if dst.parent == src.resolve().parent:
                         a, b = rel.with_suffix(""), drel.with_suffix("")
                         if a != b:

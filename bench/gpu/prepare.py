@@ -115,8 +115,8 @@ def main():
     args = ap.parse_args()
     build = pathlib.Path(args.build)
     fhec, fhec_exec = build / "bin" / "fhec", build / "bin" / "fhec-exec"
-    runtime = build / "lib" / "libfhec_runtime.so"
-    for f in (fhec, fhec_exec, runtime):
+    runtime = [build / "lib" / "libfhec_runtime.so", build / "lib" / "libfhec_runtime_core.so"]
+    for f in [fhec, fhec_exec] + runtime:
         if not f.exists():
             sys.exit(f"prepare: {f} is missing: build fhec first (scripts/setup.sh)")
     out = pathlib.Path(args.out)
@@ -124,7 +124,8 @@ def main():
     (out / "bin").mkdir(parents=True)
     (out / "lib").mkdir()
     shutil.copy2(fhec_exec, out / "bin")
-    shutil.copy2(runtime, out / "lib")
+    for lib in runtime:
+        shutil.copy2(lib, out / "lib")
     for name, logN, logQ in (c for c in CASES if c[0] in args.cases):
         case = out / "cases" / name
         case.mkdir(parents=True)

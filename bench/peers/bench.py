@@ -109,7 +109,8 @@ def prepare(out, sizes, target, build):
     (out / "lib").mkdir(exist_ok=True)
     for tool in ("fhec-bench-client", "fhec-exec"):
         shutil.copy2(build / "bin" / tool, out / "bin")
-    shutil.copy2(build / "lib" / "libfhec_runtime.so", out / "lib")
+    for lib in ("libfhec_runtime.so", "libfhec_runtime_core.so"):
+        shutil.copy2(build / "lib" / lib, out / "lib")
     for logN in sizes:
         d = out / str(logN)
         d.mkdir(exist_ok=True)
@@ -124,7 +125,7 @@ def prepare(out, sizes, target, build):
         # The driver's estimate of the keys' security ("fhec: security: ...").
         (d / "security.txt").write_text(next((l.split("security: ", 1)[1] for l in client.stderr.splitlines()
                                               if l.startswith("fhec: security: ")), "not printed") + "\n")
-    for binary in [out / "bin" / "fhec-exec", out / "lib" / "libfhec_runtime.so"] + sorted(out.glob("*/*.so")):
+    for binary in [out / "bin" / "fhec-exec"] + sorted(out.glob("*/*.so")):
         ldd = subprocess.run(["ldd", str(binary)], capture_output=True, text=True, check=True).stdout
         for line in ldd.splitlines():
             lib = line.split("=>")[1].split()[0] if "=>" in line else ""

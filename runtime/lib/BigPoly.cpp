@@ -1,6 +1,6 @@
 #include "fhec/runtime/BigPoly.h"
 #include "fhec/runtime/Error.h"
-#include "fhec/runtime/Random.h"
+#include "fhec/runtime/Wipe.h"
 
 #include <algorithm>
 #include <cstring>

@@ -8,7 +8,7 @@
 // calls replay.
 #include "CudaApi.h"
 
-#include "fhec/runtime/Cuda.h"
+#include "fhec/runtime/CudaDriver.h"
 #include "fhec/runtime/Device.h"
 #include "fhec/runtime/Error.h"
 #include "fhec/runtime/Profile.h"

@@ -1,5 +1,5 @@
 #include "fhec/runtime/Module.h"
-#include "fhec/runtime/Cuda.h"
+#include "fhec/runtime/CudaDriver.h"
 #include "fhec/runtime/CpuFeatures.h"
 #include "fhec/runtime/Error.h"
 #include "fhec/runtime/Profile.h"

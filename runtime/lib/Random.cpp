@@ -12,10 +12,6 @@
 
 namespace fhec::rt {
 
-void secureWipe(void *p, size_t n) {
-  if (p && n) explicit_bzero(p, n);
-}
-
 SecureRandom::~SecureRandom() { secureWipe(buf_, sizeof(buf_)); }
 
 void SecureRandom::generate(uint64_t *words, size_t count) {

@@ -5,7 +5,7 @@
 #include "E2EUtil.h"
 #include "../runtime/TestUtil.h"
 
-#include "fhec/runtime/Cuda.h"
+#include "fhec/runtime/CudaDriver.h"
 #include "fhec/runtime/Error.h"
 #include "fhec/runtime/Keys.h"
 

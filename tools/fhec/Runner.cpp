@@ -6,7 +6,7 @@
 #include "frontend/Evaluate.h"
 
 #include "fhec/runtime/Client.h"
-#include "fhec/runtime/Cuda.h"
+#include "fhec/runtime/CudaDriver.h"
 #include "fhec/runtime/Error.h"
 #include "fhec/runtime/Module.h"
 #include "fhec/runtime/Profile.h"

@@ -5,6 +5,7 @@
 // exercised, bit-exactly, on machines without one.
 #pragma once
 
+#include "fhec/runtime/KernelPlace.h"
 #include "fhec/runtime/Profile.h"
 
 #include <cstddef>
@@ -36,11 +37,6 @@ public:
   /// What times the phases of the kernels launched on this device (null: the host clock).
   virtual PhaseRecorder *phaseRecorder() { return nullptr; }
 };
-
-/// Where a module's kernels run: the host CPU (the CPU targets), an NVIDIA
-/// GPU through the CUDA driver (cuda), or the CPU with a GPU's thread
-/// semantics, its data staged through a host "device" (cuda-emu).
-enum class KernelPlace { Host, Cuda, Emulated };
 
 /// The device kernels of `place` run on: null for the host (CPU targets);
 /// emulated kernels read host memory too, but through a staging device of

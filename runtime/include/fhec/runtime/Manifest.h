@@ -6,7 +6,7 @@
 // after an "fhec-manifest <ABI version>" header, is in docs/design.md.
 #pragma once
 #include "fhec/runtime/Abi.h"
-#include "fhec/runtime/Device.h"
+#include "fhec/runtime/KernelPlace.h"
 #include "fhec/runtime/Params.h"
 #include "fhec/runtime/Secret.h"
 

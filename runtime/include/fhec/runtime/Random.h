@@ -11,23 +11,13 @@
 // on a secret, and each draws a fixed number of random words (rejection happens
 // only in `below`, on public ranges).
 #pragma once
+#include "fhec/runtime/Wipe.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
 namespace fhec::rt {
-
-/// Overwrites n bytes at p with zeros in a way the compiler may not elide
-/// (explicit_bzero), for secret material about to be released.
-void secureWipe(void *p, size_t n);
-
-/// Wipes every element of v, including spare capacity beyond size(), and
-/// leaves v empty (its allocation is kept, so nothing unwiped is freed).
-template <typename T, typename A> void secureWipe(std::vector<T, A> &v) {
-  v.resize(v.capacity());
-  secureWipe(v.data(), v.size() * sizeof(T));
-  v.clear();
-}
 
 class SecureRandom {
 public:
