@@ -1,10 +1,10 @@
 #include "codegen/ClientKernels.h"
 #include "codegen/Compiler.h"
 #include "target/Target.h"
-#include "passes/Bounds.h"
+#include "conversion/CKKSToFHE/Bounds.h"
 
-#include "dialect/CKKS/CKKSDialect.h"
-#include "dialect/FHE/FHEDialect.h"
+#include "dialect/CKKS/IR/CKKSDialect.h"
+#include "dialect/FHE/IR/FHEDialect.h"
 
 #include "fhec/runtime/Abi.h"
 

@@ -23,7 +23,7 @@ namespace fhec {
 /// for logQ and each modulus of `decryptLevels` (bits, 1 <= logq <= logQ),
 /// their windows planned for `target`'s primes, and a narrow decrypt kernel
 /// (Abi.h; rt::KernelArithmetic::decrypt) at each of those moduli whose
-/// decryption takes three windows or more. RNS bases (passes/Bounds.h)
+/// decryption takes three windows or more. RNS bases (conversion/CKKSToFHE/Bounds.h)
 /// hold for any Hamming weight h <= N, but decryption's, which hold for a
 /// secret of weight at most params.h rounded up to a power of two (recorded
 /// in the module, checked when a client loads it).

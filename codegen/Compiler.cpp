@@ -2,7 +2,7 @@
 // security check, and the errors and diagnostics of compiling a program.
 #include "codegen/Compiler.h"
 #include "codegen/Emit.h"
-#include "passes/Passes.h"
+#include "dialect/CKKS/Transforms/Passes.h"
 
 #include "fhec/runtime/Error.h"
 #include "fhec/runtime/Keys.h"

@@ -5,7 +5,7 @@
 #pragma once
 
 #include "codegen/Pipeline.h"
-#include "dialect/CKKS/CKKSDialect.h"
+#include "dialect/CKKS/IR/CKKSDialect.h"
 
 #include "fhec/runtime/Module.h"
 #include "fhec/runtime/Params.h"

@@ -1,6 +1,9 @@
 #include "codegen/Pipeline.h"
+#include "abi/Passes.h"
 #include "conversion/Passes.h"
-#include "passes/Passes.h"
+#include "dialect/CKKS/Transforms/Passes.h"
+#include "dialect/FHE/Transforms/Passes.h"
+#include "target/Passes.h"
 #include "target/Target.h"
 
 #include "fhec/runtime/CpuFeatures.h"

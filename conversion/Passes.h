@@ -3,9 +3,9 @@
 // lowering to the runtime's launch hooks (and to the CPU execution).
 #pragma once
 
-#include "dialect/CKKS/CKKSDialect.h"
-#include "dialect/FHE/FHEDialect.h"
-#include "dialect/ModArith/ModArithDialect.h"
+#include "dialect/CKKS/IR/CKKSDialect.h"
+#include "dialect/FHE/IR/FHEDialect.h"
+#include "dialect/ModArith/IR/ModArithDialect.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"

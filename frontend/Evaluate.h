@@ -3,7 +3,7 @@
 // plaintext computation on complex vectors (what decryption should approximate).
 #pragma once
 
-#include "dialect/CKKS/CKKSDialect.h"
+#include "dialect/CKKS/IR/CKKSDialect.h"
 #include "fhec/runtime/Encoding.h"
 #include "fhec/runtime/Keys.h"
 

@@ -5,7 +5,7 @@
 #pragma once
 
 #include "codegen/Compiler.h"
-#include "dialect/CKKS/CKKSDialect.h"
+#include "dialect/CKKS/IR/CKKSDialect.h"
 
 #include "fhec/runtime/Encoding.h"
 #include "fhec/runtime/Keys.h"

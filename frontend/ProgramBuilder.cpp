@@ -1,7 +1,7 @@
 #include "frontend/ProgramBuilder.h"
-#include "passes/Bootstrap.h"
-#include "passes/PolyEval.h"
-#include "passes/ScaleManager.h"
+#include "dialect/CKKS/Transforms/Bootstrap.h"
+#include "dialect/CKKS/Transforms/PolyEval.h"
+#include "dialect/CKKS/Transforms/ScaleManager.h"
 
 #include "fhec/runtime/Abi.h"
 

@@ -1,5 +1,5 @@
 // Builds a ckks program op by op for tracing frontends (the Python package):
-// each scheme operation goes through ScaleManager (passes/ScaleManager.h), so
+// each scheme operation goes through ScaleManager (dialect/CKKS/Transforms/ScaleManager.h), so
 // products are rescaled and operands aligned as they are traced, and every op
 // carries the frontend's source location. Values are handles (indices).
 // Errors are ProgramError: Depth when the modulus runs out, Compile for
@@ -63,7 +63,7 @@ public:
                          const std::vector<std::vector<std::complex<double>>> &diagonals, const SourceLocation &loc);
   /// The polynomial of `coefficients` (lowest degree first) in `basis`
   /// ("power" or "chebyshev") on [a, b], by ckks.poly_eval's baby-step
-  /// giant-step sequence (passes/PolyEval.h); Parameter error for a bad
+  /// giant-step sequence (dialect/CKKS/Transforms/PolyEval.h); Parameter error for a bad
   /// polynomial, Depth error when the modulus runs out.
   Handle polyEval(Handle x, const std::vector<double> &coefficients, const std::string &basis, double a, double b,
                   const SourceLocation &loc);
@@ -72,7 +72,7 @@ public:
   /// 2^modLogq bootstraps it first (ScaleManager::setAutoBootstrap).
   void autoBootstrap(unsigned modLogq, unsigned logScale);
 
-  /// ckks.bootstrap of x (passes/Bootstrap.h): raised from q0 = 2^modLogq,
+  /// ckks.bootstrap of x (dialect/CKKS/Transforms/Bootstrap.h): raised from q0 = 2^modLogq,
   /// computing at the working scale 2^logScale, with levelBudget (empty, or
   /// CoeffToSlot and SlotToCoeff levels); Compile error for a q0 outside
   /// (2^logp, q] or a budget outside [1, log2 slots], Depth error when logQ

@@ -3,11 +3,14 @@
 
 Folders are layered; an include may point down or sideways, never up:
 
-    tools, python  ->  frontend  ->  codegen  ->  conversion  ->  passes  ->  target  ->  dialect  ->  runtime
+    tools, python  ->  frontend  ->  codegen  ->  conversion, abi  ->  dialect/*/Transforms  ->  target
+        ->  dialect/*/IR  ->  runtime
 
+(a dialect's transforms read the target table, which reads the fhe dialect's
+attributes).
 and inside one folder no units (a .h and its .cpp) may include each other,
 directly or through a longer cycle. The runtime is two libraries
-(runtime/CMakeLists.txt): dialect/, target/ and passes/ link only
+(runtime/CMakeLists.txt): dialect/, target/ and abi/ link only
 libfhec_runtime_core, so they and the core's own sources may include only its
 headers (those named as its sources, X.h for lib/X.cpp, and header-only
 ones that include nothing else). Prints each violation with the include line; exits 1 if there is one.
@@ -18,8 +21,9 @@ import pathlib
 import re
 import sys
 
-LEVELS = {"runtime": 0, "dialect": 1, "target": 2, "passes": 3, "conversion": 4, "codegen": 5, "frontend": 6,
-          "python": 7, "tools": 7}
+LEVELS = {"runtime": 0, "dialect/IR": 1, "target": 2, "dialect/Transforms": 3, "conversion": 4, "abi": 4, "codegen": 5,
+          "frontend": 6, "python": 7, "tools": 7}
+FOLDERS = ("runtime", "dialect", "target", "conversion", "abi", "codegen", "frontend", "python", "tools")
 SOURCES = ("*.h", "*.cpp")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
@@ -27,6 +31,8 @@ INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 def layer(rel):
     """The layered folder a path (relative to the root) belongs to, or None."""
     top = rel.parts[0]
+    if top == "dialect":
+        return f"dialect/{rel.parts[2]}" if len(rel.parts) > 3 else None
     return top if top in LEVELS else None
 
 
@@ -39,7 +45,7 @@ def resolve(root, src, name):
     return None
 
 
-CORE_USERS = ("dialect", "target", "passes")
+CORE_USERS = ("dialect/IR", "dialect/Transforms", "target", "abi")
 CORE_LIBRARY = re.compile(r"add_library\(fhec_runtime_core\s+SHARED([^)]*)\)")
 
 
@@ -98,7 +104,7 @@ def main():
     root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else pathlib.Path(__file__).resolve().parents[1]).resolve()
     errors, unit_edges, witness = [], {}, {}
     core, core_sources = core_headers(root)
-    for folder in LEVELS:
+    for folder in FOLDERS:
         for pattern in SOURCES:
             for src in sorted((root / folder).rglob(pattern)):
                 rel = src.relative_to(root)

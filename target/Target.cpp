@@ -1,6 +1,6 @@
 #include "target/Target.h"
 
-#include "dialect/FHE/FHEDialect.h"
+#include "dialect/FHE/IR/FHEDialect.h"
 #include "fhec/runtime/CpuFeatures.h"
 
 #include "mlir/IR/BuiltinOps.h"

@@ -1,5 +1,5 @@
 # lit configuration of fhec's compiler tests: FileCheck tests of every op and
-# pass (test/dialect, test/passes), pipelines and the driver (test/pipelines, test/tools).
+# pass (test/dialect, test/abi, test/targets), pipelines and the driver (test/pipelines, test/tools).
 import os
 import lit.formats
 

@@ -5,7 +5,7 @@
 // are added to the module.
 #include "conversion/CKKSToFHE/FunctionLowering.h"
 #include "conversion/Passes.h"
-#include "passes/Bounds.h"
+#include "conversion/CKKSToFHE/Bounds.h"
 
 #include "fhec/runtime/Abi.h"
 #include "fhec/runtime/Keys.h"

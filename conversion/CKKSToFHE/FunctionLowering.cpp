@@ -5,7 +5,7 @@
 // as BigInt pointwise ops; relabel as nothing.
 #include "conversion/CKKSToFHE/FunctionLowering.h"
 #include "conversion/Passes.h"
-#include "passes/Bounds.h"
+#include "conversion/CKKSToFHE/Bounds.h"
 
 #include "fhec/runtime/Error.h"
 #include "fhec/runtime/Reference.h"

@@ -5,8 +5,8 @@
 // rotations, encapsulation) and linear transforms in KeySwitching.cpp.
 #pragma once
 
-#include "dialect/CKKS/CKKSDialect.h"
-#include "dialect/FHE/FHEDialect.h"
+#include "dialect/CKKS/IR/CKKSDialect.h"
+#include "dialect/FHE/IR/FHEDialect.h"
 
 #include "fhec/runtime/Encoding.h"
 

@@ -4,7 +4,7 @@
 // encapsulation, and ckks.linear_transform's baby-step giant-step.
 #include "conversion/CKKSToFHE/FunctionLowering.h"
 #include "conversion/Passes.h"
-#include "passes/Bounds.h"
+#include "conversion/CKKSToFHE/Bounds.h"
 
 #include "fhec/runtime/Automorphism.h"
 #include "fhec/runtime/Keys.h"

@@ -6,7 +6,7 @@
 //
 // Exactness of k: sum_j temp_j (P/p_j) = P f with f = sum_j temp_j / p_j, and
 // the centered value X = P (f - k) satisfies |X| < P/16 by the basis bound
-// (passes/Bounds.h), so f lies within 1/16 of the integer k (k <= 2m). Each
+// (conversion/CKKSToFHE/Bounds.h), so f lies within 1/16 of the integer k (k <= 2m). Each
 // term temp_j / p_j < 2 is computed as double(temp_j) * double(1/p_j) with
 // relative error below 3 * 2^-53, and the m-term sum adds at most 2m 2^-53
 // per term, so |f~ - f| < 2m (m + 3) 2^-53 < 7/16 for any m below 2^23:

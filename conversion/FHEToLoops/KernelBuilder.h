@@ -4,8 +4,8 @@
 // once against it; the modarith ops carry the target-specific arithmetic.
 #pragma once
 
-#include "dialect/FHE/FHEDialect.h"
-#include "dialect/ModArith/ModArithDialect.h"
+#include "dialect/FHE/IR/FHEDialect.h"
+#include "dialect/ModArith/IR/ModArithDialect.h"
 #include "target/Target.h"
 
 #include "fhec/runtime/Abi.h"

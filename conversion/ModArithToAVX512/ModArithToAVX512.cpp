@@ -6,7 +6,7 @@
 // 64-bit multiplies. add/sub/reduce and the accumulations are the portable ones.
 #include "conversion/ModArithToArith/ModArithToArith.h"
 #include "conversion/Passes.h"
-#include "dialect/ModArith/ModArithDialect.h"
+#include "dialect/ModArith/IR/ModArithDialect.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Transforms/DialectConversion.h"

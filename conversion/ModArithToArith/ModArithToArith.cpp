@@ -4,7 +4,7 @@
 // (min(x, x - p) is x - p exactly when x >= p), so they stay branch-free.
 #include "conversion/ModArithToArith/ModArithToArith.h"
 #include "conversion/Passes.h"
-#include "dialect/ModArith/ModArithDialect.h"
+#include "dialect/ModArith/IR/ModArithDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Transforms/DialectConversion.h"

@@ -1,7 +1,7 @@
 """Tracing: a Python function runs once on Encrypted values, and every
 operator on them builds the ckks operation in C++ (frontend/ProgramBuilder.h),
 where scale management rescales products and aligns operands as they come
-(passes/ScaleManager.h). Each operation records the Python line that made it,
+(dialect/CKKS/Transforms/ScaleManager.h). Each operation records the Python line that made it,
 so compiler diagnostics point at the user's source.
 """
 

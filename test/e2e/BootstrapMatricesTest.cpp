@@ -1,7 +1,7 @@
-// Bootstrapping's CoeffToSlot / SlotToCoeff matrices (passes/Bootstrap.h):
+// Bootstrapping's CoeffToSlot / SlotToCoeff matrices (dialect/CKKS/Transforms/Bootstrap.h):
 // the factored special FFT against the dense one; and their constants.
-#include "passes/Bootstrap.h"
-#include "passes/HighPrecision.h"
+#include "dialect/CKKS/Transforms/Bootstrap.h"
+#include "dialect/CKKS/Transforms/HighPrecision.h"
 
 #include <cmath>
 #include <gtest/gtest.h>
@@ -72,7 +72,7 @@ TEST(BootstrapMatrices, GroupedStagesKeepTheProductAndBoundTheDiagonals) {
 
 } // namespace
 
-// The constants of passes/HighPrecision.h: MPFR's, rounded once to double.
+// The constants of dialect/CKKS/Transforms/HighPrecision.h: MPFR's, rounded once to double.
 TEST(BootstrapConstants, RootsOfUnityAreCorrectlyRoundedAndExactWhereTheyCanBe) {
   for (uint64_t m : {4ull, 8ull, 12ull, 4096ull, 1ull << 17})
     for (uint64_t k = 0; k < m; k += std::max<uint64_t>(1, m / 4096)) {

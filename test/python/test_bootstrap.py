@@ -20,7 +20,7 @@ def test_bootstrap_refreshes_the_modulus(rng, secret, h):
     c = ctx.encrypt(v)
     out = f(c)
     assert out == f.reference(c), "compiled output differs from the GMP reference"
-    # The level bootstrapping leaves (142, as in test/passes/ckks-expand-bootstrap;
+    # The level bootstrapping leaves (142, as in test/dialect/ckks/transforms/ckks-expand-bootstrap;
     # 8 bits less with encapsulation's lift) whatever the input's, then the product by 0.5.
     assert out.logq == (142 if h else 134) - 30
     assert np.max(np.abs(ctx.decrypt(out).real - 0.5 * v * v)) < 2**-14

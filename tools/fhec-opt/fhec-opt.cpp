@@ -1,7 +1,10 @@
 // fhec-opt: mlir-opt with fhec's dialects, passes and pipelines (for lit tests).
+#include "abi/Passes.h"
 #include "codegen/Pipeline.h"
 #include "conversion/Passes.h"
-#include "passes/Passes.h"
+#include "dialect/CKKS/Transforms/Passes.h"
+#include "dialect/FHE/Transforms/Passes.h"
+#include "target/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
@@ -12,7 +15,10 @@
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   fhec::registerDialects(registry);
-  fhec::registerFHECPasses();
+  fhec::registerCKKSPasses();
+  fhec::registerFHEPasses();
+  fhec::registerTargetPasses();
+  fhec::registerABIPasses();
   fhec::registerFHECConversionPasses();
   fhec::registerPipelines();
   mlir::registerTransformsPasses();

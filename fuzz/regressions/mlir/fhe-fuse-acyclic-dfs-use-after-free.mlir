@@ -1,6 +1,6 @@
 // fhe-fuse (-O2): Grouping::acyclic()'s DFS iterates `succ[n]` by reference
 // while the recursive visit(m) calls `succ[m]`, which inserts into the same
-// DenseMap and may reallocate it (passes/Fuse.cpp:80, heap-use-after-free).
+// DenseMap and may reallocate it (dialect/FHE/Transforms/Fuse.cpp:80, heap-use-after-free).
 // Two HE Muls in a row (also examples/sigmoid.mlir) are enough.
 !top = !ckks.ct<logN = 10, logq = 300, logp = 30, slots = 8>
 !top60 = !ckks.ct<logN = 10, logq = 300, logp = 60, slots = 8>

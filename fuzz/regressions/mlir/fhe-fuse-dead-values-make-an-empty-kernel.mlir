@@ -1,7 +1,7 @@
 // fhe-fuse grouped a chain of ops whose results nothing reads into an
 // fhe.fused without results, which does not verify (found by fhec-fuzz-mlir
 // on test/dialect/ckks/ops.mlir, whose @scheme computes unused values).
-// passes/Fuse.cpp now erases trivially dead ops first.
+// dialect/FHE/Transforms/Fuse.cpp now erases trivially dead ops first.
 !ct = !ckks.ct<logN = 8, logq = 100, logp = 30, slots = 16>
 !ct60 = !ckks.ct<logN = 8, logq = 100, logp = 60, slots = 16>
 !low = !ckks.ct<logN = 8, logq = 70, logp = 30, slots = 16>

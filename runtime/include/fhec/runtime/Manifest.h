@@ -1,6 +1,6 @@
 // A compiled module's manifest: what it says about itself (target,
 // parameters, RNS bases, functions and the ABI of their arguments), and its
-// one text codec. The compiler writes it (passes/Manifest.cpp, through
+// one text codec. The compiler writes it (abi/Manifest.cpp, through
 // writeManifest) into the module; the runtime reads it back when loading
 // (parseManifest). The format, one record per line of key=value fields
 // after an "fhec-manifest <ABI version>" header, is in docs/design.md.
