@@ -170,25 +170,26 @@ class Context:
     def add_rotation_keys(self, galois_elements):
         """Makes the rotation keys of these Galois elements (those not made yet);
         MissingKeyError if one is missing and there is no secret key."""
-        missing = [int(g) for g in galois_elements if int(g) not in self._keys.galois_elements]
-        if missing and not self.has_secret_key:
-            raise MissingKeyError(f"this Context (key set {self.key_set}) lacks the rotation keys of Galois "
-                                  f"elements {missing} and has no secret key to make them: the key owner makes "
-                                  "them ahead of time with Context.keys_for(f) and sends them")
-        for g in missing:
-            self._keys.add_rotation_key(g, self._kernels)
+        self._add_missing_keys(galois_elements, self._keys.galois_elements, self._keys.add_rotation_key,
+                               "the rotation keys of Galois elements {}")
 
     def add_encapsulation_keys(self, moduli):
         """Makes the sparse-secret encapsulation keys of bootstrapping (a dense
         secret) for ciphertexts at q0 = 2^q for each q in `moduli` (those not
         made yet); MissingKeyError if one is missing and there is no secret key."""
-        missing = [int(q) for q in moduli if int(q) not in self._keys.encapsulation_moduli]
+        self._add_missing_keys(moduli, self._keys.encapsulation_moduli, self._keys.add_encapsulation_key,
+                               "the encapsulation keys of bootstrapping at q0 = 2^{}")
+
+    def _add_missing_keys(self, wanted, have, make, what):
+        """Makes the keys of `wanted` not in `have` with make(id, kernels); `what`
+        names them in the MissingKeyError raised when there is no secret key."""
+        missing = [int(x) for x in wanted if int(x) not in have]
         if missing and not self.has_secret_key:
-            raise MissingKeyError(f"this Context (key set {self.key_set}) lacks the encapsulation keys of "
-                                  f"bootstrapping at q0 = 2^{missing} and has no secret key to make them: the key "
-                                  "owner makes them ahead of time with Context.keys_for(f) and sends them")
-        for q in missing:
-            self._keys.add_encapsulation_key(q, self._kernels)
+            raise MissingKeyError(f"this Context (key set {self.key_set}) lacks {what.format(missing)} and has no "
+                                  "secret key to make them: the key owner makes them ahead of time with "
+                                  "Context.keys_for(f) and sends them")
+        for x in missing:
+            make(x, self._kernels)
 
     def _add_keys_for(self, program):
         """The rotation and encapsulation keys a compiled program needs."""

@@ -81,6 +81,30 @@ bool hasSecret(const rt::KeySet &k) { return !k.sk.s.empty(); }
 bool hasPublic(const rt::KeySet &k) { return !k.pk.ax.words.empty(); }
 bool hasEval(const rt::KeySet &k) { return !k.evk.ax.empty(); }
 
+/// The ids (Galois elements, q0 bits) of a KeySet's rotation or encapsulation keys.
+template <typename Map> std::vector<typename Map::key_type> idsOf(const Map &keys) {
+  std::vector<typename Map::key_type> ids;
+  for (const auto &entry : keys) ids.push_back(entry.first);
+  return ids;
+}
+
+/// Adds keys[id], made by generate(rng) without the GIL, unless present;
+/// Error naming `what` when there is no secret key to make it.
+template <typename Map, typename Generate>
+void addKey(const rt::KeySet &k, Map &keys, typename Map::key_type id, const std::string &what, Generate generate) {
+  if (keys.count(id)) return;
+  if (!hasSecret(k))
+    throw rt::Error(what + " is missing, and these keys have no secret key to make it: the key owner makes it "
+                           "(Context.keys_for) and sends it");
+  rt::SecureRandom rng;
+  typename Map::mapped_type key;
+  {
+    py::gil_scoped_release nogil;
+    key = generate(rng);
+  }
+  keys[id] = std::move(key);
+}
+
 // The key set id all present parts share (they must agree).
 rt::KeySetId keySetOf(const rt::KeySet &k) {
   if (hasSecret(k)) return k.sk.keySet;
@@ -282,50 +306,24 @@ void bindKeySet(py::module_ &m) {
       .def_property_readonly("has_secret_key", &hasSecret)
       .def_property_readonly("has_public_key", &hasPublic)
       .def_property_readonly("has_evaluation_key", &hasEval)
-      .def_property_readonly("galois_elements",
-                             [](const rt::KeySet &k) {
-                               std::vector<uint64_t> g;
-                               for (const auto &[e, rk] : k.rotationKeys) g.push_back(e);
-                               return g;
-                             })
+      .def_property_readonly("galois_elements", [](const rt::KeySet &k) { return idsOf(k.rotationKeys); })
       .def(
           "add_rotation_key",
           [](rt::KeySet &k, uint64_t g, const std::shared_ptr<ClientKernels> &kernels) {
-            if (k.rotationKeys.count(g)) return;
-            if (!hasSecret(k))
-              throw rt::Error("the rotation key of Galois element " + std::to_string(g) +
-                              " is missing, and these keys have no secret key to make it: the key owner makes it "
-                              "(Context.keys_for) and sends it");
-            rt::SecureRandom rng;
-            rt::RotationKey rk;
-            {
-              py::gil_scoped_release nogil;
-              rk = rt::generateRotationKey(k.params, k.sk, g, rng, arithOf(kernels));
-            }
-            k.rotationKeys[g] = std::move(rk);
+            addKey(k, k.rotationKeys, g, "the rotation key of Galois element " + std::to_string(g),
+                   [&](rt::SecureRandom &rng) {
+                     return rt::generateRotationKey(k.params, k.sk, g, rng, arithOf(kernels));
+                   });
           },
           py::arg("galois"), py::arg("kernels") = nullptr, "Generates the rotation key of Galois element g unless present")
-      .def_property_readonly("encapsulation_moduli",
-                             [](const rt::KeySet &k) {
-                               std::vector<int> q;
-                               for (const auto &[q0, ek] : k.encapsulationKeys) q.push_back(q0);
-                               return q;
-                             })
+      .def_property_readonly("encapsulation_moduli", [](const rt::KeySet &k) { return idsOf(k.encapsulationKeys); })
       .def(
           "add_encapsulation_key",
           [](rt::KeySet &k, int q0, const std::shared_ptr<ClientKernels> &kernels) {
-            if (k.encapsulationKeys.count(q0)) return;
-            if (!hasSecret(k))
-              throw rt::Error("the encapsulation key for q0 = 2^" + std::to_string(q0) +
-                              " is missing, and these keys have no secret key to make it: the key owner makes it "
-                              "(Context.keys_for) and sends it");
-            rt::SecureRandom rng;
-            rt::EncapsulationKey ek;
-            {
-              py::gil_scoped_release nogil;
-              ek = rt::generateEncapsulationKey(k.params, k.sk, q0, rng, arithOf(kernels));
-            }
-            k.encapsulationKeys[q0] = std::move(ek);
+            addKey(k, k.encapsulationKeys, q0, "the encapsulation key for q0 = 2^" + std::to_string(q0),
+                   [&](rt::SecureRandom &rng) {
+                     return rt::generateEncapsulationKey(k.params, k.sk, q0, rng, arithOf(kernels));
+                   });
           },
           py::arg("q0"), py::arg("kernels") = nullptr,
           "Generates the sparse-secret encapsulation keys of bootstrapping at q0 = 2^q0 unless present")

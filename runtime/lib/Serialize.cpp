@@ -185,9 +185,12 @@ private:
   size_t size_ = 0, pos_ = 0;
 };
 
-void checkParams(Reader &r, const Params &got, const Params &expected) {
+/// The file's parameters, which must be those in use.
+Params getExpectedParams(Reader &r, const Params &expected) {
+  Params got = r.getParams();
   if (!(got == expected))
     r.fail("it was made for parameters " + got.str() + ", but " + expected.str() + " are in use");
+  return got;
 }
 } // namespace
 
@@ -290,8 +293,7 @@ Params paramsOf(std::string_view bytes) {
 
 Ciphertext deserializeCiphertext(std::string_view bytes, const Params &expected) {
   Reader r(bytes, ObjectKind::Ciphertext);
-  Params p = r.getParams();
-  checkParams(r, p, expected);
+  Params p = getExpectedParams(r, expected);
   Ciphertext c;
   c.keySet = r.getKeySet();
   c.logp = r.get<int32_t>();
@@ -310,8 +312,7 @@ Ciphertext deserializeCiphertext(std::string_view bytes, const Params &expected)
 
 SecretKey deserializeSecretKey(std::string_view bytes, const Params &expected) {
   Reader r(bytes, ObjectKind::SecretKey);
-  Params p = r.getParams();
-  checkParams(r, p, expected);
+  Params p = getExpectedParams(r, expected);
   SecretKey k;
   k.logN = p.logN;
   k.keySet = r.getRequiredKeySet();
@@ -357,8 +358,7 @@ void readKeyParts(Reader &r, const Params &p, const char *what, std::vector<BigP
 
 PublicKey deserializePublicKey(std::string_view bytes, const Params &expected) {
   Reader r(bytes, ObjectKind::PublicKey);
-  Params p = r.getParams();
-  checkParams(r, p, expected);
+  Params p = getExpectedParams(r, expected);
   PublicKey k;
   k.keySet = r.getRequiredKeySet();
   readKeyPolys(r, p, "public key", k.ax, k.bx);
@@ -368,8 +368,7 @@ PublicKey deserializePublicKey(std::string_view bytes, const Params &expected) {
 
 EvalKey deserializeEvalKey(std::string_view bytes, const Params &expected) {
   Reader r(bytes, ObjectKind::EvalKey);
-  Params p = r.getParams();
-  checkParams(r, p, expected);
+  Params p = getExpectedParams(r, expected);
   EvalKey k;
   k.keySet = r.getRequiredKeySet();
   readKeyParts(r, p, "evaluation key", k.ax, k.bx);
@@ -378,8 +377,7 @@ EvalKey deserializeEvalKey(std::string_view bytes, const Params &expected) {
 
 RotationKey deserializeRotationKey(std::string_view bytes, const Params &expected) {
   Reader r(bytes, ObjectKind::RotationKey);
-  Params p = r.getParams();
-  checkParams(r, p, expected);
+  Params p = getExpectedParams(r, expected);
   RotationKey k;
   k.keySet = r.getRequiredKeySet();
   k.galois = r.get<uint64_t>();
@@ -394,8 +392,7 @@ RotationKey deserializeRotationKey(std::string_view bytes, const Params &expecte
 
 EncapsulationKey deserializeEncapsulationKey(std::string_view bytes, const Params &expected) {
   Reader r(bytes, ObjectKind::EncapsulationKey);
-  Params p = r.getParams();
-  checkParams(r, p, expected);
+  Params p = getExpectedParams(r, expected);
   EncapsulationKey k;
   k.keySet = r.getRequiredKeySet();
   k.logq0 = r.get<int32_t>();

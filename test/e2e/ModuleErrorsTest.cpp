@@ -10,17 +10,9 @@
 
 using namespace fhec;
 using namespace fhec::test;
+using fhec::rt::test::errorOf;
 
 namespace {
-std::string errorOf(const std::function<void()> &f) {
-  try {
-    f();
-  } catch (const rt::Error &e) {
-    return e.what();
-  }
-  return "";
-}
-
 const std::string kProgram = squareProgram(10, 120, 30);
 
 rt::Params params() { return rt::test::makeParams(10, 120, 30); }

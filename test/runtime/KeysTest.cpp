@@ -20,15 +20,6 @@ Params smallParams() { return makeParams(10, 300, 30, 64); }
 // N = 2^12 error samples per key: enough for the tight windows below.
 Params noiseParams() { return makeParams(12, 300, 30, 64); }
 
-std::string errorOf(const std::function<void()> &f) {
-  try {
-    f();
-  } catch (const Error &e) {
-    return e.what();
-  }
-  return "";
-}
-
 // The centered coefficients of p, which must fit in an int64 (else nullopt).
 std::optional<std::vector<int64_t>> smallCoefficients(const BigPoly &p) {
   std::vector<int64_t> out(p.N());

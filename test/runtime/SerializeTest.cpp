@@ -16,15 +16,6 @@ using namespace fhec::rt::test;
 namespace {
 Params params() { return makeParams(6, 200, 30, 8); }
 
-std::string errorOf(const std::function<void()> &f) {
-  try {
-    f();
-  } catch (const Error &e) {
-    return e.what();
-  }
-  return "";
-}
-
 // Recomputes the checksum (of the header's format version) after an edit of the payload.
 void fixChecksum(std::string &bytes) {
   uint64_t size;

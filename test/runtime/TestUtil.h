@@ -1,16 +1,30 @@
-// Helpers shared by the runtime tests: random polynomials and the independent
-// schoolbook negacyclic product (the small-N oracle, plain mpz arithmetic).
+// Helpers shared by the runtime tests: random polynomials, the independent
+// schoolbook negacyclic product (the small-N oracle, plain mpz arithmetic) and
+// the message of an expected error.
 #pragma once
 #include "fhec/runtime/BigPoly.h"
+#include "fhec/runtime/Error.h"
 #include "fhec/runtime/Params.h"
 #include "fhec/runtime/Random.h"
 
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <gmp.h>
+#include <string>
 #include <vector>
 
 namespace fhec::rt::test {
+
+/// The message of the Error f throws ("" when it throws none).
+inline std::string errorOf(const std::function<void()> &f) {
+  try {
+    f();
+  } catch (const Error &e) {
+    return e.what();
+  }
+  return "";
+}
 
 /// Parameters with a uniform ternary secret (h = 0) or a sparse one of weight h.
 inline Params makeParams(int logN, int logQ, int logp, int h = 0) {

@@ -280,22 +280,21 @@ void ProgramRun::loadKeysAndInputs() {
   };
   sameKeySet(keys.pk.keySet, pkPath);
   sameKeySet(keys.evk.keySet, evkPath);
-  for (uint64_t g : galoisElements(func)) {
-    const std::string rkPath = path(opts.loadDir, "rk" + std::to_string(g) + ".bin");
-    rt::RotationKey rk = rt::deserializeRotationKey(rt::readFile(rkPath), params);
-    if (rk.galois != g)
-      fail("--load: '" + rkPath + "' holds the rotation key of Galois element " + std::to_string(rk.galois));
-    sameKeySet(rk.keySet, rkPath);
-    keys.rotationKeys[g] = std::move(rk);
-  }
-  for (int q0 : encapsulationModuli(func)) {
-    const std::string ekPath = path(opts.loadDir, "ek" + std::to_string(q0) + ".bin");
-    rt::EncapsulationKey ek = rt::deserializeEncapsulationKey(rt::readFile(ekPath), params);
-    if (ek.logq0 != q0)
-      fail("--load: '" + ekPath + "' holds the encapsulation key for q0 = 2^" + std::to_string(ek.logq0));
-    sameKeySet(ek.keySet, ekPath);
-    keys.encapsulationKeys[q0] = std::move(ek);
-  }
+  // rk<g>.bin and ek<q0>.bin: each file's key must be the one its name says.
+  auto loadKeys = [&](auto ids, const char *prefix, auto read, auto idOf, const char *holds, auto &into) {
+    for (auto id : ids) {
+      const std::string file = path(opts.loadDir, prefix + std::to_string(id) + ".bin");
+      auto key = read(rt::readFile(file), params);
+      if (idOf(key) != id) fail("--load: '" + file + "' holds the " + holds + std::to_string(idOf(key)));
+      sameKeySet(key.keySet, file);
+      into[id] = std::move(key);
+    }
+  };
+  loadKeys(galoisElements(func), "rk", rt::deserializeRotationKey, [](const rt::RotationKey &k) { return k.galois; },
+           "rotation key of Galois element ", keys.rotationKeys);
+  loadKeys(encapsulationModuli(func), "ek", rt::deserializeEncapsulationKey,
+           [](const rt::EncapsulationKey &k) { return k.logq0; }, "encapsulation key for q0 = 2^",
+           keys.encapsulationKeys);
   unsigned numCt =
       unsigned(llvm::count_if(func.getArgumentTypes(), [](Type t) { return isa<ckks::CiphertextType>(t); }));
   for (unsigned i = 0; i < numCt; ++i) {
