@@ -1,47 +1,41 @@
 // RUN: fhec-opt %s -split-input-file -verify-diagnostics
-// Every fhe verifier: bases, types, domain/basis/layout agreement, shapes.
+// Every fhe verifier of bases, types, domain/basis/layout agreement and shapes
+// (invalid-kernels.mlir: the kernel groups, tables and slot-level ops).
 
 // expected-error @+2 {{failed to parse FHE_RnsType parameter 'basis'}}
 // expected-error @+1 {{too few primes: the basis product is about 2^39, below the required 2^100}}
 func.func private @few(!fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 100, prime_bits = 20, primes = [1048193, 1048129]>, domain = coeff, layout = prime_major>)
 
 // -----
-
 // expected-error @+2 {{failed to parse FHE_RnsType parameter 'basis'}}
 // expected-error @+1 {{basis element 1048161 is not prime}}
 func.func private @composite(!fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 10, prime_bits = 20, primes = [1048161]>, domain = coeff, layout = prime_major>)
 
 // -----
-
 // expected-error @+2 {{failed to parse FHE_RnsType parameter 'basis'}}
 // expected-error @+1 {{prime #0 (1048193) does not have exactly 30 bits}}
 func.func private @width(!fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 10, prime_bits = 30, primes = [1048193]>, domain = coeff, layout = prime_major>)
 
 // -----
-
 // expected-error @+2 {{failed to parse FHE_RnsType parameter 'basis'}}
 // expected-error @+1 {{prime 1048193 appears twice in the basis}}
 func.func private @twice(!fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 10, prime_bits = 20, primes = [1048193, 1048193]>, domain = coeff, layout = prime_major>)
 
 // -----
-
 // 1048193 - 1 = 2^7 * 8189: not 1 mod 2N for N = 2^7.
 // expected-error @+1 {{prime 1048193 is not 1 mod 2N (N = 2^7)}}
 func.func private @ntt_unfriendly(!fhe.rns<logN = 7, basis = #fhe.basis<min_bits = 10, prime_bits = 20, primes = [1048193]>, domain = coeff, layout = prime_major>)
 
 // -----
-
 // expected-error @+2 {{failed to parse FHE_RnsType parameter 'basis'}}
 // expected-error @+1 {{basis bound min_bits = 0 is out of range [1, 16384]}}
 func.func private @zero(!fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 0>, domain = coeff, layout = prime_major>)
 
 // -----
-
 // expected-error @+1 {{poly logN = 30 is outside [1, 17]}}
 func.func private @ring(!fhe.poly<logN = 30, logq = 10>)
 
 // -----
-
 func.func @crt_domain(%x: !fhe.poly<logN = 4, logq = 10>) {
   // expected-error @+1 {{result must be in the coeff domain, got eval}}
   %0 = fhe.crt %x : !fhe.poly<logN = 4, logq = 10> -> !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = prime_major>
@@ -49,7 +43,6 @@ func.func @crt_domain(%x: !fhe.poly<logN = 4, logq = 10>) {
 }
 
 // -----
-
 func.func @crt_ring(%x: !fhe.poly<logN = 5, logq = 10>) {
   // expected-error @+1 {{ring dimensions differ: logN 5 vs 4}}
   %0 = fhe.crt %x : !fhe.poly<logN = 5, logq = 10> -> !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major>
@@ -57,7 +50,6 @@ func.func @crt_ring(%x: !fhe.poly<logN = 5, logq = 10>) {
 }
 
 // -----
-
 func.func @ntt_twice(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = prime_major>) {
   // expected-error @+1 {{input must be in the coeff domain, got eval}}
   %0 = fhe.ntt %x : !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = prime_major> -> !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = prime_major>
@@ -65,7 +57,6 @@ func.func @ntt_twice(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, d
 }
 
 // -----
-
 func.func @ntt_basis(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major>) {
   // expected-error @+1 {{RNS bases differ}}
   %0 = fhe.ntt %x : !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major> -> !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 40>, domain = eval, layout = prime_major>
@@ -73,7 +64,6 @@ func.func @ntt_basis(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, d
 }
 
 // -----
-
 func.func @intt_domain(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major>) {
   // expected-error @+1 {{input must be in the eval domain, got coeff}}
   %0 = fhe.intt %x : !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major> -> !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major>
@@ -81,7 +71,6 @@ func.func @intt_domain(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>,
 }
 
 // -----
-
 func.func @ntt_layout(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major>) {
   // expected-error @+1 {{layouts differ}}
   %0 = fhe.ntt %x : !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major> -> !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = coeff_major>
@@ -89,7 +78,6 @@ func.func @ntt_layout(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, 
 }
 
 // -----
-
 func.func @hadamard_coeff(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major>) {
   // expected-error @+1 {{operands must be in the eval domain, got coeff}}
   %0 = fhe.hadamard %x, %x : !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major>
@@ -97,7 +85,6 @@ func.func @hadamard_coeff(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 3
 }
 
 // -----
-
 func.func @hadamard_mixed(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = prime_major>,
                           %y: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 40>, domain = eval, layout = prime_major>) {
   // expected-error @+1 {{requires the same type for all operands and results}}
@@ -106,7 +93,6 @@ func.func @hadamard_mixed(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 3
 }
 
 // -----
-
 func.func @icrt_domain(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = prime_major>) {
   // expected-error @+1 {{input must be in the coeff or coeff_scaled domain, got eval}}
   %0 = fhe.icrt %x : !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = prime_major> -> !fhe.poly<logN = 4, logq = 10>
@@ -114,7 +100,6 @@ func.func @icrt_domain(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>,
 }
 
 // -----
-
 func.func @icrt_bound(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major>) {
   // expected-error @+1 {{result modulus 2^40 exceeds the basis bound 2^30}}
   %0 = fhe.icrt %x : !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major> -> !fhe.poly<logN = 4, logq = 40>
@@ -122,7 +107,6 @@ func.func @icrt_bound(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, 
 }
 
 // -----
-
 func.func @icrt_round_without_shift(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major>) {
   // expected-error @+1 {{'round' needs a shift of at least one bit}}
   %0 = fhe.icrt %x {round} : !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major> -> !fhe.poly<logN = 4, logq = 20>
@@ -130,7 +114,6 @@ func.func @icrt_round_without_shift(%x: !fhe.rns<logN = 4, basis = #fhe.basis<mi
 }
 
 // -----
-
 // The addend's bound (30 bits: below every target's primes), at the bound and one past it.
 func.func @icrt_addend_bits(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 60>, domain = coeff, layout = prime_major>,
                             %e: !fhe.poly<logN = 4, logq = 30>, %f: !fhe.poly<logN = 4, logq = 31>) {
@@ -141,7 +124,6 @@ func.func @icrt_addend_bits(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits =
 }
 
 // -----
-
 func.func @icrt_addend_ring(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 60>, domain = coeff, layout = prime_major>,
                             %e: !fhe.poly<logN = 5, logq = 8>) {
   // expected-error @+1 {{ring}}
@@ -150,7 +132,6 @@ func.func @icrt_addend_ring(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits =
 }
 
 // -----
-
 func.func @icrt_shift_bound(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major>) {
   // expected-error @+1 {{result modulus 2^20 times the shift 2^20 exceeds the basis bound 2^30}}
   %0 = fhe.icrt %x {shift = 20} : !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major> -> !fhe.poly<logN = 4, logq = 20>
@@ -158,7 +139,6 @@ func.func @icrt_shift_bound(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits =
 }
 
 // -----
-
 func.func @transpose_same(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major>) {
   // expected-error @+1 {{result layout must differ from the input's}}
   %0 = fhe.transpose %x : !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major> -> !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major>
@@ -166,7 +146,6 @@ func.func @transpose_same(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 3
 }
 
 // -----
-
 func.func @prefix_not_prefix(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 35, prime_bits = 20, primes = [1048193, 1048129]>, domain = eval, layout = prime_major>) {
   // expected-error @+1 {{result basis is not a prefix of the input basis}}
   %0 = fhe.basis_prefix %x : !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 35, prime_bits = 20, primes = [1048193, 1048129]>, domain = eval, layout = prime_major> -> !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 15, prime_bits = 20, primes = [1048129]>, domain = eval, layout = prime_major>
@@ -174,7 +153,6 @@ func.func @prefix_not_prefix(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits 
 }
 
 // -----
-
 func.func @prefix_grows(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = prime_major>) {
   // expected-error @+1 {{result basis bound 2^40 exceeds the input's 2^30}}
   %0 = fhe.basis_prefix %x : !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = prime_major> -> !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 40>, domain = eval, layout = prime_major>
@@ -182,7 +160,6 @@ func.func @prefix_grows(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>
 }
 
 // -----
-
 func.func @shr_type(%x: !fhe.poly<logN = 4, logq = 30>) {
   // expected-error @+1 {{result logq must be 25 (input logq minus the shift)}}
   %0 = fhe.poly_shr %x {shift = 5 : i64} : !fhe.poly<logN = 4, logq = 30> -> !fhe.poly<logN = 4, logq = 20>
@@ -190,7 +167,6 @@ func.func @shr_type(%x: !fhe.poly<logN = 4, logq = 30>) {
 }
 
 // -----
-
 func.func @shr_all(%x: !fhe.poly<logN = 4, logq = 30>) {
   // expected-error @+1 {{shift 40 must be in [1, logq = 30)}}
   %0 = fhe.poly_shr %x {shift = 40 : i64} : !fhe.poly<logN = 4, logq = 30> -> !fhe.poly<logN = 4, logq = 10>
@@ -198,7 +174,6 @@ func.func @shr_all(%x: !fhe.poly<logN = 4, logq = 30>) {
 }
 
 // -----
-
 func.func @reduce_up(%x: !fhe.poly<logN = 4, logq = 30>) {
   // expected-error @+1 {{result modulus 2^31 exceeds the input's 2^30}}
   %0 = fhe.poly_reduce %x : !fhe.poly<logN = 4, logq = 30> -> !fhe.poly<logN = 4, logq = 31>
@@ -206,7 +181,6 @@ func.func @reduce_up(%x: !fhe.poly<logN = 4, logq = 30>) {
 }
 
 // -----
-
 func.func @add_scalar_too_wide(%x: !fhe.poly<logN = 4, logq = 30>) {
   // expected-error @+1 {{value must be in [0, 2^30)}}
   %0 = fhe.poly_add_scalar %x {value = 1073741824 : i64} : !fhe.poly<logN = 4, logq = 30>
@@ -214,7 +188,6 @@ func.func @add_scalar_too_wide(%x: !fhe.poly<logN = 4, logq = 30>) {
 }
 
 // -----
-
 func.func @add_scalar_negative(%x: !fhe.poly<logN = 4, logq = 30>) {
   // expected-error @+1 {{value must be in [0, 2^30)}}
   %0 = fhe.poly_add_scalar %x {value = -1 : i64} : !fhe.poly<logN = 4, logq = 30>
@@ -222,7 +195,6 @@ func.func @add_scalar_negative(%x: !fhe.poly<logN = 4, logq = 30>) {
 }
 
 // -----
-
 func.func @mod_raise_down(%x: !fhe.poly<logN = 4, logq = 30>) {
   // expected-error @+1 {{result modulus 2^30 must exceed the input's 2^30}}
   %0 = fhe.poly_mod_raise %x : !fhe.poly<logN = 4, logq = 30> -> !fhe.poly<logN = 4, logq = 30>
@@ -230,7 +202,6 @@ func.func @mod_raise_down(%x: !fhe.poly<logN = 4, logq = 30>) {
 }
 
 // -----
-
 func.func @poly_add_mixed(%x: !fhe.poly<logN = 4, logq = 30>, %y: !fhe.poly<logN = 4, logq = 31>) {
   // expected-error @+1 {{requires the same type for all operands and results}}
   %0 = "fhe.poly_add"(%x, %y) : (!fhe.poly<logN = 4, logq = 30>, !fhe.poly<logN = 4, logq = 31>) -> !fhe.poly<logN = 4, logq = 30>
@@ -238,13 +209,11 @@ func.func @poly_add_mixed(%x: !fhe.poly<logN = 4, logq = 30>, %y: !fhe.poly<logN
 }
 
 // -----
-
 // expected-error @+2 {{failed to parse FHE_RnsType parameter 'basis'}}
 // expected-error @+1 {{expected 'min_bits'}}
 func.func private @bad_syntax(!fhe.rns<logN = 4, basis = #fhe.basis<bits = 3>, domain = coeff, layout = prime_major>)
 
 // -----
-
 func.func @sub_mixed(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = prime_major>,
                      %y: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major>) {
   // expected-error @+1 {{requires the same type for all operands and results}}
@@ -253,7 +222,6 @@ func.func @sub_mixed(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, d
 }
 
 // -----
-
 func.func @add_mixed(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = prime_major>,
                      %y: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = coeff_major>) {
   // expected-error @+1 {{requires the same type for all operands and results}}
@@ -262,7 +230,6 @@ func.func @add_mixed(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, d
 }
 
 // -----
-
 func.func @poly_sub_mixed(%x: !fhe.poly<logN = 4, logq = 30>, %y: !fhe.poly<logN = 5, logq = 30>) {
   // expected-error @+1 {{requires the same type for all operands and results}}
   %0 = "fhe.poly_sub"(%x, %y) : (!fhe.poly<logN = 4, logq = 30>, !fhe.poly<logN = 5, logq = 30>) -> !fhe.poly<logN = 4, logq = 30>
@@ -270,7 +237,6 @@ func.func @poly_sub_mixed(%x: !fhe.poly<logN = 4, logq = 30>, %y: !fhe.poly<logN
 }
 
 // -----
-
 func.func @negate_changes_modulus(%x: !fhe.poly<logN = 4, logq = 30>) {
   // expected-error @+1 {{requires the same type for all operands and results}}
   %0 = "fhe.poly_negate"(%x) : (!fhe.poly<logN = 4, logq = 30>) -> !fhe.poly<logN = 4, logq = 20>
@@ -278,7 +244,6 @@ func.func @negate_changes_modulus(%x: !fhe.poly<logN = 4, logq = 30>) {
 }
 
 // -----
-
 func.func @mul_scalar_float(%x: !fhe.poly<logN = 4, logq = 30>) {
   // expected-error @+1 {{attribute 'value' failed to satisfy constraint: arbitrary integer attribute}}
   %0 = fhe.poly_mul_scalar %x {value = 1.5 : f64} : !fhe.poly<logN = 4, logq = 30>
@@ -286,7 +251,6 @@ func.func @mul_scalar_float(%x: !fhe.poly<logN = 4, logq = 30>) {
 }
 
 // -----
-
 func.func @add_constant_term_missing(%x: !fhe.poly<logN = 4, logq = 30>) {
   // expected-error @+1 {{requires attribute 'value'}}
   %0 = fhe.poly_add_constant_term %x : !fhe.poly<logN = 4, logq = 30>
@@ -294,7 +258,6 @@ func.func @add_constant_term_missing(%x: !fhe.poly<logN = 4, logq = 30>) {
 }
 
 // -----
-
 #b = #fhe.basis<min_bits = 50, prime_bits = 20, primes = [1048193, 1048129, 1047841]>
 func.func @levels_short(%x: !fhe.rns<logN = 4, basis = #b, domain = coeff, layout = prime_major>) {
   // expected-error @+1 {{levels cover 3 stages, but the transform has 4 (logN 4 minus 0 skipped)}}
@@ -303,7 +266,6 @@ func.func @levels_short(%x: !fhe.rns<logN = 4, basis = #b, domain = coeff, layou
 }
 
 // -----
-
 #b = #fhe.basis<min_bits = 50, prime_bits = 20, primes = [1048193, 1048129, 1047841]>
 func.func @levels_incomplete(%x: !fhe.rns<logN = 4, basis = #b, domain = eval, layout = prime_major, incomplete = 2>) {
   // expected-error @+1 {{level of 3 stages is outside [1, 2]}}
@@ -312,7 +274,6 @@ func.func @levels_incomplete(%x: !fhe.rns<logN = 4, basis = #b, domain = eval, l
 }
 
 // -----
-
 #b = #fhe.basis<min_bits = 50, prime_bits = 20, primes = [1048193, 1048129, 1047841]>
 func.func @level_zero(%x: !fhe.rns<logN = 4, basis = #b, domain = coeff, layout = prime_major>) {
   // expected-error @+1 {{level of 0 stages is outside [1, 4]}}
@@ -321,17 +282,14 @@ func.func @level_zero(%x: !fhe.rns<logN = 4, basis = #b, domain = coeff, layout 
 }
 
 // -----
-
 // expected-error @+1 {{incomplete = 1 applies to the eval domain only}}
 func.func @incomplete_coeff(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major, incomplete = 1>)
 
 // -----
-
 // expected-error @+1 {{incomplete = 4 must be below logN = 4}}
 func.func @incomplete_all(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = prime_major, incomplete = 4>)
 
 // -----
-
 func.func @crt_block_zero(%x: !fhe.poly<logN = 4, logq = 10>) {
   // expected-error @+1 {{attribute 'block' failed to satisfy constraint}}
   %0 = fhe.crt %x {block = 0} : !fhe.poly<logN = 4, logq = 10> -> !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major>
@@ -339,7 +297,6 @@ func.func @crt_block_zero(%x: !fhe.poly<logN = 4, logq = 10>) {
 }
 
 // -----
-
 func.func @crt_scaled(%x: !fhe.poly<logN = 4, logq = 10>) {
   // expected-error @+1 {{result must be in the coeff domain, got coeff_scaled}}
   %0 = fhe.crt %x : !fhe.poly<logN = 4, logq = 10> -> !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff_scaled, layout = prime_major>
@@ -347,233 +304,39 @@ func.func @crt_scaled(%x: !fhe.poly<logN = 4, logq = 10>) {
 }
 
 // -----
-
-!e = !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = prime_major>
-func.func @fused_bad_op(%x: !e) {
-  %0 = fhe.fused residue (%x) : (!e) -> (!e) {
-  ^bb0(%a: !e):
-    // expected-error @+1 {{'fhe.intt' op cannot be fused in a residue kernel}}
-    %c = fhe.intt %a : !e -> !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major>
-    %d = fhe.add %a, %a : !e
-    fhe.yield %d : !e
-  }
-  return
-}
-
-// -----
-
-!c = !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major>
-!e = !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = prime_major>
-func.func @transform_mixed(%x: !c, %y: !e) {
-  // expected-error @+1 {{a transform kernel batches transforms of one direction, type and level grouping}}
-  %0:2 = fhe.fused transform (%x, %y) : (!c, !e) -> (!e, !c) {
-  ^bb0(%a: !c, %b: !e):
-    %n = fhe.ntt %a : !c -> !e
-    %i = fhe.intt %b : !e -> !c
-    fhe.yield %n, %i : !e, !c
-  }
-  return
-}
-
-// -----
-
-!c = !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major>
-!e = !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = prime_major>
-func.func @transform_bad_op(%x: !e) {
-  %0 = fhe.fused transform (%x) : (!e) -> (!e) {
-  ^bb0(%a: !e):
-    // expected-error @+1 {{'fhe.hadamard' op cannot be fused in a transform kernel}}
-    %h = fhe.hadamard %a, %a : !e
-    fhe.yield %h : !e
-  }
-  return
-}
-
-// -----
-
-!c = !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major>
-!e = !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = prime_major>
-func.func @rows_bad_op(%x: !c) {
-  %0 = fhe.fused rows (%x) : (!c) -> (!c) {
-  ^bb0(%a: !c):
-    // expected-error @+1 {{'fhe.fused' op cannot be fused in a rows kernel}}
-    %p = fhe.fused coefficient (%a) : (!c) -> !fhe.poly<logN = 4, logq = 10> {
-    ^bb1(%b: !c):
-      %i = fhe.icrt %b : !c -> !fhe.poly<logN = 4, logq = 10>
-      fhe.yield %i : !fhe.poly<logN = 4, logq = 10>
-    }
-    %q = fhe.crt %p : !fhe.poly<logN = 4, logq = 10> -> !c
-    fhe.yield %q : !c
-  }
-  return
-}
-
-// -----
-
-!e = !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = prime_major>
-!m = !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = coeff_major>
-func.func @rows_coeff_major(%x: !m) {
-  // expected-error @+1 {{a rows kernel's operands and results must be prime-major RNS values of one basis}}
-  %0 = fhe.fused rows (%x) : (!m) -> (!m) {
-  ^bb0(%a: !m):
-    %h = fhe.hadamard %a, %a : !m
-    fhe.yield %h : !m
-  }
-  return
-}
-
-// -----
-
-!e = !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = prime_major>
-!f = !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 60>, domain = eval, layout = prime_major>
-func.func @rows_two_bases(%x: !e, %y: !f) {
-  // expected-error @+1 {{a rows kernel's operands and results must be prime-major RNS values of one basis}}
-  %0:2 = fhe.fused rows (%x, %y) : (!e, !f) -> (!e, !f) {
-  ^bb0(%a: !e, %b: !f):
-    %h = fhe.hadamard %a, %a : !e
-    %g = fhe.hadamard %b, %b : !f
-    fhe.yield %h, %g : !e, !f
-  }
-  return
-}
-
-// -----
-
-!e = !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = prime_major>
-func.func @fused_yields_operand(%x: !e) {
-  // expected-error @+1 {{yields an operand unchanged; a fused kernel computes its results}}
-  %0 = fhe.fused residue (%x) : (!e) -> (!e) {
-  ^bb0(%a: !e):
-    fhe.yield %a : !e
-  }
-  return
-}
-
-// -----
-
-!e = !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = prime_major>
-func.func @fused_arg_type(%x: !e) {
-  // expected-error @+1 {{body argument #0 has type}}
-  %0 = fhe.fused residue (%x) : (!e) -> (!e) {
-  ^bb0(%a: !fhe.poly<logN = 4, logq = 10>):
-    %d = fhe.poly_add %a, %a : !fhe.poly<logN = 4, logq = 10>
-    fhe.yield %d : !fhe.poly<logN = 4, logq = 10>
-  }
-  return
-}
-
-// -----
-
-!e = !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = prime_major>
-!f = !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 40>, domain = eval, layout = prime_major>
-func.func @fused_two_bases(%x: !e, %y: !f) {
-  // expected-error @+1 {{a residue kernel's operands and results must be RNS values of one basis}}
-  %0 = fhe.fused residue (%x, %y) : (!e, !f) -> (!e) {
-  ^bb0(%a: !e, %b: !f):
-    %d = fhe.add %a, %a : !e
-    fhe.yield %d : !e
-  }
-  return
-}
-
-// -----
-
-!p = !fhe.poly<logN = 4, logq = 10>
-func.func @fused_empty(%x: !p) {
-  // expected-error @+1 {{needs operands and results}}
-  fhe.fused coefficient (%x) : (!p) -> () {
-  ^bb0(%a: !p):
-    fhe.yield
-  }
-  return
-}
-
-// -----
-
-!p = !fhe.poly<logN = 4, logq = 10>
-func.func @fused_coefficient_rings(%x: !p, %y: !fhe.poly<logN = 5, logq = 10>) {
-  // expected-error @+1 {{mixes ring dimensions}}
-  %0 = fhe.fused coefficient (%x, %y) : (!p, !fhe.poly<logN = 5, logq = 10>) -> (!p) {
-  ^bb0(%a: !p, %b: !fhe.poly<logN = 5, logq = 10>):
-    %d = fhe.poly_add %a, %a : !p
-    fhe.yield %d : !p
-  }
-  return
-}
-
-// -----
-
-func.func @table_kind() {
-  // expected-error @+1 {{unknown table kind 'twiddles'}}
-  %t = fhe.table "twiddles" #fhe.basis<min_bits = 15, prime_bits = 20, primes = [1048193]> param 0 : memref<1x16xi64>
-  return
-}
-
-// -----
-
-func.func @table_unresolved() {
-  // expected-error @+1 {{needs a resolved basis (run fhe-select-basis first)}}
-  %t = fhe.table "ntt_twiddles" #fhe.basis<min_bits = 15> param 0 : memref<1x16xi64>
-  return
-}
-
-// -----
-
-func.func @table_rows() {
-  // expected-error @+1 {{table has 2 rows for a basis of 1 primes}}
-  %t = fhe.table "ntt_twiddles" #fhe.basis<min_bits = 15, prime_bits = 20, primes = [1048193]> param 0 : memref<2x16xi64>
-  return
-}
-
-// -----
-
-func.func @table_limbs() {
-  // expected-error @+1 {{keeps 2 limbs of a product of 1}}
-  %t = fhe.table "icrt_p" #fhe.basis<min_bits = 15, prime_bits = 20, primes = [1048193]> param 2 : memref<1x2xi64>
-  return
-}
-
-// -----
-
 // A huge basis bound would make fhe-select-basis search for hours.
 // expected-error @+2 {{failed to parse FHE_RnsType parameter 'basis'}}
 // expected-error @+1 {{basis bound min_bits = 4000000000 is out of range [1, 16384]}}
 func.func private @huge_bound(!fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 4000000000>, domain = coeff, layout = prime_major>)
 
 // -----
-
 // A huge modulus would overflow the limb count of the BigInt kernels.
 // expected-error @+1 {{poly logq = 20000 is outside [1, 16384]}}
 func.func private @huge_poly(!fhe.poly<logN = 4, logq = 20000>)
 
 // -----
-
 // prime_bits without a list of primes.
 // expected-error @+2 {{failed to parse FHE_RnsType parameter 'basis'}}
 // expected-error @+1 {{prime_bits given without primes}}
 func.func private @bits_no_primes(!fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 10, prime_bits = 20, primes = []>, domain = coeff, layout = prime_major>)
 
 // -----
-
 // Primes wider than the 62 bits the kernels' lazy reductions allow.
 // expected-error @+2 {{failed to parse FHE_RnsType parameter 'basis'}}
 // expected-error @+1 {{prime_bits = 63 is outside [4, 62]}}
 func.func private @bits_too_wide(!fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 10, prime_bits = 63, primes = [3]>, domain = coeff, layout = prime_major>)
 
 // -----
-
 // 4097 primes, one over the limit (the values are not looked at).
 // expected-error @+2 {{failed to parse FHE_RnsType parameter 'basis'}}
 // expected-error @+1 {{basis of 4097 primes exceeds the limit of 4096}}
 func.func private @too_many_primes(!fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 10, prime_bits = 2, primes = [3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3]>, domain = coeff, layout = prime_major>)
 
 // -----
-
 // expected-error @+1 {{rns logN = 30 is outside [1, 17]}}
 func.func private @rns_ring(!fhe.rns<logN = 30, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major>)
 
 // -----
-
 func.func @transpose_domain(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major>) {
   // expected-error @+1 {{domains differ}}
   %0 = fhe.transpose %x : !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major> -> !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = coeff_major>
@@ -581,7 +344,6 @@ func.func @transpose_domain(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits =
 }
 
 // -----
-
 func.func @intt_to_eval(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = prime_major>) {
   // expected-error @+1 {{result must be in the coeff or coeff_scaled domain}}
   %0 = fhe.intt %x : !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = prime_major> -> !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = prime_major>
@@ -589,7 +351,6 @@ func.func @intt_to_eval(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>
 }
 
 // -----
-
 // A resolved basis viewed as an unresolved one.
 func.func @prefix_unresolved(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 35, prime_bits = 20, primes = [1048193, 1048129]>, domain = eval, layout = prime_major>) {
   // expected-error @+1 {{input and result bases must both be resolved or both unresolved}}
@@ -598,226 +359,10 @@ func.func @prefix_unresolved(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits 
 }
 
 // -----
-
-!e = !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = prime_major>
-func.func @fused_arg_count(%x: !e, %y: !e) {
-  // expected-error @+1 {{body has 1 arguments for 2 operands}}
-  %0 = fhe.fused residue (%x, %y) : (!e, !e) -> (!e) {
-  ^bb0(%a: !e):
-    %d = fhe.add %a, %a : !e
-    fhe.yield %d : !e
-  }
-  return
-}
-
-// -----
-
-!e = !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = prime_major>
-func.func @fused_yield_count(%x: !e) {
-  // expected-error @+1 {{yields 2 value(s) of types that differ from the results}}
-  %0 = fhe.fused residue (%x) : (!e) -> (!e) {
-  ^bb0(%a: !e):
-    %d = fhe.add %a, %a : !e
-    fhe.yield %d, %d : !e, !e
-  }
-  return
-}
-
-// -----
-
-// A coefficient kernel over a non-fhe value.
-!p = !fhe.poly<logN = 4, logq = 10>
-func.func @fused_coefficient_i64(%x: !p, %n: i64) {
-  // expected-error @+1 {{operand or result of type 'i64' is not an fhe type}}
-  %0 = fhe.fused coefficient (%x, %n) : (!p, i64) -> (!p) {
-  ^bb0(%a: !p, %b: i64):
-    %d = fhe.poly_add %a, %a : !p
-    fhe.yield %d : !p
-  }
-  return
-}
-
-// -----
-
-func.func @table_rank() {
-  // expected-error @+1 {{table must be a 2-D memref of i64}}
-  %t = fhe.table "ntt_twiddles" #fhe.basis<min_bits = 15, prime_bits = 20, primes = [1048193]> param 0 : memref<16xi64>
-  return
-}
-
-// -----
-
-func.func @table_element() {
-  // expected-error @+1 {{table must be a 2-D memref of i64 (or of i32, the words' halves)}}
-  %t = fhe.table "ntt_twiddles" #fhe.basis<min_bits = 15, prime_bits = 20, primes = [1048193]> param 1 : memref<1x64xi16>
-  return
-}
-
-// -----
-
-func.func @table_negative_param() {
-  // expected-error @+1 {{parameter -1 is negative}}
-  %t = fhe.table "crt_powers" #fhe.basis<min_bits = 15, prime_bits = 20, primes = [1048193]> param -1 : memref<1x1xi64>
-  return
-}
-
-// -----
-
-func.func @table_icrt_columns() {
-  // expected-error @+1 {{table has 2 columns for a basis of 1 primes}}
-  %t = fhe.table "icrt_columns" #fhe.basis<min_bits = 15, prime_bits = 20, primes = [1048193]> param 1 : memref<1x2xi64>
-  return
-}
-
-// -----
-
-func.func @table_icrt_no_digit() {
-  // expected-error @+1 {{needs at least one digit}}
-  %t = fhe.table "icrt_columns" #fhe.basis<min_bits = 15, prime_bits = 20, primes = [1048193]> param 0 : memref<1x1xi64>
-  return
-}
-
-// -----
-
-func.func @table_icrt_winograd_columns() {
-  // expected-error @+1 {{table has 3 columns for a basis of 1 primes (expected the primes and three more)}}
-  %t = fhe.table "icrt_winograd" #fhe.basis<min_bits = 15, prime_bits = 20, primes = [1048193]> param 2 : memref<2x3xi64>
-  return
-}
-
-// -----
-
 // logq + shift used to overflow int64 and pass the basis-bound check.
 #b = #fhe.basis<min_bits = 30, prime_bits = 20, primes = [1048193, 1048129]>
 func.func @huge_shift(%x: !fhe.rns<logN = 4, basis = #b, domain = coeff, layout = prime_major>) -> !fhe.poly<logN = 4, logq = 10> {
   // expected-error @+1 {{shift 9223372036854775807 is outside [0, 16384]}}
   %0 = fhe.icrt %x {shift = 9223372036854775807} : !fhe.rns<logN = 4, basis = #b, domain = coeff, layout = prime_major> -> !fhe.poly<logN = 4, logq = 10>
   return %0 : !fhe.poly<logN = 4, logq = 10>
-}
-
-// -----
-
-#b = #fhe.basis<min_bits = 30, prime_bits = 20, primes = [1048193, 1048129]>
-func.func @automorphism_galois(%x: !fhe.rns<logN = 4, basis = #b, domain = coeff, layout = prime_major>) {
-  // expected-error @+1 {{galois = 32 must be an odd number in [3, 2N = 32)}}
-  %0 = fhe.automorphism %x {galois = 32 : i64} : !fhe.rns<logN = 4, basis = #b, domain = coeff, layout = prime_major>
-  return
-}
-
-// -----
-
-#b = #fhe.basis<min_bits = 30, prime_bits = 20, primes = [1048193, 1048129]>
-func.func @automorphism_scaled(%x: !fhe.rns<logN = 4, basis = #b, domain = coeff_scaled, layout = prime_major>) {
-  // expected-error @+1 {{input must be in the coeff domain (residues of the coefficients) or the eval domain, got coeff_scaled}}
-  %0 = fhe.automorphism %x {galois = 5 : i64} : !fhe.rns<logN = 4, basis = #b, domain = coeff_scaled, layout = prime_major>
-  return
-}
-
-// -----
-
-#b = #fhe.basis<min_bits = 30, prime_bits = 20, primes = [1048193, 1048129]>
-func.func @automorphism_incomplete(%x: !fhe.rns<logN = 4, basis = #b, domain = eval, layout = prime_major, incomplete = 1>) {
-  // expected-error @+1 {{an evaluation-domain automorphism needs a complete NTT, got incomplete = 1}}
-  %0 = fhe.automorphism %x {galois = 5 : i64} : !fhe.rns<logN = 4, basis = #b, domain = eval, layout = prime_major, incomplete = 1>
-  return
-}
-
-// -----
-
-func.func @poly_automorphism_identity(%x: !fhe.poly<logN = 4, logq = 30>) {
-  // expected-error @+1 {{galois = 1 must be an odd number in [3, 2N = 32)}}
-  %0 = fhe.poly_automorphism %x {galois = 1 : i64} : !fhe.poly<logN = 4, logq = 30>
-  // The largest Galois element is accepted.
-  %1 = fhe.poly_automorphism %x {galois = 31 : i64} : !fhe.poly<logN = 4, logq = 30>
-  return
-}
-
-// -----
-
-func.func @poly_mul_monomial_range(%x: !fhe.poly<logN = 4, logq = 30>) {
-  // The largest k is accepted.
-  %0 = fhe.poly_mul_monomial %x {k = 31 : i64} : !fhe.poly<logN = 4, logq = 30>
-  // expected-error @+1 {{k must be in [0, 2N) = [0, 32), got -1}}
-  %1 = fhe.poly_mul_monomial %x {k = -1 : i64} : !fhe.poly<logN = 4, logq = 30>
-  return
-}
-
-// -----
-
-func.func @poly_constant_length() {
-  // expected-error @+1 {{value must hold N = 16 coefficients, got 'tensor<8xi64>'}}
-  %0 = fhe.poly_constant {value = dense<0> : tensor<8xi64>} : !fhe.poly<logN = 4, logq = 30>
-  return
-}
-
-// -----
-
-func.func @poly_constant_shape() {
-  // expected-error @+1 {{value must hold N = 16 coefficients, got 'tensor<4x4xi64>'}}
-  %0 = fhe.poly_constant {value = dense<0> : tensor<4x4xi64>} : !fhe.poly<logN = 4, logq = 30>
-  return
-}
-
-// -----
-
-func.func @crt_window_outside(%x: !fhe.poly<logN = 4, logq = 20>) {
-  // expected-error @+1 {{window of 10 bits from bit 12 is not within the input's 20 bits}}
-  %0 = fhe.crt %x {window = array<i64: 12, 10>} : !fhe.poly<logN = 4, logq = 20> -> !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major>
-  return
-}
-
-// -----
-
-func.func @crt_window_shape(%x: !fhe.poly<logN = 4, logq = 20>) {
-  // expected-error @+1 {{window must be [offset, bits], got 1 value(s)}}
-  %0 = fhe.crt %x {window = array<i64: 12>} : !fhe.poly<logN = 4, logq = 20> -> !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major>
-  return
-}
-
-// -----
-
-func.func @crt_window_centered(%x: !fhe.poly<logN = 4, logq = 20>) {
-  // expected-error @+1 {{a window is read unsigned: it cannot be 'centered'}}
-  %0 = fhe.crt %x {window = array<i64: 0, 10>, centered} : !fhe.poly<logN = 4, logq = 20> -> !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major>
-  return
-}
-
-// -----
-
-func.func @icrt_sum_offsets(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major>) {
-  // expected-error @+1 {{2 offset(s) for 1 input(s)}}
-  %0 = fhe.icrt_sum %x {offsets = array<i64: 0, 5>} : !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major> -> !fhe.poly<logN = 4, logq = 20>
-  return
-}
-
-// -----
-
-func.func @icrt_sum_offset_range(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major>) {
-  // expected-error @+1 {{offset 20 is outside [0, 20)}}
-  %0 = fhe.icrt_sum %x {offsets = array<i64: 20>} : !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major> -> !fhe.poly<logN = 4, logq = 20>
-  return
-}
-
-// -----
-
-func.func @icrt_sum_domain(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = prime_major>) {
-  // expected-error @+1 {{inputs must be in the coeff or coeff_scaled domain, got eval}}
-  %0 = fhe.icrt_sum %x {offsets = array<i64: 0>} : !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = prime_major> -> !fhe.poly<logN = 4, logq = 20>
-  return
-}
-
-// -----
-
-func.func @icrt_sum_addend(%x: !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major>, %e: !fhe.poly<logN = 4, logq = 8>) {
-  // expected-error @+1 {{addend of type '!fhe.poly<logN = 4, logq = 8>' must have the result's type '!fhe.poly<logN = 4, logq = 20>'}}
-  %0 = fhe.icrt_sum %x plus %e {offsets = array<i64: 0>} : !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major> plus !fhe.poly<logN = 4, logq = 8> -> !fhe.poly<logN = 4, logq = 20>
-  return
-}
-
-// -----
-
-func.func @icrt_sum_empty() {
-  // expected-error @+1 {{needs at least one input}}
-  %0 = "fhe.icrt_sum"() {offsets = array<i64>, operandSegmentSizes = array<i32: 0, 0>} : () -> !fhe.poly<logN = 4, logq = 20>
-  return
 }
