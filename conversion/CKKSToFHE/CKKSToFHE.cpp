@@ -1,16 +1,17 @@
 // ckks-to-fhe: each function on ciphertexts becomes one on their (ax, bx)
 // BigInt polynomials, with the keys it needs as arguments (each key's role
-// in fhe.role), its body lowered op by op (FunctionLowering.h); the key
-// preparation functions (__fhec_evk_prepare and the encapsulation keys')
-// are added to the module.
-#include "conversion/CKKSToFHE/FunctionLowering.h"
-#include "conversion/Passes.h"
+// in fhe.role), by a dialect conversion (Lowering.h: a pattern per ckks op);
+// the key preparation functions (__fhec_evk_prepare and the encapsulation
+// keys') are added to the module.
 #include "conversion/CKKSToFHE/Bounds.h"
+#include "conversion/CKKSToFHE/Lowering.h"
+#include "conversion/Passes.h"
 
 #include "fhec/runtime/Abi.h"
 #include "fhec/runtime/Keys.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/DenseMap.h"
 
 #include <map>
@@ -26,7 +27,172 @@ using namespace fhec;
 
 namespace {
 
-using Pair = CiphertextPair;
+// The basis of the key switch to the ephemeral secret at q0: a centred
+// a (|a| <= q0 / 2) times the key (below q0 P').
+fhe::BasisAttr encapsulationBasis(MLIRContext *ctx, ckks::ParamsAttr params, unsigned q0) {
+  return fhe::BasisAttr::get(ctx, productBasisBits(params.getLogN(), q0, unsigned(rt::encapsulationKeyLogModulus(int(q0)))));
+}
+
+// A function's signature after ckks-to-fhe: (ct0.ax, ct0.bx, ...,
+// [pt<j>@<scale>,<logq> per plaintext use], [evk.ax, evk.bx],
+// [rk<g>.ax, rk<g>.bx]..., [encapsulation keys]) -> (out0.ax, out0.bx, ...),
+// each key's pair once per part (dnum, abi::keyPartRole).
+struct Signature {
+  SmallVector<Type> extraTypes;  ///< after the ciphertexts': plaintext uses, then keys
+  SmallVector<Type> resultTypes;
+  SmallVector<Attribute> argRoles, resultRoles;
+  SmallVector<Attribute> ctIn, ctOut;  ///< (logq, logp, slots) of each ciphertext
+  SmallVector<int64_t> ptSlots;        ///< slots of each plaintext argument
+  SmallVector<std::tuple<int, int, int, bool>> plainUses;
+  bool hasMul = false;
+  std::set<uint64_t> galois;  ///< rotation keys, in a fixed order
+  std::set<unsigned> encaps;  ///< encapsulation keys by q0
+  bool converted = false;
+};
+
+FailureOr<Signature> planSignature(func::FuncOp f, LoweringState &state) {
+  MLIRContext *ctx = f.getContext();
+  Builder b(ctx);
+  ckks::ParamsAttr params = state.params;
+  Signature sig;
+  f.walk([&](Operation *op) {
+    sig.hasMul |= isa<ckks::MulOp>(op);
+    for (uint64_t g : ckks::keySwitchGaloisElements(op)) sig.galois.insert(g);
+    if (auto q0 = ckks::encapsulationModulus(op)) sig.encaps.insert(*q0);
+  });
+  auto role = [&](const std::string &r) { return b.getStringAttr(r); };
+  auto expand = [&](TypeRange types, SmallVectorImpl<Attribute> &roles, SmallVectorImpl<Attribute> &info,
+                    SmallVectorImpl<Type> *resultTypes) -> LogicalResult {
+    unsigned ct = 0;
+    for (Type t : types) {
+      if (auto pt = dyn_cast<ckks::PlaintextType>(t); pt && !resultTypes) {
+        sig.ptSlots.push_back(pt.getSlots());
+        continue;
+      }
+      auto c = dyn_cast<ckks::CiphertextType>(t);
+      if (!c) return f.emitOpError() << "has a non-ciphertext argument or result of type " << t
+                                     << ", which ckks-to-fhe does not support";
+      roles.append({role("ct" + std::to_string(ct) + ".ax"), role("ct" + std::to_string(ct) + ".bx")});
+      ++ct;
+      if (resultTypes) resultTypes->append(2, fhe::PolyType::get(ctx, c.getLogN(), c.getLogq()));
+      info.push_back(b.getDenseI64ArrayAttr({c.getLogq(), c.getLogp(), c.getSlots()}));
+    }
+    return success();
+  };
+  if (failed(expand(f.getArgumentTypes(), sig.argRoles, sig.ctIn, nullptr)) ||
+      failed(expand(f.getResultTypes(), sig.resultRoles, sig.ctOut, &sig.resultTypes)))
+    return failure();
+  // Each distinct use of a plaintext argument: one polynomial argument.
+  for (BlockArgument a : f.getArguments())
+    if (isa<ckks::PlaintextType>(a.getType())) state.plainIndex[a] = int(state.plainIndex.size());
+  std::map<std::tuple<int, int, int, bool>, abi::PlaintextUse> uses;
+  f.walk([&](Operation *op) {
+    auto note = [&](Value pt, unsigned logScale, unsigned logq, bool negate) {
+      int j = state.plainIndex.at(pt);
+      uses[{j, int(logScale), int(logq), negate}] = {j, int(logScale), int(logq), negate};
+    };
+    if (auto m = dyn_cast<ckks::MulPlainOp>(op); m && m.getPlain())
+      note(m.getPlain(), m.getConstantLogScale(), m.getInput().getType().getLogq(), false);
+    if (auto a = dyn_cast<ckks::AddPlainOp>(op); a && a.getPlain())
+      note(a.getPlain(), a.getInput().getType().getLogp(), a.getInput().getType().getLogq(), a.getNegate());
+  });
+  for (auto &[key, use] : uses) {
+    sig.plainUses.push_back(key);
+    sig.extraTypes.push_back(fhe::PolyType::get(ctx, params.getLogN(), unsigned(use.logq)));
+    sig.argRoles.push_back(role(abi::plaintextRole(use)));
+  }
+  const int dnum = int(params.getDnum());
+  auto keyT = [&](fhe::BasisAttr basis) {
+    return fhe::RnsType::get(ctx, params.getLogN(), basis, fhe::Domain::eval, fhe::Layout::prime_major);
+  };
+  auto addKey = [&](const std::string &ax, const std::string &bx) {
+    for (int j = 0; j < dnum; ++j) {
+      sig.argRoles.append({role(abi::keyPartRole(ax, j)), role(abi::keyPartRole(bx, j))});
+      sig.extraTypes.append(2, keyT(state.evkBasis));
+    }
+  };
+  if (sig.hasMul) addKey("evk.ax", "evk.bx");
+  for (uint64_t g : sig.galois) addKey(abi::rotationKeyRole(g, false), abi::rotationKeyRole(g, true));
+  for (unsigned q0 : sig.encaps)
+    addKey(abi::encapsulationKeyRole(int(q0), true, false), abi::encapsulationKeyRole(int(q0), true, true));
+  // The keys to the ephemeral secret, one pair each in its own basis.
+  for (unsigned q0 : sig.encaps) {
+    sig.argRoles.append({role(abi::encapsulationKeyRole(int(q0), false, false)),
+                         role(abi::encapsulationKeyRole(int(q0), false, true))});
+    sig.extraTypes.append(2, keyT(encapsulationBasis(ctx, params, q0)));
+  }
+  return sig;
+}
+
+// The function's new signature (Signature): its ciphertext arguments split
+// into (ax, bx), its plaintexts replaced by their uses, the keys appended
+// and bound in the LoweringState, each argument's role in fhe.role.
+struct SignatureLowering : OpConversionPattern<func::FuncOp> {
+  SignatureLowering(const TypeConverter &tc, MLIRContext *ctx, func::FuncOp func, Signature &sig,
+                    LoweringState &state)
+      : OpConversionPattern(tc, ctx), func(func), sig(sig), state(state) {}
+
+  LogicalResult matchAndRewrite(func::FuncOp f, OpAdaptor, ConversionPatternRewriter &rewriter) const override {
+    if (f != func) return failure();
+    TypeConverter::SignatureConversion conversion(f.getNumArguments());
+    for (auto [i, t] : llvm::enumerate(f.getArgumentTypes())) {
+      SmallVector<Type> converted;
+      if (failed(getTypeConverter()->convertType(t, converted))) return failure();
+      conversion.addInputs(unsigned(i), converted);
+    }
+    const unsigned numCtArgs = unsigned(conversion.getConvertedTypes().size());
+    conversion.addInputs(sig.extraTypes);
+    Block *entry = rewriter.applySignatureConversion(&f.getBody().front(), conversion, getTypeConverter());
+    auto roleDicts = [&](ArrayRef<Attribute> roles) {
+      SmallVector<DictionaryAttr> dicts;
+      for (Attribute r : roles)
+        dicts.push_back(DictionaryAttr::get(f.getContext(), {NamedAttribute(fhe::FHEDialect::getRoleAttrName(), r)}));
+      return dicts;
+    };
+    rewriter.modifyOpInPlace(f, [&] {
+      f.setType(FunctionType::get(f.getContext(), conversion.getConvertedTypes(), sig.resultTypes));
+      f.setAllArgAttrs(roleDicts(sig.argRoles));
+      f.setAllResultAttrs(roleDicts(sig.resultRoles));
+      Builder b(f.getContext());
+      if (!sig.ptSlots.empty()) f->setAttr(fhe::FHEDialect::getPtInputsAttrName(), b.getDenseI64ArrayAttr(sig.ptSlots));
+      f->setAttr(fhe::FHEDialect::getCtInputsAttrName(), b.getArrayAttr(sig.ctIn));
+      f->setAttr(fhe::FHEDialect::getCtOutputsAttrName(), b.getArrayAttr(sig.ctOut));
+    });
+    unsigned next = numCtArgs;
+    for (auto key : sig.plainUses) state.plainUses[key] = entry->getArgument(next++);
+    auto takeKey = [&]() {
+      KeyParts parts;
+      for (int j = 0; j < int(state.params.getDnum()); ++j, next += 2)
+        parts.push_back({entry->getArgument(next), entry->getArgument(next + 1)});
+      return parts;
+    };
+    if (sig.hasMul) state.evk = takeKey();
+    for (uint64_t g : sig.galois) state.rotationKeys[g] = takeKey();
+    for (unsigned q0 : sig.encaps) state.encapsulationKeys[q0].second = takeKey();
+    for (unsigned q0 : sig.encaps) {
+      state.encapsulationKeys[q0].first = {entry->getArgument(next), entry->getArgument(next + 1)};
+      next += 2;
+    }
+    sig.converted = true;
+    return success();
+  }
+
+  func::FuncOp func;
+  Signature &sig;
+  LoweringState &state;
+};
+
+// func.return of ciphertexts: their (ax, bx) pairs.
+struct ReturnLowering : OpConversionPattern<func::ReturnOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(func::ReturnOp op, OneToNOpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    SmallVector<Value> results;
+    for (ValueRange r : adaptor.getOperands()) llvm::append_range(results, r);
+    rewriter.replaceOpWithNewOp<func::ReturnOp>(op, results);
+    return success();
+  }
+};
 
 struct CKKSToFHEPass : public fhec::impl::CKKSToFHEBase<CKKSToFHEPass> {
   void runOnOperation() override {
@@ -85,12 +251,6 @@ struct CKKSToFHEPass : public fhec::impl::CKKSToFHEBase<CKKSToFHEPass> {
     return found;
   }
 
-  // The basis of the key switch to the ephemeral secret at q0: a centred
-  // a (|a| <= q0 / 2) times the key (below q0 P').
-  static fhe::BasisAttr encapsulationBasis(MLIRContext *ctx, ckks::ParamsAttr params, unsigned q0) {
-    return fhe::BasisAttr::get(ctx, productBasisBits(params.getLogN(), q0, unsigned(rt::encapsulationKeyLogModulus(int(q0)))));
-  }
-
   // func @<name>(%key: !fhe.poly<logq = keyLogq>) -> !fhe.rns<basis, eval>: a
   // key's CRT and NTT (__fhec_evk_prepare: mod PQ into the evaluation-key basis).
   void emitPrepare(ModuleOp module, ckks::ParamsAttr params, const std::string &name, unsigned keyLogq,
@@ -114,149 +274,58 @@ struct CKKSToFHEPass : public fhec::impl::CKKSToFHEBase<CKKSToFHEPass> {
 
   LogicalResult lowerFunction(func::FuncOp f, ckks::ParamsAttr params, fhe::BasisAttr evkBasis) {
     MLIRContext *ctx = f.getContext();
-    OpBuilder b(ctx);
     if (!f.getBody().hasOneBlock())
       return f.emitOpError() << "ckks-to-fhe supports straight-line functions only (one block)";
-    bool hasMul = false;
-    std::set<uint64_t> galois;   // rotation keys, in a fixed order
-    std::set<unsigned> encaps;   // encapsulation keys by q0
-    f.walk([&](Operation *op) {
-      hasMul |= isa<ckks::MulOp>(op);
-      for (uint64_t g : ckks::keySwitchGaloisElements(op)) galois.insert(g);
-      if (auto q0 = ckks::encapsulationModulus(op)) encaps.insert(*q0);
-    });
+    LoweringState state;
+    state.params = params;
+    state.evkBasis = evkBasis;
+    FailureOr<Signature> signature = planSignature(f, state);
+    if (failed(signature)) return failure();
 
-    // New signature: (ct0.ax, ct0.bx, ..., [pt<j>@<scale>,<logq> per plaintext
-    // use], [evk.ax, evk.bx], [rk<g>.ax, rk<g>.bx]...) -> (out0.ax, out0.bx, ...),
-    // each key's pair once per part (dnum, abi::keyPartRole).
-    SmallVector<Type> argTypes, resTypes;
-    SmallVector<Attribute> ctIn, ctOut;
-    SmallVector<int64_t> ptSlots;
-    auto expand = [&](TypeRange types, SmallVectorImpl<Type> &out, SmallVectorImpl<Attribute> &info,
-                      bool arguments) -> LogicalResult {
-      for (Type t : types) {
-        if (auto pt = dyn_cast<ckks::PlaintextType>(t); pt && arguments) {
-          ptSlots.push_back(pt.getSlots());
-          continue;
-        }
-        auto ct = dyn_cast<ckks::CiphertextType>(t);
-        if (!ct) return f.emitOpError() << "has a non-ciphertext argument or result of type " << t
-                                        << ", which ckks-to-fhe does not support";
-        auto poly = fhe::PolyType::get(ctx, ct.getLogN(), ct.getLogq());
-        out.append({poly, poly});
-        info.push_back(b.getDenseI64ArrayAttr({ct.getLogq(), ct.getLogp(), ct.getSlots()}));
-      }
+    TypeConverter types;
+    types.addConversion([](Type t) { return t; });
+    types.addConversion([](ckks::CiphertextType t, SmallVectorImpl<Type> &out) {
+      auto poly = fhe::PolyType::get(t.getContext(), t.getLogN(), t.getLogq());
+      out.append({poly, poly});
       return success();
-    };
-    if (failed(expand(f.getArgumentTypes(), argTypes, ctIn, true)) ||
-        failed(expand(f.getResultTypes(), resTypes, ctOut, false)))
-      return failure();
-    unsigned numCtArgs = argTypes.size();
-    // Each distinct use of a plaintext argument: one polynomial argument.
-    llvm::DenseMap<Value, int> plainIndex;
-    for (BlockArgument a : f.getArguments())
-      if (isa<ckks::PlaintextType>(a.getType())) plainIndex[a] = int(plainIndex.size());
-    std::map<std::tuple<int, int, int, bool>, abi::PlaintextUse> uses;
-    f.walk([&](Operation *op) {
-      auto note = [&](Value pt, unsigned logScale, unsigned logq, bool negate) {
-        int j = plainIndex.at(pt);
-        uses[{j, int(logScale), int(logq), negate}] = {j, int(logScale), int(logq), negate};
-      };
-      if (auto m = dyn_cast<ckks::MulPlainOp>(op); m && m.getPlain())
-        note(m.getPlain(), m.getConstantLogScale(), m.getInput().getType().getLogq(), false);
-      if (auto a = dyn_cast<ckks::AddPlainOp>(op); a && a.getPlain())
-        note(a.getPlain(), a.getInput().getType().getLogp(), a.getInput().getType().getLogq(), a.getNegate());
     });
-    for (auto &[key, use] : uses) argTypes.push_back(fhe::PolyType::get(ctx, params.getLogN(), unsigned(use.logq)));
-    unsigned numInputArgs = argTypes.size();
-    SmallVector<std::string> keyRoles;
-    const int dnum = int(params.getDnum());
-    auto addKeyRoles = [&](const std::string &ax, const std::string &bx) {
-      for (int j = 0; j < dnum; ++j) keyRoles.append({abi::keyPartRole(ax, j), abi::keyPartRole(bx, j)});
-    };
-    if (hasMul) addKeyRoles("evk.ax", "evk.bx");
-    for (uint64_t g : galois) addKeyRoles(abi::rotationKeyRole(g, false), abi::rotationKeyRole(g, true));
-    for (unsigned q0 : encaps)
-      addKeyRoles(abi::encapsulationKeyRole(int(q0), true, false), abi::encapsulationKeyRole(int(q0), true, true));
-    if (!keyRoles.empty()) {
-      auto keyT = fhe::RnsType::get(ctx, params.getLogN(), evkBasis, fhe::Domain::eval, fhe::Layout::prime_major);
-      argTypes.append(keyRoles.size(), keyT);
-    }
-    // The keys to the ephemeral secret, one pair each in its own basis.
-    for (unsigned q0 : encaps) {
-      keyRoles.append({abi::encapsulationKeyRole(int(q0), false, false), abi::encapsulationKeyRole(int(q0), false, true)});
-      auto keyT = fhe::RnsType::get(ctx, params.getLogN(), encapsulationBasis(ctx, params, q0), fhe::Domain::eval,
-                                    fhe::Layout::prime_major);
-      argTypes.append({keyT, keyT});
-    }
+    // A plaintext argument becomes the arguments of its uses (Signature).
+    types.addConversion([](ckks::PlaintextType, SmallVectorImpl<Type> &) { return success(); });
+    RewritePatternSet patterns(ctx);
+    patterns.add<SignatureLowering>(types, ctx, f, *signature, state);
+    patterns.add<ReturnLowering>(types, ctx);
+    populateArithmeticPatterns(types, patterns, state);
+    populateKeySwitchingPatterns(types, patterns, state);
+    FrozenRewritePatternSet frozen(std::move(patterns));
+    // Every op of the body must have a pattern.
+    for (Operation &op : f.getBody().front())
+      if (!isa<func::ReturnOp>(op) && !frozen.getOpSpecificNativePatterns().count(op.getName()))
+        return op.emitOpError() << "is not supported by ckks-to-fhe";
 
-    b.setInsertionPoint(f);
-    auto nf = func::FuncOp::create(b, f.getLoc(), f.getName(), b.getFunctionType(argTypes, resTypes));
-    nf.setVisibility(f.getVisibility());
-    for (unsigned i = 0; i < numCtArgs; ++i)
-      nf.setArgAttr(i, fhe::FHEDialect::getRoleAttrName(), b.getStringAttr("ct" + std::to_string(i / 2) + (i % 2 ? ".bx" : ".ax")));
+    ConversionTarget target(*ctx);
+    target.addLegalDialect<fhe::FHEDialect>();
+    target.addIllegalDialect<ckks::CKKSDialect>();
+    target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp g) { return g != f || signature->converted; });
+    target.addDynamicallyLegalOp<func::ReturnOp>([&](func::ReturnOp r) { return types.isLegal(r.getOperandTypes()); });
+    // A pattern that fails says why at its op; the driver's own "failed to
+    // legalize" messages that follow say nothing more and are dropped.
+    bool ownError = false;
+    SmallVector<Diagnostic> driverErrors;
+    LogicalResult converted = success();
     {
-      unsigned i = numCtArgs;
-      for (auto &[key, use] : uses)
-        nf.setArgAttr(i++, fhe::FHEDialect::getRoleAttrName(), b.getStringAttr(abi::plaintextRole(use)));
-    }
-    for (auto [i, role] : llvm::enumerate(keyRoles))
-      nf.setArgAttr(numInputArgs + i, fhe::FHEDialect::getRoleAttrName(), b.getStringAttr(role));
-    if (!ptSlots.empty()) nf->setAttr(fhe::FHEDialect::getPtInputsAttrName(), b.getDenseI64ArrayAttr(ptSlots));
-    for (unsigned i = 0; i < resTypes.size(); ++i)
-      nf.setResultAttr(i, fhe::FHEDialect::getRoleAttrName(), b.getStringAttr("ct" + std::to_string(i / 2) + (i % 2 ? ".bx" : ".ax")));
-    nf->setAttr(fhe::FHEDialect::getCtInputsAttrName(), b.getArrayAttr(ctIn));
-    nf->setAttr(fhe::FHEDialect::getCtOutputsAttrName(), b.getArrayAttr(ctOut));
-
-    Block *body = nf.addEntryBlock();
-    b.setInsertionPointToStart(body);
-    unsigned next = numInputArgs;
-    auto takeKey = [&]() {
-      KeyParts parts;
-      for (int j = 0; j < dnum; ++j, next += 2) parts.push_back({body->getArgument(next), body->getArgument(next + 1)});
-      return parts;
-    };
-    KeyParts evk;
-    if (hasMul) evk = takeKey();
-    llvm::DenseMap<uint64_t, KeyParts> rotationKeys;
-    for (uint64_t g : galois) rotationKeys[g] = takeKey();
-    llvm::DenseMap<unsigned, std::pair<Pair, KeyParts>> encapsulationKeys;
-    for (unsigned q0 : encaps) encapsulationKeys[q0].second = takeKey();
-    for (unsigned q0 : encaps) {
-      encapsulationKeys[q0].first = {body->getArgument(next), body->getArgument(next + 1)};
-      next += 2;
-    }
-    FunctionLowering lowering(b, params, evkBasis, evk, std::move(rotationKeys));
-    lowering.encapsulationKeys = std::move(encapsulationKeys);
-    unsigned ctArg = 0;
-    for (BlockArgument arg : f.getArguments())
-      if (isa<ckks::CiphertextType>(arg.getType())) {
-        lowering.map[arg] = {body->getArgument(ctArg), body->getArgument(ctArg + 1)};
-        ctArg += 2;
-      }
-    lowering.plainIndex = std::move(plainIndex);
-    {
-      unsigned i = numCtArgs;
-      for (auto &[key, use] : uses) lowering.plainUses[key] = body->getArgument(i++);
-    }
-
-    for (Operation &op : f.getBody().front()) {
-      if (auto ret = dyn_cast<func::ReturnOp>(op)) {
-        SmallVector<Value> results;
-        for (Value v : ret.getOperands()) {
-          Pair p = lowering.map.at(v);
-          results.append({p.first, p.second});
+      ScopedDiagnosticHandler handler(ctx, [&](Diagnostic &d) {
+        if (d.getSeverity() == DiagnosticSeverity::Error && StringRef(d.str()).starts_with("failed to legalize")) {
+          driverErrors.push_back(std::move(d));
+          return success();
         }
-        func::ReturnOp::create(b, ret.getLoc(), results);
-        continue;
-      }
-      if (failed(lowering.lower(&op))) {
-        nf.erase();
-        return failure();
-      }
+        ownError |= d.getSeverity() == DiagnosticSeverity::Error;
+        return failure();  // to the next handler
+      });
+      converted = applyPartialConversion(f, target, frozen);
     }
-    f.erase();
-    return success();
+    if (failed(converted) && !ownError)
+      for (Diagnostic &d : driverErrors) ctx->getDiagEngine().emit(std::move(d));
+    return converted;
   }
 };
 

@@ -2,9 +2,8 @@
 // Fig. 2) or hybrid key switching (dnum > 1, docs/design.md), rotation and
 // conjugation as an automorphism plus key switching, sparse-secret
 // encapsulation, and ckks.linear_transform's baby-step giant-step.
-#include "conversion/CKKSToFHE/FunctionLowering.h"
-#include "conversion/Passes.h"
 #include "conversion/CKKSToFHE/Bounds.h"
+#include "conversion/CKKSToFHE/Lowering.h"
 
 #include "fhec/runtime/Automorphism.h"
 #include "fhec/runtime/Keys.h"
@@ -17,7 +16,7 @@ namespace fhec {
 
 using Pair = CiphertextPair;
 
-fhe::BasisAttr FunctionLowering::region2(unsigned logq) {
+fhe::BasisAttr FheBuilder::region2(unsigned logq) {
   return fhe::BasisAttr::get(b.getContext(), region2Bits(params.getLogN(), logq, params.getLogQ()));
 }
 
@@ -26,9 +25,9 @@ fhe::BasisAttr FunctionLowering::region2(unsigned logq) {
 // Balanced (centered form): digit j is bits [jB, jB + w_j) of
 // x + sum_{i<j} 2^(iB + B - 1) read centered; HEAAN's form reads x's own
 // bits unsigned. Each digit is one fused kernel (fhe-fuse).
-ArrayRef<Value> FunctionLowering::digits(Location loc, Value x) {
-  auto it = digitCache.find(x);
-  if (it != digitCache.end()) return it->second;
+ArrayRef<Value> FheBuilder::digits(Location loc, Value x) {
+  auto it = state.digitCache.find(x);
+  if (it != state.digitCache.end()) return it->second;
   const unsigned logq = cast<fhe::PolyType>(x.getType()).getLogq(), B = params.getLogP();
   const unsigned k = (logq + B - 1) / B;
   const bool balanced = centeredKeySwitch();
@@ -45,13 +44,13 @@ ArrayRef<Value> FunctionLowering::digits(Location loc, Value x) {
     if (width < logq - j * B) y = fhe::PolyReduceOp::create(b, loc, polyType(width), y);
     out.push_back(toCoeff(loc, y, evkBasis, balanced));
   }
-  return digitCache[x] = std::move(out);
+  return state.digitCache[x] = std::move(out);
 }
 
 // floor or round((sum_j d_j key_j mod qP) / P) for the digits d_j (eval domain, key
 // basis) and the key parts (ax or bx halves): the products summed in the
 // evaluation domain, one iNTT and iCRT mod 2^(logq + logP), the shift.
-Value FunctionLowering::hybridKeySwitch(Location loc, ArrayRef<Value> d, const KeyParts &key, bool bxHalf, unsigned logq) {
+Value FheBuilder::hybridKeySwitch(Location loc, ArrayRef<Value> d, const KeyParts &key, bool bxHalf, unsigned logq) {
   Value sum;
   for (auto [j, dj] : llvm::enumerate(d)) {
     Value prod = fhe::HadamardOp::create(b, loc, dj, bxHalf ? key[j].second : key[j].first);
@@ -62,7 +61,7 @@ Value FunctionLowering::hybridKeySwitch(Location loc, ArrayRef<Value> d, const K
 }
 
 // The digits of x in the evaluation domain, after phi_g when g != 0.
-SmallVector<Value> FunctionLowering::evalDigits(Location loc, Value x, uint64_t g) {
+SmallVector<Value> FheBuilder::evalDigits(Location loc, Value x, uint64_t g) {
   SmallVector<Value> out;
   for (Value c : digits(loc, x)) {
     if (g) c = fhe::AutomorphismOp::create(b, loc, c.getType(), c, b.getI64IntegerAttr(int64_t(g)));
@@ -74,7 +73,7 @@ SmallVector<Value> FunctionLowering::evalDigits(Location loc, Value x, uint64_t 
 // Key switching, region 2 of Fig. 2: floor or round((a * key mod qQ) / Q) for a in
 // the eval domain of region 2's basis and a key (mod Q^2) prepared in the
 // evaluation-key basis, read through a prefix at lower levels.
-Value FunctionLowering::keySwitch(Location loc, Value a, Value key, unsigned logq) {
+Value FheBuilder::keySwitch(Location loc, Value a, Value key, unsigned logq) {
   auto r2 = cast<fhe::RnsType>(a.getType()).getBasis();
   if (r2 != evkBasis) key = fhe::BasisPrefixOp::create(b, loc, rnsType(r2, fhe::Domain::eval), key);
   Value wide = toPoly(loc, fhe::HadamardOp::create(b, loc, a, key), logq + params.getLogQ());
@@ -86,21 +85,15 @@ Value FunctionLowering::keySwitch(Location loc, Value a, Value key, unsigned log
 // on its residues give the residues of the signed a' = phi_g(ax) (|a'| < q,
 // within region 2's bound like axax); key switching with the rotation key
 // of g; b' = phi_g(bx) mod q.
-// Result `r` of rotation or conjugation `o`: phi_g of its input.
-void FunctionLowering::lowerAutomorphism(Operation *o, Value r, uint64_t g) {
-  auto t = cast<ckks::CiphertextType>(r.getType());
-  map[r] = rotate(o->getLoc(), map.at(o->getOperand(0)), t.getLogq(), g);
-}
-
-Pair FunctionLowering::rotate(Location loc, Pair x, unsigned logq, uint64_t g) {
-  auto key = rotationKeys.find(g);
-  assert(key != rotationKeys.end() && "rotation keys are collected per function");
+Pair FheBuilder::rotate(Location loc, Pair x, unsigned logq, uint64_t g) {
+  auto key = state.rotationKeys.find(g);
+  assert(key != state.rotationKeys.end() && "rotation keys are collected per function");
   return switchKey(loc, x, logq, key->second, g);
 }
 
 // Key switching of x with `key` (mod PQ) after phi_g, g = 0: none (the
 // decapsulation of sparse-secret encapsulation).
-Pair FunctionLowering::switchKey(Location loc, Pair x, unsigned logq, const KeyParts &key, uint64_t g) {
+Pair FheBuilder::switchKey(Location loc, Pair x, unsigned logq, const KeyParts &key, uint64_t g) {
   auto phi = [&](Value v) {
     return g ? fhe::PolyAutomorphismOp::create(b, loc, v.getType(), v, b.getI64IntegerAttr(int64_t(g))).getResult() : v;
   };
@@ -126,8 +119,8 @@ Pair FunctionLowering::switchKey(Location loc, Pair x, unsigned logq, const KeyP
 
 // Sparse-secret encapsulation at q0 = 2^logq: round or floor((a' k mod q0 P')
 // / P') with the small key k to the ephemeral secret (rt::EncapsulationKey).
-Pair FunctionLowering::encapsulate(Location loc, Pair x, unsigned logq) {
-  const Pair &key = encapsulationKeys.at(logq).first;
+Pair FheBuilder::encapsulate(Location loc, Pair x, unsigned logq) {
+  const Pair &key = state.encapsulationKeys.at(logq).first;
   auto basis = cast<fhe::RnsType>(key.first.getType()).getBasis();
   const unsigned logP = unsigned(rt::encapsulationLogP(int(logq)));
   Value e = toEval(loc, x.first, basis, centeredKeySwitch());
@@ -145,12 +138,11 @@ Pair FunctionLowering::encapsulate(Location loc, Pair x, unsigned logq) {
 // exactly; then the giant rotation. One basis for all inner sums (each baby
 // is converted once), sized for the largest: x's coefficients are below q,
 // the encoded diagonals' (read centered) below 2^bits of the widest.
-LogicalResult FunctionLowering::lowerLinearTransform(ckks::LinearTransformOp o) {
+FailureOr<Pair> FheBuilder::linearTransform(ckks::LinearTransformOp o, Pair x) {
   Location loc = o.getLoc();
   auto t = o.getInput().getType();
   unsigned logN = params.getLogN(), logq = t.getLogq();
   ckks::BsgsPlan plan = o.getPlan();
-  Pair x = map.at(o.getInput());
   llvm::DenseMap<int64_t, Pair> babies;
   for (int64_t baby : plan.babies)
     babies[baby] = baby == 0 ? x : rotate(loc, x, logq, rt::galoisForRotation(int(logN), baby));
@@ -186,8 +178,62 @@ LogicalResult FunctionLowering::lowerLinearTransform(ckks::LinearTransformOp o) 
                      fhe::PolyAddOp::create(b, loc, sum->second, inner.second)}
               : inner;
   }
-  map[o.getResult()] = *sum;
-  return success();
+  return *sum;
+}
+
+namespace {
+
+using Results = FailureOr<SmallVector<Pair>>;
+
+// Each result of ckks.rotate: phi_g of the input, key-switched.
+struct RotateLowering : CKKSPattern<ckks::RotateOp> {
+  using CKKSPattern::CKKSPattern;
+  Results lower(ckks::RotateOp o, OneToNOpAdaptor adaptor, FheBuilder &fb) const override {
+    SmallVector<Pair> out;
+    for (auto [i, r] : llvm::enumerate(o.getResults()))
+      out.push_back(fb.rotate(o.getLoc(), pairOf(adaptor.getInput()), cast<ckks::CiphertextType>(r.getType()).getLogq(),
+                              o.getGaloisElement(i)));
+    return out;
+  }
+};
+
+struct ConjugateLowering : CKKSPattern<ckks::ConjugateOp> {
+  using CKKSPattern::CKKSPattern;
+  Results lower(ckks::ConjugateOp o, OneToNOpAdaptor adaptor, FheBuilder &fb) const override {
+    return SmallVector<Pair>{fb.rotate(o.getLoc(), pairOf(adaptor.getInput()), o.getType().getLogq(), o.getGaloisElement())};
+  }
+};
+
+struct EncapsulateLowering : CKKSPattern<ckks::EncapsulateOp> {
+  using CKKSPattern::CKKSPattern;
+  Results lower(ckks::EncapsulateOp o, OneToNOpAdaptor adaptor, FheBuilder &fb) const override {
+    return SmallVector<Pair>{fb.encapsulate(o.getLoc(), pairOf(adaptor.getInput()), o.getType().getLogq())};
+  }
+};
+
+// The key switch back from the ephemeral secret (no automorphism).
+struct DecapsulateLowering : CKKSPattern<ckks::DecapsulateOp> {
+  using CKKSPattern::CKKSPattern;
+  Results lower(ckks::DecapsulateOp o, OneToNOpAdaptor adaptor, FheBuilder &fb) const override {
+    const KeyParts &key = state.encapsulationKeys.at(unsigned(o.getModLogq())).second;
+    return SmallVector<Pair>{fb.switchKey(o.getLoc(), pairOf(adaptor.getInput()), o.getType().getLogq(), key, 0)};
+  }
+};
+
+struct LinearTransformLowering : CKKSPattern<ckks::LinearTransformOp> {
+  using CKKSPattern::CKKSPattern;
+  Results lower(ckks::LinearTransformOp o, OneToNOpAdaptor adaptor, FheBuilder &fb) const override {
+    FailureOr<Pair> r = fb.linearTransform(o, pairOf(adaptor.getInput()));
+    if (failed(r)) return failure();
+    return SmallVector<Pair>{*r};
+  }
+};
+
+} // namespace
+
+void populateKeySwitchingPatterns(const TypeConverter &tc, RewritePatternSet &patterns, LoweringState &state) {
+  patterns.add<RotateLowering, ConjugateLowering, EncapsulateLowering, DecapsulateLowering, LinearTransformLowering>(
+      tc, patterns.getContext(), state);
 }
 
 } // namespace fhec
