@@ -100,6 +100,9 @@ public:
   /// Wall time of the last run() inside the runtime (s): what a frontend's
   /// own overhead is measured against.
   double lastRunSeconds() const { return lastRunSeconds_; }
+  /// Bytes the last run() copied between the host and the device (GPU
+  /// targets: its ciphertexts in and out; none on the CPU targets).
+  rt::Transfers lastRunTransfers() const { return exec_.lastCallTransfers(); }
 
 private:
   const Program &program_;

@@ -91,6 +91,7 @@ std::string targetsJson() {
                                          {"cpu_features", llvm::json::Array(needed)},
                                          {"gpu", t.gpu},
                                          {"emulated", t.emulated},
+                                         {"word_bits", int64_t(t.wordBits)},
                                          {"missing_here", llvm::json::Array(missing)}});
   }
   std::string out;

@@ -86,7 +86,7 @@ std::vector<std::string> missingCpuFeatures(const TargetSpec &target);
 
 /// Every target as JSON, the one list the tools, lit and the benches read
 /// (`fhec --print-targets`, Python `fhec.targets()`): an array of
-/// {"name", "cpu_features": [...], "gpu", "emulated", "missing_here": [...]}.
+/// {"name", "cpu_features": [...], "gpu", "emulated", "word_bits", "missing_here": [...]}.
 std::string targetsJson();
 
 /// What "auto" chose and why, for the driver: "cpu-avx512 (--target=auto: this CPU has AVX-512 IFMA)".

@@ -61,15 +61,16 @@ PROGRAMS = [("rotations_paper", "examples/rotations.mlir"), ("sigmoid", "example
             ("large_scale", "test/tools/fhec-large-scale.mlir")]
 
 
-def transform_counts(fhe_text):
-    """Prime-row transforms and level passes of the NTTs and iNTTs of an --emit=fhe module.
+def transform_counts(fhe_text, word_bits):
+    """Prime-row transforms and level passes of the NTTs and iNTTs of an --emit=fhe module,
+    and the bytes of one residue word in the module's memory (the target's word_bits).
 
     Each fhe.ntt / fhe.intt transforms one row per prime of its basis; each of
     its levels is one launch that reads and writes every residue once.
     """
     primes = {m.group(1): len(m.group(2).split(","))
               for m in re.finditer(r"^(#rns_basis\d*) = #fhe.basis<.*primes = \[([^\]]*)\]", fhe_text, re.M)}
-    counts = {"NTT": {"rows": 0, "row_passes": 0}, "iNTT": {"rows": 0, "row_passes": 0}}
+    counts = {"NTT": {"rows": 0, "row_passes": 0}, "iNTT": {"rows": 0, "row_passes": 0}, "word_bytes": word_bits // 8}
     for m in re.finditer(r"fhe\.(ntt|intt) .*\{levels = array<i64: ([0-9, ]+)>\}.*-> <.*basis = (#rns_basis\d*)",
                          fhe_text):
         c = counts["NTT" if m.group(1) == "ntt" else "iNTT"]
@@ -126,6 +127,8 @@ def main():
     shutil.copy2(fhec_exec, out / "bin")
     for lib in runtime:
         shutil.copy2(lib, out / "lib")
+    targets = {t["name"]: t for t in json.loads(subprocess.run([str(fhec), "--print-targets"], capture_output=True,
+                                                                text=True, check=True).stdout)}
     for name, logN, logQ in (c for c in CASES if c[0] in args.cases):
         case = out / "cases" / name
         case.mkdir(parents=True)
@@ -133,7 +136,7 @@ def main():
         program.write_text(PROGRAM.format(logN=logN, logQ=logQ, logq_out=logQ - 30, slots=1 << (logN - 1)))
         fhe = subprocess.run([str(fhec), str(program), "--target=cuda", "--emit=fhe"], capture_output=True, text=True,
                              check=True).stdout
-        (case / "transforms.json").write_text(json.dumps(transform_counts(fhe)))
+        (case / "transforms.json").write_text(json.dumps(transform_counts(fhe, targets["cuda"]["word_bits"])))
         for target, so, extra in ((args.target, "gpu.so", ["--gpu-arch=" + args.gpu_arch]), ("cpu", "cpu.so", [])):
             compile_module(fhec, program, target, case / so, extra)
     for name, path in (c for c in PROGRAMS if c[0] in args.cases):

@@ -143,6 +143,7 @@ def main():
             continue  # a program other than HE Mul: checked and timed, no NTT counts
         counts = json.loads((case / "transforms.json").read_text())
         N = 1 << r["logN"]
+        r["residue_word_bytes"] = counts["word_bytes"]
         # The call's total also holds the host<->device copies of its ciphertexts and the host's work
         # around the launches; the phases are the kernels' own times (CUDA events).
         r["kernels_ms"] = sum(r["phases_ms_median"].values())
@@ -152,7 +153,8 @@ def main():
             ms, rows, passes = r["phases_ms_median"][phase], counts[phase]["rows"], counts[phase]["row_passes"]
             if not rows or ms <= 0:
                 continue
-            gbps = passes * N * 8 * 2 / (ms * 1e-3) / 1e9  # each level pass reads and writes N words per row
+            # Each level pass reads and writes the N residue words of a row (4 bytes each on the GPU targets).
+            gbps = passes * N * counts["word_bytes"] * 2 / (ms * 1e-3) / 1e9
             r[phase + "_us_per_row"] = ms * 1e3 / rows
             r[phase + "_GBps"] = gbps
             lines.append(f"  {phase}: {rows} prime rows of 2^{r['logN']}, {ms * 1e3 / rows:.2f} us each, "

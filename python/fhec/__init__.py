@@ -32,8 +32,10 @@ def targets():
     """Every compile target fhec knows, as fhec --print-targets lists them.
 
     Returns a list of dicts: name (str), cpu_features (the x86 features its
-    modules need), gpu, emulated (bool), missing_here (the features of
-    cpu_features this CPU lacks; empty where its modules run here).
+    modules need), gpu, emulated (bool), word_bits (the width of a residue
+    word in the module's memory: 64, or 32 on the GPU targets), missing_here
+    (the features of cpu_features this CPU lacks; empty where its modules run
+    here).
     """
     import json
     from . import _fhec

@@ -103,6 +103,10 @@ class CompiledFunction:
             keys its bootstrapping needs (with a dense secret).
         security: the parameters' security estimate.
         target: the target the module was compiled for.
+        last_call_bytes: what the last call copied between the host and the
+            device, {"to_device": bytes, "to_host": bytes} (its ciphertexts in
+            and out on the GPU targets; zero on the CPU targets, whose code
+            reads host memory); None before the first call.
     """
 
     def __init__(self, fn, params, target="auto", opt_level=2, threads=None, allow_insecure=False,
@@ -125,6 +129,7 @@ class CompiledFunction:
         self._programs = {}
         self._captured = {}  # shapes -> [(array, its values when traced)]
         self._executors = weakref.WeakKeyDictionary()  # Context -> {shapes: executor}
+        self.last_call_bytes = None
         fresh = (params.logQ, params.logp, params.slots)
         self._default = tuple((0, 0, params.slots) if p else fresh for p in self._is_plain)
         self._program(self._default)
@@ -257,6 +262,7 @@ class CompiledFunction:
             by_shape[shapes] = executor
         cts, plains = self._split(args)
         outputs = executor.run([a._ct for a in cts], self._threads, plains)
+        self.last_call_bytes = executor.last_run_bytes
         results = tuple(Ciphertext(c, context) for c in outputs)
         return results[0] if len(results) == 1 else results
 

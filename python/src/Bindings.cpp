@@ -390,7 +390,7 @@ void bindFunctions(py::module_ &m) {
       py::arg("keys"), py::arg("ciphertext"), py::arg("kernels") = nullptr,
       "Decrypts and decodes: a complex128 array of the slots");
   m.def("targets_json", &targetsJson,
-        "Every target as JSON (target/Target.h): name, cpu_features, gpu, emulated, missing_here");
+        "Every target as JSON (target/Target.h): name, cpu_features, gpu, emulated, word_bits, missing_here");
   m.def("galois_for_rotation", &rt::galoisForRotation, py::arg("logN"), py::arg("r"));
   m.def("galois_for_conjugation", &rt::galoisForConjugation, py::arg("logN"));
 }

@@ -139,7 +139,17 @@ void bindExecutors(py::module_ &m) {
           py::arg("inputs"), py::arg("threads") = 0,
           py::arg("plaintexts") = std::vector<py::array_t<std::complex<double>>>{})
       .def_property_readonly("last_run_seconds", &ProgramExecutor::lastRunSeconds,
-                             "wall time of the last run inside the runtime (s)");
+                             "wall time of the last run inside the runtime (s)")
+      .def_property_readonly(
+          "last_run_bytes",
+          [](const ProgramExecutor &e) {
+            rt::Transfers t = e.lastRunTransfers();
+            py::dict d;
+            d["to_device"] = t.toDevice;
+            d["to_host"] = t.toHost;
+            return d;
+          },
+          "bytes the last run copied between host and device: {'to_device': n, 'to_host': n}");
 
   py::class_<ModuleRunner>(m, "ModuleRunner",
                            "A compiled module loaded from its bytes (Program.library_bytes) with one key set's "

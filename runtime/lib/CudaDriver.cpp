@@ -163,13 +163,13 @@ public:
   }
   // Copies in the stream's order, done when they return (the host side may
   // be freed after).
-  void copyToDevice(uint64_t dst, const void *src, size_t bytes) override {
+  void write(uint64_t dst, const void *src, size_t bytes) override {
     std::string what = "copying " + std::to_string(bytes) + " bytes to the GPU";
     check(current(), "selecting the GPU's context");
     check(d().cuMemcpyHtoDAsync(dst, src, bytes, stream_), what);
     check(d().cuStreamSynchronize(stream_), what);
   }
-  void copyToHost(void *dst, uint64_t src, size_t bytes) override {
+  void read(void *dst, uint64_t src, size_t bytes) override {
     std::string what = "copying " + std::to_string(bytes) + " bytes from the GPU";
     check(current(), "selecting the GPU's context");
     check(d().cuMemcpyDtoHAsync(dst, src, bytes, stream_), what);

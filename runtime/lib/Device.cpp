@@ -30,10 +30,10 @@ public:
     forgetDeviceMemory(address);
     std::free(reinterpret_cast<void *>(address));
   }
-  void copyToDevice(uint64_t dst, const void *src, size_t bytes) override {
+  void write(uint64_t dst, const void *src, size_t bytes) override {
     std::memcpy(reinterpret_cast<void *>(dst), src, bytes);
   }
-  void copyToHost(void *dst, uint64_t src, size_t bytes) override {
+  void read(void *dst, uint64_t src, size_t bytes) override {
     std::memcpy(dst, reinterpret_cast<const void *>(src), bytes);
   }
   void synchronize() override {}  // emulated launches return when their grid is done

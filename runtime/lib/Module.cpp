@@ -433,6 +433,7 @@ void Executor::run(const std::string &name, const std::vector<CiphertextView> &i
 }
 
 void Executor::call(const ManifestFunction &f, const std::function<CallData(const ManifestArg &)> &data) {
+  const Transfers before = transfers();
   std::vector<void *> ptrs;
   std::vector<std::pair<DeviceBuffer *, void *>> copyBack;  // staged output -> its host words
   for (size_t i = 0; i < f.args.size(); ++i) {
@@ -458,6 +459,7 @@ void Executor::call(const ManifestFunction &f, const std::function<CallData(cons
   }
   if (!device_) {
     module_.entry(f)(ptrs.data());
+    lastCall_ = {};
     return;
   }
   // The device times the phases of its kernels while they are launched.
@@ -469,6 +471,7 @@ void Executor::call(const ManifestFunction &f, const std::function<CallData(cons
   module_.entry(f)(ptrs.data());
   device_->synchronize();
   for (auto [staged, host] : copyBack) device_->copyToHost(host, staged->address(), staged->bytes());
+  lastCall_ = transfers() - before;
 }
 
 std::vector<BigPoly> Executor::runPolys(const std::string &name, const std::vector<BigPoly> &inputs) {

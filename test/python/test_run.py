@@ -168,5 +168,27 @@ def test_targets_is_the_compilers_target_table(monkeypatch):
     assert table["cpu-avx512"]["cpu_features"] == ["avx512f", "avx512dq", "avx512vl", "avx512ifma"]
     assert table["cpu"]["missing_here"] == [] and not table["cpu"]["gpu"]
     assert table["cuda-emu"]["gpu"] and table["cuda-emu"]["emulated"]
+    assert [table[t]["word_bits"] for t in table] == [64, 64, 32, 32]
     monkeypatch.setenv("FHEC_MASK_CPU_FEATURES", "avx512ifma")
     assert {t["name"]: t for t in fhec.targets()}["cpu-avx512"]["missing_here"] == ["avx512ifma"]
+
+
+def test_calls_count_the_bytes_copied_to_and_from_the_device(small, small_ctx, rng):
+    """A cuda-emu call copies its ciphertexts to the (emulated) device and its
+    result back, the runtime counts them; a cpu call copies nothing."""
+    def square_plus(x, y):
+        return x * x + y
+
+    x, y = small_ctx.encrypt(rng.uniform(-1, 1, 8)), small_ctx.encrypt(rng.uniform(-1, 1, 8))
+    words = lambda logq: (1 << small.logN) * ((logq + 63) // 64)  # noqa: E731 (a BigInt polynomial's words)
+    for target in ("cuda-emu", "cpu"):
+        f = fhec.compile(small, target=target)(square_plus)
+        assert f.last_call_bytes is None
+        out = f(x, y)
+        assert out == f.reference(x, y)
+        if target == "cpu":
+            assert f.last_call_bytes == {"to_device": 0, "to_host": 0}
+        else:
+            # (ax, bx) of both inputs in, of the output back: 8-byte words.
+            assert f.last_call_bytes == {"to_device": 2 * 2 * words(small.logQ) * 8,
+                                         "to_host": 2 * words(out.shape[0]) * 8}

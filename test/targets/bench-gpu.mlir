@@ -14,3 +14,4 @@
 // CHECK: @he_mul on cuda-emu (logN=12 logQ=300)
 // CHECK: NTT: {{[0-9]+}} prime rows of 2^12, {{[0-9.]+}} us each
 // JSON: "case": "he_mul_logN12"
+// JSON: "residue_word_bytes": 4

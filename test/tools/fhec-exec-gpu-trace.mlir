@@ -12,8 +12,15 @@
 // RUN: fhec %s --target=cpu -o %t.cpu.so
 // RUN: fhec-exec %t.traced.so --random --function=add_plain --expect-from=%t.cpu.so --gpu-trace=%t.plain.json | FileCheck %s --check-prefix=PLAIN
 // RUN: FileCheck %s --check-prefix=PLAIN-JSON < %t.plain.json
+// Each call copies its ciphertexts in and its result back (N = 2^8 words of
+// one limb per polynomial: 2048 bytes), counted by the runtime; the
+// plaintext's constant went to the device once, when the module was loaded;
+// a cpu module's code reads host memory and copies nothing.
+// RUN: fhec-exec %t.cpu.so --random --function=add | FileCheck %s --check-prefix=CPU
 
 // EXEC: @add on cuda-emu
+// EXEC-NEXT: copied per call: 8192 bytes to the device, 4096 back
+// CPU: copied per call: 0 bytes to the device, 0 back
 // JSON: [
 // JSON-NEXT: {"kernel": "add_kernel", "phase": "{{[A-Za-z]+}}", "grid": [{{[0-9]+}}, 1, 1], "block": [256, 1, 1], "blocks": {{[0-9]+}}, "traced_blocks": 1, "traced_warps": 8, "issue_slots": {{[1-9][0-9]*}},
 // JSON-SAME: "global_requests": {{[1-9][0-9]*}}
@@ -21,6 +28,7 @@
 // UNTRACED: fhec-exec: --gpu-trace: no traced launch (compile the module with --target=cuda-emu --gpu-trace)
 // BLOCKS: usage: fhec-exec
 // PLAIN: output 0: bit-identical
+// PLAIN: copied per call: 4096 bytes to the device, 4096 back
 // PLAIN-JSON-NOT: "outside_device_memory": {{[1-9]}}
 
 !ct = !ckks.ct<logN = 8, logq = 60, logp = 30, slots = 64>

@@ -233,6 +233,10 @@ int run(int argc, char **argv) {
   }
   std::printf("@%s on %s (logN=%d logQ=%d): median %.3f ms over %d run(s)\n", function.c_str(), manifest.target.c_str(),
               manifest.logN, manifest.logQ, median(totals), repeat);
+  // What a call copied between host and device (the same every run).
+  const rt::Transfers copied = exec.lastCallTransfers();
+  std::printf("  copied per call: %llu bytes to the device, %llu back\n", (unsigned long long)copied.toDevice,
+              (unsigned long long)copied.toHost);
   std::string phaseJson;
   for (size_t p = 0; p < phases.size(); ++p) {
     const char *name = abi::phaseName(abi::Phase(p));
@@ -243,7 +247,8 @@ int run(int argc, char **argv) {
     std::ofstream out(json);
     out << "{\"function\": \"" << function << "\", \"target\": \"" << manifest.target << "\", \"logN\": "
         << manifest.logN << ", \"logQ\": " << manifest.logQ << ", \"runs\": " << repeat
-        << ", \"total_ms_median\": " << median(totals) << ", \"phases_ms_median\": {" << phaseJson
+        << ", \"total_ms_median\": " << median(totals) << ", \"bytes_to_device_per_call\": " << copied.toDevice
+        << ", \"bytes_to_host_per_call\": " << copied.toHost << ", \"phases_ms_median\": {" << phaseJson
         << "}, \"outputs\": [" << checks << "]}\n";
     if (!out) throw rt::Error("cannot write '" + json + "'");
   }

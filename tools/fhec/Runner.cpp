@@ -441,9 +441,13 @@ void ProgramRun::save() {
 void ProgramRun::report() {
   auto &os = llvm::outs();
   os << llvm::formatv("fhec run: @{0} on {1}, {2} run(s)\n", func.getName(), params.str(), opts.repeat);
-  for (auto [i, c] : llvm::enumerate(configs))
-    os << llvm::formatv("  [{0}] {1}: compile {2:F2} s, workspace {3:F1} MiB\n", i, c.label, c.compileSeconds,
-                        double(c.exec->workspaceBytes()) / (1 << 20));
+  for (auto [i, c] : llvm::enumerate(configs)) {
+    rt::Transfers t = c.exec->lastCallTransfers();
+    os << llvm::formatv("  [{0}] {1}: compile {2:F2} s, workspace {3:F1} MiB, copied per call: {4} bytes to the device, "
+                        "{5} back\n",
+                        i, c.label, c.compileSeconds, double(c.exec->workspaceBytes()) / (1 << 20), t.toDevice,
+                        t.toHost);
+  }
   os << llvm::formatv("  client: {0}{1}\n", clientLabel,
                       clientModule ? llvm::formatv(", compiled in {0:F2} s", clientCompileSeconds).str() : "");
   os << llvm::formatv("  keygen {0:F3} s ({1} rotation key(s)) | encrypt {2:F3} s | decrypt {3:F3} s | keys to "
@@ -487,6 +491,8 @@ llvm::json::Object configJson(const Config &c) {
       {"disabled_passes", llvm::json::Array(c.compile.disabledPasses)},
       {"threads", int64_t(c.threads)},
       {"workspace_bytes", int64_t(c.exec->workspaceBytes())},
+      {"bytes_to_device_per_call", int64_t(c.exec->lastCallTransfers().toDevice)},
+      {"bytes_to_host_per_call", int64_t(c.exec->lastCallTransfers().toHost)},
       {"compile_s", c.compileSeconds},
       {"phases_ms_median", std::move(phaseJson)},
       {"outside_kernels_ms_median", c.outsideMs()},

@@ -15,6 +15,12 @@
 
 namespace fhec::rt {
 
+/// Bytes copied between the host and a device.
+struct Transfers {
+  uint64_t toDevice = 0, toHost = 0;
+  Transfers operator-(const Transfers &o) const { return {toDevice - o.toDevice, toHost - o.toHost}; }
+};
+
 /// Where a module's buffers live when it is not the host's own memory.
 /// Addresses are the device's, as the module's code receives them.
 class Device {
@@ -23,9 +29,17 @@ public:
   /// `bytes` of device memory; Error when the device is out of memory.
   virtual uint64_t allocate(size_t bytes) = 0;
   virtual void release(uint64_t address) noexcept = 0;
-  /// Copies (synchronous); Error on failure.
-  virtual void copyToDevice(uint64_t dst, const void *src, size_t bytes) = 0;
-  virtual void copyToHost(void *dst, uint64_t src, size_t bytes) = 0;
+  /// Copies (synchronous), counted in transferred(); Error on failure.
+  void copyToDevice(uint64_t dst, const void *src, size_t bytes) {
+    write(dst, src, bytes);
+    transferred_.toDevice += bytes;
+  }
+  void copyToHost(void *dst, uint64_t src, size_t bytes) {
+    read(dst, src, bytes);
+    transferred_.toHost += bytes;
+  }
+  /// Every byte copied to and from this device so far.
+  const Transfers &transferred() const { return transferred_; }
   /// The launches until synchronize() are a call of `function` (a key the
   /// caller keeps): a device may issue them at synchronize(), and replay a
   /// function's calls that launch the same kernels on the same arguments as
@@ -36,6 +50,13 @@ public:
   virtual void synchronize() = 0;
   /// What times the phases of the kernels launched on this device (null: the host clock).
   virtual PhaseRecorder *phaseRecorder() { return nullptr; }
+
+protected:
+  virtual void write(uint64_t dst, const void *src, size_t bytes) = 0;
+  virtual void read(void *dst, uint64_t src, size_t bytes) = 0;
+
+private:
+  Transfers transferred_;
 };
 
 /// The device kernels of `place` run on: null for the host (CPU targets);

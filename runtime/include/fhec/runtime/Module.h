@@ -113,6 +113,13 @@ public:
   void prepare(const std::string &function, const std::string &role, const BigPoly &input, bool secret = false);
   /// Overwrites the shared workspace with zeros (after a call on secret data).
   void wipeWorkspace();
+  /// Bytes the last call (run, runPolys) copied between the host and the
+  /// device: its inputs in, its outputs back (none on the CPU targets, whose
+  /// code reads host memory).
+  Transfers lastCallTransfers() const { return lastCall_; }
+  /// Every byte copied to and from the device since the executor was made:
+  /// the calls', and its tables, constants and keys (copied once).
+  Transfers transfers() const { return device_ ? device_->transferred() : Transfers{}; }
   Executor(Executor &&) = default;
   /// Wipes the secret prepared values.
   ~Executor();
@@ -168,6 +175,7 @@ private:
   std::map<std::string, Prepared> keys_;
   void drop(const std::string &role);
   size_t workspaceBytes_ = 0;
+  Transfers lastCall_;
   KeySetId keySet_;  // the key set of the keys set so far (inputs must share it)
 };
 
