@@ -12,7 +12,6 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/Transforms/DialectConversion.h"
-#include "llvm/ADT/DenseMap.h"
 
 #include <map>
 #include <set>

@@ -106,8 +106,9 @@ private:
 
   mlir::OpBuilder &b;
   LoweringState &state;
-  ckks::ParamsAttr params;
-  fhe::BasisAttr evkBasis;
+  // Shorthands for the state's fields (the helpers' bodies read them often).
+  const ckks::ParamsAttr &params;
+  const fhe::BasisAttr &evkBasis;
 };
 
 /// A pattern of one ckks op, over the function's LoweringState.
