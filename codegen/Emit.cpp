@@ -222,7 +222,9 @@ LogicalResult linkSharedLibrary(const std::vector<std::string> &objects, const s
     return failure();
   }
   // -fopenmp links LLVM's libomp, which the __kmpc_* calls of the parallel loops need.
-  llvm::SmallVector<llvm::StringRef> args = {driver, "-shared", "-fopenmp", "-o", soPath};
+  // -Bsymbolic: the module's calls to its own functions bind to them, never to a
+  // same-named symbol loaded before it (a program function @step would call libc's).
+  llvm::SmallVector<llvm::StringRef> args = {driver, "-shared", "-fopenmp", "-Wl,-Bsymbolic", "-o", soPath};
   for (const std::string &o : objects) args.push_back(o);
   std::string msg;
   int rc = llvm::sys::ExecuteAndWait(driver, args, std::nullopt, {}, 0, 0, &msg);
