@@ -189,6 +189,43 @@ std::vector<rt::Ciphertext> ProgramExecutor::run(const std::vector<rt::Ciphertex
   auto t0 = std::chrono::steady_clock::now();
   std::vector<rt::Ciphertext> out = exec_.run(program_.functionName(), inputs, plaintexts);
   lastRunSeconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  lastRunTransfers_ = exec_.lastCallTransfers();
+  return out;
+}
+
+std::vector<rt::DeviceCiphertext> ProgramExecutor::runOnDevice(const std::vector<DeviceInput> &inputs,
+                                                               unsigned threads,
+                                                               const std::vector<std::vector<rt::Complex>> &plaintexts) {
+  if (place() == rt::KernelPlace::Host)
+    throw rt::Error("the program was compiled for " + program_.module().manifest().target +
+                    ", whose code runs on the host: run it on ciphertexts in host memory");
+  program_.module().setThreads(int(threads ? threads : std::max(1u, std::thread::hardware_concurrency())));
+  auto t0 = std::chrono::steady_clock::now();
+  std::vector<rt::DeviceCiphertext> uploaded;
+  uploaded.reserve(inputs.size());  // the pointers below stay valid
+  std::vector<const rt::DeviceCiphertext *> in;
+  rt::Transfers copied;
+  for (const DeviceInput &i : inputs) {
+    if (i.device && i.device->place() == place()) {
+      in.push_back(i.device);
+      continue;
+    }
+    rt::Ciphertext fromOtherDevice;
+    const rt::Ciphertext *host = i.host;
+    if (!host) {
+      if (!i.device) throw rt::Error("an input of '" + program_.functionName() + "' is neither on the host nor on a device");
+      fromOtherDevice = i.device->download();
+      host = &fromOtherDevice;
+      copied.toHost += i.device->bytes();
+    }
+    uploaded.push_back(rt::DeviceCiphertext::upload(*host, place()));
+    copied.toDevice += uploaded.back().bytes();
+    in.push_back(&uploaded.back());
+  }
+  std::vector<rt::DeviceCiphertext> out;
+  exec_.run(program_.functionName(), in, out, plaintexts);
+  lastRunSeconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  lastRunTransfers_ = copied + exec_.lastCallTransfers();
   return out;
 }
 

@@ -97,17 +97,31 @@ public:
   /// Runs the program on `threads` threads (0: all cores).
   std::vector<rt::Ciphertext> run(const std::vector<rt::Ciphertext> &inputs, unsigned threads = 0,
                                   const std::vector<std::vector<rt::Complex>> &plaintexts = {});
+  /// An input of runOnDevice: a ciphertext on the host or one on the device.
+  struct DeviceInput {
+    const rt::Ciphertext *host = nullptr;
+    const rt::DeviceCiphertext *device = nullptr;
+  };
+  /// Runs the program on the device (a GPU target): the inputs on the host
+  /// are copied there first (counted in lastRunTransfers), the outputs stay.
+  /// Throws rt::Error for a CPU target's module, or as run().
+  std::vector<rt::DeviceCiphertext> runOnDevice(const std::vector<DeviceInput> &inputs, unsigned threads = 0,
+                                                const std::vector<std::vector<rt::Complex>> &plaintexts = {});
+  /// Where the program's kernels run (Host: a CPU target).
+  rt::KernelPlace place() const { return exec_.place(); }
   /// Wall time of the last run() inside the runtime (s): what a frontend's
   /// own overhead is measured against.
   double lastRunSeconds() const { return lastRunSeconds_; }
-  /// Bytes the last run() copied between the host and the device (GPU
-  /// targets: its ciphertexts in and out; none on the CPU targets).
-  rt::Transfers lastRunTransfers() const { return exec_.lastCallTransfers(); }
+  /// Bytes the last run copied between the host and the device (GPU
+  /// targets: its ciphertexts on the host in, and run()'s out; none on the
+  /// CPU targets).
+  rt::Transfers lastRunTransfers() const { return lastRunTransfers_; }
 
 private:
   const Program &program_;
   rt::Executor exec_;
   double lastRunSeconds_ = 0;
+  rt::Transfers lastRunTransfers_;
 };
 
 } // namespace fhec

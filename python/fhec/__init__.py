@@ -42,8 +42,18 @@ def targets():
     return json.loads(_fhec.targets_json())
 
 
+def device_transfers():
+    """Bytes this process has copied between host memory and its devices
+    (the GPU targets' "cuda" and "cuda-emu") so far, as the runtime counts
+    them: {"to_device": n, "to_host": n}. A program whose compiled functions
+    pass their ciphertexts on the device copies only its inputs in and what it
+    decrypts or serializes back."""
+    from . import _fhec
+    return _fhec.device_transfers()
+
+
 __all__ = [
     "Ciphertext", "CompileError", "CompiledFunction", "Context", "DepthError", "Encrypted", "FhecError",
-    "MissingKeyError", "ParameterError", "Plain", "Params", "SecurityError", "TraceError", "UnsupportedOperationError", "compile", "conj",
+    "MissingKeyError", "ParameterError", "Plain", "Params", "SecurityError", "TraceError", "UnsupportedOperationError", "compile", "conj", "device_transfers",
     "approx", "dot", "linear_transform", "polyval", "rotate", "sum", "targets",
 ]

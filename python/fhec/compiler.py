@@ -104,9 +104,10 @@ class CompiledFunction:
         security: the parameters' security estimate.
         target: the target the module was compiled for.
         last_call_bytes: what the last call copied between the host and the
-            device, {"to_device": bytes, "to_host": bytes} (its ciphertexts in
-            and out on the GPU targets; zero on the CPU targets, whose code
-            reads host memory); None before the first call.
+            device, {"to_device": bytes, "to_host": bytes}: on the GPU targets
+            its inputs that were not on the device yet (its outputs stay
+            there); zero on the CPU targets, whose code reads host memory;
+            None before the first call.
     """
 
     def __init__(self, fn, params, target="auto", opt_level=2, threads=None, allow_insecure=False,
@@ -261,7 +262,12 @@ class CompiledFunction:
             executor = _fhec.Executor(program, context._keys)
             by_shape[shapes] = executor
         cts, plains = self._split(args)
-        outputs = executor.run([a._ct for a in cts], self._threads, plains)
+        if executor.device is None:
+            outputs = executor.run([a._ct for a in cts], self._threads, plains)
+        else:  # on the device: those there already are not copied
+            inputs = [a._device if a._device is not None and a._device.device == executor.device else a._ct
+                      for a in cts]
+            outputs = executor.run_on_device(inputs, self._threads, plains)
         self.last_call_bytes = executor.last_run_bytes
         results = tuple(Ciphertext(c, context) for c in outputs)
         return results[0] if len(results) == 1 else results

@@ -17,19 +17,47 @@ class Ciphertext:
     the Context that holds its secret key. to_bytes()/save() serialize it;
     Context.ciphertext_from_bytes/load_ciphertext read it back. Arithmetic on ciphertexts happens
     inside functions compiled with @fhec.compile.
+
+    A function compiled for a GPU target ("cuda", "cuda-emu") returns its
+    ciphertexts in the device's memory (`device` names it), where the next
+    such call reads them without a copy; it is copied to the host once, when
+    first needed there: to decrypt, serialize or compare it, or to run a
+    function of another target on it. to_device() copies a ciphertext there
+    ahead of the calls.
     """
 
-    __slots__ = ("_ct", "_context", "__weakref__")
+    __slots__ = ("_host", "_device", "_context", "__weakref__")
     __array_ufunc__ = None  # NumPy defers to the operators below (which refuse)
 
     def __init__(self, ct, context):
-        self._ct = ct
+        on_device = isinstance(ct, _fhec.DeviceCiphertext)
+        self._host = None if on_device else ct
+        self._device = ct if on_device else None
         self._context = context
 
+    @property
+    def _ct(self):
+        """Its words in host memory (copied from the device the first time)."""
+        if self._host is None:
+            self._host = self._device.download()
+        return self._host
+
+    def _any(self):
+        return self._host if self._host is not None else self._device
+
     context = property(lambda self: self._context, doc="the Context whose keys it belongs to")
-    logq = property(lambda self: self._ct.logq, doc="bits of its modulus")
-    logp = property(lambda self: self._ct.logp, doc="bits of its scale")
-    slots = property(lambda self: self._ct.slots, doc="number of complex slots")
+    logq = property(lambda self: self._any().logq, doc="bits of its modulus")
+    logp = property(lambda self: self._any().logp, doc="bits of its scale")
+    slots = property(lambda self: self._any().slots, doc="number of complex slots")
+    device = property(lambda self: None if self._device is None else self._device.device,
+                      doc="the device whose memory holds it ('cuda', 'cuda-emu'), or None: host memory only")
+
+    def to_device(self, device):
+        """This ciphertext in the memory of `device` ('cuda' or 'cuda-emu'),
+        copied there now (itself, if it is there already)."""
+        if self._device is not None and self._device.device == device:
+            return self
+        return Ciphertext(_fhec.DeviceCiphertext.upload(self._ct, device), self._context)
 
     @property
     def shape(self):

@@ -3,6 +3,7 @@
 // (fhec.ray's workers), and fhec.ProgramBuilder (the tracer's back end).
 #include "python/src/Bindings.h"
 
+#include "fhec/runtime/DeviceCiphertext.h"
 #include "fhec/runtime/Keys.h"
 #include "fhec/runtime/Module.h"
 
@@ -35,6 +36,28 @@ struct ModuleRunner {
     return out;
   }
 };
+
+const char *placeName(rt::KernelPlace p) {
+  switch (p) {
+  case rt::KernelPlace::Cuda: return "cuda";
+  case rt::KernelPlace::Emulated: return "cuda-emu";
+  case rt::KernelPlace::Host: break;
+  }
+  return "host";
+}
+
+rt::KernelPlace placeNamed(const std::string &name) {
+  if (name == "cuda") return rt::KernelPlace::Cuda;
+  if (name == "cuda-emu") return rt::KernelPlace::Emulated;
+  throw rt::Error("no device is called '" + name + "' (expected 'cuda' or 'cuda-emu')");
+}
+
+py::dict transfersDict(const rt::Transfers &t) {
+  py::dict d;
+  d["to_device"] = t.toDevice;
+  d["to_host"] = t.toHost;
+  return d;
+}
 
 } // namespace
 
@@ -140,16 +163,64 @@ void bindExecutors(py::module_ &m) {
           py::arg("plaintexts") = std::vector<py::array_t<std::complex<double>>>{})
       .def_property_readonly("last_run_seconds", &ProgramExecutor::lastRunSeconds,
                              "wall time of the last run inside the runtime (s)")
-      .def_property_readonly(
-          "last_run_bytes",
-          [](const ProgramExecutor &e) {
-            rt::Transfers t = e.lastRunTransfers();
-            py::dict d;
-            d["to_device"] = t.toDevice;
-            d["to_host"] = t.toHost;
-            return d;
+      .def(
+          "run_on_device",
+          [](ProgramExecutor &e, const std::vector<py::object> &inputs, unsigned threads,
+             const std::vector<py::array_t<std::complex<double>, py::array::c_style | py::array::forcecast>> &plains) {
+            std::vector<ProgramExecutor::DeviceInput> in;
+            for (const py::object &o : inputs) {
+              if (py::isinstance<rt::DeviceCiphertext>(o))
+                in.push_back({nullptr, &o.cast<const rt::DeviceCiphertext &>()});
+              else
+                in.push_back({&o.cast<const rt::Ciphertext &>(), nullptr});
+            }
+            std::vector<std::vector<rt::Complex>> pt;
+            for (const auto &a : plains) pt.push_back(toComplex(a));
+            py::gil_scoped_release nogil;
+            return e.runOnDevice(in, threads, pt);
           },
+          py::arg("inputs"), py::arg("threads") = 0,
+          py::arg("plaintexts") = std::vector<py::array_t<std::complex<double>>>{},
+          "Runs the program on the device (GPU targets) on Ciphertexts or DeviceCiphertexts (those on the host are "
+          "copied there); returns DeviceCiphertexts")
+      .def_property_readonly(
+          "device", [](const ProgramExecutor &e) -> py::object {
+            if (e.place() == rt::KernelPlace::Host) return py::none();
+            return py::str(placeName(e.place()));
+          },
+          "the device its kernels run on ('cuda', 'cuda-emu'), or None (a CPU target)")
+      .def_property_readonly(
+          "last_run_bytes", [](const ProgramExecutor &e) { return transfersDict(e.lastRunTransfers()); },
           "bytes the last run copied between host and device: {'to_device': n, 'to_host': n}");
+
+  py::class_<rt::DeviceCiphertext>(m, "DeviceCiphertext",
+                                   "A CKKS ciphertext in a GPU target's device memory (what cuda functions return)")
+      .def_static(
+          "upload",
+          [](const rt::Ciphertext &c, const std::string &device) {
+            rt::KernelPlace place = placeNamed(device);
+            py::gil_scoped_release nogil;
+            return rt::DeviceCiphertext::upload(c, place);
+          },
+          py::arg("ciphertext"), py::arg("device"), "A copy on the device ('cuda' or 'cuda-emu')")
+      .def(
+          "download",
+          [](const rt::DeviceCiphertext &d) {
+            py::gil_scoped_release nogil;
+            return d.download();
+          },
+          "Its copy in host memory (a Ciphertext)")
+      .def_property_readonly("device", [](const rt::DeviceCiphertext &d) { return placeName(d.place()); })
+      .def_property_readonly("logN", &rt::DeviceCiphertext::logN)
+      .def_property_readonly("logq", &rt::DeviceCiphertext::logq)
+      .def_property_readonly("logp", &rt::DeviceCiphertext::logp)
+      .def_property_readonly("slots", &rt::DeviceCiphertext::slots)
+      .def_property_readonly("nbytes", &rt::DeviceCiphertext::bytes, "bytes of its two polynomials")
+      .def_property_readonly("key_set", [](const rt::DeviceCiphertext &c) { return c.keySet.str(); });
+
+  m.def(
+      "device_transfers", [] { return transfersDict(rt::processTransfers()); },
+      "Bytes this process has copied between the host and its devices so far: {'to_device': n, 'to_host': n}");
 
   py::class_<ModuleRunner>(m, "ModuleRunner",
                            "A compiled module loaded from its bytes (Program.library_bytes) with one key set's "

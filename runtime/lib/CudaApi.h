@@ -54,6 +54,8 @@ struct Api {
                              CUstream, void **, void **) = nullptr;
   CUresult (*cuMemAlloc)(CUdeviceptr *, size_t) = nullptr;
   CUresult (*cuMemFree)(CUdeviceptr) = nullptr;
+  CUresult (*cuMemAllocHost)(void **, size_t) = nullptr;
+  CUresult (*cuMemFreeHost)(void *) = nullptr;
   CUresult (*cuMemcpyHtoDAsync)(CUdeviceptr, const void *, size_t, CUstream) = nullptr;
   CUresult (*cuMemcpyDtoHAsync)(void *, CUdeviceptr, size_t, CUstream) = nullptr;
   CUresult (*cuStreamCreate)(CUstream *, unsigned) = nullptr;
@@ -61,6 +63,7 @@ struct Api {
   CUresult (*cuStreamSynchronize)(CUstream) = nullptr;
   CUresult (*cuEventCreate)(CUevent *, unsigned) = nullptr;
   CUresult (*cuEventRecord)(CUevent, CUstream) = nullptr;
+  CUresult (*cuEventSynchronize)(CUevent) = nullptr;
   CUresult (*cuEventElapsedTime)(float *, CUevent, CUevent) = nullptr;
   CUresult (*cuEventDestroy)(CUevent) = nullptr;
   CUresult (*cuGraphCreate)(CUgraph *, unsigned) = nullptr;
@@ -69,6 +72,7 @@ struct Api {
   CUresult (*cuGraphAddEventRecordNode)(CUgraphNode *, CUgraph, const CUgraphNode *, size_t, CUevent) = nullptr;
   CUresult (*cuGraphInstantiate)(CUgraphExec *, CUgraph, unsigned long long) = nullptr;
   CUresult (*cuGraphLaunch)(CUgraphExec, CUstream) = nullptr;
+  CUresult (*cuGraphExecKernelNodeSetParams)(CUgraphExec, CUgraphNode, const KernelNodeParams *) = nullptr;
   CUresult (*cuGraphExecDestroy)(CUgraphExec) = nullptr;
   CUresult (*cuGraphDestroy)(CUgraph) = nullptr;
 
@@ -86,6 +90,8 @@ struct Api {
     fn(cuLaunchKernel, "cuLaunchKernel");
     fn(cuMemAlloc, "cuMemAlloc_v2");
     fn(cuMemFree, "cuMemFree_v2");
+    fn(cuMemAllocHost, "cuMemAllocHost_v2");
+    fn(cuMemFreeHost, "cuMemFreeHost");
     fn(cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2");
     fn(cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2");
     fn(cuStreamCreate, "cuStreamCreate");
@@ -93,6 +99,7 @@ struct Api {
     fn(cuStreamSynchronize, "cuStreamSynchronize");
     fn(cuEventCreate, "cuEventCreate");
     fn(cuEventRecord, "cuEventRecord");
+    fn(cuEventSynchronize, "cuEventSynchronize");
     fn(cuEventElapsedTime, "cuEventElapsedTime");
     fn(cuEventDestroy, "cuEventDestroy_v2");
     fn(cuGraphCreate, "cuGraphCreate");
@@ -100,6 +107,7 @@ struct Api {
     fn(cuGraphAddEventRecordNode, "cuGraphAddEventRecordNode");
     fn(cuGraphInstantiate, "cuGraphInstantiateWithFlags");
     fn(cuGraphLaunch, "cuGraphLaunch");
+    fn(cuGraphExecKernelNodeSetParams, "cuGraphExecKernelNodeSetParams_v2");
     fn(cuGraphExecDestroy, "cuGraphExecDestroy");
     fn(cuGraphDestroy, "cuGraphDestroy");
   }

@@ -4,8 +4,10 @@
 // device's stream at synchronize(): one launch at a time, or, once a call has
 // repeated the function's previous call exactly (same kernels, same argument
 // values: the executor's workspace, tables, keys and staging buffers stay
-// put), as one CUDA graph instantiated from it, which the later identical
-// calls replay.
+// put), as one CUDA graph instantiated from it, which the later calls of the
+// same kernels replay, pointed at their own argument values (a call on other
+// ciphertexts on the device). Copies go through pinned staging buffers, in
+// the stream's order.
 #include "CudaApi.h"
 
 #include "fhec/runtime/CudaDriver.h"
@@ -15,7 +17,9 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <array>
+#include <cstring>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -75,8 +79,9 @@ struct Step {
   const char *kernel = "";  // its name, in the module's constant data
   std::array<unsigned, 7> dims = {};  // grid x y z, block x y z, dynamic shared bytes
   std::vector<int64_t> slots;         // the kernel's 8-byte argument values
-  bool operator==(const Step &o) const {
-    return kind == o.kind && phase == o.phase && function == o.function && dims == o.dims && slots == o.slots;
+  /// The same launch, argument values aside.
+  bool sameLaunch(const Step &o) const {
+    return kind == o.kind && phase == o.phase && function == o.function && dims == o.dims;
   }
   std::vector<void *> params() {
     std::vector<void *> p;
@@ -110,12 +115,17 @@ public:
     if (tCalling == this) tCalling = nullptr;
     if (current() != CUDA_SUCCESS) return;
     d().cuStreamSynchronize(stream_);
+    for (Chunk &c : chunks_) {
+      if (c.host) d().cuMemFreeHost(c.host);
+      if (c.done) d().cuEventDestroy(c.done);
+    }
     for (auto &[key, g] : graphs_) destroy(g);
     for (CUevent e : events_) d().cuEventDestroy(e);
     for (auto &[ptx, module] : modules_) d().cuModuleUnload(module);
     d().cuStreamDestroy(stream_);
   }
 
+  KernelPlace place() const override { return KernelPlace::Cuda; }
   PhaseRecorder *phaseRecorder() override { return this; }
   void begin(abi::Phase phase) override { marker(Step::Kind::Begin, phase); }
   void end(abi::Phase phase) override { marker(Step::Kind::End, phase); }
@@ -161,30 +171,39 @@ public:
   void release(uint64_t address) noexcept override {
     if (d().cuCtxSetCurrent(d().context) == CUDA_SUCCESS) d().cuMemFree(address);
   }
-  // Copies in the stream's order, done when they return (the host side may
-  // be freed after).
+  // Through the pinned ring, in the stream's order; the host memory may be
+  // reused when it returns.
   void write(uint64_t dst, const void *src, size_t bytes) override {
     std::string what = "copying " + std::to_string(bytes) + " bytes to the GPU";
     check(current(), "selecting the GPU's context");
-    check(d().cuMemcpyHtoDAsync(dst, src, bytes, stream_), what);
-    check(d().cuStreamSynchronize(stream_), what);
+    for (size_t at = 0; at < bytes; at += kChunkBytes) {
+      size_t n = std::min(kChunkBytes, bytes - at);
+      Chunk &c = take(nullptr, what);
+      std::memcpy(c.host, static_cast<const char *>(src) + at, n);
+      check(d().cuMemcpyHtoDAsync(dst + at, c.host, n, stream_), what);
+      check(d().cuEventRecord(c.done, stream_), what);
+      c.busy = true;
+    }
   }
-  void read(void *dst, uint64_t src, size_t bytes) override {
-    std::string what = "copying " + std::to_string(bytes) + " bytes from the GPU";
-    check(current(), "selecting the GPU's context");
-    check(d().cuMemcpyDtoHAsync(dst, src, bytes, stream_), what);
-    check(d().cuStreamSynchronize(stream_), what);
-  }
+  // Issued by synchronize(), after the call's kernels.
+  void read(void *dst, uint64_t src, size_t bytes) override { reads_.push_back({dst, src, bytes}); }
 
   void synchronize() override {
     if (tCalling == this) tCalling = nullptr;
     std::vector<Step> steps = std::exchange(steps_, {});
+    std::vector<Read> reads = std::exchange(reads_, {});
     const void *call = std::exchange(call_, nullptr);
-    if (!error_.empty()) throw Error("cuda: " + std::exchange(error_, {}));  // nothing was issued
-    if (steps.empty()) return;
+    if (!error_.empty()) throw Error("cuda: " + std::exchange(error_, {}));  // no kernel was issued
     check(current(), "selecting the GPU's context");
-    Graph *graph = nullptr;  // the function's previous call, if this one repeats it
-    if (auto it = graphs_.find(call); it != graphs_.end() && it->second.steps == steps) graph = &it->second;
+    // The function's previous call, if this one launches the same kernels.
+    Graph *graph = nullptr;
+    if (auto it = graphs_.find(call); it != graphs_.end() && sameLaunches(it->second.steps, steps))
+      graph = &it->second;
+    if (graph && graph->exec && !update(*graph, steps)) {
+      destroy(*graph);  // issued one at a time, and kept to compare with the next call
+      graphs_.erase(call);
+      graph = nullptr;
+    }
     if (graph && graph->exec) {
       size_t kernels = 0;
       for (const Step &step : steps) kernels += step.kind == Step::Kind::Kernel;
@@ -193,7 +212,7 @@ public:
         graphs_.erase(call);
         throw Error("cuda: launching the graph of " + std::to_string(kernels) + " kernels failed: " + d().describe(r));
       }
-      wait(graph->steps, graph->events);
+      finish(graph->steps, graph->events, reads);
       return;
     }
     // Issued one at a time; the markers take events of the pool (created
@@ -231,7 +250,7 @@ public:
                                                       : std::string("recording an event")) +
                   " failed: " + d().describe(launched));
     }
-    wait(steps, events);
+    finish(steps, events, reads);
     if (!call) return;
     if (!graph) {
       // Kept to compare with the next call (one-off calls are never instantiated).
@@ -240,17 +259,39 @@ public:
       g = Graph{};
       g.steps = std::move(steps);
     } else if (!graph->tried) {
+      graph->steps = std::move(steps);
       instantiate(*graph);  // a failure leaves exec null: one launch at a time
     }
   }
 
 private:
+  // Copies between pageable host memory and the GPU go through a ring of
+  // pinned chunks, on the stream: the host does not wait for a copy to the
+  // device, and the DMA of one chunk overlaps the host's memcpy of the next.
+  static constexpr size_t kChunkBytes = size_t(4) << 20, kChunks = 4;
+  struct Chunk {
+    void *host = nullptr;        // kChunkBytes of pinned memory, allocated at first use
+    CUevent done = nullptr;      // recorded after its last copy
+    bool busy = false;           // that copy may still run
+    void *readInto = nullptr;    // a copy to the host: where its bytes go
+    size_t bytes = 0;
+  };
+  std::array<Chunk, kChunks> chunks_;
+  size_t nextChunk_ = 0;
+  struct Read {
+    void *dst;
+    uint64_t src;
+    size_t bytes;
+  };
+  std::vector<Read> reads_;  // issued at synchronize()
+
   // A function's last call, and once it repeated, that call as a CUDA
   // graph: its steps in a chain, the markers as event record nodes (events
   // of the graph's own). exec stays null when the graph cannot be built.
   struct Graph {
     std::vector<Step> steps;
     std::vector<CUevent> events;
+    std::vector<CUgraphNode> nodes;  // one per step
     CUgraph graph = nullptr;
     CUgraphExec exec = nullptr;
     bool tried = false;  // instantiate() ran
@@ -275,6 +316,7 @@ private:
         if (ok) g.events.push_back(e);
         ok = ok && d().cuGraphAddEventRecordNode(&node, g.graph, &previous, deps, e) == CUDA_SUCCESS;
       }
+      g.nodes.push_back(node);
       previous = node;
     }
     if (!ok || d().cuGraphInstantiate(&g.exec, g.graph, 0) != CUDA_SUCCESS) g.exec = nullptr;
@@ -283,7 +325,72 @@ private:
     if (g.exec) d().cuGraphExecDestroy(g.exec);
     if (g.graph) d().cuGraphDestroy(g.graph);
     for (CUevent e : g.events) d().cuEventDestroy(e);
-    g.exec = nullptr, g.graph = nullptr, g.events.clear();
+    g.exec = nullptr, g.graph = nullptr, g.events.clear(), g.nodes.clear();
+  }
+
+  static bool sameLaunches(const std::vector<Step> &a, const std::vector<Step> &b) {
+    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(),
+                                              [](const Step &x, const Step &y) { return x.sameLaunch(y); });
+  }
+  // Points the instantiated graph's kernel nodes at this call's argument
+  // values where they differ; false when the driver refuses.
+  bool update(Graph &g, const std::vector<Step> &steps) {
+    for (size_t i = 0; i < steps.size(); ++i) {
+      if (steps[i].kind != Step::Kind::Kernel || steps[i].slots == g.steps[i].slots) continue;
+      Step s = steps[i];
+      std::vector<void *> params = s.params();  // the node keeps copies of the values
+      KernelNodeParams p{s.function, s.dims[0], s.dims[1], s.dims[2], s.dims[3], s.dims[4], s.dims[5], s.dims[6],
+                         params.data(), nullptr, nullptr, nullptr};
+      if (d().cuGraphExecKernelNodeSetParams(g.exec, g.nodes[i], &p) != CUDA_SUCCESS) return false;
+      g.steps[i].slots = steps[i].slots;
+    }
+    return true;
+  }
+
+  // Issues the copies to the host, waits for the issued steps and the
+  // copies, and delivers the copies' bytes.
+  void finish(const std::vector<Step> &steps, const std::vector<CUevent> &events, const std::vector<Read> &reads) {
+    try {
+      for (const Read &r : reads)
+        for (size_t at = 0; at < r.bytes; at += kChunkBytes) {
+          size_t n = std::min(kChunkBytes, r.bytes - at);
+          Chunk &c = take(&steps, "copying to the host");
+          if (CUresult e = d().cuMemcpyDtoHAsync(c.host, r.src + at, n, stream_); e != CUDA_SUCCESS) fault(steps, e);
+          if (CUresult e = d().cuEventRecord(c.done, stream_); e != CUDA_SUCCESS) fault(steps, e);
+          c.busy = true, c.readInto = static_cast<char *>(r.dst) + at, c.bytes = n;
+        }
+      wait(steps, events);
+      for (Chunk &c : chunks_)
+        if (CUresult e = settle(c); e != CUDA_SUCCESS) fault(steps, e);
+    } catch (...) {
+      for (Chunk &c : chunks_) c.readInto = nullptr;  // the caller's memory: not written after this
+      throw;
+    }
+  }
+
+  // The next chunk of the pinned ring, once its last copy is done (and a
+  // copy to the host's bytes delivered). An error is a kernel's of `issued`
+  // if given, else the copy's (`what`).
+  Chunk &take(const std::vector<Step> *issued, const std::string &what) {
+    Chunk &c = chunks_[nextChunk_++ % kChunks];
+    if (!c.host) {
+      check(d().cuMemAllocHost(&c.host, kChunkBytes), "allocating " + std::to_string(kChunkBytes) +
+                                                          " bytes of pinned host memory");
+      c.done = createEvent();
+    }
+    if (CUresult r = settle(c); r != CUDA_SUCCESS) {
+      if (issued) fault(*issued, r);
+      check(r, what);
+    }
+    return c;
+  }
+  CUresult settle(Chunk &c) {
+    if (!c.busy) return CUDA_SUCCESS;
+    c.busy = false;
+    void *into = std::exchange(c.readInto, nullptr);
+    if (CUresult r = d().cuEventSynchronize(c.done); r != CUDA_SUCCESS) return r;
+    if (into) std::memcpy(into, c.host, c.bytes);
+    return CUDA_SUCCESS;
   }
 
   // Waits for the issued steps; adds the phase times their markers' events took.

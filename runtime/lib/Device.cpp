@@ -10,9 +10,24 @@
 #include "fhec/runtime/GpuTrace.h"
 
 #include <cstdlib>
+#include <utility>
 #include <cstring>
+#include <mutex>
+#include <tuple>
+#include <vector>
 
 namespace fhec::rt {
+
+namespace {
+std::atomic<uint64_t> gToDevice{0}, gToHost{0};
+} // namespace
+
+Transfers processTransfers() { return {gToDevice.load(), gToHost.load()}; }
+
+void Device::count(Transfers t) {
+  toDevice_ += t.toDevice, toHost_ += t.toHost;
+  gToDevice += t.toDevice, gToHost += t.toHost;
+}
 
 namespace {
 
@@ -30,13 +45,19 @@ public:
     forgetDeviceMemory(address);
     std::free(reinterpret_cast<void *>(address));
   }
+  KernelPlace place() const override { return KernelPlace::Emulated; }
+  // Emulated launches return when their grid is done: a copy to the device
+  // is done at once, and one to the host, like a GPU's, at synchronize().
   void write(uint64_t dst, const void *src, size_t bytes) override {
     std::memcpy(reinterpret_cast<void *>(dst), src, bytes);
   }
-  void read(void *dst, uint64_t src, size_t bytes) override {
-    std::memcpy(dst, reinterpret_cast<const void *>(src), bytes);
+  void read(void *dst, uint64_t src, size_t bytes) override { reads_.emplace_back(dst, src, bytes); }
+  void synchronize() override {
+    for (auto [dst, src, bytes] : std::exchange(reads_, {})) std::memcpy(dst, reinterpret_cast<const void *>(src), bytes);
   }
-  void synchronize() override {}  // emulated launches return when their grid is done
+
+private:
+  std::vector<std::tuple<void *, uint64_t, size_t>> reads_;
 };
 
 } // namespace
@@ -48,6 +69,16 @@ std::unique_ptr<Device> deviceFor(KernelPlace place) {
   case KernelPlace::Host: return nullptr;
   }
   return nullptr;
+}
+
+std::shared_ptr<Device> sharedDevice(KernelPlace place) {
+  static std::mutex mutex;
+  // Never destroyed: ciphertexts (a Python program's) may outlive static destruction.
+  static auto *devices = new std::shared_ptr<Device>[3];
+  std::lock_guard<std::mutex> lock(mutex);
+  std::shared_ptr<Device> &d = devices[size_t(place)];
+  if (!d && place != KernelPlace::Host) d = deviceFor(place);
+  return d;
 }
 
 } // namespace fhec::rt

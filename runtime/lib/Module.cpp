@@ -336,17 +336,22 @@ void Executor::run(const std::string &name, const std::vector<Ciphertext> &input
   run(name, views, outputs, plaintexts);
 }
 
-void Executor::run(const std::string &name, const std::vector<CiphertextView> &inputs,
-                   std::vector<Ciphertext> &outputs, const std::vector<std::vector<Complex>> &plaintexts) {
+const ManifestFunction &Executor::function(const std::string &name) const {
   const ManifestFunction *f = module_.manifest().find(name);
   if (!f) throw Error("module has no function '" + name + "'");
-  if (inputs.size() != f->inputs.size())
-    throw Error("'" + name + "' takes " + std::to_string(f->inputs.size()) + " ciphertexts, got " +
+  return *f;
+}
+
+KeySetId Executor::check(const ManifestFunction &f, const std::vector<CiphertextArg> &inputs,
+                         const std::vector<std::vector<Complex>> &plaintexts, std::map<std::string, BigPoly> &encoded) {
+  const std::string &name = f.name;
+  if (inputs.size() != f.inputs.size())
+    throw Error("'" + name + "' takes " + std::to_string(f.inputs.size()) + " ciphertexts, got " +
                 std::to_string(inputs.size()));
   for (size_t i = 0; i < inputs.size(); ++i) {
-    const auto &want = f->inputs[i];
+    const auto &want = f.inputs[i];
     const auto &c = inputs[i];
-    if (!c.ax || !c.bx) throw Error("'" + name + "' input " + std::to_string(i) + " has no words");
+    if (!c.ax.data || !c.bx.data) throw Error("'" + name + "' input " + std::to_string(i) + " has no words");
     if (c.logN != params_.logN || c.logq != want.logq || c.logp != want.logp || c.slots != want.slots)
       throw Error("'" + name + "' input " + std::to_string(i) + ": expected logN=" + std::to_string(params_.logN) +
                   " logq=" + std::to_string(want.logq) + " logp=" + std::to_string(want.logp) +
@@ -354,26 +359,14 @@ void Executor::run(const std::string &name, const std::vector<CiphertextView> &i
                   " logq=" + std::to_string(c.logq) + " logp=" + std::to_string(c.logp) +
                   " slots=" + std::to_string(c.slots));
   }
-  if (plaintexts.size() != f->plaintexts.size())
-    throw Error("'" + name + "' takes " + std::to_string(f->plaintexts.size()) + " plaintext argument(s), got " +
+  if (plaintexts.size() != f.plaintexts.size())
+    throw Error("'" + name + "' takes " + std::to_string(f.plaintexts.size()) + " plaintext argument(s), got " +
                 std::to_string(plaintexts.size()));
   for (size_t i = 0; i < plaintexts.size(); ++i)
-    if (plaintexts[i].size() > size_t(f->plaintexts[i]))
+    if (plaintexts[i].size() > size_t(f.plaintexts[i]))
       throw Error("'" + name + "' plaintext argument " + std::to_string(i) + ": " +
-                  std::to_string(plaintexts[i].size()) + " values do not fit " + std::to_string(f->plaintexts[i]) +
+                  std::to_string(plaintexts[i].size()) + " values do not fit " + std::to_string(f.plaintexts[i]) +
                   " slots");
-  // Each plaintext use encoded at its scale and modulus (padded with zeros).
-  std::map<std::string, BigPoly> encoded;
-  for (const ManifestArg &a : f->args)
-    if (auto use = abi::parsePlaintextRole(a.role); use && !a.output) {
-      if (size_t(use->index) >= plaintexts.size() || use->logq != a.logq)
-        throw Error("bad manifest role '" + a.role + "'");
-      std::vector<Complex> z(size_t(f->plaintexts[use->index]), Complex(0));
-      std::copy(plaintexts[use->index].begin(), plaintexts[use->index].end(), z.begin());
-      if (use->negate)
-        for (auto &x : z) x = -x;
-      encoded[a.role] = encode(z, params_.logN, use->logScale, use->logq);
-    }
   // Every known key-set id among the inputs and the keys must agree.
   KeySetId keySet = keySet_;
   std::string keySetOwner = "the evaluation and rotation keys";
@@ -384,33 +377,99 @@ void Executor::run(const std::string &name, const std::vector<CiphertextView> &i
     else
       keySet = inputs[i].keySet, keySetOwner = "'" + name + "' input " + std::to_string(i);
   }
-  outputs.resize(f->outputs.size());
-  for (size_t i = 0; i < outputs.size(); ++i) {
-    outputs[i].keySet = keySet;
-    for (BigPoly *p : {&outputs[i].ax, &outputs[i].bx})
-      if (p->logN != params_.logN || p->logq != f->outputs[i].logq || p->words.size() != p->N() * size_t(p->limbs()))
-        *p = BigPoly::uninitialized(params_.logN, f->outputs[i].logq);
-    outputs[i].logp = f->outputs[i].logp;
-    outputs[i].slots = f->outputs[i].slots;
+  // Each plaintext use encoded at its scale and modulus (padded with zeros).
+  for (const ManifestArg &a : f.args)
+    if (auto use = abi::parsePlaintextRole(a.role); use && !a.output) {
+      if (size_t(use->index) >= plaintexts.size() || use->logq != a.logq)
+        throw Error("bad manifest role '" + a.role + "'");
+      std::vector<Complex> z(size_t(f.plaintexts[use->index]), Complex(0));
+      std::copy(plaintexts[use->index].begin(), plaintexts[use->index].end(), z.begin());
+      if (use->negate)
+        for (auto &x : z) x = -x;
+      encoded[a.role] = encode(z, params_.logN, use->logScale, use->logq);
+    }
+  return keySet;
+}
+
+void Executor::run(const std::string &name, const std::vector<CiphertextView> &inputs,
+                   std::vector<Ciphertext> &outputs, const std::vector<std::vector<Complex>> &plaintexts) {
+  const ManifestFunction &f = function(name);
+  std::vector<CiphertextArg> in;
+  for (const CiphertextView &c : inputs) {
+    size_t words = (size_t(1) << c.logN) * size_t(limbsFor(c.logq));
+    // The kernel only reads its inputs; CallData's pointer is not const for its outputs' sake.
+    in.push_back({c.logN, c.logq, c.logp, c.slots, c.keySet, {const_cast<uint64_t *>(c.ax), words, false},
+                  {const_cast<uint64_t *>(c.bx), words, false}});
   }
-  // role "ct<i>.ax" -> the polynomial's words and modulus
-  auto ctPart = [&](const std::string &role, bool out) -> std::pair<CallData, int> {
+  std::map<std::string, BigPoly> encoded;
+  KeySetId keySet = check(f, in, plaintexts, encoded);
+  outputs.resize(f.outputs.size());
+  std::vector<CiphertextArg> out;
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    Ciphertext &c = outputs[i];
+    for (BigPoly *p : {&c.ax, &c.bx})
+      if (p->logN != params_.logN || p->logq != f.outputs[i].logq || p->words.size() != p->N() * size_t(p->limbs()))
+        *p = BigPoly::uninitialized(params_.logN, f.outputs[i].logq);
+    c.logp = f.outputs[i].logp;
+    c.slots = f.outputs[i].slots;
+    c.keySet = keySet;
+    out.push_back({c.logN(), c.logq(), c.logp, c.slots, keySet, {c.ax.words.data(), c.ax.words.size(), false},
+                   {c.bx.words.data(), c.bx.words.size(), false}});
+  }
+  callCiphertexts(f, in, out, encoded);
+}
+
+void Executor::run(const std::string &name, const std::vector<const DeviceCiphertext *> &inputs,
+                   std::vector<DeviceCiphertext> &outputs, const std::vector<std::vector<Complex>> &plaintexts) {
+  const ManifestFunction &f = function(name);
+  if (!device_)
+    throw Error("'" + name + "' runs on the host (a " + module_.manifest().target +
+                " module): pass ciphertexts in host memory, not on a device");
+  std::vector<CiphertextArg> in;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const DeviceCiphertext *c = inputs[i];
+    if (!c || c->empty()) throw Error("'" + name + "' input " + std::to_string(i) + " has no words");
+    if (c->place() != place())
+      throw Error("'" + name + "' input " + std::to_string(i) + " is on another kind of device than the module's (" +
+                  module_.manifest().target + ")");
+    in.push_back({c->logN(), c->logq(), c->logp(), c->slots(), c->keySet,
+                  {reinterpret_cast<void *>(c->ax()), 0, true}, {reinterpret_cast<void *>(c->bx()), 0, true}});
+    for (const DeviceCiphertext &o : outputs)
+      if (&o == c) throw Error("'" + name + "': the outputs must not be the inputs");
+  }
+  std::map<std::string, BigPoly> encoded;
+  KeySetId keySet = check(f, in, plaintexts, encoded);
+  outputs.resize(f.outputs.size());
+  std::vector<CiphertextArg> out;
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    DeviceCiphertext &c = outputs[i];
+    const auto &t = f.outputs[i];
+    if (c.empty() || c.place() != place() || c.logN() != params_.logN || c.logq() != t.logq || c.logp() != t.logp ||
+        c.slots() != t.slots)
+      c = DeviceCiphertext::allocate(place(), params_.logN, t.logq, t.logp, t.slots, keySet);
+    c.keySet = keySet;
+    out.push_back({c.logN(), c.logq(), c.logp(), c.slots(), keySet, {reinterpret_cast<void *>(c.ax()), 0, true},
+                   {reinterpret_cast<void *>(c.bx()), 0, true}});
+  }
+  callCiphertexts(f, in, out, encoded);
+}
+
+void Executor::callCiphertexts(const ManifestFunction &f, const std::vector<CiphertextArg> &inputs,
+                               const std::vector<CiphertextArg> &outputs, std::map<std::string, BigPoly> &encoded) {
+  const std::string &name = f.name;
+  // role "ct<i>.ax" -> the polynomial's words
+  auto ctPart = [&](const ManifestArg &a) -> CallData {
+    const std::string &role = a.role;
     auto dot = role.find('.');
     if (role.rfind("ct", 0) != 0 || dot == std::string::npos) throw Error("bad manifest role '" + role + "'");
     size_t idx = std::stoul(role.substr(2, dot - 2));
     std::string part = role.substr(dot + 1);
-    if (idx >= (out ? outputs.size() : inputs.size()) || (part != "ax" && part != "bx"))
-      throw Error("bad manifest role '" + role + "'");
-    if (out) {
-      BigPoly &p = part == "ax" ? outputs[idx].ax : outputs[idx].bx;
-      return {{p.words.data(), p.words.size(), false}, p.logq};
-    }
-    const CiphertextView &c = inputs[idx];
-    // The kernel only reads its inputs; CallData's pointer is not const for its outputs' sake.
-    void *words = const_cast<uint64_t *>(part == "ax" ? c.ax : c.bx);
-    return {{words, (size_t(1) << c.logN) * size_t(limbsFor(c.logq)), false}, c.logq};
+    const std::vector<CiphertextArg> &side = a.output ? outputs : inputs;
+    if (idx >= side.size() || (part != "ax" && part != "bx")) throw Error("bad manifest role '" + role + "'");
+    if (side[idx].logq != a.logq) throw Error("'" + name + "': argument " + role + " has the wrong modulus");
+    return part == "ax" ? side[idx].ax : side[idx].bx;
   };
-  call(*f, [&](const ManifestArg &a) -> CallData {
+  call(f, [&](const ManifestArg &a) -> CallData {
     if (a.kind == ManifestArg::Kind::Rns) {
       auto it = keys_.find(a.role);
       if (it == keys_.end() || a.basis != it->second.basis) {
@@ -426,9 +485,7 @@ void Executor::run(const std::string &name, const std::vector<CiphertextView> &i
     }
     if (auto it = encoded.find(a.role); it != encoded.end() && !a.output)
       return {it->second.words.data(), it->second.words.size(), false};
-    auto [data, logq] = ctPart(a.role, a.output);
-    if (logq != a.logq) throw Error("'" + name + "': argument " + a.role + " has the wrong modulus");
-    return data;
+    return ctPart(a);
   });
 }
 
@@ -469,8 +526,8 @@ void Executor::call(const ManifestFunction &f, const std::function<CallData(cons
   } scope{setPhaseRecorder(device_->phaseRecorder())};
   device_->beginCall(&f);
   module_.entry(f)(ptrs.data());
-  device_->synchronize();
   for (auto [staged, host] : copyBack) device_->copyToHost(host, staged->address(), staged->bytes());
+  device_->synchronize();
   lastCall_ = transfers() - before;
 }
 

@@ -174,8 +174,9 @@ def test_targets_is_the_compilers_target_table(monkeypatch):
 
 
 def test_calls_count_the_bytes_copied_to_and_from_the_device(small, small_ctx, rng):
-    """A cuda-emu call copies its ciphertexts to the (emulated) device and its
-    result back, the runtime counts them; a cpu call copies nothing."""
+    """A cuda-emu call copies its ciphertexts from the host to the (emulated)
+    device, and its result stays there until it is needed on the host; the
+    runtime counts the bytes. A cpu call copies nothing."""
     def square_plus(x, y):
         return x * x + y
 
@@ -185,10 +186,57 @@ def test_calls_count_the_bytes_copied_to_and_from_the_device(small, small_ctx, r
         f = fhec.compile(small, target=target)(square_plus)
         assert f.last_call_bytes is None
         out = f(x, y)
-        assert out == f.reference(x, y)
         if target == "cpu":
             assert f.last_call_bytes == {"to_device": 0, "to_host": 0}
+            assert out.device is None
         else:
-            # (ax, bx) of both inputs in, of the output back: 8-byte words.
-            assert f.last_call_bytes == {"to_device": 2 * 2 * words(small.logQ) * 8,
-                                         "to_host": 2 * words(out.shape[0]) * 8}
+            # (ax, bx) of both inputs in, 8-byte words; nothing back.
+            assert f.last_call_bytes == {"to_device": 2 * 2 * words(small.logQ) * 8, "to_host": 0}
+            assert out.device == "cuda-emu"
+            before = fhec.device_transfers()
+            assert out == f.reference(x, y)  # compared on the host: copied back once
+            after = fhec.device_transfers()
+            assert after["to_host"] - before["to_host"] == 2 * words(out.shape[0]) * 8
+            assert out == f.reference(x, y) and fhec.device_transfers() == after
+
+
+def test_a_chain_of_calls_on_the_device_copies_nothing(small, small_ctx, rng):
+    """Three cuda-emu calls, each on the last one's result, move no byte
+    between the host and the device; decrypting the result copies it back
+    once, bit-identical to the same chain on the cpu target."""
+    def step(x):
+        return x * x + 0.25
+
+    def chain(functions, x):
+        for f in functions:
+            x = f(x)
+        return x
+
+    v = rng.uniform(-1, 1, 8)
+    x = small_ctx.encrypt(v)
+    shapes = [x.shape]
+    for _ in range(2):
+        shapes.append((shapes[-1][0] - small.logp, small.logp, small.slots))
+    gpu = [fhec.compile(small, target="cuda-emu")(step) for _ in shapes]
+    cpu = [fhec.compile(small, target="cpu")(step) for _ in shapes]
+    x_dev = x.to_device("cuda-emu")
+    assert x_dev.device == "cuda-emu" and x.device is None and x_dev.to_device("cuda-emu") is x_dev
+    chain(gpu, x_dev)  # the first calls trace and compile each function for its shape
+    before = fhec.device_transfers()
+    out = chain(gpu, x_dev)
+    assert fhec.device_transfers() == before
+    assert [f.last_call_bytes for f in gpu] == [{"to_device": 0, "to_host": 0}] * 3
+    assert out.device == "cuda-emu" and out.shape == (shapes[-1][0] - small.logp, small.logp, small.slots)
+    got = small_ctx.decrypt(out)
+    moved = fhec.device_transfers()
+    words = (1 << small.logN) * ((out.logq + 63) // 64)
+    assert moved == {"to_device": before["to_device"], "to_host": before["to_host"] + 2 * words * 8}
+    assert out == chain(cpu, x)
+    want = v
+    for _ in range(3):
+        want = want * want + 0.25
+    assert np.max(np.abs(got[:8] - want)) < 2**-8
+    # A ciphertext on the host is copied in by the call; one on the device
+    # runs on the cpu target after a copy back.
+    assert gpu[0](x) == gpu[0](x_dev)
+    assert cpu[1](gpu[0](x_dev)) == cpu[1](cpu[0](x))

@@ -2,6 +2,7 @@
 // RUN: rm -rf %t && fhec run %s --target=cuda-emu --save=%t | FileCheck %s --check-prefix=SAVED
 // RUN: fhec %s --target=cuda-emu --sanitize=thread -o %t/clean.so
 // RUN: %tsan_exec %t/clean.so %t 2>&1 | FileCheck %s --check-prefix=CLEAN
+// RUN: %tsan_exec %t/clean.so %t --on-device --repeat=2 2>&1 | FileCheck %s --check-prefix=CLEAN
 // RUN: fhec %s --target=cuda-emu --sanitize=thread --pass-option='fhe-to-loops{drop-gpu-barrier=true}' -o %t/racy.so
 // RUN: not %tsan_exec %t/racy.so %t 2>&1 | FileCheck %s --check-prefix=RACY
 // RUN: rm -rf %t12 && fhec run %S/Inputs/mul-logN12.mlir --target=cuda-emu --save=%t12 | FileCheck %s --check-prefix=SAVED
@@ -10,7 +11,8 @@
 // The ThreadSanitizer check of the GPU kernels (scripts/sanitize.sh runs it
 // with build-tsan/bin/fhec-exec): HE Mul's kernels, instrumented, run on the
 // CPU with real block, thread, shared-memory and barrier semantics, race-free
-// and bit-identical to the outputs `fhec run` saved (N = 2^10: one NTT level;
+// and bit-identical to the outputs `fhec run` saved, also on ciphertexts kept
+// on the device (--on-device) (N = 2^10: one NTT level;
 // N = 2^12: two); without the barrier before each NTT level's last
 // sub-level, TSan reports the race.
 

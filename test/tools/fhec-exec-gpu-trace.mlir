@@ -17,10 +17,20 @@
 // plaintext's constant went to the device once, when the module was loaded;
 // a cpu module's code reads host memory and copies nothing.
 // RUN: fhec-exec %t.cpu.so --random --function=add | FileCheck %s --check-prefix=CPU
+// With --on-device the inputs are copied to the device once and the calls
+// run on them there (the outputs stay, as a program's chained calls pass
+// them): a call copies nothing, and its results are the cpu module's.
+// RUN: fhec-exec %t.plain.so --random --function=add --on-device --repeat=3 --expect-from=%t.cpu.so --json=%t.dev.json | FileCheck %s --check-prefix=DEVICE
+// RUN: FileCheck %s --check-prefix=DEVICE-JSON < %t.dev.json
+// RUN: not fhec-exec %t.cpu.so --random --function=add --on-device 2>&1 | FileCheck %s --check-prefix=HOST
 
 // EXEC: @add on cuda-emu
 // EXEC-NEXT: copied per call: 8192 bytes to the device, 4096 back
 // CPU: copied per call: 0 bytes to the device, 0 back
+// DEVICE: output 0: bit-identical
+// DEVICE: copied per call: 0 bytes to the device, 0 back
+// DEVICE-JSON: "on_device": true, "total_ms_median": {{.*}}, "bytes_to_device_per_call": 0, "bytes_to_host_per_call": 0
+// HOST: fhec-exec: --on-device: the module was compiled for cpu, whose code runs on the host
 // JSON: [
 // JSON-NEXT: {"kernel": "add_kernel", "phase": "{{[A-Za-z]+}}", "grid": [{{[0-9]+}}, 1, 1], "block": [256, 1, 1], "blocks": {{[0-9]+}}, "traced_blocks": 1, "traced_warps": 8, "issue_slots": {{[1-9][0-9]*}},
 // JSON-SAME: "global_requests": {{[1-9][0-9]*}}

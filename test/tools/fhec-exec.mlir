@@ -25,7 +25,7 @@
 // RUN: FileCheck %s --check-prefix=JSON < %t/r.json
 // RANDOM: output 0: bit-identical
 // RANDOM: NTT
-// JSON: {"function": "he_mul", "target": "cuda-emu", "logN": 9, "logQ": 120, "runs": 1, "total_ms_median": {{.*}}, "phases_ms_median": {"CRT": {{.*}}, "outputs": ["bit-identical"]}
+// JSON: {"function": "he_mul", "target": "cuda-emu", "logN": 9, "logQ": 120, "runs": 1, "on_device": false, "total_ms_median": {{.*}}, "phases_ms_median": {"CRT": {{.*}}, "outputs": ["bit-identical"]}
 // Hybrid key switching: keys of three parts saved by fhec run (format 4) and
 // made afresh.
 // RUN: rm -rf %t.hyb && fhec run %S/Inputs/hybrid.mlir --target=cpu --save=%t.hyb > /dev/null

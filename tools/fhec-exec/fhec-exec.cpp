@@ -10,6 +10,10 @@
 //                                  inputs (results do not depend on the target:
 //                                  a cpu build of the program is the oracle)
 //     [--function=NAME] [--repeat=N] [--json=FILE] [--threads=N]
+//     [--on-device]                a GPU module's inputs copied to the device
+//                                  once, its calls run on them there (as a
+//                                  program's chained calls do), the outputs
+//                                  copied back after each, outside its time
 //     [--gpu-trace=FILE [--trace-blocks=K]]
 //                                  a cuda-emu module compiled with --gpu-trace:
 //                                  record K blocks of each launch of the first
@@ -19,6 +23,7 @@
 // modules: CUDA event times of each phase's kernels); every run's outputs
 // must equal the first run's. Exit status: 0 when every checked output is
 // bit-identical, 1 when one differs, 2 on a usage, file or module error.
+#include "fhec/runtime/DeviceCiphertext.h"
 #include "fhec/runtime/Encoding.h"
 #include "fhec/runtime/Error.h"
 #include "fhec/runtime/GpuTrace.h"
@@ -45,7 +50,7 @@ namespace {
 int usage() {
   std::fprintf(stderr, "usage: fhec-exec MODULE.so DIR [--function=NAME] [--repeat=N] [--json=FILE] [--threads=N]\n"
                        "       fhec-exec MODULE.so --random [--expect-from=REF.so] [--function=NAME] [--repeat=N]\n"
-                       "                 [--json=FILE]\n"
+                       "                 [--json=FILE] [--on-device]\n"
                        "       [--gpu-trace=FILE [--trace-blocks=K]] (cuda-emu modules compiled with --gpu-trace)\n"
                        "  runs MODULE on the keys and inputs of `fhec run --save=DIR` and compares the results with\n"
                        "  DIR/out<i>.ct bit for bit; or on fresh keys and random inputs, compared with REF's results\n");
@@ -127,7 +132,7 @@ int run(int argc, char **argv) {
   std::vector<std::string> positional;
   std::string function, expectFrom, json, gpuTrace;
   int64_t traceBlocks = 8;
-  bool random = false;
+  bool random = false, onDevice = false;
   int repeat = 1, threads = 0;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -151,6 +156,7 @@ int run(int argc, char **argv) {
       repeat = std::atoi(v->c_str());
       if (repeat < 1) return usage();
     } else if (a == "--random") random = true;
+    else if (a == "--on-device") onDevice = true;
     else if (a.rfind("--", 0) == 0) {
       std::fprintf(stderr, "fhec-exec: unknown option %s\n", a.c_str());
       return usage();
@@ -174,14 +180,29 @@ int run(int argc, char **argv) {
   std::vector<double> totals;
   std::vector<std::vector<double>> phases(static_cast<size_t>(abi::Phase::Count));
   std::vector<rt::Ciphertext> outputs;
+  std::vector<rt::DeviceCiphertext> deviceInputs, deviceOutputs;
+  std::vector<const rt::DeviceCiphertext *> deviceArgs;
+  if (onDevice) {
+    if (exec.place() == rt::KernelPlace::Host)
+      throw rt::Error("--on-device: the module was compiled for " + manifest.target + ", whose code runs on the host");
+    for (const rt::Ciphertext &c : w.inputs) deviceInputs.push_back(rt::DeviceCiphertext::upload(c, exec.place()));
+    for (const rt::DeviceCiphertext &c : deviceInputs) deviceArgs.push_back(&c);
+  }
   std::vector<std::string> firstRun;  // the first run's outputs: every later run must give them
   int status = 0;
   for (int r = 0; r < repeat; ++r) {
     rt::resetPhaseTimes();
     if (r == 0 && !gpuTrace.empty()) rt::startGpuTrace(traceBlocks);
     auto t0 = std::chrono::steady_clock::now();
-    exec.run(function, w.inputs, outputs, w.plaintexts);  // outputs allocated by the first run only
+    if (onDevice)
+      exec.run(function, deviceArgs, deviceOutputs, w.plaintexts);
+    else
+      exec.run(function, w.inputs, outputs, w.plaintexts);  // outputs allocated by the first run only
     totals.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    if (onDevice) {
+      outputs.clear();
+      for (const rt::DeviceCiphertext &c : deviceOutputs) outputs.push_back(c.download());
+    }
     if (r == 0 && !gpuTrace.empty()) {
       std::vector<rt::GpuLaunchTrace> launches = rt::stopGpuTrace();
       if (launches.empty())
@@ -247,6 +268,7 @@ int run(int argc, char **argv) {
     std::ofstream out(json);
     out << "{\"function\": \"" << function << "\", \"target\": \"" << manifest.target << "\", \"logN\": "
         << manifest.logN << ", \"logQ\": " << manifest.logQ << ", \"runs\": " << repeat
+        << ", \"on_device\": " << (onDevice ? "true" : "false")
         << ", \"total_ms_median\": " << median(totals) << ", \"bytes_to_device_per_call\": " << copied.toDevice
         << ", \"bytes_to_host_per_call\": " << copied.toHost << ", \"phases_ms_median\": {" << phaseJson
         << "}, \"outputs\": [" << checks << "]}\n";

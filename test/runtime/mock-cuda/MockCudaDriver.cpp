@@ -8,7 +8,8 @@
 // stay as allocated). What it checks and reports, as "misuse: ..." lines in
 // the log: unknown or destroyed handles, work on the legacy default stream,
 // copies outside an allocation, kernels missing from the loaded PTX, launch
-// sizes beyond a GPU's limits, graph nodes chained to nodes of another graph,
+// sizes beyond a GPU's limits, graph nodes chained to nodes of another graph
+// (or updated through another graph's instance), pinned memory freed twice,
 // elapsed times of events not recorded, not synchronized since, or not
 // recorded again since their times were last read (the runtime reads each
 // event pair once, after the call that recorded it). Each kernel run is
@@ -72,6 +73,8 @@ FHEC_SAME_ENTRY(cuModuleUnload);
 FHEC_SAME_ENTRY(cuLaunchKernel);
 FHEC_SAME_ENTRY(cuMemAlloc);
 FHEC_SAME_ENTRY(cuMemFree);
+FHEC_SAME_ENTRY(cuMemAllocHost);
+FHEC_SAME_ENTRY(cuMemFreeHost);
 FHEC_SAME_ENTRY(cuMemcpyHtoDAsync);
 FHEC_SAME_ENTRY(cuMemcpyDtoHAsync);
 FHEC_SAME_ENTRY(cuStreamCreate);
@@ -79,6 +82,7 @@ FHEC_SAME_ENTRY(cuStreamDestroy);
 FHEC_SAME_ENTRY(cuStreamSynchronize);
 FHEC_SAME_ENTRY(cuEventCreate);
 FHEC_SAME_ENTRY(cuEventRecord);
+FHEC_SAME_ENTRY(cuEventSynchronize);
 FHEC_SAME_ENTRY(cuEventElapsedTime);
 FHEC_SAME_ENTRY(cuEventDestroy);
 FHEC_SAME_ENTRY(cuGraphCreate);
@@ -86,6 +90,7 @@ FHEC_SAME_ENTRY(cuGraphAddKernelNode);
 FHEC_SAME_ENTRY(cuGraphAddEventRecordNode);
 FHEC_SAME_ENTRY(cuGraphInstantiate);
 FHEC_SAME_ENTRY(cuGraphLaunch);
+FHEC_SAME_ENTRY(cuGraphExecKernelNodeSetParams);
 FHEC_SAME_ENTRY(cuGraphExecDestroy);
 FHEC_SAME_ENTRY(cuGraphDestroy);
 #undef FHEC_SAME_ENTRY
@@ -153,6 +158,7 @@ struct State {
   CUctx_st context;
   std::map<const char *, long, std::less<>> calls;
   std::map<char *, size_t> allocations;  // device pointer -> bytes
+  std::set<void *> pinned;                 // cuMemAllocHost's live allocations
   std::set<void *> handles;              // live modules, functions, streams, events, graphs, execs
 
   State() {
@@ -352,6 +358,25 @@ CUresult cuMemFree(CUdeviceptr pointer) {
   return CUDA_SUCCESS;
 }
 
+CUresult cuMemAllocHost(void **pointer, size_t bytes) {
+  ENTER("cuMemAllocHost_v2");
+  s.say("cuMemAllocHost %zu bytes", bytes);
+  if (fail) return CUDA_ERROR_OUT_OF_MEMORY;
+  if (bytes == 0) return CUDA_ERROR_INVALID_VALUE;
+  void *p = std::malloc(bytes);
+  if (!p) return CUDA_ERROR_OUT_OF_MEMORY;
+  s.pinned.insert(p);
+  *pointer = p;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemFreeHost(void *pointer) {
+  ENTER("cuMemFreeHost");
+  if (!s.pinned.erase(pointer)) MISUSE(CUDA_ERROR_INVALID_VALUE, "cuMemFreeHost of a pointer cuMemAllocHost did not return");
+  std::free(pointer);
+  return CUDA_SUCCESS;
+}
+
 CUresult cuMemcpyHtoDAsync(CUdeviceptr dst, const void *src, size_t bytes, CUstream stream) {
   ENTER("cuMemcpyHtoDAsync_v2");
   if (fail) return CUDA_ERROR_INVALID_VALUE;
@@ -407,6 +432,12 @@ CUresult cuEventRecord(CUevent event, CUstream stream) {
   if (!s.live(event)) MISUSE(CUDA_ERROR_INVALID_HANDLE, "cuEventRecord of an unknown event");
   if (!s.live(stream)) MISUSE(CUDA_ERROR_INVALID_HANDLE, "cuEventRecord on an unknown or the default stream");
   s.record(event, stream);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuEventSynchronize(CUevent event) {
+  ENTER("cuEventSynchronize");
+  if (!s.live(event)) MISUSE(CUDA_ERROR_INVALID_HANDLE, "cuEventSynchronize of an unknown event");
   return CUDA_SUCCESS;
 }
 
@@ -530,6 +561,27 @@ CUresult cuGraphLaunch(CUgraphExec exec, CUstream stream) {
       s.record(n.event, stream);
     }
   }
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGraphExecKernelNodeSetParams(CUgraphExec exec, CUgraphNode node, const CUDA_KERNEL_NODE_PARAMS *p) {
+  ENTER("cuGraphExecKernelNodeSetParams_v2");
+  if (!s.live(exec)) MISUSE(CUDA_ERROR_INVALID_HANDLE, "cuGraphExecKernelNodeSetParams of an unknown graph instance");
+  if (!node || !s.live(node->graph)) MISUSE(CUDA_ERROR_INVALID_VALUE, "cuGraphExecKernelNodeSetParams of an unknown node");
+  auto &nodes = node->graph->nodes;
+  size_t i = 0;
+  while (i < nodes.size() && nodes[i].get() != node) ++i;
+  if (i >= nodes.size() || i >= exec->nodes.size() || exec->nodes[i].graph != node->graph)
+    MISUSE(CUDA_ERROR_INVALID_VALUE, "cuGraphExecKernelNodeSetParams of a node of another graph than the instance's");
+  if (!exec->nodes[i].function || p->func != exec->nodes[i].function)
+    MISUSE(CUDA_ERROR_INVALID_VALUE, "cuGraphExecKernelNodeSetParams changing a node's function or kind");
+  if (!validLaunch(s, p->func, p->gridDimX, p->gridDimY, p->gridDimZ, p->blockDimX, p->blockDimY, p->blockDimZ,
+                   p->sharedMemBytes, p->kernelParams, "cuGraphExecKernelNodeSetParams") ||
+      p->extra)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (fail) return CUDA_ERROR_INVALID_VALUE;
+  exec->nodes[i].args = argsHash(p->kernelParams, p->func->params);
+  s.say("cuGraphExecKernelNodeSetParams %s args=%016llx", p->func->name.c_str(), (unsigned long long)exec->nodes[i].args);
   return CUDA_SUCCESS;
 }
 

@@ -8,6 +8,7 @@
 #include "fhec/runtime/KernelPlace.h"
 #include "fhec/runtime/Profile.h"
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -19,34 +20,49 @@ namespace fhec::rt {
 struct Transfers {
   uint64_t toDevice = 0, toHost = 0;
   Transfers operator-(const Transfers &o) const { return {toDevice - o.toDevice, toHost - o.toHost}; }
+  Transfers operator+(const Transfers &o) const { return {toDevice + o.toDevice, toHost + o.toHost}; }
 };
 
-/// Where a module's buffers live when it is not the host's own memory.
-/// Addresses are the device's, as the module's code receives them.
+/// Every byte copied between the host and any device of this process so far.
+Transfers processTransfers();
+
+/// Where a module's buffers live when it is not the host's own memory, and
+/// the queue (a CUDA stream) its kernels and copies run on. The devices of
+/// one place share one address space (every CUDA device of a process is GPU
+/// 0's primary context; every cuda-emu device, host memory), so that a
+/// buffer of one is an argument of another's kernels. Addresses are the
+/// device's, as the module's code receives them. One thread at a time.
 class Device {
 public:
   virtual ~Device() = default;
+  virtual KernelPlace place() const = 0;
   /// `bytes` of device memory; Error when the device is out of memory.
   virtual uint64_t allocate(size_t bytes) = 0;
   virtual void release(uint64_t address) noexcept = 0;
-  /// Copies (synchronous), counted in transferred(); Error on failure.
+  /// Copies `bytes` of host memory to the device, in order before the
+  /// kernels launched next; `src` may be reused when it returns (a GPU
+  /// stages it through pinned memory and copies asynchronously). Counted in
+  /// transferred(); Error on failure.
   void copyToDevice(uint64_t dst, const void *src, size_t bytes) {
     write(dst, src, bytes);
-    transferred_.toDevice += bytes;
+    count({bytes, 0});
   }
+  /// Copies `bytes` of device memory to `dst` after the kernels launched so
+  /// far (the running call's too): `dst` holds them when synchronize()
+  /// returns. Counted in transferred().
   void copyToHost(void *dst, uint64_t src, size_t bytes) {
     read(dst, src, bytes);
-    transferred_.toHost += bytes;
+    count({0, bytes});
   }
   /// Every byte copied to and from this device so far.
-  const Transfers &transferred() const { return transferred_; }
+  Transfers transferred() const { return {toDevice_.load(), toHost_.load()}; }
   /// The launches until synchronize() are a call of `function` (a key the
   /// caller keeps): a device may issue them at synchronize(), and replay a
-  /// function's calls that launch the same kernels on the same arguments as
-  /// one graph.
+  /// function's calls that launch the same kernels as one graph.
   virtual void beginCall(const void *function) { (void)function; }
-  /// Waits for the kernels launched so far (and adds the phase times a
-  /// phaseRecorder took); Error naming the kernel whose launch or execution failed.
+  /// Issues the running call's kernels and the copies to the host, and waits
+  /// for all (adding the phase times a phaseRecorder took); Error naming the
+  /// kernel whose launch or execution failed.
   virtual void synchronize() = 0;
   /// What times the phases of the kernels launched on this device (null: the host clock).
   virtual PhaseRecorder *phaseRecorder() { return nullptr; }
@@ -56,15 +72,22 @@ protected:
   virtual void read(void *dst, uint64_t src, size_t bytes) = 0;
 
 private:
-  Transfers transferred_;
+  void count(Transfers t);
+  std::atomic<uint64_t> toDevice_{0}, toHost_{0};
 };
 
-/// The device kernels of `place` run on: null for the host (CPU targets);
-/// emulated kernels read host memory too, but through a staging device of
-/// host memory; Error when they need a GPU that is not there.
+/// A device of its own for the kernels of `place` (an executor's: its own
+/// queue): null for the host (CPU targets); emulated kernels read host
+/// memory too, but through a staging device of host memory; Error when they
+/// need a GPU that is not there.
 std::unique_ptr<Device> deviceFor(KernelPlace place);
 
-/// The CUDA device 0 (CudaDriver.cpp); Error with the reason when there is none.
+/// The device of `place` that the process's ciphertexts on it live in
+/// (DeviceCiphertext): made at the first use, it outlives the executors;
+/// null for the host. Error as deviceFor.
+std::shared_ptr<Device> sharedDevice(KernelPlace place);
+
+/// A CUDA device (a stream) on GPU 0 (CudaDriver.cpp); Error with the reason when there is none.
 std::unique_ptr<Device> cudaDevice();
 
 /// One allocation of a Device, released with this object.

@@ -7,6 +7,7 @@
 #include "fhec/runtime/Buffer.h"
 #include "fhec/runtime/Ciphertext.h"
 #include "fhec/runtime/Device.h"
+#include "fhec/runtime/DeviceCiphertext.h"
 #include "fhec/runtime/Encoding.h"
 #include "fhec/runtime/Keys.h"
 #include "fhec/runtime/Manifest.h"
@@ -56,8 +57,9 @@ private:
 /// key in the module's RNS/NTT form, checks every input against the
 /// function's signature. A call allocates nothing but its outputs. For the
 /// GPU targets tables, keys and workspace live in the device's memory (copied
-/// there once) and a call copies its inputs in and its outputs back, through
-/// device buffers allocated by each function's first call.
+/// there once); a call on host ciphertexts copies its inputs in and its
+/// outputs back, through device buffers allocated by each function's first
+/// call, and a call on DeviceCiphertexts copies nothing.
 class Executor {
 public:
   /// Throws Error if the module was compiled for other parameters, or for a
@@ -97,6 +99,15 @@ public:
   /// during the call and must not lie in `outputs`).
   void run(const std::string &function, const std::vector<CiphertextView> &inputs, std::vector<Ciphertext> &outputs,
            const std::vector<std::vector<Complex>> &plaintexts = {});
+  /// The same on ciphertexts on the device (GPU targets): the outputs stay
+  /// there, in `outputs`' buffers where their shapes match. Nothing is copied
+  /// between the host and the device but the plaintext arguments' encodings.
+  /// Throws Error as above, for a module of a CPU target, and for inputs on
+  /// another kind of device.
+  void run(const std::string &function, const std::vector<const DeviceCiphertext *> &inputs,
+           std::vector<DeviceCiphertext> &outputs, const std::vector<std::vector<Complex>> &plaintexts = {});
+  /// Where the module's kernels run (Host for the CPU targets).
+  KernelPlace place() const { return module_.manifest().kernels; }
   /// Calls a kernel-level function whose inputs and outputs are BigInt
   /// polynomials (in manifest order), e.g. an fhe-dialect test program; its
   /// RNS arguments are values prepare() made, found by role. Throws Error on
@@ -132,12 +143,27 @@ private:
   void *argument(const ManifestArg &a);
   /// What a call passes for an argument other than tables and the workspace:
   /// host words (copied to and from the device for GPU targets), or a buffer
-  /// the executor keeps where the module's code reads it (`resident`).
+  /// where the module's code reads it (`resident`: the executor's, or a
+  /// DeviceCiphertext's).
   struct CallData {
     void *data = nullptr;
     size_t words = 0;
     bool resident = false;
   };
+  /// A ciphertext argument of a call: its type and its polynomials' words.
+  struct CiphertextArg {
+    int logN = 0, logq = 0, logp = 0, slots = 0;
+    KeySetId keySet;
+    CallData ax, bx;
+  };
+  const ManifestFunction &function(const std::string &name) const;
+  /// Checks the inputs and plaintexts of a call of f (types, key sets),
+  /// encodes each plaintext use (by role); returns the outputs' key set.
+  KeySetId check(const ManifestFunction &f, const std::vector<CiphertextArg> &inputs,
+                 const std::vector<std::vector<Complex>> &plaintexts, std::map<std::string, BigPoly> &encoded);
+  /// Calls f on checked inputs, writing `outputs` (of f's output types).
+  void callCiphertexts(const ManifestFunction &f, const std::vector<CiphertextArg> &inputs,
+                       const std::vector<CiphertextArg> &outputs, std::map<std::string, BigPoly> &encoded);
   /// Calls f's entry with the executor's buffers and `data(a)` for the other
   /// arguments; GPU targets: waits for its kernels, copies the outputs back.
   void call(const ManifestFunction &f, const std::function<CallData(const ManifestArg &)> &data);
