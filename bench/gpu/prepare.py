@@ -3,7 +3,8 @@
 
 The GPU machines have CUDA, cmake and ninja but no LLVM/MLIR: everything is
 compiled here. For each case (HE Mul + rescale at logN 12, 14 and the paper's
-logN 16; the repository's programs of PROGRAMS below) the bundle holds the
+logN 16; bootstrapping at logN 16 with 8 and 2^15 slots; the repository's
+programs of PROGRAMS below) the bundle holds the
 program compiled for --target=cuda (PTX for --gpu-arch) and for --target=cpu
 (the oracle: results do not depend on the target, and the cpu build is
 checked against the GMP reference by the e2e tests), plus fhec-exec and the
@@ -50,6 +51,24 @@ module attributes {{ckks.params = #ckks.params<logN = {logN}, logQ = {logQ}, log
 
 # (name, logN, logQ): the paper's parameters last (Jung et al. 2021, Table 6).
 CASES = [("he_mul_logN12", 12, 300), ("he_mul_logN14", 14, 600), ("he_mul_paper", 16, 1200)]
+
+# Bootstrapping at logN 16 (docs/bootstrapping.md) with parameters fhec estimates 128-bit secure for
+# its default uniform ternary secret (sparse-secret encapsulation): (name, slots, logQ, dnum,
+# x.bootstrap's arguments). The 2026-12-04 H200 measurements ran the same bootstraps with h = 64.
+BOOTSTRAPS = [("bootstrap_8_slots", 8, 880, 2, {"mod_logq": 42, "log_scale": 46}),
+              ("bootstrap_full_slots", 1 << 15, 1060, 2, {"mod_logq": 38, "log_scale": 55, "level_budget": [3, 3]})]
+
+
+def bootstrap_program(slots, logQ, dnum, arguments, logN=16):
+    """The ckks program of x.bootstrap(**arguments), traced by the Python frontend (not compiled)."""
+    sys.path.insert(0, str(ROOT / "python"))
+    import fhec  # noqa: E402
+    from fhec.tracing import Trace  # noqa: E402
+    params = fhec.Params(logN=logN, logQ=logQ, logp=30, slots=slots, dnum=dnum)
+    where = ("bench/gpu/prepare.py", 1, 1)
+    trace = Trace(params, "bootstrap", [(logQ, 30, slots)], where)
+    return trace.finish(trace.inputs[0].bootstrap(**arguments), where).mlir(False)
+
 
 # The repository's programs that exercise the other GPU kernels (key switching
 # for rotations and conjugation, plaintext operands, linear transforms,
@@ -110,8 +129,8 @@ def main():
     ap.add_argument("--gpu-arch", default="sm_90", choices=["sm_80", "sm_90"])
     ap.add_argument("--build", default=str(ROOT / "build"))
     ap.add_argument("--target", default="cuda", choices=["cuda", "cuda-emu"])
-    ap.add_argument("--cases", nargs="+", choices=[c[0] for c in CASES + PROGRAMS],
-                    default=[c[0] for c in CASES + PROGRAMS])
+    names = [c[0] for c in CASES + BOOTSTRAPS + PROGRAMS]
+    ap.add_argument("--cases", nargs="+", choices=names, default=names)
     ap.add_argument("--avx512", action="store_true", help="also the cpu-avx512 cases for the machine's CPU")
     args = ap.parse_args()
     build = pathlib.Path(args.build)
@@ -139,11 +158,13 @@ def main():
         (case / "transforms.json").write_text(json.dumps(transform_counts(fhe, targets["cuda"]["word_bits"])))
         for target, so, extra in ((args.target, "gpu.so", ["--gpu-arch=" + args.gpu_arch]), ("cpu", "cpu.so", [])):
             compile_module(fhec, program, target, case / so, extra)
-    for name, path in (c for c in PROGRAMS if c[0] in args.cases):
+    programs = [(name, (ROOT / path).read_text()) for name, path in PROGRAMS if name in args.cases]
+    programs += [(name, bootstrap_program(*rest)) for name, *rest in BOOTSTRAPS if name in args.cases]
+    for name, text in programs:
         case = out / "cases" / name
         case.mkdir(parents=True)
         program = case / "program.mlir"
-        shutil.copy2(ROOT / path, program)
+        program.write_text(text)
         for target, so, extra in ((args.target, "gpu.so", ["--gpu-arch=" + args.gpu_arch]), ("cpu", "cpu.so", [])):
             compile_module(fhec, program, target, case / so, extra)
     for name, text, modules in avx512_cases() if args.avx512 else []:

@@ -5,8 +5,11 @@ For each case of the bundle (bench/gpu/prepare.py) runs
   fhec-exec gpu.so --random --expect-from=cpu.so --repeat=N --json=...
 on fresh keys and random inputs: the GPU's outputs must be bit-identical to
 the cpu build's on the same inputs. Reports per-phase medians (CUDA event
-times of each phase's kernels), their sum (the kernels' time) and the call's total
-(with the copies of its ciphertexts between host and device), and for the NTT phases the
+times of each phase's kernels), their sum (the kernels' time), the call's total
+(with the copies of its ciphertexts between host and device) and the bytes it
+copied; then the same module with --on-device, the inputs copied to the GPU once
+and the calls run on them there, as a program's chained calls do (the call's
+time without copies). For the NTT phases the
 time per 2^logN transform of one prime row and the memory bandwidth they
 reach (each level launch reads and writes every residue once; counts from
 prepare.py's transforms.json) against the GPU's peak. Writes
@@ -137,6 +140,27 @@ def main():
         failed |= any(v != "bit-identical" for v in r["outputs"])
         if so.name != "gpu.so":
             continue
+        # The call's total also holds the host<->device copies of its ciphertexts and the host's work
+        # around the launches; the phases are the kernels' own times (CUDA events).
+        r["kernels_ms"] = sum(r["phases_ms_median"].values())
+        lines.append(f"  kernels (sum of the phases) {r['kernels_ms']:.3f} ms of the call's {r['total_ms_median']:.3f} ms, "
+                     f"which copied {r['bytes_to_device_per_call'] / 2**20:.1f} MiB to the GPU and "
+                     f"{r['bytes_to_host_per_call'] / 2**20:.1f} MiB back")
+        dev_js = out / (name + ".on-device.json")
+        dev = subprocess.run(cmd[:-1] + [f"--json={dev_js}", "--on-device"], capture_output=True, text=True, env=env)
+        lines += ["  --on-device: " + l for l in dev.stdout.splitlines() + dev.stderr.splitlines()]
+        if dev.returncode != 0 or not dev_js.exists():
+            failed = True
+            lines.append(f"  --on-device FAILED (exit {dev.returncode})")
+        else:
+            d = json.loads(dev_js.read_text())
+            failed |= any(v != "bit-identical" for v in d["outputs"])
+            r["chained"] = {"total_ms_median": d["total_ms_median"], "kernels_ms": sum(d["phases_ms_median"].values()),
+                              "bytes_to_device_per_call": d["bytes_to_device_per_call"],
+                              "bytes_to_host_per_call": d["bytes_to_host_per_call"]}
+            lines.append(f"  on the device (chained calls): {d['total_ms_median']:.3f} ms per call, "
+                         f"{r['chained']['kernels_ms']:.3f} ms of kernels, "
+                         f"{d['bytes_to_device_per_call'] + d['bytes_to_host_per_call']} bytes copied")
         if case.name in args.profile:
             profile_case(case, so, out, env, r, lines)
         if not (case / "transforms.json").exists():
@@ -144,11 +168,6 @@ def main():
         counts = json.loads((case / "transforms.json").read_text())
         N = 1 << r["logN"]
         r["residue_word_bytes"] = counts["word_bytes"]
-        # The call's total also holds the host<->device copies of its ciphertexts and the host's work
-        # around the launches; the phases are the kernels' own times (CUDA events).
-        r["kernels_ms"] = sum(r["phases_ms_median"].values())
-        lines.append(f"  kernels (sum of the phases) {r['kernels_ms']:.3f} ms of the call's {r['total_ms_median']:.3f} ms; "
-                     f"the rest: copies between host and device, host work")
         for phase in ("NTT", "iNTT"):
             ms, rows, passes = r["phases_ms_median"][phase], counts[phase]["rows"], counts[phase]["row_passes"]
             if not rows or ms <= 0:
