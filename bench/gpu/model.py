@@ -8,16 +8,17 @@ thread semantics and report every memory access and basic block of a few
 sampled blocks per launch (fhec-exec --gpu-trace). The runtime reduces them per
 warp to 32-byte sectors, shared-memory wavefronts and issue slots; this script
 scales them to the full grid and estimates each launch's time on an H100 SXM
-(or an H200) as the largest of its bounds -- DRAM traffic, L2 traffic, integer
-issue, shared-memory wavefronts, its longest warp's dependent chain -- plus a
-launch overhead. The emulated result is checked bit for bit against the cpu
+(or an H200) as the largest of its bounds -- DRAM traffic, L2 traffic, issue at
+the rate its resident warps allow, shared-memory wavefronts (each with the last
+wave's tail), its longest warp's dependent chain -- plus a launch overhead. The emulated result is checked bit for bit against the cpu
 target's on the same inputs.
 
 Usage:
   bench/gpu/model.py PROGRAM.mlir [--device h100-sxm|h200] [--json FILE]
   bench/gpu/model.py --case he_mul_paper   (bench/gpu/prepare.py's cases: he_mul_logN12, _logN14, _paper)
   bench/gpu/model.py --from-json FILE --device h200   (re-estimate a saved run's trace for another device)
-  ... --measured CASE.ncu.csv   (set each launch beside its measurement: bench/gpu/run.py --profile)
+  ... --measured CASE.ncu.csv [--measured-phases CASE.json]   (set each launch beside its ncu
+      measurement, bench/gpu/run.py --profile, and each phase beside run.py's CUDA-event medians)
   [--build build] [--gpu-arch sm_90] [--trace-blocks 8] [--function NAME]
 At the paper's size the emulation takes a few minutes on two cores.
 Exit status: 0 when the emulated result is bit-identical, 1 otherwise, 2 on errors.
@@ -46,24 +47,30 @@ DEVICES = {
     },
     "h200": {
         "name": "NVIDIA H200 SXM 141 GB (data sheet)",
-        "sms": 132, "clock_hz": 1.98e9, "dram_bytes_per_s": 4.8e12, "l2_bytes": 50 * 2**20,
+        "sms": 132, "clock_hz": 1.98e9, "dram_bytes_per_s": 4.8e12, "l2_bytes": 60 * 2**20,
         "regs_per_sm": 65536, "max_warps_per_sm": 64, "max_blocks_per_sm": 32,
         "shared_per_sm": 228 * 1024, "shared_reserved_per_block": 1024,
     },
 }
 ASSUMPTIONS = {
     "l2_bytes_per_s": 7.0e12,          # L2 hit bandwidth (about twice HBM3's; microbenchmarks)
-    # Calibrated on an H200 (bench/gpu/run.py --profile, 2026-11-28; docs/gpu-model.md):
-    # the DRAM-bound NTT kernels moved 0.79-0.89 of the data sheet's bandwidth (a
-    # device-to-device copy there: 0.90), and the issue-bound CRT and iCRT kernels
-    # retired 2.47-2.68 of the trace's issue slots per SM and clock (the data sheet's
-    # 64 integer lanes would be 2).
+    # The DRAM-bound kernels of 2026-11-28 moved 0.79-0.89 of the data sheet's bandwidth on an
+    # H200 (a device-to-device copy there: 0.90); with the tail below, the NTT levels measured
+    # on 2026-12-04 fit it too (docs/gpu-model.md, "Calibrated on ncu, 2026-12-04").
     "dram_efficiency": 0.85,
-    "issue_slots_per_clk_per_sm": 2.6,
+    # Issue: an SM's four schedulers issue one warp instruction each per clock at most; below
+    # that, Little's law: a scheduler issues (its resident warps) / (the clocks a warp waits
+    # between two issue slots) per clock. 16 clocks is what the H200 showed for the CRT and
+    # iCRT kernels (15.3-17.1 at 50% occupancy; in SASS instructions the NTT kernels' 14-17).
+    "issue_slots_per_clk_per_sm": 4,
+    "issue_latency_clk": 16,
     "shared_wavefronts_per_clk_per_sm": 1,
     "dependent_issue_clk": 4,          # a warp issues a dependent ALU instruction every 4 clocks
     "launch_overhead_us": 2.0,         # per kernel, launched from a CUDA graph
     "saturating_occupancy": 0.5,       # below it the bandwidth bounds scale down in proportion
+    # The SMs finish their last blocks at staggered times: a launch of more than one wave runs
+    # half a wave's time (bound / ceil(waves) / 2) beyond its throughput bound.
+    "tail_waves": 0.5,
     "reg_alloc_unit": 256,             # registers are allocated per warp in units of 256
     "shared_alloc_unit": 128,
 }
@@ -119,54 +126,70 @@ def estimate(launch, props, dev):
     """The model's figures for one traced launch (a GpuLaunchTrace as JSON) and its kernel's ptxas properties."""
     a = ASSUMPTIONS
     threads = launch["block"][0] * launch["block"][1] * launch["block"][2]
+    warps = math.ceil(threads / 32)
     blocks = launch["blocks"]
     scale = blocks / max(1, launch["traced_blocks"])
     per_sm, occ, limiter = occupancy(threads, props.get("registers", 0), props.get("shared", 0), dev)
     if per_sm == 0:
         raise ValueError(f"{launch['kernel']}: a block of {threads} threads does not fit an SM")
     sms_used = min(dev["sms"], blocks)
-    waves = math.ceil(blocks / (per_sm * dev["sms"]))
+    waves = blocks / (per_sm * dev["sms"])
     share = sms_used / dev["sms"]
+    # The warps an SM holds at once: its occupancy limit, or fewer in a grid of less than a wave.
+    resident = min(per_sm, math.ceil(blocks / sms_used)) * warps
+    resident_occ = resident / dev["max_warps_per_sm"]
     # Below the saturating occupancy too few requests are in flight for full bandwidth.
-    mem_share = share * min(1.0, occ / a["saturating_occupancy"])
-    # L2 traffic: what each block's L1 passes on (its distinct sectors), and
-    # local memory. DRAM traffic: the grid's distinct sectors, read or written
-    # once while they fit the L2 with the threads' local memory; beyond it the
-    # excess's share (footprint - L2) / footprint of the re-reads misses too.
+    mem_share = share * min(1.0, resident_occ / a["saturating_occupancy"])
+    # Little's law for the schedulers: each resident warp issues every issue_latency_clk on average.
+    issue_rate = min(a["issue_slots_per_clk_per_sm"], resident / a["issue_latency_clk"])
+    # L2 traffic: what each block's L1 passes on (its distinct sectors), a sector it reads and
+    # writes twice (the L1 writes through), and local memory. DRAM traffic: the grid's distinct
+    # sectors, read or written once while what it reads fits the L2 with the threads' local
+    # memory (written lines are not read again: the L2 evicts them first); beyond it the
+    # excess's share (read footprint - L2) / read footprint of the re-reads misses too.
     # Per-thread arrays that ptxas keeps in registers (no stack frame) move nothing.
     local_sectors = launch["local_sectors"] if props.get("stack", 0) else 0
-    l2 = (launch["global_block_sectors"] + local_sectors) * SECTOR * scale
     footprint = launch["global_footprint_sectors"] * SECTOR
     # A sector read and written (an in-place level) crosses DRAM twice (traces
     # before the read/written split: once).
-    moved = (launch["global_read_sectors"] + launch["global_written_sectors"]) * SECTOR \
-        if "global_read_sectors" in launch else footprint
+    split = "global_read_sectors" in launch
+    moved = (launch["global_read_sectors"] + launch["global_written_sectors"]) * SECTOR if split else footprint
+    read = launch["global_read_sectors"] * SECTOR if split else footprint
+    l2 = (launch["global_block_sectors"] + local_sectors) * SECTOR * scale + max(0, moved - footprint)
     local = local_sectors * SECTOR * scale
     local_footprint = blocks * threads * props.get("stack", 0)
-    total_footprint = footprint + local_footprint
+    total_footprint = read + local_footprint
     fits = total_footprint <= dev["l2_bytes"]
     dram = moved + (0 if fits else local)
     if not fits:
-        dram += max(0.0, l2 - local - footprint) * (total_footprint - dev["l2_bytes"]) / total_footprint
+        dram += max(0.0, l2 - local - moved) * (total_footprint - dev["l2_bytes"]) / total_footprint
     bounds = {
         "dram": dram / (dev["dram_bytes_per_s"] * a["dram_efficiency"] * mem_share),
         "l2": l2 / (a["l2_bytes_per_s"] * mem_share),
-        "issue": launch["issue_slots"] * scale / (a["issue_slots_per_clk_per_sm"] * sms_used * dev["clock_hz"]),
+        "issue": launch["issue_slots"] * scale / (issue_rate * sms_used * dev["clock_hz"]),
         "shared": launch["shared_wavefronts"] * scale / (a["shared_wavefronts_per_clk_per_sm"] * sms_used
                                                          * dev["clock_hz"]),
-        "latency": waves * launch["max_warp_issue_slots"] * a["dependent_issue_clk"] / dev["clock_hz"],
+        "latency": math.ceil(waves) * launch["max_warp_issue_slots"] * a["dependent_issue_clk"] / dev["clock_hz"],
     }
+    # The last wave: SMs finish their last blocks at staggered times.
+    tail = a["tail_waves"] / math.ceil(waves) if waves > 1 else 0.0
+    for k in ("dram", "l2", "issue", "shared"):
+        bounds[k] *= 1 + tail
     bound = max(bounds, key=bounds.get)
     requested = launch["global_sectors"] * SECTOR
     return {
         "kernel": launch["kernel"], "phase": launch.get("phase", ""),
         "grid": launch["grid"], "block": launch["block"], "threads": blocks * threads,
-        "bytes": dram, "l2_bytes": l2, "footprint_fits_l2": fits,
+        "bytes": dram, "read_bytes": read, "l2_bytes": l2, "footprint_fits_l2": fits,
         "sector_efficiency": launch["global_bytes"] / requested if requested else 1.0,
         "bank_conflict_factor": (launch["shared_wavefronts"] / launch["shared_ideal_wavefronts"]
                                  if launch["shared_ideal_wavefronts"] else 1.0),
-        "occupancy": occ, "occupancy_limiter": limiter, "registers": props.get("registers", 0),
+        "occupancy": occ, "occupancy_limiter": limiter,
+        # the last wave's partial fill lowers the time-averaged occupancy
+        "achieved_occupancy": resident_occ * (waves / math.ceil(waves) if waves > 1 else 1.0),
+        "registers": props.get("registers", 0),
         "stack": props.get("stack", 0), "spills": props.get("spills", 0),
+        "issue_slots": launch["issue_slots"] * scale,
         "bounds_us": {k: v * 1e6 for k, v in bounds.items()},
         "bound": bound, "us": bounds[bound] * 1e6 + a["launch_overhead_us"],
     }
@@ -206,36 +229,86 @@ def table(rows, total, device):
     return "\n".join(out)
 
 
-def compare(rows, launches, measured):
-    """Each estimated launch beside the next measured launch of the same kernel (ncu's report
-    in launch order): time, DRAM bytes and issue slots (warp instructions), estimate / measured."""
-    out = ["", "estimated / measured (ncu), per launch:",
-           f"{'#':>3} {'kernel':<24} {'phase':<8} {'est us':>8} {'meas us':>8} {'ratio':>6}  {'bound':<7} "
-           f"{'DRAM MB est':>11} {'meas':>7} {'issue est':>10} {'meas':>10} {'occ meas':>8}"]
-    pos, est_sum, meas_sum, phases = 0, 0.0, 0.0, {}
-    for i, (r, launch) in enumerate(zip(rows, launches)):
-        while pos < len(measured) and measured[pos]["kernel"] != r["kernel"]:
-            pos += 1
-        if pos == len(measured):
-            out.append(f"{i:>3} {r['kernel'][:24]:<24} not in the measured report")
-            break
-        m = measured[pos]
-        pos += 1
+KEY_PREP = "__fhec_evk_prepare"
+
+
+def _split_key_prep(items, name):
+    """(the function's launches, the key preparation's): the runtime prepares the evaluation
+    keys (__fhec_evk_prepare*) once when they load, outside the call's phases."""
+    call = [x for x in items if not name(x).startswith(KEY_PREP)]
+    prep = [x for x in items if name(x).startswith(KEY_PREP)]
+    return call, prep
+
+
+def _pair(rows, launches, measured):
+    """Each estimated launch with the next measured launch of the same kernel (ncu's report is
+    in launch order); None where the report has no more launches of it."""
+    pos, out = 0, []
+    for r, launch in zip(rows, launches):
+        p = pos
+        while p < len(measured) and measured[p]["kernel"] != r["kernel"]:
+            p += 1
+        if p == len(measured):
+            out.append((r, launch, None))
+            continue
+        out.append((r, launch, measured[p]))
+        pos = p + 1
+    return out
+
+
+def compare(rows, launches, measured, phases_ms=None):
+    """Each estimated launch beside its measurement (ncu --csv --page raw, bench/gpu/run.py
+    --profile): kernel time (the estimate without the launch gap: ncu times each kernel
+    alone), DRAM bytes (read + written), L2 bytes (ncu's lts__t_bytes: the L1's requests and the
+    fills from DRAM, so the estimate's L2 traffic plus its DRAM reads), warp instructions (the trace's issue slots) and occupancy
+    (the model's achieved estimate / ncu's achieved). Key preparation (__fhec_evk_prepare*)
+    is set apart. With `phases_ms` (run.py's CUDA-event medians per phase) the phases are
+    also compared with the estimate including the launch gaps."""
+    gap = ASSUMPTIONS["launch_overhead_us"]
+    meas_call, meas_prep = _split_key_prep(measured, lambda m: m["kernel"])
+    est_call = [(r, l) for r, l in zip(rows, launches) if not r["kernel"].startswith(KEY_PREP)]
+    out = ["", "estimated / measured (ncu), per launch (us: kernel time without the launch gap):",
+           f"{'#':>3} {'kernel':<20} {'phase':<8} {'est us':>7} {'meas':>7} {'ratio':>5}  {'bound':<7} "
+           f"{'DRAM MB':>7} {'meas':>7} {'L2 MB':>7} {'meas':>7} {'Minstr':>7} {'meas':>7} {'occ':>4} {'meas':>4}"]
+    est_sum = meas_sum = 0.0
+    phases = {}
+    for i, (r, launch, m) in enumerate(_pair([r for r, _ in est_call], [l for _, l in est_call], meas_call)):
+        if m is None:
+            out.append(f"{i:>3} {r['kernel'][:20]:<20} not in the measured report")
+            continue
         issue = launch["issue_slots"] * launch["blocks"] / max(1, launch["traced_blocks"])
         dram = (m.get("dram__bytes_read.sum", 0) + m.get("dram__bytes_write.sum", 0)) / 1e6
-        est_sum += r["us"]
-        meas_sum += m.get("us", 0)
-        e, g = phases.setdefault(r["phase"] or "-", [0.0, 0.0]), m.get("us", 0)
-        e[0] += r["us"]
+        est, g = r["us"] - gap, m.get("us", 0)
+        est_sum += est
+        meas_sum += g
+        e = phases.setdefault(r["phase"] or "other", [0.0, 0.0, 0])
+        e[0] += est
         e[1] += g
-        out.append(f"{i:>3} {r['kernel'][:24]:<24} {r['phase'][:8]:<8} {r['us']:>8.1f} {g:>8.1f} "
-                   f"{r['us'] / g if g else 0:>6.2f}  {r['bound']:<7} {r['bytes'] / 1e6:>11.2f} {dram:>7.2f} "
-                   f"{issue:>10.0f} {m.get('smsp__inst_executed.sum', 0):>10.0f} "
-                   f"{m.get('sm__warps_active.avg.pct_of_peak_sustained_active', 0):>7.0f}%")
-    out.append(f"total: estimated {est_sum / 1e3:.3f} ms, measured {meas_sum / 1e3:.3f} ms "
+        e[2] += 1
+        out.append(f"{i:>3} {r['kernel'][:20]:<20} {r['phase'][:8]:<8} {est:>7.1f} {g:>7.1f} "
+                   f"{est / g if g else 0:>5.2f}  {r['bound']:<7} {r['bytes'] / 1e6:>7.1f} {dram:>7.1f} "
+                   f"{(r['l2_bytes'] + r.get('read_bytes', 0)) / 1e6:>7.1f} {m.get('lts__t_bytes.sum', 0) / 1e6:>7.1f} "
+                   f"{issue / 1e6:>7.1f} {m.get('smsp__inst_executed.sum', 0) / 1e6:>7.1f} "
+                   f"{r.get('achieved_occupancy', r['occupancy']) * 100:>3.0f}% "
+                   f"{m.get('sm__warps_active.avg.pct_of_peak_sustained_active', 0):>3.0f}%")
+    out.append(f"kernels: estimated {est_sum / 1e3:.3f} ms, measured {meas_sum / 1e3:.3f} ms "
                f"(ratio {est_sum / meas_sum if meas_sum else 0:.2f})")
-    out.append("per phase (ms, estimated / measured): " +
-               ", ".join(f"{k} {e / 1e3:.3f} / {g / 1e3:.3f}" for k, (e, g) in phases.items()))
+    out.append("per phase (ms, estimated / measured, kernel times): " +
+               ", ".join(f"{k} {e / 1e3:.3f} / {g / 1e3:.3f}" for k, (e, g, _) in phases.items()))
+    if meas_prep:
+        out.append(f"key preparation (not part of the call): {len(meas_prep)} measured launches, "
+                   f"{sum(m.get('us', 0) for m in meas_prep) / 1e3:.3f} ms")
+    if phases_ms:
+        est_phase = {}
+        for r, _ in est_call:
+            est_phase[r["phase"] or "other"] = est_phase.get(r["phase"] or "other", 0.0) + r["us"]
+        names = [p for p in phases_ms if phases_ms[p] or est_phase.get(p)]
+        out.append("per phase (ms), estimate with launch gaps / CUDA-event median:")
+        for p in names:
+            e, g = est_phase.get(p, 0.0) / 1e3, phases_ms[p]
+            out.append(f"  {p:<9} {e:>8.3f} {g:>8.3f}  " + (f"{e / g - 1:+.0%}" if g else "-"))
+        e, g = sum(est_phase.values()) / 1e3, sum(phases_ms.values())
+        out.append(f"  {'kernels':<9} {e:>8.3f} {g:>8.3f}  {e / g - 1:+.0%}")
     return "\n".join(out)
 
 
@@ -259,6 +332,7 @@ def main():
     ap.add_argument("--json")
     ap.add_argument("--from-json")
     ap.add_argument("--measured", help="ncu --csv --page raw report of the same program (bench/gpu/run.py)")
+    ap.add_argument("--measured-phases", help="run.py's --json of the same program: per-phase CUDA-event medians")
     args = ap.parse_args()
     dev = DEVICES[args.device]
     if args.from_json:
@@ -309,7 +383,9 @@ def report(program, launches, props, identical, dev, args):
     if args.measured:
         sys.path.insert(0, str(pathlib.Path(__file__).parent))
         import ncu
-        print(compare(rows, launches, ncu.parse_csv(pathlib.Path(args.measured).read_text())))
+        phases = (json.loads(pathlib.Path(args.measured_phases).read_text())["phases_ms_median"]
+                  if getattr(args, "measured_phases", None) else None)
+        print(compare(rows, launches, ncu.parse_csv(pathlib.Path(args.measured).read_text()), phases))
     if args.json:
         pathlib.Path(args.json).write_text(json.dumps(
             {"program": program, "device": dev, "assumptions": ASSUMPTIONS, "gpu_arch": args.gpu_arch,

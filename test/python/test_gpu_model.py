@@ -1,7 +1,8 @@
 """The GPU cost model's arithmetic (bench/gpu/model.py) on synthetic launches
 with known answers: occupancy limits, a coalesced copy at HBM bandwidth, a
-stride-32 access, a bank-conflicted tile, a one-block serial kernel, and the
-parsing of ptxas -v. (The trace counts themselves are tested on synthetic
+stride-32 access, a bank-conflicted tile, issue at the rate its resident warps
+allow, a one-block serial kernel, the last wave's tail, the parsing of ptxas -v
+and of an ncu report, and the side-by-side comparison with it. (The trace counts themselves are tested on synthetic
 kernels in test/runtime/GpuTraceTest.cpp, the whole flow in
 test/targets/cuda-cost-model.mlir.)"""
 
@@ -18,6 +19,12 @@ spec.loader.exec_module(model)
 H100 = model.DEVICES["h100-sxm"]
 OVERHEAD = model.ASSUMPTIONS["launch_overhead_us"]
 DRAM = 3.35e12 * model.ASSUMPTIONS["dram_efficiency"]  # the bandwidth the model expects to sustain
+
+
+def tail(blocks, per_sm):
+    """The last wave's share beyond a throughput bound: half a wave's time when there are several."""
+    waves = blocks / (per_sm * 132)
+    return 1 + (model.ASSUMPTIONS["tail_waves"] / -(-waves // 1) if waves > 1 else 0)
 
 
 def launch(blocks, threads=256, traced=8, **counts):
@@ -57,7 +64,7 @@ def test_coalesced_copy_runs_at_hbm_bandwidth():
     assert r["sector_efficiency"] == 1.0
     assert r["bytes"] == 2 ** 24 * 16
     assert r["bound"] == "dram"
-    assert r["us"] == pytest.approx(2 ** 24 * 16 / DRAM * 1e6 + OVERHEAD)
+    assert r["us"] == pytest.approx(2 ** 24 * 16 / DRAM * tail(2 ** 16, 8) * 1e6 + OVERHEAD)
 
 
 def test_in_place_sectors_cross_dram_twice():
@@ -67,16 +74,43 @@ def test_in_place_sectors_cross_dram_twice():
                       global_written_sectors=sectors)
     r = model.estimate(in_place, {"registers": 16}, H100)
     assert r["bytes"] == 2 * sectors * 32
-    assert r["bounds_us"]["dram"] == pytest.approx(2 * sectors * 32 / DRAM * 1e6)
+    assert r["bounds_us"]["dram"] == pytest.approx(2 * sectors * 32 / DRAM * tail(blocks, 8) * 1e6)
 
 
 def test_issue_bound_at_the_calibrated_rate():
-    # 2^16 blocks of 8 warps, 1000 slots each: issue-bound on 132 SMs.
+    # 2^16 blocks of 8 warps, 1000 slots each: issue-bound on 132 SMs. At 32 registers an SM
+    # holds 64 warps, enough to issue at the schedulers' peak.
     r = model.estimate(launch(2 ** 16, traced=8, issue_slots=8 * 8 * 1000, max_warp_issue_slots=1000),
                        {"registers": 32}, H100)
     assert r["bound"] == "issue"
     rate = model.ASSUMPTIONS["issue_slots_per_clk_per_sm"]
-    assert r["us"] == pytest.approx(2 ** 16 * 8 * 1000 / (rate * 132 * 1.98e9) * 1e6 + OVERHEAD)
+    assert 64 / model.ASSUMPTIONS["issue_latency_clk"] >= rate
+    assert r["us"] == pytest.approx(2 ** 16 * 8 * 1000 / (rate * 132 * 1.98e9) * tail(2 ** 16, 8) * 1e6 + OVERHEAD)
+
+
+def test_issue_rate_follows_resident_warps():
+    # The same work at 128 registers a thread: 16 warps an SM, each issuing every
+    # issue_latency_clk clocks on average (Little's law), so a quarter of the schedulers' peak.
+    work = launch(2 ** 16, traced=8, issue_slots=8 * 8 * 1000, max_warp_issue_slots=1000)
+    full = model.estimate(work, {"registers": 32}, H100)
+    quarter = model.estimate(work, {"registers": 128}, H100)
+    assert quarter["occupancy"] == 0.25
+    rate = 16 / model.ASSUMPTIONS["issue_latency_clk"]
+    assert quarter["bounds_us"]["issue"] == pytest.approx(
+        2 ** 16 * 8 * 1000 / (rate * 132 * 1.98e9) * tail(2 ** 16, 2) * 1e6)
+    assert quarter["us"] > 3 * (full["us"] - OVERHEAD)
+
+
+def test_last_wave_tail():
+    # One full wave and a few blocks more: half a wave's time beyond the bound; one wave: none.
+    one = model.estimate(copy_launch(8) | {"blocks": 8 * 132, "grid": [8 * 132, 1, 1],
+                                           "global_footprint_sectors": 8 * 132 * 16 * 8}, {"registers": 16}, H100)
+    assert one["bounds_us"]["dram"] == pytest.approx(8 * 132 * 16 * 8 * 32 / DRAM * 1e6)
+    assert one["achieved_occupancy"] == 1.0
+    more = model.estimate(copy_launch(8) | {"blocks": 8 * 132 + 8, "grid": [8 * 132 + 8, 1, 1],
+                                            "global_footprint_sectors": 8 * 132 * 16 * 8}, {"registers": 16}, H100)
+    assert more["bounds_us"]["dram"] == pytest.approx(one["bounds_us"]["dram"] * 1.25)
+    assert more["achieved_occupancy"] == pytest.approx((8 * 132 + 8) / (8 * 132) / 2)
 
 
 def test_stride_32_moves_four_times_the_bytes():
@@ -97,21 +131,34 @@ def test_bank_conflicted_tile_is_shared_bound():
     assert conflicted["bank_conflict_factor"] == 32
     assert conflicted["bound"] == "shared"
     waves = (2 ** 14 / 8) * (8 * 8 * 64 * 32)  # scaled from the 8 traced blocks
-    assert conflicted["us"] == pytest.approx(waves / (132 * 1.98e9) * 1e6 + OVERHEAD)
+    assert conflicted["us"] == pytest.approx(waves / (132 * 1.98e9) * tail(2 ** 14, 8) * 1e6 + OVERHEAD)
     assert padded["bank_conflict_factor"] == 1
     assert padded["us"] < conflicted["us"] / 4
 
 
 def test_one_block_serial_kernel_is_latency_bound():
-    # One block whose threads loop over 65,536 elements: one SM works, one warp's chain dominates.
-    # Each thread reads its own 8-byte words (one 256-byte row per warp request).
+    # One block whose first warp runs a serial chain of 65,536 x 20 slots in registers while
+    # its seven other warps wait: the chain's dependent issue (4 clocks a slot) dominates the
+    # issue bound (8 resident warps sharing the schedulers' work at issue_latency_clk).
+    chain = 65536 * 20
+    r = model.estimate(launch(1, threads=256, traced=1, issue_slots=chain + 7 * 10, max_warp_issue_slots=chain),
+                       {"registers": 40}, H100)
+    assert r["bound"] == "latency"
+    assert r["us"] == pytest.approx(chain * 4 / 1.98e9 * 1e6 + OVERHEAD)
+    assert r["bounds_us"]["issue"] == pytest.approx((chain + 70) * model.ASSUMPTIONS["issue_latency_clk"] / 8
+                                                    / 1.98e9 * 1e6)
+
+
+def test_one_warp_streaming_is_bandwidth_starved():
+    # One warp reading 16 MB: its requests in flight, not HBM, limit it (the bandwidth bounds
+    # scale with the resident warps below the saturating occupancy).
     r = model.estimate(launch(1, threads=32, traced=1, issue_slots=65536 * 20, max_warp_issue_slots=65536 * 20,
                               global_requests=65536, global_sectors=65536 * 8, global_bytes=65536 * 256,
                               global_block_sectors=65536 * 8, global_footprint_sectors=65536 * 8),
                        {"registers": 40}, H100)
-    assert r["bound"] == "latency"
-    assert r["us"] == pytest.approx(65536 * 20 * 4 / 1.98e9 * 1e6 + OVERHEAD)
-    assert max(v for k, v in r["bounds_us"].items() if k != "latency") < r["bounds_us"]["latency"] / 2
+    assert r["bound"] == "dram"
+    share = (1 / 132) * (1 / 64) / model.ASSUMPTIONS["saturating_occupancy"]
+    assert r["bounds_us"]["dram"] == pytest.approx(65536 * 256 / (DRAM * share) * 1e6)
 
 
 def test_local_memory_in_registers_moves_nothing():
@@ -165,3 +212,37 @@ ptxas info    : Used 12 registers, used 0 barriers, 368 bytes cmem[0]
         "a": {"registers": 40, "shared": 8192, "stack": 16, "spills": 12},
         "b": {"registers": 12, "shared": 0, "stack": 0, "spills": 0},
     }
+
+
+NCU_CSV = '''"ID","Kernel Name","gpu__time_duration.sum","dram__bytes_read.sum","dram__bytes_write.sum","lts__t_bytes.sum","smsp__inst_executed.sum","sm__warps_active.avg.pct_of_peak_sustained_active"
+"","","usecond","Mbyte","Kbyte","Gbyte","inst","%"
+"0","__fhec_evk_prepare_kernel","161.4","23.2","16,565.0","0.1657","76,492,800","35.8"
+"1","k","20.5","268.4","0","0.5","1,000,000","90.0"
+'''
+
+
+def test_parse_ncu_csv():
+    spec = importlib.util.spec_from_file_location("gpu_ncu", os.path.join(ROOT, "bench", "gpu", "ncu.py"))
+    ncu = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(ncu)
+    launches = ncu.parse_csv(NCU_CSV)
+    assert [l["kernel"] for l in launches] == ["__fhec_evk_prepare_kernel", "k"]
+    assert launches[0]["us"] == pytest.approx(161.4)
+    assert launches[0]["dram__bytes_write.sum"] == pytest.approx(16.565e6)
+    assert launches[1]["lts__t_bytes.sum"] == pytest.approx(0.5e9)
+    assert launches[0]["smsp__inst_executed.sum"] == 76492800
+
+
+def test_compare_sets_key_preparation_apart():
+    spec = importlib.util.spec_from_file_location("gpu_ncu", os.path.join(ROOT, "bench", "gpu", "ncu.py"))
+    ncu = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(ncu)
+    work = copy_launch(8) | {"phase": "NTT"}
+    r = model.estimate(work, {"registers": 16}, H100)
+    text = model.compare([r], [work], ncu.parse_csv(NCU_CSV), {"NTT": 0.0205, "CRT": 0.0})
+    lines = text.splitlines()
+    row = next(l for l in lines if l.split()[:3] == ["0", "k", "NTT"])
+    assert float(row.split()[4]) == pytest.approx(20.5)                  # measured us
+    assert float(row.split()[3]) == pytest.approx(r["us"] - OVERHEAD, abs=0.05)
+    assert any(l.startswith("key preparation (not part of the call): 1 measured launches") for l in lines)
+    assert any(l.split()[:1] == ["NTT"] for l in lines) and not any(l.split()[:1] == ["CRT"] for l in lines)
