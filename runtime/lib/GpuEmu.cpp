@@ -9,8 +9,9 @@
 // others is the barrier's, so missing barriers, and threads writing what
 // others read, show up as data races (docs/design.md, "Lowering structure").
 // While a GPU trace runs (fhec/runtime/GpuTrace.h), whose records are per
-// host thread, a block's threads run on host threads instead, and the threads
-// of sampled blocks record their accesses for the cost model.
+// host thread, the threads of the blocks it samples run on host threads of
+// their own and record their accesses for the cost model; the other blocks
+// still run as fibers, counted in the launch's footprint only.
 #include "fhec/runtime/Abi.h"
 #include "fhec/runtime/GpuTrace.h"
 
@@ -446,26 +447,37 @@ void fhec_rt_gpu_emu_launch(void (*kernel)(int64_t *), int64_t gx, int64_t gy, i
   std::vector<unsigned char> storage(fhec::abi::kGpuSharedMemoryBytes + 16);
   unsigned char *shared = storage.data() + (16 - reinterpret_cast<uintptr_t>(storage.data()) % 16) % 16;
   auto poisonShared = [&] { std::memset(shared, 0xA5, fhec::abi::kGpuSharedMemoryBytes); };
-  if (!recorder) {
+  // The blocks a trace does not sample run as fibers on this thread (all of them without a
+  // trace); under a trace their global accesses still count in the launch's footprint.
+  std::vector<int64_t> fiberBlocks;
+  for (int64_t b = 0; b < blocks; ++b)
+    if (!recorder || !fhec::rt::gputrace::traced(*recorder, b)) fiberBlocks.push_back(b);
+  if (!fiberBlocks.empty()) {
+    if (recorder) fhec::rt::gputrace::beginHostThread(*recorder);
     BlockFibers fibers(
-        threads, blocks, runThread,
-        [&](int64_t b, int64_t t) {
-          place(tState, b, t);
+        threads, int64_t(fiberBlocks.size()), [&](int64_t i, int64_t t) { runThread(fiberBlocks[size_t(i)], t); },
+        [&](int64_t i, int64_t t) {
+          place(tState, fiberBlocks[size_t(i)], t);
           tState.shared = shared;
         },
         poisonShared);
     fibers.run();
-    Untracked u;
-    tState = ThreadState();
-    return;
+    {
+      Untracked u;
+      tState = ThreadState();
+    }
+    if (recorder) fhec::rt::gputrace::endHostThread(*recorder);
   }
+  if (!recorder) return;
+  // The sampled blocks: a host thread per GPU thread, each keeping its own record.
   BlockBarrier barrier(threads);
   auto body = [&](int64_t t) {
     ThreadState &s = tState;
     s.barrier = &barrier;
     s.shared = shared;
-    if (recorder) fhec::rt::gputrace::beginHostThread(*recorder);
+    fhec::rt::gputrace::beginHostThread(*recorder);
     for (int64_t b = 0; b < blocks; ++b) {
+      if (!fhec::rt::gputrace::traced(*recorder, b)) continue;  // ran as a fiber
       place(s, b, t);
       if (t == 0) poisonShared();
       barrier.arriveAndWait();
@@ -473,13 +485,13 @@ void fhec_rt_gpu_emu_launch(void (*kernel)(int64_t *), int64_t gx, int64_t gy, i
       // No thread starts the next block while one is still in this one.
       barrier.arriveAndWait();
     }
-    if (recorder) fhec::rt::gputrace::endHostThread(*recorder);
+    fhec::rt::gputrace::endHostThread(*recorder);
     s = ThreadState();
   };
   spawn(pool, body, threads);
   body(0);
   for (std::thread &th : pool) th.join();
-  if (recorder) fhec::rt::gputrace::endLaunch(*recorder);
+  fhec::rt::gputrace::endLaunch(*recorder);
 }
 
 void *fhec_rt_gpu_shared_memory() {

@@ -89,23 +89,27 @@ std::vector<rt::GpuLaunchTrace> trace(void (*kernel)(int64_t *), int64_t blocks,
 }
 
 TEST(GpuTrace, CoalescedCopyUsesEverySectorItTouches) {
-  auto launches = trace(coalescedCopy, 4, 256, 2);
-  ASSERT_EQ(launches.size(), 1u);
-  const rt::GpuLaunchTrace &t = launches[0];
-  EXPECT_EQ(t.kernel, "copy");
-  EXPECT_EQ(t.blocks, 4);
-  EXPECT_EQ(t.tracedBlocks, 2);
-  EXPECT_EQ(t.tracedWarps, 16);
-  EXPECT_EQ(t.globalRequests, 16 * 2);
-  EXPECT_EQ(t.globalBytes, 16 * 2 * 32 * 8);
-  EXPECT_EQ(t.globalSectors, 16 * 2 * 8);  // 100% sector efficiency
-  EXPECT_EQ(t.globalBlockSectors, t.globalSectors);
-  EXPECT_EQ(t.globalFootprintSectors, 4 * 256 * 2 * 8 / 32);  // every block, traced or not
-  EXPECT_EQ(t.globalReadSectors, 4 * 256 * 8 / 32);               // the input
-  EXPECT_EQ(t.globalWrittenSectors, 4 * 256 * 8 / 32);            // the output
-  EXPECT_EQ(t.issueSlots, 16 * 5);
-  EXPECT_EQ(t.maxWarpIssueSlots, 5);
-  EXPECT_EQ(t.sharedRequests + t.localRequests, 0);
+  // With block synchronization the blocks not sampled run as fibers: in the footprint, not recorded.
+  for (int32_t flags : {0, fhec::abi::kGpuEmuBlockSync}) {
+    SCOPED_TRACE(flags);
+    auto launches = trace(coalescedCopy, 4, 256, 2, flags);
+    ASSERT_EQ(launches.size(), 1u);
+    const rt::GpuLaunchTrace &t = launches[0];
+    EXPECT_EQ(t.kernel, "copy");
+    EXPECT_EQ(t.blocks, 4);
+    EXPECT_EQ(t.tracedBlocks, 2);
+    EXPECT_EQ(t.tracedWarps, 16);
+    EXPECT_EQ(t.globalRequests, 16 * 2);
+    EXPECT_EQ(t.globalBytes, 16 * 2 * 32 * 8);
+    EXPECT_EQ(t.globalSectors, 16 * 2 * 8);  // 100% sector efficiency
+    EXPECT_EQ(t.globalBlockSectors, t.globalSectors);
+    EXPECT_EQ(t.globalFootprintSectors, 4 * 256 * 2 * 8 / 32);  // every block, traced or not
+    EXPECT_EQ(t.globalReadSectors, 4 * 256 * 8 / 32);               // the input
+    EXPECT_EQ(t.globalWrittenSectors, 4 * 256 * 8 / 32);            // the output
+    EXPECT_EQ(t.issueSlots, 16 * 5);
+    EXPECT_EQ(t.maxWarpIssueSlots, 5);
+    EXPECT_EQ(t.sharedRequests + t.localRequests, 0);
+  }
 }
 
 TEST(GpuTrace, InPlaceSectorsAreReadAndWritten) {
@@ -171,19 +175,22 @@ TEST(GpuTrace, RecordsOnlyInstrumentedKernelsWhileTracing) {
 // Accesses outside cuda-emu's device allocations (the host's memory, which
 // a GPU cannot reach) are counted over every block, traced or not.
 TEST(GpuTrace, CountsAccessesOutsideDeviceMemory) {
-  rt::noteDeviceMemory(uint64_t(kBase), 8 * 128);  // the copy's input, not its output
-  auto t = trace(coalescedCopy, 4, 32, 1);
-  rt::forgetDeviceMemory(uint64_t(kBase));
-  ASSERT_EQ(t.size(), 1u);
-  EXPECT_EQ(t[0].outsideDeviceMemory, 128);  // the stores, 4 blocks of 32
-  EXPECT_NE(t[0].firstOutside.find("words past the end of a device allocation of 128 words"), std::string::npos)
-      << t[0].firstOutside;
-  rt::noteDeviceMemory(uint64_t(kBase), 8 * 96);  // one block's loads fall off its end
-  rt::noteDeviceMemory(uint64_t(2 * kBase), 8 * 128);
-  t = trace(coalescedCopy, 4, 32, 1);
-  rt::forgetDeviceMemory(uint64_t(kBase));
-  rt::forgetDeviceMemory(uint64_t(2 * kBase));
-  EXPECT_EQ(t[0].outsideDeviceMemory, 32);
+  for (int32_t flags : {0, fhec::abi::kGpuEmuBlockSync}) {
+    SCOPED_TRACE(flags);
+    rt::noteDeviceMemory(uint64_t(kBase), 8 * 128);  // the copy's input, not its output
+    auto t = trace(coalescedCopy, 4, 32, 1, flags);
+    rt::forgetDeviceMemory(uint64_t(kBase));
+    ASSERT_EQ(t.size(), 1u);
+    EXPECT_EQ(t[0].outsideDeviceMemory, 128);  // the stores, 4 blocks of 32
+    EXPECT_NE(t[0].firstOutside.find("words past the end of a device allocation of 128 words"), std::string::npos)
+        << t[0].firstOutside;
+    rt::noteDeviceMemory(uint64_t(kBase), 8 * 96);  // one block's loads fall off its end
+    rt::noteDeviceMemory(uint64_t(2 * kBase), 8 * 128);
+    t = trace(coalescedCopy, 4, 32, 1, flags);
+    rt::forgetDeviceMemory(uint64_t(kBase));
+    rt::forgetDeviceMemory(uint64_t(2 * kBase));
+    EXPECT_EQ(t[0].outsideDeviceMemory, 32);
+  }
 }
 
 TEST(GpuTrace, JsonHasOneObjectPerLaunch) {
