@@ -3,6 +3,8 @@
 // alphabetical order, as llvm::json prints them).
 // RUN: fhec --print-targets | FileCheck %s
 // RUN: env FHEC_MASK_CPU_FEATURES=avx512ifma fhec --print-targets | FileCheck %s --check-prefix=MASKED
+// On a CPU with AVX-512 IFMA, the mask is all that is missing:
+// RUN: %if avx512ifma %{ env FHEC_MASK_CPU_FEATURES=avx512ifma fhec --print-targets | FileCheck %s --check-prefix=ONLY %}
 // CHECK: "cpu_features": [],
 // CHECK-NEXT: "emulated": false,
 // CHECK-NEXT: "gpu": false,
@@ -22,6 +24,11 @@
 // CHECK: "name": "cuda-emu"
 // MASKED: "name": "cpu"
 // MASKED: "missing_here": [{{$}}
-// MASKED-NEXT: "avx512ifma"
+// MASKED-NOT: "name"
+// MASKED: "avx512ifma"
 // MASKED-NEXT: ],
 // MASKED-NEXT: "name": "cpu-avx512"
+// ONLY: "missing_here": [{{$}}
+// ONLY-NEXT: "avx512ifma"
+// ONLY-NEXT: ],
+// ONLY-NEXT: "name": "cpu-avx512"
