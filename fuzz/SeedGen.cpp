@@ -31,6 +31,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <string>
 #include <sys/wait.h>
@@ -74,9 +75,12 @@ std::string manifestOf(MLIRContext &ctx, const std::string &source, const std::s
   return manifest ? manifest.getValue().str() : "";
 }
 
+enum class PieceResult { Compiled, Crashed, Slow };
+
 /// Compiles one piece (in a child process) and writes its manifests and, if it
-/// compiles, its variants with other flags. False if the child crashed.
-bool compilePiece(const DialectRegistry &registry, const std::string &name, const std::string &piece) {
+/// compiles, its variants with other flags. A child still compiling after
+/// kMaxSeedSeconds is stopped: the piece is Slow.
+PieceResult compilePiece(const DialectRegistry &registry, const std::string &name, const std::string &piece) {
   std::fflush(nullptr);
   pid_t pid = fork();
   if (pid == 0) {
@@ -100,9 +104,19 @@ bool compilePiece(const DialectRegistry &registry, const std::string &name, cons
     std::remove((outDir + "/crashes/" + name + ".log").c_str());
     _exit(0);
   }
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::duration<double>(kMaxSeedSeconds);
   int status = 0;
-  waitpid(pid, &status, 0);
-  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  while (waitpid(pid, &status, WNOHANG) == 0) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      std::remove((outDir + "/crashes/" + name + ".log").c_str());
+      return PieceResult::Slow;
+    }
+    usleep(20000);
+  }
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? PieceResult::Compiled : PieceResult::Crashed;
 }
 
 void mlirSeeds(const std::vector<std::string> &files) {
@@ -126,16 +140,15 @@ void mlirSeeds(const std::vector<std::string> &files) {
     auto flush = [&] {
       std::string name = base + "." + std::to_string(index++);
       ++pieces;
-      auto start = std::chrono::steady_clock::now();
-      if (!compilePiece(registry, name, piece)) crashed.push_back(name);
-      double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      if (seconds <= kMaxSeedSeconds) {
+      PieceResult result = compilePiece(registry, name, piece);
+      if (result == PieceResult::Crashed) crashed.push_back(name);
+      if (result != PieceResult::Slow) {
         write("mlir", name + ".mlir", piece);
       } else {
         // compilePiece's variants of it go too.
         for (const char *variant : {".avx512.mlir", ".O0.mlir"})
           std::remove((outDir + "/mlir/" + name + variant).c_str());
-        slow.push_back(name + " (" + std::to_string(int(seconds)) + " s)");
+        slow.push_back(name);
       }
       piece.clear();
     };
