@@ -11,7 +11,8 @@
 // While a GPU trace runs (fhec/runtime/GpuTrace.h), whose records are per
 // host thread, the threads of the blocks it samples run on host threads of
 // their own and record their accesses for the cost model; the other blocks
-// still run as fibers, counted in the launch's footprint only.
+// still run as fibers, counted in the launch's footprint only, or not at all
+// under a trace that runs only its sampled blocks (startGpuTrace's sampledOnly).
 #include "fhec/runtime/Abi.h"
 #include "fhec/runtime/GpuTrace.h"
 
@@ -420,20 +421,25 @@ void fhec_rt_gpu_emu_launch(void (*kernel)(int64_t *), int64_t gx, int64_t gy, i
   // Runs thread t of block b, recorded when the trace samples the block.
   auto runThread = [&](int64_t b, int64_t t) {
     const bool traced = recorder && fhec::rt::gputrace::traced(*recorder, b);
-    if (traced) fhec::rt::gputrace::beginThread();
+    if (traced) fhec::rt::gputrace::beginThread(b);
     kernel(slots);
     if (traced) fhec::rt::gputrace::endThread(*recorder, b, t);
   };
+  // The blocks that run: all of them, or the sampled ones alone.
+  std::vector<int64_t> run;
+  for (int64_t b = 0; b < blocks; ++b)
+    if (!recorder || !fhec::rt::gputrace::sampledOnly(*recorder) || fhec::rt::gputrace::traced(*recorder, b))
+      run.push_back(b);
   std::vector<std::thread> pool;
   if (!(flags & fhec::abi::kGpuEmuBlockSync)) {
     // Independent threads: host thread h runs pairs [h total / H, (h+1) total / H).
-    const int64_t total = blocks * threads;
+    const int64_t total = int64_t(run.size()) * threads;
     const int64_t hostThreads = std::min<int64_t>(total, kIndependentHostThreads);
     auto body = [&](int64_t h) {
       if (recorder) fhec::rt::gputrace::beginHostThread(*recorder);
       for (int64_t i = h * total / hostThreads; i < (h + 1) * total / hostThreads; ++i) {
-        place(tState, i / threads, i % threads);
-        runThread(i / threads, i % threads);
+        place(tState, run[size_t(i / threads)], i % threads);
+        runThread(run[size_t(i / threads)], i % threads);
       }
       if (recorder) fhec::rt::gputrace::endHostThread(*recorder);
       tState = ThreadState();
@@ -450,7 +456,7 @@ void fhec_rt_gpu_emu_launch(void (*kernel)(int64_t *), int64_t gx, int64_t gy, i
   // The blocks a trace does not sample run as fibers on this thread (all of them without a
   // trace); under a trace their global accesses still count in the launch's footprint.
   std::vector<int64_t> fiberBlocks;
-  for (int64_t b = 0; b < blocks; ++b)
+  for (int64_t b : run)
     if (!recorder || !fhec::rt::gputrace::traced(*recorder, b)) fiberBlocks.push_back(b);
   if (!fiberBlocks.empty()) {
     if (recorder) fhec::rt::gputrace::beginHostThread(*recorder);

@@ -54,6 +54,11 @@ public:
     }
     last_ = nullptr;
   }
+  template <typename F> void forEach(F f) const {
+    for (const auto &[page, bits] : pages_)
+      for (size_t i = 0; i < bits.size(); ++i)
+        for (uint64_t w = bits[i]; w; w &= w - 1) f((page << 12) | int64_t(i << 6) | __builtin_ctzll(w));
+  }
   int64_t count() const {
     int64_t n = 0;
     for (const auto &[page, bits] : pages_)
@@ -72,9 +77,73 @@ private:
 };
 
 /// The global sectors every thread of a traced launch reads and writes, per
-/// host thread (the footprint is their union).
-thread_local bool tFootprintOn = false;
+/// host thread (the footprint is their union). Under a sampledOnly trace, per
+/// block instead (the footprint is estimated from them): tReadInto and
+/// tWrittenInto point into tBlockSets while a thread of `block` runs.
+thread_local bool tFootprintOn = false, tPerBlock = false;
 thread_local SectorSet tRead, tWritten;
+using ReadWritten = std::pair<SectorSet, SectorSet>;
+thread_local std::map<int64_t, ReadWritten> tBlockSets;
+thread_local SectorSet *tReadInto = nullptr, *tWrittenInto = nullptr;
+
+/// The blocks a sampledOnly trace runs: a product of a_d evenly spaced
+/// coordinates in each grid dimension d, with a_d >= 2 wherever the grid has
+/// two or more, and about `wanted` blocks in all (the longest dimensions get
+/// the rest), so that the sample shows which data blocks share along each
+/// dimension (estimateSectors).
+std::vector<int64_t> productSample(const int64_t grid[3], int64_t wanted, int64_t perDim[3]) {
+  int64_t total = 1;
+  for (int d = 0; d < 3; ++d) total *= perDim[d] = std::min<int64_t>(grid[d], 2);
+  while (total < wanted) {
+    int best = -1;
+    for (int d = 0; d < 3; ++d)
+      if (perDim[d] < grid[d] && (best < 0 || grid[d] / perDim[d] > grid[best] / perDim[best])) best = d;
+    if (best < 0 || total / perDim[best] * (perDim[best] + 1) > wanted) break;
+    total = total / perDim[best] * (perDim[best] + 1);
+    ++perDim[best];
+  }
+  std::vector<int64_t> blocks;
+  for (int64_t z = 0; z < perDim[2]; ++z)
+    for (int64_t y = 0; y < perDim[1]; ++y)
+      for (int64_t x = 0; x < perDim[0]; ++x)
+        blocks.push_back((z * grid[2] / perDim[2] * grid[1] + y * grid[1] / perDim[1]) * grid[0] +
+                         x * grid[0] / perDim[0]);
+  std::sort(blocks.begin(), blocks.end());
+  return blocks;
+}
+
+/// A grid's distinct sectors estimated from the sets of the blocks of a
+/// product sample (productSample; keyed by linear block index): a sector
+/// that sampled blocks with two or more coordinates in dimension d touch is
+/// shared along d (a table of its prime, read by every coefficient's block),
+/// one that a single coordinate's blocks touch stands for grid[d] / perDim[d]
+/// sectors, one per coordinate.
+int64_t estimateSectors(const std::vector<std::pair<int64_t, const SectorSet *>> &blocks, const int64_t grid[3],
+                        const int64_t perDim[3]) {
+  struct Seen {
+    int64_t first[3] = {-1, -1, -1};
+    bool several[3] = {false, false, false};
+  };
+  std::unordered_map<int64_t, Seen> seen;
+  for (const auto &[block, set] : blocks) {
+    const int64_t coord[3] = {block % grid[0], block / grid[0] % grid[1], block / (grid[0] * grid[1])};
+    set->forEach([&](int64_t sector) {
+      Seen &s = seen[sector];
+      for (int d = 0; d < 3; ++d) {
+        if (s.first[d] < 0) s.first[d] = coord[d];
+        else if (s.first[d] != coord[d]) s.several[d] = true;
+      }
+    });
+  }
+  double total = 0;
+  for (const auto &[sector, s] : seen) {
+    double weight = 1;
+    for (int d = 0; d < 3; ++d)
+      if (!s.several[d]) weight *= double(grid[d]) / double(perDim[d]);
+    total += weight;
+  }
+  return int64_t(total + 0.5);
+}
 
 /// cuda-emu's device allocations ([address, end)), and the launch's copy of
 /// them that its host threads check accesses against.
@@ -113,6 +182,7 @@ thread_local ThreadRecord tRecord;
 std::atomic<bool> gActive{false};
 std::mutex gMutex;  // guards the two below
 int64_t gBlocksPerLaunch = 8;
+bool gSampledOnly = false;
 std::vector<GpuLaunchTrace> gLaunches;
 
 struct Warp {
@@ -128,10 +198,13 @@ class LaunchRecorder {
 public:
   GpuLaunchTrace trace;
   std::vector<int64_t> sampled;  // sorted block indices
+  int64_t perDim[3] = {1, 1, 1};  // under sampledOnly: the product sample's coordinates per dimension
   std::mutex mutex;
   std::map<std::pair<int64_t, int64_t>, Warp> warps;  // (block, warp)
   const char *kernel = nullptr;
   SectorSet read, written;
+  bool sampledOnly = false;
+  std::map<int64_t, ReadWritten> blockSets;  // under sampledOnly: each traced block's
   MemoryRanges deviceMemory;  // sorted
 };
 
@@ -152,10 +225,15 @@ std::unique_ptr<LaunchRecorder, void (*)(LaunchRecorder *)> beginLaunch(const in
   {
     std::lock_guard<std::mutex> lock(gMutex);
     samples = std::min(t.blocks, gBlocksPerLaunch);
+    r->sampledOnly = gSampledOnly;
   }
-  // Evenly spaced over the grid, the first block included.
-  for (int64_t i = 0; i < samples; ++i) r->sampled.push_back(i * t.blocks / samples);
-  r->sampled.erase(std::unique(r->sampled.begin(), r->sampled.end()), r->sampled.end());
+  if (r->sampledOnly) {
+    r->sampled = productSample(grid, samples, r->perDim);
+  } else {
+    // Evenly spaced over the grid, the first block included.
+    for (int64_t i = 0; i < samples; ++i) r->sampled.push_back(i * t.blocks / samples);
+    r->sampled.erase(std::unique(r->sampled.begin(), r->sampled.end()), r->sampled.end());
+  }
   std::lock_guard<std::mutex> lock(gMemoryMutex);
   r->deviceMemory.assign(gDeviceMemory.begin(), gDeviceMemory.end());
   return r;
@@ -165,8 +243,12 @@ bool traced(const LaunchRecorder &launch, int64_t block) {
   return std::binary_search(launch.sampled.begin(), launch.sampled.end(), block);
 }
 
+bool sampledOnly(const LaunchRecorder &launch) { return launch.sampledOnly; }
+
 void beginHostThread(const LaunchRecorder &launch) {
   tFootprintOn = true;
+  tPerBlock = launch.sampledOnly;
+  tBlockSets.clear();
   tRead.clear();
   tWritten.clear();
   tDeviceMemory = &launch.deviceMemory;
@@ -182,11 +264,23 @@ void endHostThread(LaunchRecorder &launch) {
   launch.written.merge(tWritten);
   tRead.clear();
   tWritten.clear();
+  for (auto &[block, sets] : tBlockSets) {
+    ReadWritten &mine = launch.blockSets[block];
+    mine.first.merge(sets.first);
+    mine.second.merge(sets.second);
+  }
+  tBlockSets.clear();
+  tPerBlock = false;
   launch.trace.outsideDeviceMemory += tOutside;
   if (launch.trace.firstOutside.empty()) launch.trace.firstOutside = tFirstOutside;
 }
 
-void beginThread() {
+void beginThread(int64_t block) {
+  if (tPerBlock) {
+    ReadWritten &sets = tBlockSets[block];
+    tReadInto = &sets.first;
+    tWrittenInto = &sets.second;
+  }
   tRecord.on = true;
   tRecord.kernel = nullptr;
   tRecord.accesses.clear();
@@ -197,6 +291,7 @@ void beginThread() {
 void endThread(LaunchRecorder &launch, int64_t block, int64_t thread) {
   ThreadRecord &r = tRecord;
   r.on = false;
+  tReadInto = tWrittenInto = nullptr;
   std::lock_guard<std::mutex> lock(launch.mutex);
   if (r.kernel) launch.kernel = r.kernel;
   Warp &w = launch.warps[{block, thread / kWarpThreads}];
@@ -283,12 +378,29 @@ void endLaunch(LaunchRecorder &launch) {
     }
   }
   t.globalBlockSectors += int64_t(blockSectors.size());
-  SectorSet footprint;
-  footprint.merge(launch.read);
-  footprint.merge(launch.written);
-  t.globalFootprintSectors = footprint.count();
-  t.globalReadSectors = launch.read.count();
-  t.globalWrittenSectors = launch.written.count();
+  if (launch.sampledOnly) {
+    std::vector<SectorSet> both(launch.blockSets.size());
+    std::vector<std::pair<int64_t, const SectorSet *>> read, written, footprint;
+    size_t i = 0;
+    for (const auto &[block, sets] : launch.blockSets) {
+      both[i].merge(sets.first);
+      both[i].merge(sets.second);
+      read.push_back({block, &sets.first});
+      written.push_back({block, &sets.second});
+      footprint.push_back({block, &both[i++]});
+    }
+    t.globalFootprintSectors = estimateSectors(footprint, t.grid, launch.perDim);
+    t.globalReadSectors = estimateSectors(read, t.grid, launch.perDim);
+    t.globalWrittenSectors = estimateSectors(written, t.grid, launch.perDim);
+    t.footprintEstimated = t.tracedBlocks < t.blocks;
+  } else {
+    SectorSet footprint;
+    footprint.merge(launch.read);
+    footprint.merge(launch.written);
+    t.globalFootprintSectors = footprint.count();
+    t.globalReadSectors = launch.read.count();
+    t.globalWrittenSectors = launch.written.count();
+  }
   std::lock_guard<std::mutex> lock(gMutex);
   gLaunches.push_back(std::move(t));
 }
@@ -305,10 +417,11 @@ void forgetDeviceMemory(uint64_t address) {
   gDeviceMemory.erase(address);
 }
 
-void startGpuTrace(int64_t blocksPerLaunch) {
+void startGpuTrace(int64_t blocksPerLaunch, bool sampledOnly) {
   if (blocksPerLaunch < 1) throw Error("startGpuTrace: blocksPerLaunch must be at least 1");
   std::lock_guard<std::mutex> lock(gMutex);
   gBlocksPerLaunch = blocksPerLaunch;
+  gSampledOnly = sampledOnly;
   gLaunches.clear();
   gActive.store(true, std::memory_order_release);
 }
@@ -368,6 +481,7 @@ std::string gpuTraceJson(const std::vector<GpuLaunchTrace> &launches) {
     out += std::string(i ? "," : "") + "\n  {\"kernel\": " + jsonString(t.kernel) + ", \"phase\": " +
            jsonString(t.phase) + ", \"grid\": " + triple(t.grid) + ", \"block\": " + triple(t.block);
     for (const auto &[name, value] : counts) out += std::string(", \"") + name + "\": " + std::to_string(value);
+    out += std::string(", \"footprint_estimated\": ") + (t.footprintEstimated ? "true" : "false");
     out += "}";
   }
   return out + "\n]\n";
@@ -384,7 +498,8 @@ void fhec_rt_gpu_trace_kernel(const char *kernel) {
 void fhec_rt_gpu_trace_access(int32_t site, int64_t address, int32_t bytes, int32_t kind) {
   if (bytes <= 0) return;
   if (fhec::rt::tFootprintOn && kind / 2 == int32_t(fhec::abi::GpuTraceSpace::Global)) {
-    fhec::rt::SectorSet &rw = kind % 2 ? fhec::rt::tWritten : fhec::rt::tRead;
+    fhec::rt::SectorSet *into = kind % 2 ? fhec::rt::tWrittenInto : fhec::rt::tReadInto;
+    fhec::rt::SectorSet &rw = into ? *into : kind % 2 ? fhec::rt::tWritten : fhec::rt::tRead;
     fhec::rt::forEachUnit(address, bytes, fhec::rt::kSectorBytes, [&](int64_t s) { rw.insert(s); });
     if (const auto *memory = fhec::rt::tDeviceMemory) {
       const auto *a = fhec::rt::allocationBelow(*memory, uint64_t(address));

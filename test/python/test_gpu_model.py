@@ -198,6 +198,19 @@ def test_summary_flags_heavy_kernels():
     assert lines[-3].startswith("total: 2 launches")
 
 
+def test_summary_sets_the_keys_preparation_apart():
+    # A sampled trace (fhec-exec --trace-sampled-only) holds the keys' preparation before the call.
+    prep = model.estimate(dict(copy_launch(8), kernel="__fhec_evk_prepare_kernel", phase="NTT"), {"registers": 16}, H100)
+    call = model.estimate(dict(copy_launch(8), phase="NTT"), {"registers": 16}, H100)
+    total = model.summarize([prep, call, call])
+    assert total["key_prep_launches"] == 1
+    assert total["key_prep_us"] == pytest.approx(prep["us"])
+    assert total["call_us"] == pytest.approx(2 * call["us"])
+    assert total["call_phases_us"] == {"NTT": pytest.approx(2 * call["us"])}
+    assert "the call: 2 launches" in model.table([prep, call, call], total, H100)
+    assert model.summarize([call])["key_prep_launches"] == 0
+
+
 def test_parse_ptxas():
     text = """ptxas info    : Compiling entry function 'a' for 'sm_90'
 ptxas info    : Function properties for a

@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+
 extern "C" {
 void fhec_rt_gpu_emu_launch(void (*kernel)(int64_t *), int64_t gx, int64_t gy, int64_t gz, int64_t bx, int64_t by,
                             int64_t bz, int64_t sharedBytes, int64_t *slots, int32_t flags);
@@ -80,6 +82,18 @@ void inPlace(int64_t *) {
 }
 
 void untraced(int64_t *) { fhec_rt_gpu_trace_access(0, kBase, 8, kLoadGlobal); }
+
+// out[i] = in[i] * table[i % 32]: each block its own input and output, and a
+// 256-byte table (8 sectors) that every block reads. Counts the threads that ran.
+std::atomic<int64_t> gThreadsRan{0};
+void copyWithTable(int64_t *) {
+  fhec_rt_gpu_trace_kernel("table");
+  int64_t i = globalThread();
+  gThreadsRan.fetch_add(1);
+  fhec_rt_gpu_trace_access(0, kBase + 8 * i, 8, kLoadGlobal);
+  fhec_rt_gpu_trace_access(1, 4 * kBase + 8 * (i % 32), 8, kLoadGlobal);
+  fhec_rt_gpu_trace_access(2, 2 * kBase + 8 * i, 8, kStoreGlobal);
+}
 
 std::vector<rt::GpuLaunchTrace> trace(void (*kernel)(int64_t *), int64_t blocks, int64_t threads, int64_t sample,
                                       int32_t flags = 0) {
@@ -191,6 +205,36 @@ TEST(GpuTrace, CountsAccessesOutsideDeviceMemory) {
     rt::forgetDeviceMemory(uint64_t(2 * kBase));
     EXPECT_EQ(t[0].outsideDeviceMemory, 32);
   }
+}
+
+// A trace that runs only its sampled blocks: the others do not run, and the
+// footprint is estimated from the sampled ones (shared sectors once, the
+// rest scaled), exact here as in the full run.
+TEST(GpuTrace, SampledOnlyRunsTheSampledBlocksAndEstimatesTheFootprint) {
+  for (int32_t flags : {0, fhec::abi::kGpuEmuBlockSync}) {
+    SCOPED_TRACE(flags);
+    for (bool sampledOnly : {false, true}) {
+      gThreadsRan = 0;
+      rt::startGpuTrace(2, sampledOnly);
+      fhec_rt_gpu_emu_launch(copyWithTable, 8, 1, 1, 64, 1, 1, 0, nullptr, flags);
+      auto t = rt::stopGpuTrace();
+      ASSERT_EQ(t.size(), 1u);
+      EXPECT_EQ(gThreadsRan.load(), (sampledOnly ? 2 : 8) * 64);
+      EXPECT_EQ(t[0].footprintEstimated, sampledOnly);
+      EXPECT_EQ(t[0].tracedBlocks, 2);
+      EXPECT_EQ(t[0].globalReadSectors, 8 * 64 * 8 / 32 + 8);  // the input and the table
+      EXPECT_EQ(t[0].globalWrittenSectors, 8 * 64 * 8 / 32);
+      EXPECT_EQ(t[0].globalFootprintSectors, 2 * 8 * 64 * 8 / 32 + 8);
+    }
+  }
+  // All of a small grid sampled: nothing estimated.
+  rt::startGpuTrace(8, true);
+  fhec_rt_gpu_emu_launch(copyWithTable, 2, 1, 1, 64, 1, 1, 0, nullptr, 0);
+  auto t = rt::stopGpuTrace();
+  ASSERT_EQ(t.size(), 1u);
+  EXPECT_FALSE(t[0].footprintEstimated);
+  EXPECT_EQ(t[0].globalFootprintSectors, 2 * 2 * 64 * 8 / 32 + 8);
+  EXPECT_NE(rt::gpuTraceJson(t).find("\"footprint_estimated\": false"), std::string::npos);
 }
 
 TEST(GpuTrace, JsonHasOneObjectPerLaunch) {

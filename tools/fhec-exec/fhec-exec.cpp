@@ -14,10 +14,13 @@
 //                                  once, its calls run on them there (as a
 //                                  program's chained calls do), the outputs
 //                                  copied back after each, outside its time
-//     [--gpu-trace=FILE [--trace-blocks=K]]
+//     [--gpu-trace=FILE [--trace-blocks=K] [--trace-sampled-only]]
 //                                  a cuda-emu module compiled with --gpu-trace:
 //                                  record K blocks of each launch of the first
-//                                  run for the GPU cost model (bench/gpu/model.py)
+//                                  run for the GPU cost model (bench/gpu/model.py);
+//                                  with --trace-sampled-only run only those
+//                                  blocks (one run, --random, outputs not
+//                                  checked: they are not the program's)
 //
 // Prints each output's check and the per-phase medians over N runs (for GPU
 // modules: CUDA event times of each phase's kernels); every run's outputs
@@ -51,7 +54,8 @@ int usage() {
   std::fprintf(stderr, "usage: fhec-exec MODULE.so DIR [--function=NAME] [--repeat=N] [--json=FILE] [--threads=N]\n"
                        "       fhec-exec MODULE.so --random [--expect-from=REF.so] [--function=NAME] [--repeat=N]\n"
                        "                 [--json=FILE] [--on-device]\n"
-                       "       [--gpu-trace=FILE [--trace-blocks=K]] (cuda-emu modules compiled with --gpu-trace)\n"
+                       "       [--gpu-trace=FILE [--trace-blocks=K] [--trace-sampled-only]]\n"
+                       "                 (cuda-emu modules compiled with --gpu-trace)\n"
                        "  runs MODULE on the keys and inputs of `fhec run --save=DIR` and compares the results with\n"
                        "  DIR/out<i>.ct bit for bit; or on fresh keys and random inputs, compared with REF's results\n");
   return 2;
@@ -132,7 +136,7 @@ int run(int argc, char **argv) {
   std::vector<std::string> positional;
   std::string function, expectFrom, json, gpuTrace;
   int64_t traceBlocks = 8;
-  bool random = false, onDevice = false;
+  bool random = false, onDevice = false, sampledOnly = false;
   int repeat = 1, threads = 0;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -157,12 +161,18 @@ int run(int argc, char **argv) {
       if (repeat < 1) return usage();
     } else if (a == "--random") random = true;
     else if (a == "--on-device") onDevice = true;
+    else if (a == "--trace-sampled-only") sampledOnly = true;
     else if (a.rfind("--", 0) == 0) {
       std::fprintf(stderr, "fhec-exec: unknown option %s\n", a.c_str());
       return usage();
     } else positional.push_back(a);
   }
   if (positional.size() != (random ? 1u : 2u)) return usage();
+  if (sampledOnly && (gpuTrace.empty() || !random || !expectFrom.empty() || repeat != 1)) {
+    std::fprintf(stderr, "fhec-exec: --trace-sampled-only runs part of each launch: it needs --gpu-trace and "
+                         "--random, one run and no --expect-from (its outputs are not the program's)\n");
+    return 2;
+  }
 
   auto module = rt::CompiledModule::load(positional[0]);
   const rt::Manifest &manifest = module->manifest();
@@ -175,6 +185,10 @@ int run(int argc, char **argv) {
   function = f->name;
   if (threads) module->setThreads(threads);  // (else OpenMP's default: every core)
   Workload w = random ? generate(manifest, *f) : load(positional[1], *f);
+  // Sampling only, the keys' preparation is sampled too (emulated whole, a
+  // bootstrap's rotation keys take longer than its call): the trace lists its
+  // launches (__fhec_evk_prepare*) before the call's.
+  if (sampledOnly) rt::startGpuTrace(traceBlocks, true);
   rt::Executor exec = makeExecutor(*module, w);
 
   std::vector<double> totals;
@@ -192,7 +206,7 @@ int run(int argc, char **argv) {
   int status = 0;
   for (int r = 0; r < repeat; ++r) {
     rt::resetPhaseTimes();
-    if (r == 0 && !gpuTrace.empty()) rt::startGpuTrace(traceBlocks);
+    if (r == 0 && !gpuTrace.empty() && !sampledOnly) rt::startGpuTrace(traceBlocks);
     auto t0 = std::chrono::steady_clock::now();
     if (onDevice)
       exec.run(function, deviceArgs, deviceOutputs, w.plaintexts);
@@ -243,7 +257,8 @@ int run(int argc, char **argv) {
   }
   std::string checks;
   for (size_t i = 0; i < outputs.size(); ++i) {
-    const char *verdict = "not checked (no --expect-from)";
+    const char *verdict =
+        sampledOnly ? "not checked (--trace-sampled-only ran part of each launch)" : "not checked (no --expect-from)";
     if (i < expected.size()) {
       bool same = rt::serialize(w.params, outputs[i]) == expected[i];
       verdict = same ? "bit-identical" : "DIFFERS from the expected one";

@@ -34,6 +34,11 @@ struct GpuLaunchTrace {
   /// footprint), and of them the ones it reads and the ones it writes: a
   /// sector read and written (an in-place NTT level) crosses DRAM twice.
   int64_t globalFootprintSectors = 0, globalReadSectors = 0, globalWrittenSectors = 0;
+  /// Whether those three are estimated from the traced blocks alone (a trace
+  /// that runs only its sampled blocks): the sectors that two or more traced
+  /// blocks touch (tables every block reads) count once, the others scale by
+  /// blocks / tracedBlocks.
+  bool footprintEstimated = false;
   /// Local memory (per-thread arrays), laid out interleaved by the GPU: a
   /// request of b bytes per thread touches ceil(threads * b / 32) sectors.
   int64_t localRequests = 0, localSectors = 0, localBytes = 0;
@@ -48,8 +53,12 @@ struct GpuLaunchTrace {
 };
 
 /// Starts recording the launches of traced modules, `blocksPerLaunch` blocks
-/// each (all of a smaller grid). Throws rt::Error when blocksPerLaunch < 1.
-void startGpuTrace(int64_t blocksPerLaunch = 8);
+/// each (all of a smaller grid). With `sampledOnly`, the emulator runs only
+/// those blocks, the rest not at all: the launches' results are then not the
+/// program's, and their footprints are estimated (footprintEstimated); what
+/// a cost model needs of a program too long to emulate whole (a bootstrap at
+/// N = 2^16). Throws rt::Error when blocksPerLaunch < 1.
+void startGpuTrace(int64_t blocksPerLaunch = 8, bool sampledOnly = false);
 /// Stops recording and returns the launches since startGpuTrace, in launch order.
 std::vector<GpuLaunchTrace> stopGpuTrace();
 /// The launches as a JSON array of objects with the fields above.
@@ -68,13 +77,15 @@ std::unique_ptr<LaunchRecorder, void (*)(LaunchRecorder *)> beginLaunch(const in
                                                                         const int64_t block[3]);
 /// Whether the launch records `block` (a linear block index).
 bool traced(const LaunchRecorder &launch, int64_t block);
+/// Whether the launch runs only its recorded blocks (startGpuTrace's sampledOnly).
+bool sampledOnly(const LaunchRecorder &launch);
 /// Around the work of one host thread of a traced launch: every emulated
 /// thread it runs adds the global sectors it touches to the footprint, and
 /// its accesses outside the device's memory to the launch's count.
 void beginHostThread(const LaunchRecorder &launch);
 void endHostThread(LaunchRecorder &launch);
 /// Around one emulated thread of a traced block (thread: the linear index in its block).
-void beginThread();
+void beginThread(int64_t block);
 void endThread(LaunchRecorder &launch, int64_t block, int64_t thread);
 /// Reduces the launch's records and adds them to the trace.
 void endLaunch(LaunchRecorder &launch);
