@@ -15,7 +15,8 @@ target's on the same inputs.
 
 Usage:
   bench/gpu/model.py PROGRAM.mlir [--device h100-sxm|h200] [--json FILE]
-  bench/gpu/model.py --case he_mul_paper   (bench/gpu/prepare.py's cases: he_mul_logN12, _logN14, _paper)
+  bench/gpu/model.py --case he_mul_paper   (bench/gpu/prepare.py's cases: he_mul_logN12, _logN14, _paper;
+      bootstrap_8_slots and bootstrap_full_slots, with --sampled-only)
   bench/gpu/model.py --from-json FILE --device h200   (re-estimate a saved run's trace for another device)
   ... --measured CASE.ncu.csv [--measured-phases CASE.json]   (set each launch beside its ncu
       measurement, bench/gpu/run.py --profile, and each phase beside run.py's CUDA-event medians)
@@ -369,12 +370,16 @@ def main():
         program = pathlib.Path(args.program) if args.program else tmp / "program.mlir"
         if args.case:
             sys.path.insert(0, str(pathlib.Path(__file__).parent))
-            from prepare import CASES, PROGRAM
+            from prepare import BOOTSTRAPS, CASES, PROGRAM, bootstrap_program
             case = {c[0]: c for c in CASES}.get(args.case)
-            if not case:
-                sys.exit(f"model: no case {args.case} (cases: {', '.join(c[0] for c in CASES)})")
-            _, logN, logQ = case
-            program.write_text(PROGRAM.format(logN=logN, logQ=logQ, slots=2 ** (logN - 1), logq_out=logQ - 30))
+            boot = {b[0]: b for b in BOOTSTRAPS}.get(args.case)
+            if case:
+                _, logN, logQ = case
+                program.write_text(PROGRAM.format(logN=logN, logQ=logQ, slots=2 ** (logN - 1), logq_out=logQ - 30))
+            elif boot:
+                program.write_text(bootstrap_program(*boot[1:]))
+            else:
+                sys.exit(f"model: no case {args.case} (cases: {', '.join(c[0] for c in CASES + BOOTSTRAPS)})")
         run([fhec, program, "--target=cuda", "--emit=ptx", "--gpu-arch=" + args.gpu_arch, "-o", tmp / "k.ptx"],
             "compiling for cuda")
         p = run([ptxas, "-arch=" + args.gpu_arch, "-v", tmp / "k.ptx", "-o", tmp / "k.cubin"], "ptxas")
