@@ -180,7 +180,7 @@ struct ThreadRecord {
 thread_local ThreadRecord tRecord;
 
 std::atomic<bool> gActive{false};
-std::mutex gMutex;  // guards the two below
+std::mutex gMutex;  // guards the three below
 int64_t gBlocksPerLaunch = 8;
 bool gSampledOnly = false;
 std::vector<GpuLaunchTrace> gLaunches;
