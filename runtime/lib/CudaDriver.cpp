@@ -181,7 +181,10 @@ public:
       Chunk &c = take(nullptr, what);
       std::memcpy(c.host, static_cast<const char *>(src) + at, n);
       check(d().cuMemcpyHtoDAsync(dst + at, c.host, n, stream_), what);
-      check(d().cuEventRecord(c.done, stream_), what);
+      if (CUresult e = d().cuEventRecord(c.done, stream_); e != CUDA_SUCCESS) {
+        d().cuStreamSynchronize(stream_);  // the copy still reads c.host, which the next take reuses
+        check(e, what);
+      }
       c.busy = true;
     }
   }
@@ -244,7 +247,7 @@ public:
       // caller frees once this throws. An error of one of them (sticky, as
       // a GPU's faults are) is what made the issue fail.
       std::vector<Step> issued(steps.begin(), steps.begin() + (failed - steps.data()));
-      if (CUresult r = d().cuStreamSynchronize(stream_); r != CUDA_SUCCESS) fault(issued, r);
+      if (CUresult r = d().cuStreamSynchronize(stream_); r != CUDA_SUCCESS) fault(issued, r, "waiting for the GPU");
       throw Error("cuda: " +
                   (failed->kind == Step::Kind::Kernel ? "kernel " + std::string(failed->kernel) + ": launch"
                                                       : std::string("recording an event")) +
@@ -354,16 +357,19 @@ private:
       for (const Read &r : reads)
         for (size_t at = 0; at < r.bytes; at += kChunkBytes) {
           size_t n = std::min(kChunkBytes, r.bytes - at);
-          Chunk &c = take(&steps, "copying to the host");
-          if (CUresult e = d().cuMemcpyDtoHAsync(c.host, r.src + at, n, stream_); e != CUDA_SUCCESS) fault(steps, e);
-          if (CUresult e = d().cuEventRecord(c.done, stream_); e != CUDA_SUCCESS) fault(steps, e);
+          const std::string what = "copying " + std::to_string(n) + " bytes to the host";
+          Chunk &c = take(&steps, what);
+          if (CUresult e = d().cuMemcpyDtoHAsync(c.host, r.src + at, n, stream_); e != CUDA_SUCCESS)
+            fault(steps, e, what);
+          if (CUresult e = d().cuEventRecord(c.done, stream_); e != CUDA_SUCCESS) fault(steps, e, what);
           c.busy = true, c.readInto = static_cast<char *>(r.dst) + at, c.bytes = n;
         }
       wait(steps, events);
       for (Chunk &c : chunks_)
-        if (CUresult e = settle(c); e != CUDA_SUCCESS) fault(steps, e);
+        if (CUresult e = settle(c); e != CUDA_SUCCESS) fault(steps, e, "copying to the host");
     } catch (...) {
       for (Chunk &c : chunks_) c.readInto = nullptr;  // the caller's memory: not written after this
+      d().cuStreamSynchronize(stream_);  // nothing issued still runs on the buffers the caller frees
       throw;
     }
   }
@@ -373,13 +379,12 @@ private:
   // if given, else the copy's (`what`).
   Chunk &take(const std::vector<Step> *issued, const std::string &what) {
     Chunk &c = chunks_[nextChunk_++ % kChunks];
-    if (!c.host) {
+    if (!c.host)
       check(d().cuMemAllocHost(&c.host, kChunkBytes), "allocating " + std::to_string(kChunkBytes) +
                                                           " bytes of pinned host memory");
-      c.done = createEvent();
-    }
+    if (!c.done) c.done = createEvent();
     if (CUresult r = settle(c); r != CUDA_SUCCESS) {
-      if (issued) fault(*issued, r);
+      if (issued) fault(*issued, r, what);
       check(r, what);
     }
     return c;
@@ -395,7 +400,7 @@ private:
 
   // Waits for the issued steps; adds the phase times their markers' events took.
   void wait(const std::vector<Step> &steps, const std::vector<CUevent> &events) {
-    if (CUresult r = d().cuStreamSynchronize(stream_); r != CUDA_SUCCESS) fault(steps, r);
+    if (CUresult r = d().cuStreamSynchronize(stream_); r != CUDA_SUCCESS) fault(steps, r, "waiting for the GPU");
     CUevent open[size_t(abi::Phase::Count)] = {};
     size_t e = 0;
     for (const Step &s : steps) {
@@ -410,11 +415,13 @@ private:
     }
   }
 
-  // A kernel of `issued` failed as it ran (the GPU does not say which).
-  [[noreturn]] static void fault(const std::vector<Step> &issued, CUresult r) {
-    const char *last = "none";
+  // A kernel of `issued` failed as it ran (the GPU does not say which; a
+  // later call returns its error), or, with no kernel issued, `what` failed.
+  [[noreturn]] static void fault(const std::vector<Step> &issued, CUresult r, const std::string &what) {
+    const char *last = nullptr;
     for (const Step &s : issued)
       if (s.kind == Step::Kind::Kernel) last = s.kernel;
+    if (!last) throw Error("cuda: " + what + " failed: " + d().describe(r));
     throw Error("cuda: a kernel failed (the last one issued: " + std::string(last) + "): " + d().describe(r));
   }
 

@@ -73,4 +73,8 @@
 // RUN: env LD_LIBRARY_PATH=%mock_cuda_dir FHEC_MOCK_CUDA_FAULT=30 not fhec run %S/cuda.mlir --target=cuda --repeat=3 2>&1 | FileCheck %s --check-prefix=GRAPHFAULT
 // GRAPHFAULT: fhec run: error: cuda: a kernel failed (the last one issued: he_mul_kernel{{[_0-9]*}}): unspecified launch failure
 // RUN: env LD_LIBRARY_PATH=%mock_cuda_dir FHEC_MOCK_CUDA_FAIL=cuGraphLaunch:1 not fhec run %S/cuda.mlir --target=cuda --repeat=3 2>&1 | FileCheck %s --check-prefix=GRAPH
+// A copy that fails where no kernel was issued (a device ciphertext's
+// download, after fhec-exec --on-device's call) names the copy, not a kernel.
+// RUN: env LD_LIBRARY_PATH=%mock_cuda_dir FHEC_MOCK_CUDA_FAIL=cuMemcpyDtoHAsync_v2:1 not fhec-exec %t.so --random --on-device 2>&1 | FileCheck %s --check-prefix=DOWNLOAD
+// DOWNLOAD: fhec-exec: cuda: copying {{[0-9]+}} bytes to the host failed: invalid argument
 // GRAPH: fhec run: error: cuda: launching the graph of {{[0-9]+}} kernels failed: too many resources requested for launch
