@@ -425,21 +425,25 @@ void fhec_rt_gpu_emu_launch(void (*kernel)(int64_t *), int64_t gx, int64_t gy, i
     kernel(slots);
     if (traced) fhec::rt::gputrace::endThread(*recorder, b, t);
   };
-  // The blocks that run: all of them, or the sampled ones alone.
-  std::vector<int64_t> run;
-  for (int64_t b = 0; b < blocks; ++b)
-    if (!recorder || !fhec::rt::gputrace::sampledOnly(*recorder) || fhec::rt::gputrace::traced(*recorder, b))
-      run.push_back(b);
+  // The blocks that run: all of them (block i is i, no list on the hot path),
+  // or under a sampled-only trace the sampled ones alone.
+  const bool sampledOnly = recorder && fhec::rt::gputrace::sampledOnly(*recorder);
+  std::vector<int64_t> sampled;
+  if (sampledOnly)
+    for (int64_t b = 0; b < blocks; ++b)
+      if (fhec::rt::gputrace::traced(*recorder, b)) sampled.push_back(b);
+  const int64_t runCount = sampledOnly ? int64_t(sampled.size()) : blocks;
+  auto runBlock = [&](int64_t i) { return sampledOnly ? sampled[size_t(i)] : i; };
   std::vector<std::thread> pool;
   if (!(flags & fhec::abi::kGpuEmuBlockSync)) {
     // Independent threads: host thread h runs pairs [h total / H, (h+1) total / H).
-    const int64_t total = int64_t(run.size()) * threads;
+    const int64_t total = runCount * threads;
     const int64_t hostThreads = std::min<int64_t>(total, kIndependentHostThreads);
     auto body = [&](int64_t h) {
       if (recorder) fhec::rt::gputrace::beginHostThread(*recorder);
       for (int64_t i = h * total / hostThreads; i < (h + 1) * total / hostThreads; ++i) {
-        place(tState, run[size_t(i / threads)], i % threads);
-        runThread(run[size_t(i / threads)], i % threads);
+        place(tState, runBlock(i / threads), i % threads);
+        runThread(runBlock(i / threads), i % threads);
       }
       if (recorder) fhec::rt::gputrace::endHostThread(*recorder);
       tState = ThreadState();
@@ -454,16 +458,20 @@ void fhec_rt_gpu_emu_launch(void (*kernel)(int64_t *), int64_t gx, int64_t gy, i
   unsigned char *shared = storage.data() + (16 - reinterpret_cast<uintptr_t>(storage.data()) % 16) % 16;
   auto poisonShared = [&] { std::memset(shared, 0xA5, fhec::abi::kGpuSharedMemoryBytes); };
   // The blocks a trace does not sample run as fibers on this thread (all of them without a
-  // trace); under a trace their global accesses still count in the launch's footprint.
+  // trace, block i being i); under a trace their global accesses still count in the launch's
+  // footprint.
   std::vector<int64_t> fiberBlocks;
-  for (int64_t b : run)
-    if (!recorder || !fhec::rt::gputrace::traced(*recorder, b)) fiberBlocks.push_back(b);
-  if (!fiberBlocks.empty()) {
+  if (recorder)
+    for (int64_t i = 0; i < runCount; ++i)
+      if (!fhec::rt::gputrace::traced(*recorder, runBlock(i))) fiberBlocks.push_back(runBlock(i));
+  const int64_t fiberCount = recorder ? int64_t(fiberBlocks.size()) : blocks;
+  auto fiberBlock = [&](int64_t i) { return recorder ? fiberBlocks[size_t(i)] : i; };
+  if (fiberCount > 0) {
     if (recorder) fhec::rt::gputrace::beginHostThread(*recorder);
     BlockFibers fibers(
-        threads, int64_t(fiberBlocks.size()), [&](int64_t i, int64_t t) { runThread(fiberBlocks[size_t(i)], t); },
+        threads, fiberCount, [&](int64_t i, int64_t t) { runThread(fiberBlock(i), t); },
         [&](int64_t i, int64_t t) {
-          place(tState, fiberBlocks[size_t(i)], t);
+          place(tState, fiberBlock(i), t);
           tState.shared = shared;
         },
         poisonShared);
