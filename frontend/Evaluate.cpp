@@ -218,11 +218,7 @@ struct ReferenceOps {
     return rt::referenceAddPlain(a, rt::encode(v, params.logN, a.logp, a.logq()));
   }
   FailureOr<rt::Ciphertext> automorphism(Operation *op, uint64_t g, const rt::Ciphertext &a) {
-    const rt::RotationKey *rk = nullptr;
-    if (keys.rotationKeys) {
-      auto it = keys.rotationKeys->find(g);
-      if (it != keys.rotationKeys->end()) rk = &it->second;
-    }
+    const rt::RotationKey *rk = rotationKey(g);
     if (!rk) return op->emitOpError() << "needs the rotation key of Galois element " << g;
     return rt::referenceRotate(params, a, *rk, form());
   }
@@ -233,8 +229,15 @@ struct ReferenceOps {
   FailureOr<rt::Ciphertext> conjugate(ckks::ConjugateOp o, const rt::Ciphertext &a) {
     return automorphism(o, o.getGaloisElement(), a);
   }
+  const rt::RotationKey *rotationKey(uint64_t g) const {
+    if (!keys.rotationKeys) return nullptr;
+    auto it = keys.rotationKeys->find(g);
+    return it == keys.rotationKeys->end() ? nullptr : &it->second;
+  }
   // ckks.linear_transform's BSGS sequence: per giant step, the exact sum mod q
-  // of the unrescaled plaintext products of the baby rotations, rotated.
+  // of the unrescaled plaintext products of the baby rotations; the nonzero
+  // giant steps rotated with their key switches summed before one shift
+  // (referenceRotateSum), added to giant 0's sum.
   FailureOr<rt::Ciphertext> linearTransform(ckks::LinearTransformOp o, const rt::Ciphertext &a) {
     ckks::BsgsPlan plan = o.getPlan();
     int logp = int(o.getConstantLogScale());
@@ -250,6 +253,7 @@ struct ReferenceOps {
     }
     std::vector<Vec> diagonals = o.getDiagonalRows();
     std::optional<rt::Ciphertext> sum;
+    std::vector<std::pair<rt::Ciphertext, const rt::RotationKey *>> giants;
     for (auto &[giant, members] : plan.groups) {
       std::optional<rt::Ciphertext> inner;
       for (auto [b, i] : members) {
@@ -257,14 +261,18 @@ struct ReferenceOps {
         rt::Ciphertext p = rt::referenceMulPlain(babies.at(b), m, logp);
         inner = inner ? rt::referenceAdd(*inner, p) : p;
       }
-      if (giant != 0) {
-        FailureOr<rt::Ciphertext> r = automorphism(o, rt::galoisForRotation(params.logN, giant), *inner);
-        if (failed(r)) return failure();
-        inner = std::move(*r);
+      if (giant == 0) {
+        sum = std::move(*inner);
+        continue;
       }
-      sum = sum ? rt::referenceAdd(*sum, *inner) : *inner;
+      uint64_t g = rt::galoisForRotation(params.logN, giant);
+      const rt::RotationKey *rk = rotationKey(g);
+      if (!rk) return o.emitOpError() << "needs the rotation key of Galois element " << g;
+      giants.emplace_back(std::move(*inner), rk);
     }
-    return *sum;
+    if (giants.empty()) return *sum;
+    rt::Ciphertext rotated = rt::referenceRotateSum(params, giants, form());
+    return sum ? rt::referenceAdd(*sum, rotated) : rotated;
   }
 };
 

@@ -275,19 +275,9 @@ Pair FheBuilder::mul(ckks::MulOp o, Pair lhs, Pair rhs) {
   Value bxbx = toPoly(loc, bxbxE, logq);
   Value axbx = toPoly(loc, axbxE, logq);
 
-  // Region 2: relinearization of axax with the evaluation key.
-  Value axmult, bxmult;
-  if (hybrid()) {
-    SmallVector<Value> d = evalDigits(loc, axax, 0);
-    axmult = hybridKeySwitch(loc, d, state.evk, false, logq);
-    bxmult = hybridKeySwitch(loc, d, state.evk, true, logq);
-  } else {
-    Value d2 = toEval(loc, axax, region2(logq), centeredKeySwitch());
-    axmult = keySwitch(loc, d2, state.evk[0].first, logq);
-    bxmult = keySwitch(loc, d2, state.evk[0].second, logq);
-  }
-  Value ax = fhe::PolyAddOp::create(b, loc, axmult, axbx);
-  return {ax, fhe::PolyAddOp::create(b, loc, bxmult, bxbx)};
+  // Region 2: relinearization of axax with the evaluation key (bxbx added).
+  Pair relin = switchKey(loc, {axax, bxbx}, logq, state.evk, 0);
+  return {fhe::PolyAddOp::create(b, loc, relin.first, axbx), relin.second};
 }
 
 // Bits b with |c| < 2^b for every coefficient c of a poly_constant.

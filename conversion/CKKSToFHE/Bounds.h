@@ -22,16 +22,21 @@ inline unsigned accumulatedProductBits(unsigned logN, unsigned logA, unsigned lo
   return productBasisBits(logN, logA, logB) + extra;
 }
 
-/// Region 2 of HE Mul: axax (mod q) times the evaluation key (mod Q^2).
-inline unsigned region2Bits(unsigned logN, unsigned logq, unsigned logQ) {
-  return productBasisBits(logN, logq, 2 * logQ);
+/// Region 2 of HE Mul: axax (mod q) times the evaluation key (mod Q^2); a
+/// sum of `terms` such products (ckks.linear_transform's giant steps) before
+/// one iCRT.
+inline unsigned region2Bits(unsigned logN, unsigned logq, unsigned logQ, unsigned terms = 1) {
+  return accumulatedProductBits(logN, logq, 2 * logQ, terms);
 }
 
 /// Hybrid key switching (dnum > 1): the sum over dnum digits (|d_j| <=
 /// 2^(logP - 1)) of their products with the key parts (mod PQ, below
-/// 2^logKey), accumulated before one iCRT: the same basis at every level.
-inline unsigned hybridKeySwitchBits(unsigned logN, unsigned logP, unsigned logKey, unsigned dnum) {
-  return accumulatedProductBits(logN, logP, logKey, dnum);
+/// 2^logKey), for each of `switches` key switches summed (linear
+/// transforms' giant steps), accumulated before one iCRT: the same basis at
+/// every level.
+inline unsigned hybridKeySwitchBits(unsigned logN, unsigned logP, unsigned logKey, unsigned dnum,
+                                    unsigned switches = 1) {
+  return accumulatedProductBits(logN, logP, logKey, dnum * switches);
 }
 
 // The client kernels (codegen/ClientKernels.h), for a secret of any Hamming

@@ -217,8 +217,15 @@ struct CKKSToFHEPass : public fhec::impl::CKKSToFHEBase<CKKSToFHEPass> {
     // Key-switching keys (the evaluation key, rotation keys) are prepared
     // once, in the region-2 basis of the highest level any key switching
     // (HE Mul, rotation, conjugation) runs at; lower levels read a prefix.
-    unsigned maxLogq = 0;
+    // A linear transform sums its giant steps' key-switch products in this
+    // basis (a prefix at its level) before one iCRT: sized for the most terms.
+    unsigned maxLogq = 0, switches = 1, region2Max = 0;
     module.walk([&](Operation *op) {
+      if (auto lt = dyn_cast<ckks::LinearTransformOp>(op)) {
+        unsigned giants = unsigned(lt.getPlan().giantRotations()), logq = lt.getInput().getType().getLogq();
+        switches = std::max(switches, giants);
+        region2Max = std::max(region2Max, region2Bits(params.getLogN(), logq, params.getLogQ(), giants));
+      }
       if (isa<ckks::MulOp>(op)) maxLogq = std::max(maxLogq, cast<ckks::MulOp>(op).getType().getLogq());
       if (!ckks::keySwitchGaloisElements(op).empty() || isa<ckks::DecapsulateOp>(op))
         maxLogq = std::max(maxLogq, cast<ckks::CiphertextType>(op->getResult(0).getType()).getLogq());
@@ -227,9 +234,10 @@ struct CKKSToFHEPass : public fhec::impl::CKKSToFHEBase<CKKSToFHEPass> {
     fhe::BasisAttr evkBasis;
     if (maxLogq) {
       // Hybrid key switching reads the whole key basis at every level.
-      unsigned bits = params.getDnum() > 1 ? hybridKeySwitchBits(params.getLogN(), params.getLogP(),
-                                                                 params.getLargestLogModulus(), params.getDnum())
-                                           : region2Bits(params.getLogN(), maxLogq, params.getLogQ());
+      unsigned bits = params.getDnum() > 1
+                          ? hybridKeySwitchBits(params.getLogN(), params.getLogP(), params.getLargestLogModulus(),
+                                                params.getDnum(), switches)
+                          : std::max(region2Max, region2Bits(params.getLogN(), maxLogq, params.getLogQ()));
       evkBasis = fhe::BasisAttr::get(ctx, bits);
       emitPrepare(module, params, abi::kEvkPrepareFunc, params.getLargestLogModulus(), evkBasis);
     }

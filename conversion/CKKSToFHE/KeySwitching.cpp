@@ -16,8 +16,8 @@ namespace fhec {
 
 using Pair = CiphertextPair;
 
-fhe::BasisAttr FheBuilder::region2(unsigned logq) {
-  return fhe::BasisAttr::get(b.getContext(), region2Bits(params.getLogN(), logq, params.getLogQ()));
+fhe::BasisAttr FheBuilder::region2(unsigned logq, unsigned terms) {
+  return fhe::BasisAttr::get(b.getContext(), region2Bits(params.getLogN(), logq, params.getLogQ(), terms));
 }
 
 // Hybrid key switching (dnum > 1, docs/design.md): the k = ceil(logq / B)
@@ -47,19 +47,6 @@ ArrayRef<Value> FheBuilder::digits(Location loc, Value x) {
   return state.digitCache[x] = std::move(out);
 }
 
-// floor or round((sum_j d_j key_j mod qP) / P) for the digits d_j (eval domain, key
-// basis) and the key parts (ax or bx halves): the products summed in the
-// evaluation domain, one iNTT and iCRT mod 2^(logq + logP), the shift.
-Value FheBuilder::hybridKeySwitch(Location loc, ArrayRef<Value> d, const KeyParts &key, bool bxHalf, unsigned logq) {
-  Value sum;
-  for (auto [j, dj] : llvm::enumerate(d)) {
-    Value prod = fhe::HadamardOp::create(b, loc, dj, bxHalf ? key[j].second : key[j].first);
-    sum = sum ? fhe::AddOp::create(b, loc, sum, prod).getResult() : prod;
-  }
-  Value wide = toPoly(loc, sum, logq + params.getLogP());
-  return fhe::PolyShrOp::create(b, loc, polyType(logq), wide, int64_t(params.getLogP()), centeredKeySwitch());
-}
-
 // The digits of x in the evaluation domain, after phi_g when g != 0.
 SmallVector<Value> FheBuilder::evalDigits(Location loc, Value x, uint64_t g) {
   SmallVector<Value> out;
@@ -70,51 +57,73 @@ SmallVector<Value> FheBuilder::evalDigits(Location loc, Value x, uint64_t g) {
   return out;
 }
 
-// Key switching, region 2 of Fig. 2: floor or round((a * key mod qQ) / Q) for a in
-// the eval domain of region 2's basis and a key (mod Q^2) prepared in the
-// evaluation-key basis, read through a prefix at lower levels.
-Value FheBuilder::keySwitch(Location loc, Value a, Value key, unsigned logq) {
-  auto r2 = cast<fhe::RnsType>(a.getType()).getBasis();
-  if (r2 != evkBasis) key = fhe::BasisPrefixOp::create(b, loc, rnsType(r2, fhe::Domain::eval), key);
-  Value wide = toPoly(loc, fhe::HadamardOp::create(b, loc, a, key), logq + params.getLogQ());
-  return fhe::PolyShrOp::create(b, loc, polyType(logq), wide, int64_t(params.getLogQ()), centeredKeySwitch());
-}
-
-// Rotation / conjugation (HEAAN leftRotateFast, conjugate): the CRT of ax
-// (centered in [-q/2, q/2), or HEAAN's unsigned [0, q)) and the automorphism
-// on its residues give the residues of the signed a' = phi_g(ax) (|a'| < q,
-// within region 2's bound like axax); key switching with the rotation key
-// of g; b' = phi_g(bx) mod q.
+// Rotation / conjugation (HEAAN leftRotateFast, conjugate): phi_g and key
+// switching with the rotation key of g.
 Pair FheBuilder::rotate(Location loc, Pair x, unsigned logq, uint64_t g) {
   auto key = state.rotationKeys.find(g);
   assert(key != state.rotationKeys.end() && "rotation keys are collected per function");
   return switchKey(loc, x, logq, key->second, g);
 }
 
-// Key switching of x with `key` (mod PQ) after phi_g, g = 0: none (the
-// decapsulation of sparse-secret encapsulation).
 Pair FheBuilder::switchKey(Location loc, Pair x, unsigned logq, const KeyParts &key, uint64_t g) {
+  return finishKeySwitch(loc, switchKeyProducts(loc, x, logq, key, g, region2(logq)), logq);
+}
+
+// Key switching of x with `key` (mod PQ) after phi_g (g = 0: none, as in
+// relinearization and decapsulation), up to the products in the evaluation
+// domain (Jung et al. 2021, Fig. 2, region 2):
+// - hybrid (dnum > 1): sum_j d_j key_j over phi_g of the digits of ax in the
+//   key basis (the rotations of x share its digits);
+// - dnum = 1: a' key in `basis`, a prefix of the key's (region 2's, sized for
+//   the terms a caller sums), a' the residues of phi_g of ax's
+//   representative (centered in [-q/2, q/2), or HEAAN's unsigned [0, q)):
+//   the CRT of ax, then the automorphism on its residues (|a'| < q, within
+//   region 2's bound like axax).
+FheBuilder::KeySwitchProducts FheBuilder::switchKeyProducts(Location loc, Pair x, unsigned logq, const KeyParts &key,
+                                                            uint64_t g, fhe::BasisAttr basis) {
   auto phi = [&](Value v) {
     return g ? fhe::PolyAutomorphismOp::create(b, loc, v.getType(), v, b.getI64IntegerAttr(int64_t(g))).getResult() : v;
   };
   if (hybrid()) {
-    // phi_g of each digit of ax: the rotations of x share its digits.
     SmallVector<Value> d = evalDigits(loc, x.first, g);
-    Value ax = hybridKeySwitch(loc, d, key, false, logq);
-    Value bx = hybridKeySwitch(loc, d, key, true, logq);
-    return {ax, fhe::PolyAddOp::create(b, loc, bx, phi(x.second))};
+    auto sum = [&](bool bxHalf) {
+      Value acc;
+      for (auto [j, dj] : llvm::enumerate(d)) {
+        Value prod = fhe::HadamardOp::create(b, loc, dj, bxHalf ? key[j].second : key[j].first);
+        acc = acc ? fhe::AddOp::create(b, loc, acc, prod).getResult() : prod;
+      }
+      return acc;
+    };
+    Value ax = sum(false), bx = sum(true);
+    return {ax, bx, phi(x.second)};
   }
   Value e;
   if (g) {
-    Value c = toCoeff(loc, x.first, region2(logq), centeredKeySwitch());
+    Value c = toCoeff(loc, x.first, basis, centeredKeySwitch());
     Value rotated = fhe::AutomorphismOp::create(b, loc, c.getType(), c, b.getI64IntegerAttr(int64_t(g)));
     e = fhe::NttOp::create(b, loc, cast<fhe::RnsType>(c.getType()).withDomain(fhe::Domain::eval), rotated);
   } else {
-    e = toEval(loc, x.first, region2(logq), centeredKeySwitch());
+    e = toEval(loc, x.first, basis, centeredKeySwitch());
   }
-  Value ax = keySwitch(loc, e, key[0].first, logq);
-  Value bx = keySwitch(loc, e, key[0].second, logq);
-  return {ax, fhe::PolyAddOp::create(b, loc, bx, phi(x.second))};
+  auto times = [&](Value k) {
+    if (basis != evkBasis) k = fhe::BasisPrefixOp::create(b, loc, rnsType(basis, fhe::Domain::eval), k);
+    return fhe::HadamardOp::create(b, loc, e, k).getResult();
+  };
+  Value ax = times(key[0].first), bx = times(key[0].second);
+  return {ax, bx, phi(x.second)};
+}
+
+// The end of key switching: floor or round((products mod qD) / D), D = P
+// (hybrid) or Q, by one iNTT and iCRT mod 2^(logq + log D) and the shift per
+// polynomial; phi_g(bx) added to the second.
+Pair FheBuilder::finishKeySwitch(Location loc, const KeySwitchProducts &p, unsigned logq) {
+  const unsigned shift = hybrid() ? params.getLogP() : params.getLogQ();
+  auto down = [&](Value sum) {
+    Value wide = toPoly(loc, sum, logq + shift);
+    return fhe::PolyShrOp::create(b, loc, polyType(logq), wide, int64_t(shift), centeredKeySwitch()).getResult();
+  };
+  Value ax = down(p.ax);
+  return {ax, fhe::PolyAddOp::create(b, loc, down(p.bx), p.bRot)};
 }
 
 // Sparse-secret encapsulation at q0 = 2^logq: round or floor((a' k mod q0 P')
@@ -159,6 +168,11 @@ FailureOr<Pair> FheBuilder::linearTransform(ckks::LinearTransformOp o, Pair x) {
     }
   }
   auto basis = fhe::BasisAttr::get(b.getContext(), accumulatedProductBits(logN, logq, plainBits, terms));
+  // The giant rotations' key-switch products, summed in the evaluation domain
+  // before one iNTT, iCRT and shift per polynomial (referenceRotateSum).
+  const unsigned giants = unsigned(plan.giantRotations());
+  fhe::BasisAttr switchBasis = region2(logq, giants);
+  std::optional<KeySwitchProducts> switched;
   std::optional<Pair> sum;
   for (auto &[giant, members] : plan.groups) {
     Value accA, accB;
@@ -173,12 +187,22 @@ FailureOr<Pair> FheBuilder::linearTransform(ckks::LinearTransformOp o, Pair x) {
       accB = accB ? fhe::AddOp::create(b, loc, accB, pb).getResult() : pb;
     }
     Pair inner{toPoly(loc, accA, logq), toPoly(loc, accB, logq)};
-    if (giant != 0) inner = rotate(loc, inner, logq, rt::galoisForRotation(int(logN), giant));
-    sum = sum ? Pair{fhe::PolyAddOp::create(b, loc, sum->first, inner.first),
-                     fhe::PolyAddOp::create(b, loc, sum->second, inner.second)}
-              : inner;
+    if (giant == 0) {
+      sum = inner;
+      continue;
+    }
+    uint64_t g = rt::galoisForRotation(int(logN), giant);
+    KeySwitchProducts p = switchKeyProducts(loc, inner, logq, state.rotationKeys.at(g), g, switchBasis);
+    switched = switched ? KeySwitchProducts{fhe::AddOp::create(b, loc, switched->ax, p.ax),
+                                            fhe::AddOp::create(b, loc, switched->bx, p.bx),
+                                            fhe::PolyAddOp::create(b, loc, switched->bRot, p.bRot)}
+                        : p;
   }
-  return *sum;
+  if (!switched) return *sum;
+  Pair rotated = finishKeySwitch(loc, *switched, logq);
+  if (!sum) return rotated;
+  return Pair{fhe::PolyAddOp::create(b, loc, sum->first, rotated.first),
+              fhe::PolyAddOp::create(b, loc, sum->second, rotated.second)};
 }
 
 namespace {

@@ -80,6 +80,7 @@ public:
 
   // KeySwitching.cpp.
   Pair rotate(mlir::Location loc, Pair x, unsigned logq, uint64_t g);
+  /// Key switching of x with `key` after phi_g (g = 0: none); Fig. 2's region 2.
   Pair switchKey(mlir::Location loc, Pair x, unsigned logq, const KeyParts &key, uint64_t g);
   Pair encapsulate(mlir::Location loc, Pair x, unsigned logq);
   mlir::FailureOr<Pair> linearTransform(ckks::LinearTransformOp o, Pair x);
@@ -88,11 +89,16 @@ public:
   fhe::PolyType polyType(unsigned logq) { return fhe::PolyType::get(b.getContext(), params.getLogN(), logq); }
 
 private:
+  /// Key switching's products in the evaluation domain, before the shift:
+  /// with the key's ax and bx halves, and phi_g(bx) (a BigInt polynomial).
+  struct KeySwitchProducts {
+    mlir::Value ax, bx, bRot;
+  };
   llvm::ArrayRef<mlir::Value> digits(mlir::Location loc, mlir::Value x);
-  mlir::Value hybridKeySwitch(mlir::Location loc, llvm::ArrayRef<mlir::Value> d, const KeyParts &key, bool bxHalf,
-                              unsigned logq);
   llvm::SmallVector<mlir::Value> evalDigits(mlir::Location loc, mlir::Value x, uint64_t g);
-  mlir::Value keySwitch(mlir::Location loc, mlir::Value a, mlir::Value key, unsigned logq);
+  KeySwitchProducts switchKeyProducts(mlir::Location loc, Pair x, unsigned logq, const KeyParts &key, uint64_t g,
+                                      fhe::BasisAttr basis);
+  Pair finishKeySwitch(mlir::Location loc, const KeySwitchProducts &p, unsigned logq);
   fhe::RnsType rnsType(fhe::BasisAttr basis, fhe::Domain d) {
     return fhe::RnsType::get(b.getContext(), params.getLogN(), basis, d, fhe::Layout::prime_major);
   }
@@ -102,7 +108,8 @@ private:
   bool centeredKeySwitch() const { return !params.isHeaanKeySwitch(); }
   /// Hybrid key switching (dnum > 1).
   bool hybrid() const { return params.getDnum() > 1; }
-  fhe::BasisAttr region2(unsigned logq);
+  /// Region 2's basis at logq for a sum of `terms` key-switch products (dnum = 1).
+  fhe::BasisAttr region2(unsigned logq, unsigned terms = 1);
 
   mlir::OpBuilder &b;
   LoweringState &state;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 
 namespace fhec::rt {
@@ -55,10 +56,11 @@ std::vector<int8_t> upperHalf(const BigPoly &a) {
 // a few slots and, at the working scale q0 of a bootstrap's CoeffToSlot,
 // dominated its max error), computed as
 // (at k - q (mu k mod Q)) mod qQ, so that only at enters a BigInt product.
-BigPoly keySwitch(int logQ, const BigPoly &at, const std::vector<int8_t> &mu, const BigPoly &k, bool round) {
+// keySwitchProduct is a k mod qQ before the shift.
+BigPoly keySwitchProduct(int logQ, const BigPoly &at, const std::vector<int8_t> &mu, const BigPoly &k) {
   const int logq = at.logq;
   BigPoly x = negacyclicProduct(at, k, logq + logQ);
-  if (std::all_of(mu.begin(), mu.end(), [](int8_t m) { return m == 0; })) return shiftRight(x, logQ, round);
+  if (std::all_of(mu.begin(), mu.end(), [](int8_t m) { return m == 0; })) return x;
   BigPoly muk = negacyclicProductSmall(reduce(k, logQ), mu, logQ);
   // x -= muk * 2^logq mod 2^(logq + logQ), coefficient by coefficient.
   mpz_t t, u;
@@ -71,7 +73,11 @@ BigPoly keySwitch(int logQ, const BigPoly &at, const std::vector<int8_t> &mu, co
     x.set(i, t);
   }
   mpz_clears(t, u, nullptr);
-  return shiftRight(x, logQ, round);
+  return x;
+}
+
+BigPoly keySwitch(int logQ, const BigPoly &at, const std::vector<int8_t> &mu, const BigPoly &k, bool round) {
+  return shiftRight(keySwitchProduct(logQ, at, mu, k), logQ, round);
 }
 
 // Hybrid key switching (dnum > 1; Han–Ki 2020, Sec. 3). The digits of a mod
@@ -110,14 +116,19 @@ std::vector<BigPoly> keySwitchDigits(const Params &params, const BigPoly &a, Key
   return d;
 }
 
-// floor((sum_j d_j k_j mod qP) / P) for the digits d_j (mod qP) and the key
-// parts k_j (mod PQ, read mod qP); rounded to the nearest with `round`.
-BigPoly hybridKeySwitch(const Params &params, const std::vector<BigPoly> &d, const std::vector<BigPoly> &k,
-                        bool round) {
-  const int wide = d.at(0).logq, B = params.logP();
+// sum_j d_j k_j mod qP for the digits d_j (mod qP) and the key parts k_j
+// (mod PQ, read mod qP); hybridKeySwitch divides it by P: floor, or rounded
+// to the nearest with `round`.
+BigPoly hybridKeySwitchProduct(const std::vector<BigPoly> &d, const std::vector<BigPoly> &k) {
+  const int wide = d.at(0).logq;
   BigPoly x(d[0].logN, wide);
   for (size_t j = 0; j < d.size(); ++j) x = add(x, negacyclicProduct(d[j], reduce(k.at(j), wide), wide));
-  return shiftRight(x, B, round);
+  return x;
+}
+
+BigPoly hybridKeySwitch(const Params &params, const std::vector<BigPoly> &d, const std::vector<BigPoly> &k,
+                        bool round) {
+  return shiftRight(hybridKeySwitchProduct(d, k), params.logP(), round);
 }
 
 void requireKey(const Params &params, const std::vector<BigPoly> &ax, const std::vector<BigPoly> &bx, int logN,
@@ -321,11 +332,16 @@ Ciphertext referenceAddPlain(const Ciphertext &c, const BigPoly &m) {
 }
 
 namespace {
-// Key switching with a key to s(X^g) (g = 1: no automorphism) mod PQ: the
+// Key switching with a key to s(X^g) (g = 1: no automorphism) mod PQ before
+// its shift: a k_ax and a k_bx mod 2^(logq + shift) and phi_g(bx). The
 // rotation's form, which the decapsulation shares.
-Ciphertext switchKey(const Params &params, const Ciphertext &c, const std::vector<BigPoly> &kax,
-                     const std::vector<BigPoly> &kbx, uint64_t galois, KeySwitchForm form) {
-  const bool centered = form == KeySwitchForm::Centered;
+struct KeySwitchProducts {
+  BigPoly ax, bx, bRot;
+  int shift;  // log2 of the divisor: P (hybrid) or Q
+};
+
+KeySwitchProducts switchKeyProducts(const Params &params, const Ciphertext &c, const std::vector<BigPoly> &kax,
+                                    const std::vector<BigPoly> &kbx, uint64_t galois, KeySwitchForm form) {
   // b' mod q is phi_g(bx) mod q: the sign convention only matters inside the
   // products mod qQ.
   BigPoly bRot = galois == 1 ? c.bx : automorphism(c.bx, galois);
@@ -335,25 +351,55 @@ Ciphertext switchKey(const Params &params, const Ciphertext &c, const std::vecto
     std::vector<BigPoly> d = keySwitchDigits(params, c.ax, form);
     if (galois != 1)
       for (BigPoly &dj : d) dj = automorphism(dj, galois);
-    return {hybridKeySwitch(params, d, kax, centered), add(hybridKeySwitch(params, d, kbx, centered), bRot), c.logp,
-            c.slots, c.keySet};
+    return {hybridKeySwitchProduct(d, kax), hybridKeySwitchProduct(d, kbx), std::move(bRot), params.logP()};
   }
   // a' = at - q mu with at = phi_g(ax) mod q: phi_g(ax) = at - q wraps, and
   // the centered a = ax - q w adds phi_g(w) (signed) to mu.
   BigPoly at = galois == 1 ? c.ax : automorphism(c.ax, galois);
   std::vector<int8_t> mu = galois == 1 ? std::vector<int8_t>(c.ax.N(), 0) : automorphismWraps(c.ax, galois);
-  if (centered) {
+  if (form == KeySwitchForm::Centered) {
     std::vector<int8_t> w = galois == 1 ? upperHalf(c.ax) : automorphism(upperHalf(c.ax), c.logN(), galois);
     for (size_t i = 0; i < mu.size(); ++i) mu[i] = int8_t(mu[i] + w[i]);
   }
-  return {keySwitch(params.logQ, at, mu, kax[0], centered), add(keySwitch(params.logQ, at, mu, kbx[0], centered), bRot),
-          c.logp, c.slots, c.keySet};
+  return {keySwitchProduct(params.logQ, at, mu, kax[0]), keySwitchProduct(params.logQ, at, mu, kbx[0]),
+          std::move(bRot), params.logQ};
+}
+
+// The products' shift (rounded in the centered form) and phi_g(bx) added.
+Ciphertext finishKeySwitch(const KeySwitchProducts &p, const Ciphertext &like, KeySwitchForm form) {
+  const bool round = form == KeySwitchForm::Centered;
+  return {shiftRight(p.ax, p.shift, round), add(shiftRight(p.bx, p.shift, round), p.bRot), like.logp, like.slots,
+          like.keySet};
+}
+
+Ciphertext switchKey(const Params &params, const Ciphertext &c, const std::vector<BigPoly> &kax,
+                     const std::vector<BigPoly> &kbx, uint64_t galois, KeySwitchForm form) {
+  return finishKeySwitch(switchKeyProducts(params, c, kax, kbx, galois, form), c, form);
 }
 } // namespace
 
 Ciphertext referenceRotate(const Params &params, const Ciphertext &c, const RotationKey &rk, KeySwitchForm form) {
   requireKey(params, rk.ax, rk.bx, c.logN(), "rotation: the key");
   return switchKey(params, c, rk.ax, rk.bx, rk.galois, form);
+}
+
+Ciphertext referenceRotateSum(const Params &params, const std::vector<std::pair<Ciphertext, const RotationKey *>> &terms,
+                              KeySwitchForm form) {
+  if (terms.empty()) throw Error("rotation sum: no terms");
+  std::optional<KeySwitchProducts> sum;
+  for (const auto &[c, rk] : terms) {
+    requireKey(params, rk->ax, rk->bx, c.logN(), "rotation: the key");
+    if (sum) requireCompatible(terms[0].first, c, "rotation sum", /*sameScale=*/true);
+    KeySwitchProducts p = switchKeyProducts(params, c, rk->ax, rk->bx, rk->galois, form);
+    if (!sum) {
+      sum = std::move(p);
+      continue;
+    }
+    sum->ax = add(sum->ax, p.ax);
+    sum->bx = add(sum->bx, p.bx);
+    sum->bRot = add(sum->bRot, p.bRot);
+  }
+  return finishKeySwitch(*sum, terms[0].first, form);
 }
 
 Ciphertext referenceEncapsulate(const Params &params, const Ciphertext &c, const EncapsulationKey &ek,

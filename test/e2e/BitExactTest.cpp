@@ -356,7 +356,9 @@ module attributes {{ckks.params = #ckks.params<logN = 11, logQ = 200, logp = 30,
 
 // ckks.linear_transform by baby-step giant-step: the plan's own baby step
 // (six diagonals, two of them wrapping) and a given one, on real and complex
-// diagonals; the inner sums are accumulated in the evaluation domain.
+// diagonals; the inner sums are accumulated in the evaluation domain, and so
+// are the giant rotations' key-switch products (two and three of them), with
+// one key-switching digit and with hybrid key switching's three.
 TEST_P(ProgramBitExact, LinearTransform) {
   SKIP_UNLESS_RUNNABLE(GetParam());
   std::string a = ct(11, 200, 30, 256), a60 = ct(11, 200, 60, 256);
@@ -372,20 +374,24 @@ TEST_P(ProgramBitExact, LinearTransform) {
     }
     return out + "]> : tensor<" + std::to_string(k) + "x256x" + (complex ? "complex<f64>>" : "f64>");
   };
-  std::string text = llvm::formatv(R"(
-module attributes {{ckks.params = #ckks.params<logN = 11, logQ = 200, logp = 30, security = "none">} {{
+  for (int dnum : {1, 3}) {
+    std::string text = llvm::formatv(R"(
+module attributes {{ckks.params = #ckks.params<logN = 11, logQ = 200, logp = 30, security = "none", dnum = {4}>} {{
   func.func @l(%x: {0}) -> ({1}, {1}) {{
     %y = ckks.linear_transform %x {{offsets = array<i64: 0, 1, 2, 3, 5, 200>, diagonals = {2}} : {0} -> {1}
     %z = ckks.linear_transform %x {{offsets = array<i64: 1, 4, 9, 250>, diagonals = {3}, baby_step = 4 : i64} : {0} -> {1}
     return %y, %z : {1}, {1}
   }
 })",
-                                   a, a60, diagonals(6, false), diagonals(4, true))
-                         .str();
-  Program prog = compileProgram(text, GetParam().options());
-  ASSERT_TRUE(prog.module);
-  if (GetParam().threads) prog.module->setThreads(GetParam().threads);
-  checkProgram(prog, "l", makeParams(11, 200, 30), 1e-3);
+                                     a, a60, diagonals(6, false), diagonals(4, true), dnum)
+                           .str();
+    Program prog = compileProgram(text, GetParam().options());
+    ASSERT_TRUE(prog.module);
+    if (GetParam().threads) prog.module->setThreads(GetParam().threads);
+    rt::Params p = makeParams(11, 200, 30);
+    p.dnum = dnum;
+    checkProgram(prog, "l", p, 1e-3);
+  }
 }
 
 // A function @boot bootstrapping a logN 12, logq 90 ciphertext of `slots`

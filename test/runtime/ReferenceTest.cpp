@@ -173,6 +173,54 @@ TEST(Reference, HybridKeySwitchingMatchesTheDefinition) {
   }
 }
 
+// referenceRotateSum (ckks.linear_transform's giant steps): one term is a
+// rotation; two are the two rotations added up to the one shift of their
+// summed products: round(x + y) - round(x) - round(y) in {-1, 0, 1} per
+// coefficient (floor: {0, 1}), nonzero somewhere (one shift, not two).
+TEST(Reference, RotateSumShiftsTheSummedProductsOnce) {
+  SecureRandom rng;
+  for (int dnum : {1, 3}) {
+    Params p = makeParams(4, 200, 30, 4);
+    p.dnum = dnum;
+    for (KeySwitchForm form : {KeySwitchForm::Centered, KeySwitchForm::Heaan}) {
+      const int logq = 150;
+      Ciphertext c1{randomPoly(4, logq, rng), randomPoly(4, logq, rng), 30, 8};
+      Ciphertext c2{randomPoly(4, logq, rng), randomPoly(4, logq, rng), 30, 8};
+      RotationKey r1, r2;
+      r1.galois = galoisForRotation(4, 1);
+      r2.galois = galoisForRotation(4, 3);
+      for (int j = 0; j < dnum; ++j)
+        for (auto *v : {&r1.ax, &r1.bx, &r2.ax, &r2.bx}) v->push_back(randomPoly(4, p.logKey(), rng));
+      Ciphertext one = referenceRotateSum(p, {{c1, &r1}}, form), rot1 = referenceRotate(p, c1, r1, form);
+      EXPECT_EQ(one.ax, rot1.ax);
+      EXPECT_EQ(one.bx, rot1.bx);
+      Ciphertext two = referenceRotateSum(p, {{c1, &r1}, {c2, &r2}}, form);
+      Ciphertext apart = referenceAdd(rot1, referenceRotate(p, c2, r2, form));
+      int nonzero = 0;
+      for (auto [x, y] : {std::pair{&two.ax, &apart.ax}, std::pair{&two.bx, &apart.bx}}) {
+        BigPoly d = sub(*x, *y);
+        for (size_t i = 0; i < d.N(); ++i) {
+          mpz_class v;
+          d.get(i, v.get_mpz_t());
+          if (mpz_tstbit(v.get_mpz_t(), logq - 1)) v -= mpz_class(1) << logq;  // centered mod q
+          EXPECT_TRUE(form == KeySwitchForm::Centered ? abs(v) <= 1 : (v == 0 || v == 1)) << v << " dnum " << dnum;
+          nonzero += v != 0;
+        }
+      }
+      EXPECT_GT(nonzero, 0) << "dnum " << dnum << " form " << int(form);
+    }
+    EXPECT_THROW(referenceRotateSum(p, {}), Error);
+  }
+  Params p = makeParams(4, 200, 30, 4);
+  RotationKey rk;
+  rk.galois = galoisForRotation(4, 1);
+  rk.ax.push_back(randomPoly(4, p.logKey(), rng));
+  rk.bx.push_back(randomPoly(4, p.logKey(), rng));
+  Ciphertext a{randomPoly(4, 100, rng), randomPoly(4, 100, rng), 30, 8};
+  Ciphertext b{randomPoly(4, 80, rng), randomPoly(4, 80, rng), 30, 8};
+  EXPECT_THROW(referenceRotateSum(p, {{a, &rk}, {b, &rk}}), Error);
+}
+
 TEST(Reference, MismatchedOperandsAreReported) {
   SecureRandom rng;
   Params p = makeParams(4, 100, 20, 4);

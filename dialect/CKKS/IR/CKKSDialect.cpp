@@ -571,10 +571,15 @@ std::vector<std::complex<double>> fhec::ckks::rotatedDiagonal(const std::vector<
   return out;
 }
 
-size_t BsgsPlan::rotations() const {
+size_t BsgsPlan::giantRotations() const {
   size_t n = 0;
-  for (int64_t b : babies) n += b != 0;
   for (auto &g : groups) n += g.first != 0;
+  return n;
+}
+
+size_t BsgsPlan::rotations() const {
+  size_t n = giantRotations();
+  for (int64_t b : babies) n += b != 0;
   return n;
 }
 

@@ -36,6 +36,8 @@ struct BsgsPlan {
   static BsgsPlan make(llvm::ArrayRef<int64_t> offsets, int64_t slots, int64_t babyStep = 0);
   /// Rotations of a ciphertext: nonzero babies (hoisted) plus nonzero giants.
   size_t rotations() const;
+  /// The nonzero giants, whose key switches are summed before one shift.
+  size_t giantRotations() const;
 };
 
 /// rot_-giant of a diagonal: out[j] = diag[(j - giant) mod slots], the

@@ -29,8 +29,8 @@ module attributes {ckks.params = #ckks.params<logN = 10, logQ = 300, logp = 30>}
   // CHECK-NOT: fhe.automorphism
   // CHECK: fhe.crt %{{.*}} {centered} : {{.*}} -> <logN = 10, basis = <min_bits = 914>, domain = coeff
   // CHECK: fhe.hadamard %{{.*}}, %[[DA]]
-  // CHECK: fhe.poly_shr %{{.*}} {round, shift = 300 : i64}
   // CHECK: fhe.hadamard %{{.*}}, %[[DB]]
+  // CHECK: fhe.poly_shr %{{.*}} {round, shift = 300 : i64}
   // CHECK: fhe.poly_add %{{.*}}, %[[RB]]
   // CHECK-LABEL: func.func @__fhec_ek_prepare_42(
   // CHECK-SAME: !fhe.poly<logN = 10, logq = 100> {fhe.role = "key"}) -> (!fhe.rns<logN = 10, basis = <min_bits = 156>, domain = eval, layout = prime_major> {fhe.role = "keyrns"})

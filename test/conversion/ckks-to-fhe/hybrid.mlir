@@ -38,10 +38,10 @@ module attributes {ckks.params = #ckks.params<logN = 10, logQ = 300, logp = 30, 
   // CHECK: %[[A1:.*]] = fhe.add %[[H0]], %[[H1]]
   // CHECK: %[[H2:.*]] = fhe.hadamard %[[E2]], %[[K2A]]
   // CHECK: %[[A2:.*]] = fhe.add %[[A1]], %[[H2]]
+  // CHECK: fhe.hadamard %[[E0]], %[[K0B]]
   // CHECK: %[[I:.*]] = fhe.intt %[[A2]]
   // CHECK: %[[W:.*]] = fhe.icrt %[[I]] : {{.*}} -> <logN = 10, logq = 400>
   // CHECK: fhe.poly_shr %[[W]] {round, shift = 100 : i64} : <logN = 10, logq = 400> -> <logN = 10, logq = 300>
-  // CHECK: fhe.hadamard %[[E0]], %[[K0B]]
   func.func @mul(%x: !ct, %y: !ct) -> !ct60 {
     %m = ckks.mul %x, %y : (!ct, !ct) -> !ct60
     return %m : !ct60
@@ -68,8 +68,8 @@ module attributes {ckks.params = #ckks.params<logN = 10, logQ = 300, logp = 30, 
   // CHECK: %[[N1:.*]] = fhe.ntt %[[P1]]
   // CHECK: fhe.hadamard %[[N0]], %[[R0A]]
   // CHECK: fhe.hadamard %[[N1]], %[[R1A]]
-  // CHECK: fhe.icrt {{.*}} -> <logN = 10, logq = 250>
   // CHECK: fhe.poly_automorphism
+  // CHECK: fhe.icrt {{.*}} -> <logN = 10, logq = 250>
   func.func @rot(%x: !lo) -> !lo {
     %r = ckks.rotate %x [1] : !lo
     return %r : !lo

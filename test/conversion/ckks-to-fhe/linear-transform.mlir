@@ -47,4 +47,43 @@ module attributes {ckks.params = #ckks.params<logN = 10, logQ = 300, logp = 30>}
         : !ct -> !ct60
     return %y : !ct60
   }
+
+  // Two giant rotations (offsets 0, 2, 5, baby step 2: giants 0, 2 and 4):
+  // their key-switch products are summed in the evaluation domain and leave
+  // it by one iNTT, iCRT and shift per polynomial; the keys' basis holds the
+  // two terms, 10 + 300 + 600 + 4 + 1 = 915 bits, and the baby rotation reads
+  // a prefix of it.
+  // CHECK-LABEL: func.func @two_giants(
+  // CHECK-SAME: {fhe.role = "rk5.ax"}
+  // CHECK: fhe.basis_prefix %{{.*}} : <logN = 10, basis = <min_bits = 915>, {{.*}}> -> <logN = 10, basis = <min_bits = 914>
+  // CHECK: fhe.automorphism %{{.*}} {galois = 25 : i64} : <logN = 10, basis = <min_bits = 915>
+  // CHECK: %[[A25:.*]] = fhe.hadamard
+  // CHECK: %[[B25:.*]] = fhe.hadamard
+  // CHECK: %[[R25:.*]] = fhe.poly_automorphism %{{.*}} {galois = 25 : i64}
+  // CHECK-NOT: fhe.poly_shr
+  // CHECK: fhe.automorphism %{{.*}} {galois = 625 : i64} : <logN = 10, basis = <min_bits = 915>
+  // CHECK: %[[A625:.*]] = fhe.hadamard
+  // CHECK: %[[B625:.*]] = fhe.hadamard
+  // CHECK: %[[R625:.*]] = fhe.poly_automorphism %{{.*}} {galois = 625 : i64}
+  // CHECK: %[[SA:.*]] = fhe.add %[[A25]], %[[A625]]
+  // CHECK: %[[SB:.*]] = fhe.add %[[B25]], %[[B625]]
+  // CHECK: %[[SR:.*]] = fhe.poly_add %[[R25]], %[[R625]]
+  // CHECK: fhe.intt %[[SA]]
+  // CHECK: fhe.icrt {{.*}} -> <logN = 10, logq = 600>
+  // CHECK: %[[XA:.*]] = fhe.poly_shr {{.*}} {round, shift = 300 : i64}
+  // CHECK: fhe.intt %[[SB]]
+  // CHECK: fhe.icrt {{.*}} -> <logN = 10, logq = 600>
+  // CHECK: %[[XB:.*]] = fhe.poly_shr
+  // CHECK-NOT: fhe.poly_shr
+  // CHECK: %[[YB:.*]] = fhe.poly_add %[[XB]], %[[SR]]
+  // CHECK: %[[AX:.*]] = fhe.poly_add %{{.*}}, %[[XA]]
+  // CHECK: %[[BX:.*]] = fhe.poly_add %{{.*}}, %[[YB]]
+  // CHECK: return %[[AX]], %[[BX]]
+  func.func @two_giants(%a: !ct) -> !ct60 {
+    %y = ckks.linear_transform %a {offsets = array<i64: 0, 2, 5>, baby_step = 2 : i64,
+        diagonals = dense<[[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0], [0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5],
+                           [1.0, 0.0, 1.0, 0.0, 1.0, 0.0, 1.0, 0.0]]> : tensor<3x8xf64>}
+        : !ct -> !ct60
+    return %y : !ct60
+  }
 }

@@ -37,13 +37,15 @@ module attributes {ckks.params = #ckks.params<logN = 10, logQ = 300, logp = 30>}
   // CHECK: %[[C2:.*]] = fhe.crt %[[PAXAX]] {centered} : {{.*}} -> <logN = 10, basis = <min_bits = 914>, domain = coeff
   // CHECK: %[[N2:.*]] = fhe.ntt %[[C2]]
   // CHECK: %[[HA:.*]] = fhe.hadamard %[[N2]], %[[EA]]
+  // CHECK: %[[HB:.*]] = fhe.hadamard %[[N2]], %[[EB]]
+  // CHECK: fhe.intt %[[HA]]
   // CHECK: fhe.icrt {{.*}} -> <logN = 10, logq = 600>
   // CHECK: %[[XA:.*]] = fhe.poly_shr %{{.*}} {round, shift = 300 : i64} : <logN = 10, logq = 600> -> <logN = 10, logq = 300>
-  // CHECK: %[[HB:.*]] = fhe.hadamard %[[N2]], %[[EB]]
+  // CHECK: fhe.intt %[[HB]]
   // CHECK: fhe.icrt {{.*}} -> <logN = 10, logq = 600>
   // CHECK: %[[XB:.*]] = fhe.poly_shr
-  // CHECK: %[[RA:.*]] = fhe.poly_add %[[XA]], %[[AXBX]]
   // CHECK: %[[RB:.*]] = fhe.poly_add %[[XB]], %[[PBXBX]]
+  // CHECK: %[[RA:.*]] = fhe.poly_add %[[XA]], %[[AXBX]]
   // CHECK: return %[[RA]], %[[RB]]
   func.func @mul(%a: !ct, %b: !ct) -> !ct60 {
     %0 = ckks.mul %a, %b : (!ct, !ct) -> !ct60

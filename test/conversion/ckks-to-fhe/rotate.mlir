@@ -25,11 +25,13 @@ module attributes {ckks.params = #ckks.params<logN = 10, logQ = 300, logp = 30>}
   // CHECK: %[[R:.*]] = fhe.automorphism %[[C]] {galois = 5 : i64}
   // CHECK: %[[E:.*]] = fhe.ntt %[[R]]
   // CHECK: %[[HA:.*]] = fhe.hadamard %[[E]], %[[K5A]]
+  // CHECK: %[[HB:.*]] = fhe.hadamard %[[E]], %[[K5B]]
+  // CHECK: %[[BR:.*]] = fhe.poly_automorphism %[[B]] {galois = 5 : i64} : <logN = 10, logq = 300>
+  // CHECK: fhe.intt %[[HA]]
   // CHECK: fhe.icrt {{.*}} -> <logN = 10, logq = 600>
   // CHECK: %[[AX:.*]] = fhe.poly_shr %{{.*}} {round, shift = 300 : i64}
-  // CHECK: %[[HB:.*]] = fhe.hadamard %[[E]], %[[K5B]]
+  // CHECK: fhe.intt %[[HB]]
   // CHECK: %[[BX:.*]] = fhe.poly_shr
-  // CHECK: %[[BR:.*]] = fhe.poly_automorphism %[[B]] {galois = 5 : i64} : <logN = 10, logq = 300>
   // CHECK: %[[BS:.*]] = fhe.poly_add %[[BX]], %[[BR]]
   // The second rotation of the same ciphertext (here the op's second
   // result) shares its CRT.

@@ -77,6 +77,17 @@ Ciphertext referenceAddPlain(const Ciphertext &c, const BigPoly &m);
 /// Throws Error on a key for other parameters.
 Ciphertext referenceRotate(const Params &params, const Ciphertext &c, const RotationKey &rk,
                            KeySwitchForm form = KeySwitchForm::Centered);
+/// sum_i referenceRotate(c_i, rk_i) with key switching's products summed mod
+/// qQ (mod qP, dnum > 1) before one shift: ax = round((sum_i a'_i rk_i.ax mod
+/// qQ) / Q), bx likewise plus sum_i phi_g_i(bx_i) mod q (floor in the Heaan
+/// form). ckks.linear_transform's giant steps (docs/design.md, "Linear
+/// transforms"): one iNTT, iCRT and shift per polynomial for all of them, and
+/// one rounding error instead of one per rotation. The c_i share logq and
+/// logp. Throws Error on no terms, a key for other parameters or mismatched
+/// ciphertexts.
+Ciphertext referenceRotateSum(const Params &params,
+                              const std::vector<std::pair<Ciphertext, const RotationKey *>> &terms,
+                              KeySwitchForm form = KeySwitchForm::Centered);
 /// Sparse-secret encapsulation (Bossuat, Troncoso-Pastoriza, Hubaux 2022):
 /// a ciphertext at q0 = 2^ek.logq0 under s switched to the ephemeral sparse
 /// s' with the small key, round or floor((a' k mod q0 P') / P') as a
