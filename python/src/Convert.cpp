@@ -72,7 +72,7 @@ rt::CiphertextView wireView(const py::tuple &t, const rt::Params &p, bool checkR
     using Words = py::array_t<uint64_t, py::array::c_style>;
     if (!Words::check_(h)) throw rt::Error(std::string("ciphertext ") + name + " must be a contiguous uint64 array");
     auto a = py::reinterpret_borrow<Words>(h);
-    if (size_t(a.size()) != (size_t(1) << p.logN) * size_t(rt::limbsFor(c.logq)))
+    if (size_t(a.size()) != rt::polyWords(p.logN, c.logq))
       throw rt::Error(std::string("ciphertext ") + name + " does not hold N * limbs(logq) words");
     if (checkReduced && !rt::wordsReduced(a.data(), p.logN, c.logq)) throw notReduced(name, c.logq);
     return a.data();

@@ -9,13 +9,13 @@
 namespace fhec::rt {
 
 BigPoly::BigPoly(int logN, int logq)
-    : logN(logN), logq(logq), words((size_t(1) << logN) * limbsFor(logq), 0) {}
+    : logN(logN), logq(logq), words(polyWords(logN, logq), 0) {}
 
 BigPoly BigPoly::uninitialized(int logN, int logq) {
   BigPoly p;
   p.logN = logN;
   p.logq = logq;
-  p.words.resize((size_t(1) << logN) * limbsFor(logq));
+  p.words.resize(polyWords(logN, logq));
   return p;
 }
 

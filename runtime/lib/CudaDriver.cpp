@@ -88,6 +88,12 @@ struct Step {
     for (int64_t &s : slots) p.push_back(&s);
     return p;
   }
+  /// A graph kernel node's parameters, pointing into `params` (this step's
+  /// params(), which must outlive them; the node keeps copies of the values).
+  KernelNodeParams nodeParams(std::vector<void *> &params) const {
+    return {function, dims[0], dims[1], dims[2], dims[3], dims[4], dims[5], dims[6], params.data(), nullptr, nullptr,
+            nullptr};
+  }
 };
 
 } // namespace
@@ -309,9 +315,8 @@ private:
       CUgraphNode node = nullptr;
       size_t deps = previous ? 1 : 0;
       if (s.kind == Step::Kind::Kernel) {
-        std::vector<void *> params = s.params();  // the node keeps copies of the values
-        KernelNodeParams p{s.function, s.dims[0], s.dims[1], s.dims[2], s.dims[3], s.dims[4], s.dims[5], s.dims[6],
-                           params.data(), nullptr, nullptr, nullptr};
+        std::vector<void *> params = s.params();
+        KernelNodeParams p = s.nodeParams(params);
         ok = d().cuGraphAddKernelNode(&node, g.graph, &previous, deps, &p) == CUDA_SUCCESS;
       } else {
         CUevent e = nullptr;
@@ -341,9 +346,8 @@ private:
     for (size_t i = 0; i < steps.size(); ++i) {
       if (steps[i].kind != Step::Kind::Kernel || steps[i].slots == g.steps[i].slots) continue;
       Step s = steps[i];
-      std::vector<void *> params = s.params();  // the node keeps copies of the values
-      KernelNodeParams p{s.function, s.dims[0], s.dims[1], s.dims[2], s.dims[3], s.dims[4], s.dims[5], s.dims[6],
-                         params.data(), nullptr, nullptr, nullptr};
+      std::vector<void *> params = s.params();
+      KernelNodeParams p = s.nodeParams(params);
       if (d().cuGraphExecKernelNodeSetParams(g.exec, g.nodes[i], &p) != CUDA_SUCCESS) return false;
       g.steps[i].slots = steps[i].slots;
     }

@@ -16,7 +16,7 @@ DeviceCiphertext DeviceCiphertext::allocate(KernelPlace place, int logN, int log
   DeviceCiphertext d;
   d.device_ = sharedDevice(place);
   if (!d.device_) throw Error("a ciphertext on the device needs a GPU target (cuda or cuda-emu), not the host");
-  size_t bytes = (size_t(1) << logN) * size_t(limbsFor(logq)) * sizeof(uint64_t);
+  size_t bytes = polyWords(logN, logq) * sizeof(uint64_t);
   d.ax_ = DeviceBuffer(*d.device_, bytes);
   d.bx_ = DeviceBuffer(*d.device_, bytes);
   d.logN_ = logN, d.logq_ = logq, d.logp_ = logp, d.slots_ = slots;

@@ -396,7 +396,7 @@ void Executor::run(const std::string &name, const std::vector<CiphertextView> &i
   const ManifestFunction &f = function(name);
   std::vector<CiphertextArg> in;
   for (const CiphertextView &c : inputs) {
-    size_t words = (size_t(1) << c.logN) * size_t(limbsFor(c.logq));
+    size_t words = polyWords(c.logN, c.logq);
     // The kernel only reads its inputs; CallData's pointer is not const for its outputs' sake.
     in.push_back({c.logN, c.logq, c.logp, c.slots, c.keySet, {const_cast<uint64_t *>(c.ax), words, false},
                   {const_cast<uint64_t *>(c.bx), words, false}});

@@ -12,6 +12,8 @@
 namespace fhec::rt {
 
 inline int limbsFor(int bits) { return (bits + 63) / 64; }
+/// 64-bit words of a polynomial's 2^logN coefficients below 2^logq (N limbs(logq)).
+inline size_t polyWords(int logN, int logq) { return (size_t(1) << logN) * size_t(limbsFor(logq)); }
 
 /// True when each of the 2^logN coefficients in `words` ((N, limbs(logq))
 /// coefficient-major) is < 2^logq: the check a polynomial read from outside
