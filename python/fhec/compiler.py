@@ -264,10 +264,12 @@ class CompiledFunction:
         cts, plains = self._split(args)
         if executor.device is None:
             outputs = executor.run([a._ct for a in cts], self._threads, plains)
-        else:  # on the device: those there already are not copied
-            inputs = [a._device if a._device is not None and a._device.device == executor.device else a._ct
-                      for a in cts]
-            outputs = executor.run_on_device(inputs, self._threads, plains)
+        else:  # on the device: those there already are not copied; one on another
+            # device is copied by the executor, which counts the bytes
+            def placed(a):
+                here = a._device is not None and a._device.device == executor.device
+                return a._device if here or a._host is None else a._host
+            outputs = executor.run_on_device([placed(a) for a in cts], self._threads, plains)
         self.last_call_bytes = executor.last_run_bytes
         results = tuple(Ciphertext(c, context) for c in outputs)
         return results[0] if len(results) == 1 else results
