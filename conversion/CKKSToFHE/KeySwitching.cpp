@@ -95,7 +95,7 @@ FheBuilder::KeySwitchProducts FheBuilder::switchKeyProducts(Location loc, Pair x
       return acc;
     };
     Value ax = sum(false), bx = sum(true);
-    return {ax, bx, phi(x.second)};
+    return {ax, bx, x.second ? phi(x.second) : Value()};
   }
   Value e;
   if (g) {
@@ -110,20 +110,20 @@ FheBuilder::KeySwitchProducts FheBuilder::switchKeyProducts(Location loc, Pair x
     return fhe::HadamardOp::create(b, loc, e, k).getResult();
   };
   Value ax = times(key[0].first), bx = times(key[0].second);
-  return {ax, bx, phi(x.second)};
+  return {ax, bx, x.second ? phi(x.second) : Value()};
 }
 
 // The end of key switching: floor or round((products mod qD) / D), D = P
 // (hybrid) or Q, by one iNTT and iCRT mod 2^(logq + log D) and the shift per
-// polynomial; phi_g(bx) added to the second.
+// polynomial; phi_g(bx), when given, added to the second.
 Pair FheBuilder::finishKeySwitch(Location loc, const KeySwitchProducts &p, unsigned logq) {
   const unsigned shift = hybrid() ? params.getLogP() : params.getLogQ();
   auto down = [&](Value sum) {
     Value wide = toPoly(loc, sum, logq + shift);
     return fhe::PolyShrOp::create(b, loc, polyType(logq), wide, int64_t(shift), centeredKeySwitch()).getResult();
   };
-  Value ax = down(p.ax);
-  return {ax, fhe::PolyAddOp::create(b, loc, down(p.bx), p.bRot)};
+  Value ax = down(p.ax), bx = down(p.bx);
+  return {ax, p.bRot ? fhe::PolyAddOp::create(b, loc, bx, p.bRot).getResult() : bx};
 }
 
 // Sparse-secret encapsulation at q0 = 2^logq: round or floor((a' k mod q0 P')
@@ -159,7 +159,7 @@ FailureOr<Pair> FheBuilder::linearTransform(ckks::LinearTransformOp o, Pair x) {
   llvm::DenseMap<size_t, Value> diagonals;
   unsigned plainBits = 1, terms = 0;
   for (auto &[giant, members] : plan.groups) {
-    terms = std::max(terms, unsigned(members.size()));
+    terms += unsigned(members.size());
     for (auto [baby, i] : members) {
       FailureOr<Value> m = plaintext(o, ckks::rotatedDiagonal(rows[i], giant), o.getConstantLogScale(), logq);
       if (failed(m)) return failure();
@@ -167,13 +167,18 @@ FailureOr<Pair> FheBuilder::linearTransform(ckks::LinearTransformOp o, Pair x) {
       plainBits = std::max(plainBits, magnitudeBits(*m));
     }
   }
+  // One basis for every sum, holding all the transform's products: the bx
+  // halves of all giant steps are summed in it (below).
   auto basis = fhe::BasisAttr::get(b.getContext(), accumulatedProductBits(logN, logq, plainBits, terms));
   // The giant rotations' key-switch products, summed in the evaluation domain
   // before one iNTT, iCRT and shift per polynomial (referenceRotateSum).
   const unsigned giants = unsigned(plan.giantRotations());
   fhe::BasisAttr switchBasis = region2(logq, giants);
   std::optional<KeySwitchProducts> switched;
-  std::optional<Pair> sum;
+  // Giant 0's ax, and the sum over the giant steps of phi_giant of their bx
+  // halves: each iNTT'd, permuted on its residues (the signed automorphism)
+  // and added in the coefficient domain, so one iCRT gives the exact sum mod q.
+  Value ax0, sumB;
   for (auto &[giant, members] : plan.groups) {
     Value accA, accB;
     for (auto [baby, i] : members) {
@@ -186,23 +191,26 @@ FailureOr<Pair> FheBuilder::linearTransform(ckks::LinearTransformOp o, Pair x) {
       accA = accA ? fhe::AddOp::create(b, loc, accA, pa).getResult() : pa;
       accB = accB ? fhe::AddOp::create(b, loc, accB, pb).getResult() : pb;
     }
-    Pair inner{toPoly(loc, accA, logq), toPoly(loc, accB, logq)};
-    if (giant == 0) {
-      sum = inner;
+    const uint64_t g = giant ? rt::galoisForRotation(int(logN), giant) : 0;
+    auto coeff = cast<fhe::RnsType>(accB.getType()).withDomain(fhe::Domain::coeff);
+    Value bx = fhe::InttOp::create(b, loc, coeff, accB);
+    if (g) bx = fhe::AutomorphismOp::create(b, loc, coeff, bx, b.getI64IntegerAttr(int64_t(g)));
+    sumB = sumB ? fhe::AddOp::create(b, loc, sumB, bx).getResult() : bx;
+    Value ax = toPoly(loc, accA, logq);
+    if (!g) {
+      ax0 = ax;
       continue;
     }
-    uint64_t g = rt::galoisForRotation(int(logN), giant);
-    KeySwitchProducts p = switchKeyProducts(loc, inner, logq, state.rotationKeys.at(g), g, switchBasis);
+    KeySwitchProducts p = switchKeyProducts(loc, {ax, Value()}, logq, state.rotationKeys.at(g), g, switchBasis);
     switched = switched ? KeySwitchProducts{fhe::AddOp::create(b, loc, switched->ax, p.ax),
-                                            fhe::AddOp::create(b, loc, switched->bx, p.bx),
-                                            fhe::PolyAddOp::create(b, loc, switched->bRot, p.bRot)}
+                                            fhe::AddOp::create(b, loc, switched->bx, p.bx), Value()}
                         : p;
   }
-  if (!switched) return *sum;
+  Value bx = fhe::IcrtOp::create(b, loc, polyType(logq), sumB);
+  if (!switched) return Pair{ax0, bx};
   Pair rotated = finishKeySwitch(loc, *switched, logq);
-  if (!sum) return rotated;
-  return Pair{fhe::PolyAddOp::create(b, loc, sum->first, rotated.first),
-              fhe::PolyAddOp::create(b, loc, sum->second, rotated.second)};
+  return Pair{ax0 ? fhe::PolyAddOp::create(b, loc, ax0, rotated.first).getResult() : rotated.first,
+              fhe::PolyAddOp::create(b, loc, bx, rotated.second)};
 }
 
 namespace {

@@ -90,7 +90,7 @@ public:
 
 private:
   /// Key switching's products in the evaluation domain, before the shift:
-  /// with the key's ax and bx halves, and phi_g(bx) (a BigInt polynomial).
+  /// with the key's ax and bx halves, and phi_g(bx) (a BigInt polynomial; null when x.second is).
   struct KeySwitchProducts {
     mlir::Value ax, bx, bRot;
   };
