@@ -173,7 +173,7 @@ Pair FheBuilder::align(Location loc, Pair p, ckks::CiphertextType from, ckks::Ci
 // The plaintext of `values` encoded at scale 2^logScale mod 2^logq
 // (rt::encode, the same encoding the reference uses) as a constant.
 FailureOr<Value> FheBuilder::plaintext(Operation *op, const std::vector<rt::Complex> &values, unsigned logScale,
-                                             unsigned logq) {
+                                             unsigned logq, bool narrow) {
   rt::BigPoly m;
   try {
     m = rt::encode(values, int(params.getLogN()), int(logScale), int(logq));
@@ -201,7 +201,8 @@ FailureOr<Value> FheBuilder::plaintext(Operation *op, const std::vector<rt::Comp
   }
   mpz_clear(c);
   auto tensor = RankedTensorType::get({int64_t(m.N())}, b.getIntegerType(width));
-  return fhe::PolyConstantOp::create(b, op->getLoc(), polyType(logq), DenseIntElementsAttr::get(tensor, coeffs))
+  return fhe::PolyConstantOp::create(b, op->getLoc(), polyType(narrow ? std::min(logq, width) : logq),
+                                     DenseIntElementsAttr::get(tensor, coeffs))
       .getResult();
 }
 

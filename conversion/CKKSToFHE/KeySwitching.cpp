@@ -161,7 +161,8 @@ FailureOr<Pair> FheBuilder::linearTransform(ckks::LinearTransformOp o, Pair x) {
   for (auto &[giant, members] : plan.groups) {
     terms += unsigned(members.size());
     for (auto [baby, i] : members) {
-      FailureOr<Value> m = plaintext(o, ckks::rotatedDiagonal(rows[i], giant), o.getConstantLogScale(), logq);
+      FailureOr<Value> m =
+          plaintext(o, ckks::rotatedDiagonal(rows[i], giant), o.getConstantLogScale(), logq, /*narrow=*/true);
       if (failed(m)) return failure();
       diagonals[i] = *m;
       plainBits = std::max(plainBits, magnitudeBits(*m));

@@ -67,9 +67,12 @@ public:
   /// A ciphertext's polynomials brought from type `from` to `to`.
   Pair align(mlir::Location loc, Pair p, ckks::CiphertextType from, ckks::CiphertextType to);
   /// `values` encoded at scale 2^logScale mod 2^logq as a poly_constant; an
-  /// error at `op` if they cannot be encoded.
+  /// error at `op` if they cannot be encoded. `narrow`: typed mod 2^w instead,
+  /// w the whole words that hold its centered coefficients (w < logq), for a
+  /// consumer that only CRTs it centered (the same residues from w/64 limbs
+  /// instead of logq/64).
   mlir::FailureOr<mlir::Value> plaintext(mlir::Operation *op, const std::vector<rt::Complex> &values,
-                                         unsigned logScale, unsigned logq);
+                                         unsigned logScale, unsigned logq, bool narrow = false);
   /// round(value * 2^logScale) as an integer attribute; an error at `op` if not finite or too large.
   mlir::FailureOr<mlir::IntegerAttr> scaled(mlir::Operation *op, double value, unsigned logScale);
   mlir::Value toCoeff(mlir::Location loc, mlir::Value poly, fhe::BasisAttr basis, bool centered = false);

@@ -23,7 +23,10 @@ module attributes {ckks.params = #ckks.params<logN = 10, logQ = 300, logp = 30>}
   // CHECK: fhe.automorphism %[[C]] {galois = 5 : i64}
   // CHECK: fhe.automorphism %[[C]] {galois = 25 : i64}
   // CHECK: fhe.automorphism %[[C]] {galois = 125 : i64}
-  // Giant 0: x and its three babies times four diagonals, summed.
+  // Giant 0: x and its three babies times four diagonals, summed. A
+  // diagonal is a 64-bit constant (its centered coefficients' width), not
+  // one mod q: its centered CRT reads one limb, not five.
+  // CHECK: fhe.crt %{{.*}} {centered} : <logN = 10, logq = 64> -> <logN = 10, basis = <min_bits = 351>, domain = coeff
   // CHECK: fhe.crt %[[A]] : {{.*}} -> <logN = 10, basis = <min_bits = 351>, domain = coeff
   // CHECK-COUNT-3: fhe.add {{.*}} basis = <min_bits = 351>
   // CHECK: %[[B0:.*]] = fhe.intt
