@@ -9,12 +9,20 @@
 #include "fhec/runtime/Device.h"
 
 #include <memory>
+#include <utility>
 
 namespace fhec::rt {
 
 class DeviceCiphertext {
 public:
   DeviceCiphertext() = default;
+  /// Moves swap, so that a replaced value's buffers leave with the device
+  /// that frees them (the members' default order would drop the device first).
+  DeviceCiphertext(DeviceCiphertext &&o) noexcept { swap(o); }
+  DeviceCiphertext &operator=(DeviceCiphertext &&o) noexcept {
+    swap(o);
+    return *this;
+  }
   /// A copy of `c` on the process's device of `place` (sharedDevice),
   /// counted as c's bytes to the device. Error for the host, or when the
   /// device is out of memory.
@@ -39,6 +47,13 @@ public:
   KeySetId keySet;  ///< as Ciphertext::keySet
 
 private:
+  void swap(DeviceCiphertext &o) noexcept {
+    std::swap(device_, o.device_);
+    std::swap(ax_, o.ax_);
+    std::swap(bx_, o.bx_);
+    std::swap(logN_, o.logN_), std::swap(logq_, o.logq_), std::swap(logp_, o.logp_), std::swap(slots_, o.slots_);
+    std::swap(keySet, o.keySet);
+  }
   std::shared_ptr<Device> device_;  // declared first: outlives the buffers
   DeviceBuffer ax_, bx_;
   int logN_ = 0, logq_ = 0, logp_ = 0, slots_ = 0;
