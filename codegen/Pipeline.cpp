@@ -56,6 +56,7 @@ ArrayRef<OptimizationPass> optimizationPasses() {
       {"fhe-reorder-icrt", 1, false, [] { return createFHEReorderICRT(); }},
       {"fhe-merge-ntt-levels", 1, false, [] { return createFHEMergeNTTLevels(); }},
       {"fhe-insert-transposes", 2, false, [] { return createFHEInsertTransposes(); }},
+      {"fhe-hoist-constants", 1, false, [] { return createFHEHoistConstants(); }},
       {"fhe-fuse", 2, false, [] { return createFHEFuse(); }},
       {"fhec-plan-workspace", 1, true, [] { return createFHECPlanWorkspace(); }},
   };

@@ -212,7 +212,7 @@ def summarize(rows):
     heavy = [r for r in rows if total_bytes and r["bytes"] > 0.01 * total_bytes]
     call, prep = _split_key_prep(rows, lambda r: r["kernel"])
     return {"launches": len(rows), "bytes": total_bytes, "us": sum(r["us"] for r in rows), "phases_us": _phases(rows),
-            # a trace that includes the keys' preparation (fhec-exec --trace-sampled-only): the call alone
+            # a trace that includes the preparations (fhec-exec --trace-sampled-only): the call alone
             "key_prep_launches": len(prep), "key_prep_us": sum(r["us"] for r in prep),
             "call_us": sum(r["us"] for r in call), "call_phases_us": _phases(call),
             # the issue's acceptance figures: kernels moving > 1% of the bytes
@@ -236,7 +236,7 @@ def table(rows, total, device):
     out.append(f"total: {total['launches']} launches, {total['bytes'] / 1e6:.1f} MB, estimated {total['us'] / 1e3:.3f} ms")
     out.append("per phase (ms): " + ", ".join(f"{k} {v / 1e3:.3f}" for k, v in total["phases_us"].items()))
     if total["key_prep_launches"]:
-        out.append(f"of which the keys' preparation (once, when they load): {total['key_prep_launches']} launches, "
+        out.append(f"of which the preparations (once, when the module and its keys load): {total['key_prep_launches']} launches, "
                    f"{total['key_prep_us'] / 1e3:.3f} ms; the call: "
                    f"{total['launches'] - total['key_prep_launches']} launches, {total['call_us'] / 1e3:.3f} ms, "
                    "per phase (ms): " + ", ".join(f"{k} {v / 1e3:.3f}" for k, v in total["call_phases_us"].items()))
@@ -247,12 +247,15 @@ def table(rows, total, device):
     return "\n".join(out)
 
 
-KEY_PREP = "__fhec_evk_prepare"
+# The preparations the runtime runs once, outside the call's phases: the keys' when they load
+# (__fhec_evk_prepare, __fhec_ek_prepare_<q0>), the constants' when the module loads
+# (__fhec_constants_prepare, fhe-hoist-constants).
+KEY_PREP = "__fhec_"
 
 
 def _split_key_prep(items, name):
-    """(the function's launches, the key preparation's): the runtime prepares the evaluation
-    keys (__fhec_evk_prepare*) once when they load, outside the call's phases."""
+    """(the function's launches, the preparations'): the runtime prepares the keys when they
+    load and the module's constants when it loads (__fhec_*), outside the call's phases."""
     call = [x for x in items if not name(x).startswith(KEY_PREP)]
     prep = [x for x in items if name(x).startswith(KEY_PREP)]
     return call, prep
@@ -279,8 +282,8 @@ def compare(rows, launches, measured, phases_ms=None):
     --profile): kernel time (the estimate without the launch gap: ncu times each kernel
     alone), DRAM bytes (read + written), L2 bytes (ncu's lts__t_bytes: the L1's requests and the
     fills from DRAM, so the estimate's L2 traffic plus its DRAM reads), warp instructions (the trace's issue slots) and occupancy
-    (the model's achieved estimate / ncu's achieved). Key preparation (__fhec_evk_prepare*)
-    is set apart. With `phases_ms` (run.py's CUDA-event medians per phase) the phases are
+    (the model's achieved estimate / ncu's achieved). The preparations (__fhec_*: keys, constants)
+    are set apart. With `phases_ms` (run.py's CUDA-event medians per phase) the phases are
     also compared with the estimate including the launch gaps."""
     gap = ASSUMPTIONS["launch_overhead_us"]
     meas_call, meas_prep = _split_key_prep(measured, lambda m: m["kernel"])

@@ -85,10 +85,13 @@ def transform_counts(fhe_text, word_bits):
     and the bytes of one residue word in the module's memory (the target's word_bits).
 
     Each fhe.ntt / fhe.intt transforms one row per prime of its basis; each of
-    its levels is one launch that reads and writes every residue once.
+    its levels is one launch that reads and writes every residue once. The
+    preparations the runtime runs when the module or the keys load (__fhec_*)
+    are not part of a call and are not counted.
     """
     primes = {m.group(1): len(m.group(2).split(","))
               for m in re.finditer(r"^(#rns_basis\d*) = #fhe.basis<.*primes = \[([^\]]*)\]", fhe_text, re.M)}
+    fhe_text = "".join(f for f in re.split(r"(?m)^(?=  func\.func @)", fhe_text) if not f.startswith("  func.func @__fhec_"))
     counts = {"NTT": {"rows": 0, "row_passes": 0}, "iNTT": {"rows": 0, "row_passes": 0}, "word_bytes": word_bits // 8}
     for m in re.finditer(r"fhe\.(ntt|intt) .*\{levels = array<i64: ([0-9, ]+)>\}.*-> <.*basis = (#rns_basis\d*)",
                          fhe_text):

@@ -148,6 +148,37 @@ Executor::Executor(const CompiledModule &module, const Params &params) : module_
     return m.bases.at(x->basis).size() > m.bases.at(y->basis).size();
   });
   for (const ManifestArg *a : tables) argument(*a);
+  prepareConstants();
+}
+
+void Executor::prepareConstants() {
+  const Manifest &m = module_.manifest();
+  const ManifestFunction *prep = m.find(abi::kConstantsPrepareFunc);
+  if (!prep) return;
+  call(*prep, [&](const ManifestArg &a) -> CallData {
+    if (a.kind != ManifestArg::Kind::Rns || !a.output || !abi::isConstantRole(a.role))
+      throw Error(std::string("unexpected argument '") + a.role + "' in '" + abi::kConstantsPrepareFunc +
+                  "': it must only return RNS values of roles const<k>");
+    Prepared &p = constants_[a.role];
+    p.value = allocateRns(a);
+    p.basis = a.basis;
+    return {p.value.address(), 0, true};
+  });
+  lastCall_ = {};
+  // The device copies of the constants only the preparation read.
+  for (const ManifestArg &a : prep->args) {
+    bool used = false;
+    for (const auto &f : m.functions)
+      for (const auto &b : f.args)
+        used |= &f != prep && b.kind == ManifestArg::Kind::Constant && b.symbol == a.symbol;
+    if (a.kind == ManifestArg::Kind::Constant && !used) deviceConstants_.erase(a.symbol);
+  }
+}
+
+Executor::Prepared *Executor::prepared(const ManifestArg &a) {
+  auto &values = abi::isConstantRole(a.role) ? constants_ : keys_;
+  auto it = values.find(a.role);
+  return it == values.end() || it->second.basis != a.basis ? nullptr : &it->second;
 }
 
 Executor::Resident Executor::allocate(size_t words) {
@@ -157,6 +188,12 @@ Executor::Resident Executor::allocate(size_t words) {
   else
     r.host = Buffer(words);
   return r;
+}
+
+Executor::Resident Executor::allocateRns(const ManifestArg &a) {
+  // (m, N) prime-major rows of a.bits-bit residues, in whole 64-bit words.
+  size_t residues = module_.manifest().bases.at(a.basis).size() * size_t(abi::rnsRowWords(params_.N()));
+  return allocate((residues * size_t(a.bits) + 63) / 64);
 }
 
 const TableView &Executor::table(const ManifestArg &a) {
@@ -216,9 +253,7 @@ void Executor::prepare(const std::string &function, const std::string &role, con
       return {const_cast<uint64_t *>(input.words.data()), input.words.size(), false};
     }
     if (a.kind == ManifestArg::Kind::Rns && a.output) {
-      // (m, N) prime-major rows of a.bits-bit residues, in whole 64-bit words.
-      size_t residues = m.bases.at(a.basis).size() * size_t(abi::rnsRowWords(params_.N()));
-      out = allocate((residues * size_t(a.bits) + 63) / 64);
+      out = allocateRns(a);
       basis = a.basis;
       return {out.address(), 0, true};
     }
@@ -471,8 +506,11 @@ void Executor::callCiphertexts(const ManifestFunction &f, const std::vector<Ciph
   };
   call(f, [&](const ManifestArg &a) -> CallData {
     if (a.kind == ManifestArg::Kind::Rns) {
-      auto it = keys_.find(a.role);
-      if (it == keys_.end() || a.basis != it->second.basis) {
+      Prepared *p = prepared(a);
+      if (!p) {
+        if (abi::isConstantRole(a.role))
+          throw Error("'" + name + "' reads the prepared constant '" + a.role + "', which the module's " +
+                      abi::kConstantsPrepareFunc + " does not compute");
         if (auto g = abi::rotationKeyGalois(a.role))
           throw Error("'" + name + "' needs the rotation key of Galois element " + std::to_string(*g) +
                       ": call setRotationKey first");
@@ -481,7 +519,7 @@ void Executor::callCiphertexts(const ManifestFunction &f, const std::vector<Ciph
                       ": call setEncapsulationKey first");
         throw Error("'" + name + "' needs the evaluation key: call setEvalKey first");
       }
-      return {it->second.value.address(), 0, true};
+      return {p->value.address(), 0, true};
     }
     if (auto it = encoded.find(a.role); it != encoded.end() && !a.output)
       return {it->second.words.data(), it->second.words.size(), false};
@@ -561,10 +599,9 @@ void Executor::runPolys(const std::string &name, const std::vector<const BigPoly
   size_t in = 0, out = 0;
   call(*f, [&](const ManifestArg &a) -> CallData {
     if (a.kind == ManifestArg::Kind::Rns) {
-      auto it = keys_.find(a.role);
-      if (it == keys_.end() || a.basis != it->second.basis)
-        throw Error("'" + name + "' reads the prepared value '" + a.role + "', which was not prepared");
-      return {it->second.value.address(), 0, true};
+      Prepared *p = prepared(a);
+      if (!p) throw Error("'" + name + "' reads the prepared value '" + a.role + "', which was not prepared");
+      return {p->value.address(), 0, true};
     }
     if (a.output) {
       BigPoly &p = outputs[out++];

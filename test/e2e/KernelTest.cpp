@@ -318,6 +318,86 @@ INSTANTIATE_TEST_SUITE_P(Targets, KernelDigits,
                            return t + "_O" + std::to_string(std::get<1>(info.param));
                          });
 
+// A product with a constant (a linear transform's diagonal times a
+// ciphertext polynomial): a * k mod (X^N + 1, 2^logq), k a 64-bit signed
+// constant read centered. At -O1 and above fhe-hoist-constants moves k's CRT
+// and NTT into __fhec_constants_prepare, which the executor runs once when it
+// is made; the call reads the prepared value (role const0), and a second
+// call and a second executor give the same words.
+constexpr int kConstLogq = 100;
+
+std::vector<int64_t> constantCoefficients() {
+  std::vector<int64_t> k(size_t(1) << kLogN);
+  for (size_t i = 0; i < k.size(); ++i) k[i] = int64_t(i * 7919 % 2001) - 1000;
+  k[0] = INT64_MAX, k[1] = INT64_MIN + 1, k[2] = -1;  // the widest magnitudes a 64-bit constant holds
+  return k;
+}
+
+std::string constantProgram() {
+  std::string values;
+  for (int64_t c : constantCoefficients()) values += (values.empty() ? "" : ", ") + std::to_string(c);
+  int prodBits = kLogN + kConstLogq + 64 + 2;
+  std::string p = poly(kConstLogq), k = poly(64), c = rns(prodBits, "coeff"), e = rns(prodBits, "eval");
+  return llvm::formatv(R"(
+module attributes {{ckks.params = #ckks.params<logN = {0}, logQ = {1}, logp = 30>} {{
+  func.func @times_constant(%a: {2} {{fhe.role = "a"}) -> {2} {{
+    %k = fhe.poly_constant {{value = dense<[{6}]> : tensor<{7}xi64>} : {3}
+    %ck = fhe.crt %k {{centered} : {3} -> {4}
+    %ek = fhe.ntt %ck : {4} -> {5}
+    %ca = fhe.crt %a : {2} -> {4}
+    %ea = fhe.ntt %ca : {4} -> {5}
+    %h = fhe.hadamard %ea, %ek : {5}
+    %i = fhe.intt %h : {5} -> {4}
+    %r = fhe.icrt %i : {4} -> {2}
+    return %r : {2}
+  }
+})",
+                       kLogN, kConstLogq, p, k, c, e, values, size_t(1) << kLogN)
+      .str();
+}
+
+class KernelConstants : public ::testing::TestWithParam<std::tuple<const char *, int>> {};
+
+TEST_P(KernelConstants, PreparedOnceWhenTheModuleLoads) {
+  auto [target, optLevel] = GetParam();
+  if (std::string why = cannotRun(target); !why.empty()) GTEST_SKIP() << why;
+  CompileOptions o;
+  o.target = target;
+  o.optLevel = optLevel;
+  Program prog = compileProgram(constantProgram(), o);
+  ASSERT_TRUE(prog.module);
+  const rt::Manifest &m = prog.module->manifest();
+  const rt::ManifestFunction *f = m.find("times_constant");
+  ASSERT_TRUE(f);
+  const bool hoisted = optLevel > 0;
+  EXPECT_EQ(m.find(fhec::abi::kConstantsPrepareFunc) != nullptr, hoisted);
+  EXPECT_EQ(std::count_if(f->args.begin(), f->args.end(), [](const rt::ManifestArg &a) { return a.role == "const0"; }),
+            hoisted ? 1 : 0);
+  rt::SecureRandom rng;
+  rt::BigPoly a = rt::test::randomPoly(kLogN, kConstLogq, rng);
+  std::fill(a.coeff(0), a.coeff(0) + a.limbs(), ~uint64_t(0));
+  a.maskTop();
+  const rt::BigPoly want =
+      rt::negacyclicProduct(a, rt::test::fromSigned(constantCoefficients(), kLogN, kConstLogq), kConstLogq);
+  const rt::Params params = rt::test::makeParams(kLogN, kConstLogq, 30);
+  rt::Executor exec(*prog.module, params);
+  for (int call = 0; call < 2; ++call) {
+    auto out = exec.runPolys("times_constant", {a});
+    ASSERT_EQ(out.size(), 1u);
+    EXPECT_TRUE(out[0] == want) << target << " -O" << optLevel << ", call " << call << ": a k differs from the GMP reference";
+  }
+  rt::Executor second(*prog.module, params);
+  EXPECT_TRUE(second.runPolys("times_constant", {a})[0] == want) << "a second executor's prepared constant differs";
+}
+
+INSTANTIATE_TEST_SUITE_P(Targets, KernelConstants,
+                         ::testing::Combine(::testing::Values("cpu", "cpu-avx512", "cuda-emu"), ::testing::Values(0, 2)),
+                         [](const auto &info) {
+                           std::string t = std::get<0>(info.param);
+                           std::replace(t.begin(), t.end(), '-', '_');
+                           return t + "_O" + std::to_string(std::get<1>(info.param));
+                         });
+
 // On cpu-avx512, block 16 runs two vectors per pass, block 8 one, block 4
 // and block 1 the scalar fallback; level groupings whose last forward level
 // is shorter than six stages are regrouped for the in-register tail.

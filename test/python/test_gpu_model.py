@@ -198,16 +198,18 @@ def test_summary_flags_heavy_kernels():
     assert lines[-3].startswith("total: 2 launches")
 
 
-def test_summary_sets_the_keys_preparation_apart():
-    # A sampled trace (fhec-exec --trace-sampled-only) holds the keys' preparation before the call.
-    prep = model.estimate(dict(copy_launch(8), kernel="__fhec_evk_prepare_kernel", phase="NTT"), {"registers": 16}, H100)
+def test_summary_sets_the_preparations_apart():
+    # A sampled trace (fhec-exec --trace-sampled-only) holds the preparations before the call: the
+    # module's constants' (fhe-hoist-constants), the evaluation keys' and the encapsulation keys'.
+    preps = [model.estimate(dict(copy_launch(8), kernel=k, phase="NTT"), {"registers": 16}, H100)
+             for k in ("__fhec_constants_prepare_kernel", "__fhec_evk_prepare_kernel", "__fhec_ek_prepare_38_kernel")]
     call = model.estimate(dict(copy_launch(8), phase="NTT"), {"registers": 16}, H100)
-    total = model.summarize([prep, call, call])
-    assert total["key_prep_launches"] == 1
-    assert total["key_prep_us"] == pytest.approx(prep["us"])
+    total = model.summarize(preps + [call, call])
+    assert total["key_prep_launches"] == 3
+    assert total["key_prep_us"] == pytest.approx(sum(p["us"] for p in preps))
     assert total["call_us"] == pytest.approx(2 * call["us"])
     assert total["call_phases_us"] == {"NTT": pytest.approx(2 * call["us"])}
-    assert "the call: 2 launches" in model.table([prep, call, call], total, H100)
+    assert "the call: 2 launches" in model.table(preps + [call, call], total, H100)
     assert model.summarize([call])["key_prep_launches"] == 0
 
 

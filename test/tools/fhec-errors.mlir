@@ -32,7 +32,7 @@ module attributes {ckks.params = #ckks.params<logN = 6, logQ = 80, logp = 20, se
 // RUN: not fhec run %S/Inputs/tiny-ring.mlir 2>&1 | FileCheck %s --check-prefix=TINY
 // TINY: tiny-ring.mlir:3:46: error: a sparse secret needs its Hamming weight h in [1, N = 32], not 64
 // OLEVEL: fhec: error: unknown optimization level -O3 (expected -O0, -O1 or -O2)
-// DISABLE: fhec: error: --disable-pass=fhe-vectorize: no such optimization pass (passes: fhe-hoist-automorphisms, fhe-reorder-icrt, fhe-merge-ntt-levels, fhe-insert-transposes, fhe-fuse, fhec-plan-workspace)
+// DISABLE: fhec: error: --disable-pass=fhe-vectorize: no such optimization pass (passes: fhe-hoist-automorphisms, fhe-reorder-icrt, fhe-merge-ntt-levels, fhe-insert-transposes, fhe-hoist-constants, fhe-fuse, fhec-plan-workspace)
 // GPUPLAN: fhec: error: --disable-pass=fhec-plan-workspace: a GPU target needs it (its buffers live in the workspace)
 // OPTSYNTAX: fhec: error: --pass-option='fhe-fuse': expected NAME{key=value ...}
 // OPTPASS: fhec: error: --pass-option: no optimization pass named 'fhe-tile'

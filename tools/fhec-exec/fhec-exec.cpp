@@ -185,9 +185,9 @@ int run(int argc, char **argv) {
   function = f->name;
   if (threads) module->setThreads(threads);  // (else OpenMP's default: every core)
   Workload w = random ? generate(manifest, *f) : load(positional[1], *f);
-  // Sampling only, the keys' preparation is sampled too (emulated whole, a
-  // bootstrap's rotation keys take longer than its call): the trace lists its
-  // launches (__fhec_evk_prepare*) before the call's.
+  // Sampling only, the preparations (the module's constants, the keys) are
+  // sampled too (emulated whole, a bootstrap's rotation keys take longer than
+  // its call): the trace lists their launches (__fhec_*) before the call's.
   if (sampledOnly) rt::startGpuTrace(traceBlocks, true);
   rt::Executor exec = makeExecutor(*module, w);
 

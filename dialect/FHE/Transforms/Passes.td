@@ -103,6 +103,23 @@ def FHEInsertTransposes : Pass<"fhe-insert-transposes", "::mlir::ModuleOp"> {
   ];
 }
 
+def FHEHoistConstants : Pass<"fhe-hoist-constants", "::mlir::ModuleOp"> {
+  let summary = "Compute what functions derive from constants alone once, when the module loads";
+  let description = [{
+    Every RNS value a function computes from its `fhe.poly_constant`s alone
+    (a linear transform's encoded diagonals: their CRT and NTT into the
+    basis of its products) and that the rest of the function reads moves,
+    with the ops it needs, into the module's `__fhec_constants_prepare`
+    (no arguments; one result per value, role "const<k>"). The function
+    takes the value as an argument of that role, which the runtime binds to
+    the result of the preparation it runs once when it loads the module and
+    keeps (on the device for GPU targets). A call no longer converts the
+    constants; the module keeps their evaluation forms, m N residues each
+    (m primes of the basis), for as long as it is loaded. Values shared by
+    several functions are prepared once per function.
+  }];
+}
+
 def FHEFuse : Pass<"fhe-fuse", "::mlir::ModuleOp"> {
   let summary = "Kernel fusion: one pass over memory for chains of fhe ops (HE-Booster's FMAC, Jung et al. Section IV)";
   let description = [{

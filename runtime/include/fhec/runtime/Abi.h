@@ -126,6 +126,20 @@ inline std::optional<PlaintextUse> parsePlaintextRole(std::string_view role) {
 /// (coefficients mod Q^2) into the RNS/NTT form region 2 of HE Mul reads.
 constexpr const char *kEvkPrepareFunc = "__fhec_evk_prepare";
 
+/// Name of the generated function that computes, once when the module loads,
+/// the values a function derives from its constants alone (fhe-hoist-constants:
+/// a linear transform's diagonals in RNS/NTT form). It takes no arguments;
+/// each result is an RNS value with role constantRole(k), which the functions
+/// that read it take as an argument of that role.
+constexpr const char *kConstantsPrepareFunc = "__fhec_constants_prepare";
+inline std::string constantRole(int k) { return "const" + std::to_string(k); }
+inline bool isConstantRole(std::string_view role) {
+  if (role.size() <= 5 || role.substr(0, 5) != "const") return false;
+  for (char c : role.substr(5))
+    if (c < '0' || c > '9') return false;
+  return true;
+}
+
 /// The client kernels (key generation, encryption and decryption through NTT
 /// products), a module of their own that codegen/ClientKernels.h builds for
 /// the parameters and rt::KernelArithmetic (Client.h) calls:

@@ -174,6 +174,8 @@ private:
     void *address() { return device.address() ? reinterpret_cast<void *>(device.address()) : host.data(); }
   };
   Resident allocate(size_t words);
+  /// Room for an RNS argument's value (a prepared key or constant).
+  Resident allocateRns(const ManifestArg &a);
   std::unique_ptr<Device> device_;  ///< null: the module's code reads host memory
   /// Tables by (kind, basis, param), shared with the process's other
   /// executors (TableCache.h); a GPU's copies by the host table they copy.
@@ -199,6 +201,12 @@ private:
     bool secret = false;  ///< wiped when dropped
   };
   std::map<std::string, Prepared> keys_;
+  /// What abi::kConstantsPrepareFunc computed when the executor was made (the
+  /// functions' arguments of role "const<k>"), kept across key sets.
+  std::map<std::string, Prepared> constants_;
+  void prepareConstants();
+  /// The prepared value an RNS argument of a call reads, or null.
+  Prepared *prepared(const ManifestArg &a);
   void drop(const std::string &role);
   size_t workspaceBytes_ = 0;
   Transfers lastCall_;

@@ -1,0 +1,162 @@
+// fhe-hoist-constants: what a function computes from its constants alone (a
+// linear transform's encoded diagonals: their CRT and NTT) is computed once,
+// when the module loads, by __fhec_constants_prepare; the function reads the
+// results as arguments (role "const<k>"). Load-time evaluation of constant
+// expressions, as IREE's hoist-into-globals does; the values are those
+// bootstrapping implementations precompute (Cheddar, Lattigo: the diagonals
+// kept in evaluation form). Values several functions read are kept once.
+#include "dialect/FHE/Transforms/Passes.h"
+
+#include "dialect/FHE/IR/FHEDialect.h"
+#include "fhec/runtime/Abi.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/CSE.h"
+
+#include "llvm/ADT/DenseSet.h"
+
+namespace fhec {
+#define GEN_PASS_DEF_FHEHOISTCONSTANTS
+#include "dialect/FHE/Transforms/Passes.h.inc"
+} // namespace fhec
+
+using namespace mlir;
+using namespace fhec;
+
+namespace {
+
+// An op the preparation may compute: a pure fhe op on values (no kernel
+// bookkeeping, no region), all of whose operands are constant.
+bool foldable(Operation *op, const llvm::DenseSet<Value> &constant) {
+  if (!isa<fhe::FHEDialect>(op->getDialect()) || op->getNumRegions() || op->getNumOperands() == 0 ||
+      op->getNumResults() == 0 || isa<fhe::TableOp, fhe::KernelParamOp, fhe::PrimeCountOp>(op))
+    return false;
+  return llvm::all_of(op->getOperands(), [&](Value v) { return constant.contains(v); });
+}
+
+struct FHEHoistConstantsPass : public fhec::impl::FHEHoistConstantsBase<FHEHoistConstantsPass> {
+  using FHEHoistConstantsBase::FHEHoistConstantsBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<func::FuncOp> funcs;
+    for (auto f : module.getOps<func::FuncOp>())
+      if (!f.isExternal() && !f.getName().starts_with("__fhec_")) funcs.push_back(f);
+    for (func::FuncOp f : funcs)
+      if (failed(hoist(module, f))) return signalPassFailure();
+    if (auto prep = module.lookupSymbol<func::FuncOp>(abi::kConstantsPrepareFunc)) shareValues(prep, funcs);
+  }
+
+  // A value several functions read (the same constants, converted alike) is
+  // computed and kept once: the preparation's common subexpressions merged,
+  // its results deduplicated and the functions' roles renumbered.
+  void shareValues(func::FuncOp prep, ArrayRef<func::FuncOp> funcs) {
+    IRRewriter rewriter(prep.getContext());
+    DominanceInfo dominance(prep);
+    eliminateCommonSubExpressions(rewriter, dominance, prep);
+    Operation *ret = prep.getBody().front().getTerminator();
+    llvm::DenseMap<Value, int> index;
+    SmallVector<Value> kept;
+    SmallVector<int> renumber;
+    for (Value v : ret->getOperands()) {
+      auto [it, fresh] = index.try_emplace(v, int(kept.size()));
+      if (fresh) kept.push_back(v);
+      renumber.push_back(it->second);
+    }
+    Builder b(prep.getContext());
+    auto role = [&](int k) { return b.getStringAttr(abi::constantRole(k)); };
+    const StringRef roleName = fhe::FHEDialect::getRoleAttrName();
+    for (func::FuncOp f : funcs)
+      for (unsigned i = 0; i < f.getNumArguments(); ++i)
+        if (auto r = f.getArgAttrOfType<StringAttr>(i, roleName); r && abi::isConstantRole(r.getValue()))
+          f.setArgAttr(i, roleName, role(renumber[size_t(std::stoi(r.getValue().substr(5).str()))]));
+    ret->setOperands(kept);
+    SmallVector<Type> types;
+    SmallVector<DictionaryAttr> attrs;
+    for (auto [k, v] : llvm::enumerate(kept)) {
+      types.push_back(v.getType());
+      attrs.push_back(b.getDictionaryAttr({b.getNamedAttr(roleName, role(int(k)))}));
+    }
+    prep.setType(b.getFunctionType({}, types));
+    prep.setAllResultAttrs(attrs);
+  }
+
+  // The preparation function, created (no arguments, no results) on first use.
+  func::FuncOp preparation(ModuleOp module) {
+    if (auto f = module.lookupSymbol<func::FuncOp>(abi::kConstantsPrepareFunc)) return f;
+    OpBuilder b(module.getContext());
+    b.setInsertionPointToEnd(module.getBody());
+    auto f = func::FuncOp::create(b, module.getLoc(), abi::kConstantsPrepareFunc, b.getFunctionType({}, {}));
+    b.setInsertionPointToStart(f.addEntryBlock());
+    func::ReturnOp::create(b, module.getLoc());
+    return f;
+  }
+
+  LogicalResult hoist(ModuleOp module, func::FuncOp f) {
+    if (!f.getBody().hasOneBlock()) return success();
+    Block &body = f.getBody().front();
+    // Values computed from constants alone, and those of them the rest of
+    // the function reads: RNS values made by an op (a poly_constant itself
+    // is already the module's words).
+    llvm::DenseSet<Value> constant;
+    for (Operation &op : body)
+      if (isa<fhe::PolyConstantOp>(op) || foldable(&op, constant))
+        for (Value r : op.getResults()) constant.insert(r);
+    SmallVector<Value> frontier;
+    for (Operation &op : body) {
+      if (isa<fhe::PolyConstantOp>(op) || !foldable(&op, constant)) continue;
+      for (Value r : op.getResults())
+        if (isa<fhe::RnsType>(r.getType()) && llvm::any_of(r.getUsers(), [&](Operation *u) {
+              return u->getNumResults() == 0 || !constant.contains(u->getResult(0));
+            }))
+          frontier.push_back(r);
+    }
+    if (frontier.empty()) return success();
+
+    // The ops the frontier needs, cloned in order into the preparation.
+    llvm::DenseSet<Operation *> needed;
+    SmallVector<Operation *> work;
+    for (Value v : frontier) work.push_back(v.getDefiningOp());
+    while (!work.empty()) {
+      Operation *op = work.pop_back_val();
+      if (!needed.insert(op).second) continue;
+      for (Value v : op->getOperands()) work.push_back(v.getDefiningOp());
+    }
+    func::FuncOp prep = preparation(module);
+    Operation *ret = prep.getBody().front().getTerminator();
+    OpBuilder b(ret);
+    IRMapping map;
+    for (Operation &op : body)
+      if (needed.contains(&op)) b.clone(op, map);
+    SmallVector<Value> results(ret->getOperands());
+    SmallVector<Type> resultTypes(prep.getResultTypes());
+    SmallVector<Attribute> resultAttrs;
+    if (ArrayAttr a = prep.getAllResultAttrs()) resultAttrs.assign(a.begin(), a.end());
+    resultAttrs.resize(resultTypes.size(), b.getDictionaryAttr({}));
+    auto role = [&](const std::string &r) {
+      return b.getDictionaryAttr({b.getNamedAttr(fhe::FHEDialect::getRoleAttrName(), b.getStringAttr(r))});
+    };
+    for (Value v : frontier) {
+      std::string r = abi::constantRole(int(results.size()));
+      results.push_back(map.lookup(v));
+      resultTypes.push_back(v.getType());
+      resultAttrs.push_back(role(r));
+      // The function reads it as its last argument.
+      unsigned index = f.getNumArguments();
+      if (failed(f.insertArgument(index, v.getType(), role(r), v.getLoc()))) return failure();
+      v.replaceAllUsesWith(f.getArgument(index));
+    }
+    ret->setOperands(results);
+    prep.setType(b.getFunctionType({}, resultTypes));
+    prep.setAllResultAttrs(resultAttrs);
+    // What the function no longer reads.
+    for (Operation &op : llvm::make_early_inc_range(llvm::reverse(body)))
+      if (needed.contains(&op) && op.use_empty()) op.erase();
+    return success();
+  }
+};
+
+} // namespace
