@@ -2,9 +2,8 @@
 // linear transform's encoded diagonals: their CRT and NTT) is computed once,
 // when the module loads, by __fhec_constants_prepare; the function reads the
 // results as arguments (role "const<k>"). Load-time evaluation of constant
-// expressions, as IREE's hoist-into-globals does; the values are those
-// bootstrapping implementations precompute (Cheddar, Lattigo: the diagonals
-// kept in evaluation form). Values several functions read are kept once.
+// expressions, as IREE's hoist-into-globals does. Values several functions
+// read are kept once.
 #include "dialect/FHE/Transforms/Passes.h"
 
 #include "dialect/FHE/IR/FHEDialect.h"
