@@ -12,6 +12,7 @@
 #include <dlfcn.h>
 #include <link.h>
 #include <sys/mman.h>
+#include <set>
 #include <sstream>
 #include <unistd.h>
 
@@ -166,13 +167,12 @@ void Executor::prepareConstants() {
   });
   lastCall_ = {};
   // The device copies of the constants only the preparation read.
-  for (const ManifestArg &a : prep->args) {
-    bool used = false;
-    for (const auto &f : m.functions)
-      for (const auto &b : f.args)
-        used |= &f != prep && b.kind == ManifestArg::Kind::Constant && b.symbol == a.symbol;
-    if (a.kind == ManifestArg::Kind::Constant && !used) deviceConstants_.erase(a.symbol);
-  }
+  std::set<std::string> usedElsewhere;
+  for (const auto &f : m.functions)
+    for (const auto &a : f.args)
+      if (&f != prep && a.kind == ManifestArg::Kind::Constant) usedElsewhere.insert(a.symbol);
+  for (const ManifestArg &a : prep->args)
+    if (a.kind == ManifestArg::Kind::Constant && !usedElsewhere.count(a.symbol)) deviceConstants_.erase(a.symbol);
 }
 
 Executor::Prepared *Executor::prepared(const ManifestArg &a) {

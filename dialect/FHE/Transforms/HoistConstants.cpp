@@ -49,9 +49,10 @@ struct FHEHoistConstantsPass : public fhec::impl::FHEHoistConstantsBase<FHEHoist
     if (auto prep = module.lookupSymbol<func::FuncOp>(abi::kConstantsPrepareFunc)) shareValues(prep, funcs);
   }
 
-  // A value several functions read (the same constants, converted alike) is
-  // computed and kept once: the preparation's common subexpressions merged,
-  // its results deduplicated and the functions' roles renumbered.
+  // The preparation's signature, once every function is hoisted: a value
+  // several functions read (the same constants, converted alike) is computed
+  // and kept once (common subexpressions merged, results deduplicated), and
+  // every const<k> role, the functions' too, numbers the results in order.
   void shareValues(func::FuncOp prep, ArrayRef<func::FuncOp> funcs) {
     IRRewriter rewriter(prep.getContext());
     DominanceInfo dominance(prep);
@@ -65,22 +66,27 @@ struct FHEHoistConstantsPass : public fhec::impl::FHEHoistConstantsBase<FHEHoist
       if (fresh) kept.push_back(v);
       renumber.push_back(it->second);
     }
-    Builder b(prep.getContext());
-    auto role = [&](int k) { return b.getStringAttr(abi::constantRole(k)); };
     const StringRef roleName = fhe::FHEDialect::getRoleAttrName();
     for (func::FuncOp f : funcs)
       for (unsigned i = 0; i < f.getNumArguments(); ++i)
-        if (auto r = f.getArgAttrOfType<StringAttr>(i, roleName); r && abi::isConstantRole(r.getValue()))
-          f.setArgAttr(i, roleName, role(renumber[size_t(std::stoi(r.getValue().substr(5).str()))]));
+        if (auto r = f.getArgAttrOfType<StringAttr>(i, roleName))
+          if (auto k = abi::constantRoleIndex(r.getValue()))
+            f.setArgAttrs(i, roleAttr(renumber[size_t(*k)]));
     ret->setOperands(kept);
     SmallVector<Type> types;
     SmallVector<DictionaryAttr> attrs;
     for (auto [k, v] : llvm::enumerate(kept)) {
       types.push_back(v.getType());
-      attrs.push_back(b.getDictionaryAttr({b.getNamedAttr(roleName, role(int(k)))}));
+      attrs.push_back(roleAttr(int(k)));
     }
-    prep.setType(b.getFunctionType({}, types));
+    prep.setType(FunctionType::get(prep.getContext(), {}, types));
     prep.setAllResultAttrs(attrs);
+  }
+
+  // {fhe.role = "const<k>"}
+  DictionaryAttr roleAttr(int k) {
+    Builder b(&getContext());
+    return b.getDictionaryAttr({b.getNamedAttr(fhe::FHEDialect::getRoleAttrName(), b.getStringAttr(abi::constantRole(k)))});
   }
 
   // The preparation function, created (no arguments, no results) on first use.
@@ -130,27 +136,16 @@ struct FHEHoistConstantsPass : public fhec::impl::FHEHoistConstantsBase<FHEHoist
     IRMapping map;
     for (Operation &op : body)
       if (needed.contains(&op)) b.clone(op, map);
+    // Each value the function reads becomes its last argument and the next
+    // operand of the preparation's return (its signature: shareValues).
     SmallVector<Value> results(ret->getOperands());
-    SmallVector<Type> resultTypes(prep.getResultTypes());
-    SmallVector<Attribute> resultAttrs;
-    if (ArrayAttr a = prep.getAllResultAttrs()) resultAttrs.assign(a.begin(), a.end());
-    resultAttrs.resize(resultTypes.size(), b.getDictionaryAttr({}));
-    auto role = [&](const std::string &r) {
-      return b.getDictionaryAttr({b.getNamedAttr(fhe::FHEDialect::getRoleAttrName(), b.getStringAttr(r))});
-    };
     for (Value v : frontier) {
-      std::string r = abi::constantRole(int(results.size()));
-      results.push_back(map.lookup(v));
-      resultTypes.push_back(v.getType());
-      resultAttrs.push_back(role(r));
-      // The function reads it as its last argument.
       unsigned index = f.getNumArguments();
-      if (failed(f.insertArgument(index, v.getType(), role(r), v.getLoc()))) return failure();
+      if (failed(f.insertArgument(index, v.getType(), roleAttr(int(results.size())), v.getLoc()))) return failure();
+      results.push_back(map.lookup(v));
       v.replaceAllUsesWith(f.getArgument(index));
     }
     ret->setOperands(results);
-    prep.setType(b.getFunctionType({}, resultTypes));
-    prep.setAllResultAttrs(resultAttrs);
     // What the function no longer reads.
     for (Operation &op : llvm::make_early_inc_range(llvm::reverse(body)))
       if (needed.contains(&op) && op.use_empty()) op.erase();

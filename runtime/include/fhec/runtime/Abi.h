@@ -133,12 +133,17 @@ constexpr const char *kEvkPrepareFunc = "__fhec_evk_prepare";
 /// that read it take as an argument of that role.
 constexpr const char *kConstantsPrepareFunc = "__fhec_constants_prepare";
 inline std::string constantRole(int k) { return "const" + std::to_string(k); }
-inline bool isConstantRole(std::string_view role) {
-  if (role.size() <= 5 || role.substr(0, 5) != "const") return false;
-  for (char c : role.substr(5))
-    if (c < '0' || c > '9') return false;
-  return true;
+/// k of a role constantRole(k), or nullopt for other roles.
+inline std::optional<int> constantRoleIndex(std::string_view role) {
+  if (role.size() <= 5 || role.size() > 14 || role.substr(0, 5) != "const") return std::nullopt;
+  int k = 0;
+  for (char c : role.substr(5)) {
+    if (c < '0' || c > '9') return std::nullopt;
+    k = 10 * k + (c - '0');
+  }
+  return k;
 }
+inline bool isConstantRole(std::string_view role) { return constantRoleIndex(role).has_value(); }
 
 /// The client kernels (key generation, encryption and decryption through NTT
 /// products), a module of their own that codegen/ClientKernels.h builds for
