@@ -116,12 +116,15 @@ static void transposeBlock(KernelBuilder &kb, const CoeffRef &mem, Value scratch
 // The GPU form of a coefficient kernel of iCRTs and BigInt ops: one launch
 // of N / kGpuTileCoeffs blocks, each owning a tile of coefficients. Every
 // BigInt of the chain lives in shared memory as a (coefficients, limbs)
-// tile: the kernel's BigInt inputs are copied in and its results out by the
-// whole block (consecutive threads, consecutive words: coalesced), the
-// iCRTs are the block's tiled matrix products (emitGpuIcrtTile), and a
-// BigInt op runs one coefficient per thread of the first warp. False (and
-// nothing emitted) for other chains, and for tiles beyond a block's shared
-// memory.
+// tile: a kernel input is copied in before the op that first reads it and a
+// result out after the op that makes it, by the whole block (consecutive
+// threads, consecutive words: coalesced); the iCRTs are the block's tiled
+// matrix products (emitGpuIcrtTile), and a BigInt op runs one coefficient per
+// thread of the first warp. A chain whose tiles exceed the block's shared
+// memory reuses a tile once its value is dead (a key switch's closing chain
+// of two iCRTs, their sum, the rescale and the additions after it needs
+// three, not six). False (and nothing emitted) for other chains, and for
+// tiles beyond a block's shared memory even so.
 static bool emitGpuTiledKernel(KernelBuilder &kb, ArrayRef<Operation *> ops,
                                const llvm::MapVector<Value, Value> &memory, int64_t N) {
   if (!usesGpuLaunches(kb.options) || N % kGpuTileCoeffs) return false;
@@ -140,27 +143,64 @@ static bool emitGpuTiledKernel(KernelBuilder &kb, ArrayRef<Operation *> ops,
     polys.insert(op->getResult(0));
   }
   if (icrts.empty()) return false;
-  SmallVector<MemRefType> shared = gpuIcrtSharedTypes(kb, icrts);
-  size_t tilesFrom = shared.size();
-  // (An odd row length in words: a warp's lanes then hit different banks.)
-  auto rowWords = [](Value v) { return int64_t(cast<fhe::PolyType>(v.getType()).getLimbs()) | 1; };
-  for (Value v : polys) shared.push_back(kb.sharedType({kGpuTileCoeffs, rowWords(v)}));
-  int64_t bytes = 0;
-  for (MemRefType t : shared) bytes += (t.getNumElements() * t.getElementTypeBitWidth() / 8 + 15) / 16 * 16;
-  if (bytes > abi::kGpuSharedMemoryBytes) return false;
+  // Each BigInt's live range in ops: from the op that makes it (a kernel
+  // input: that first reads it) to the last that reads it; a result copied
+  // out is read once more, after its op, until the next op's barrier.
   llvm::DenseSet<Value> produced;
   for (Operation *op : ops) produced.insert(op->getResult(0));
+  llvm::DenseMap<Value, std::pair<size_t, size_t>> live;
+  for (auto [i, op] : llvm::enumerate(ops)) {
+    for (Value v : op->getOperands())
+      if (polys.contains(v)) {
+        auto [it, fresh] = live.try_emplace(v, i, i);
+        it->second.second = i;
+      }
+    Value r = op->getResult(0);
+    live[r] = {i, memory.count(r) ? i + 1 : i};
+  }
+  // A slot per value, or, when those exceed the block's shared memory,
+  // slots first-fit in ops' order, each free again after its value's range.
+  // (Reuse only when needed: ptxas gave HE Mul's closing chain 70 registers
+  // instead of 64 with its rescaled sum in a reused slot.)
+  llvm::DenseMap<Value, size_t> slotOf;
+  int64_t rowWords = 1;  // (odd, so that a warp's lanes hit different banks)
+  for (Value v : polys) rowWords = std::max(rowWords, int64_t(cast<fhe::PolyType>(v.getType()).getLimbs()) | 1);
+  auto assignSlots = [&](bool reuse) {
+    slotOf.clear();
+    SmallVector<size_t> slotFreeAt;  // the first op index at which each slot is free
+    for (size_t i = 0; i < ops.size(); ++i)
+      for (Value v : polys) {
+        if (live.lookup(v).first != i) continue;
+        size_t s = 0;
+        while (s < slotFreeAt.size() && (!reuse || slotFreeAt[s] > i)) ++s;
+        if (s == slotFreeAt.size()) slotFreeAt.push_back(0);
+        slotFreeAt[s] = live.lookup(v).second + 1;
+        slotOf[v] = s;
+      }
+    return slotFreeAt.size();
+  };
+  SmallVector<MemRefType> shared;
+  size_t tilesFrom = 0;
+  int64_t bytes = 0;
+  for (bool reuse : {false, true}) {
+    shared = gpuIcrtSharedTypes(kb, icrts);
+    tilesFrom = shared.size();
+    shared.append(assignSlots(reuse), kb.sharedType({kGpuTileCoeffs, rowWords}));
+    bytes = 0;
+    for (MemRefType t : shared) bytes += (t.getNumElements() * t.getElementTypeBitWidth() / 8 + 15) / 16 * 16;
+    if (bytes <= abi::kGpuSharedMemoryBytes) break;
+  }
+  if (bytes > abi::kGpuSharedMemoryBytes) return false;
   const int64_t T = kGpuTileCoeffs, threads = kGpuTileThreads;
   kb.gpuLaunch(kb.cidx(N / T), kb.cidx(1), kb.cidx(1), threads, shared,
                [&](Value blk, Value, Value, Value tid, ValueRange sh) {
     GpuTile tile{kb.mul(blk, kb.cidx(T)), tid, arith::RemUIOp::create(kb.b, kb.loc, tid, kb.cidx(T)),
                  arith::DivUIOp::create(kb.b, kb.loc, tid, kb.cidx(T))};
-    llvm::DenseMap<Value, Value> tileOf;
-    for (auto [v, t] : llvm::zip(polys, sh.drop_front(tilesFrom))) tileOf[v] = t;
+    auto tileOf = [&](Value v) { return sh[tilesFrom + slotOf.lookup(v)]; };
     // Tile <-> global memory, (N, L) coefficient-major: the tile's T L words are contiguous there.
     auto copy = [&](Value v, bool in) {
       int64_t L = cast<fhe::PolyType>(v.getType()).getLimbs();
-      Value mem = memory.lookup(v), t = tileOf.lookup(v);
+      Value mem = memory.lookup(v), t = tileOf(v);
       kb.gpuStage(tid, threads, T, L, [&](Value c, Value w) {
         Value at = kb.add(tile.i0, c);
         if (in)
@@ -169,26 +209,25 @@ static bool emitGpuTiledKernel(KernelBuilder &kb, ArrayRef<Operation *> ops,
           kb.store(kb.load(t, {c, w}), mem, {at, w});
       });
     };
-    bool any = false;
-    for (Value v : polys)
-      if (memory.count(v) && !produced.count(v)) copy(v, true), any = true;
-    if (any) kb.barrier();
     SmallVector<Value> icrtShared(sh.take_front(tilesFrom));
-    for (Operation *op : ops) {
+    for (auto [i, op] : llvm::enumerate(ops)) {
+      bool any = false;
+      for (Value v : polys)
+        if (!produced.count(v) && live.lookup(v).first == i) copy(v, true), any = true;
+      if (any) kb.barrier();
       if (auto icrt = dyn_cast<fhe::IcrtOp>(op)) {
-        emitGpuIcrtTile(kb, icrt, memory.lookup(icrt.getInput()), tileOf.lookup(icrt.getResult()), tile, icrtShared);
+        emitGpuIcrtTile(kb, icrt, memory.lookup(icrt.getInput()), tileOf(icrt.getResult()), tile, icrtShared);
       } else {
         Value first = arith::CmpIOp::create(kb.b, kb.loc, arith::CmpIPredicate::ult, tid, kb.cidx(T));
         kb.ifThen(first, [&] {
           SmallVector<CoeffRef> ins;
-          for (Value v : op->getOperands()) ins.push_back(CoeffRef{tileOf.lookup(v), tile.lane, false});
-          emitBigIntBlock(kb, op, ins, CoeffRef{tileOf.lookup(op->getResult(0)), tile.lane, false}, 1);
+          for (Value v : op->getOperands()) ins.push_back(CoeffRef{tileOf(v), tile.lane, false});
+          emitBigIntBlock(kb, op, ins, CoeffRef{tileOf(op->getResult(0)), tile.lane, false}, 1);
         });
       }
       kb.barrier();
+      if (memory.count(op->getResult(0))) copy(op->getResult(0), false);
     }
-    for (Value v : polys)
-      if (memory.count(v) && produced.count(v)) copy(v, false);
   });
   return true;
 }
