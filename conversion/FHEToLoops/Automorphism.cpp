@@ -91,6 +91,17 @@ Value slotSource(KernelBuilder &kb, Value at, Value g, unsigned logN, bool trans
   return transposed ? transposedSlot(kb, from) : from;
 }
 
+} // namespace
+
+Value evalAutomorphismSource(KernelBuilder &kb, fhe::AutomorphismOp op, Value at) {
+  auto t = op.getResult().getType();
+  Value g = arith::IndexCastOp::create(kb.b, kb.loc, kb.b.getI64Type(), kb.kernelParam(op.getGalois()));
+  Value from = slotSource(kb, at, g, t.getLogN(), nttTransposedOrder(*kb.options.target, t.getLogN()));
+  return arith::IndexCastOp::create(kb.b, kb.loc, kb.b.getIndexType(), from);
+}
+
+namespace {
+
 // Coefficient-domain output t of row j: +-x[j][i], negated mod p = p_j.
 Value signedSource(KernelBuilder &kb, const CoeffRef &src, Value j, Value t, Value gInv, int64_t N, Value p) {
   auto [i, negated] = source(kb, t, gInv, N);

@@ -150,6 +150,12 @@ void emitResidueRow(KernelBuilder &kb, llvm::ArrayRef<mlir::Operation *> ops,
                     const llvm::DenseMap<mlir::Value, mlir::Value> &env, llvm::ArrayRef<mlir::Value> results,
                     mlir::Value j);
 
+/// The evaluation-domain slot that `op` moves to slot `at` (an index, in
+/// the target's NTT order): a residue kernel reads its input there (GPU
+/// targets, where fhe-fuse puts an automorphism into the residue kernel
+/// that reads it).
+mlir::Value evalAutomorphismSource(KernelBuilder &kb, fhe::AutomorphismOp op, mlir::Value at);
+
 /// hadamard, add or sub of one element.
 llvm::SmallVector<mlir::Value> emitResidueElement(KernelBuilder &kb, mlir::Operation *op,
                                                   llvm::ArrayRef<llvm::SmallVector<mlir::Value>> args,

@@ -1,6 +1,7 @@
 // Residue-space kernels: the pointwise RNS ops (Hadamard product, add, sub)
 // alone or fused (fhe.fused residue: HE-Booster's FMAC, Jung et al. 2021
-// Section IV, one pass over memory for a whole chain), the transpose between
+// Section IV, one pass over memory for a whole chain; on GPUs with the
+// evaluation-domain automorphisms of its inputs as gathers), the transpose between
 // layouts, and basis_prefix views. With an incomplete NTT (cuTraNTT) an
 // evaluation-domain element is a polynomial of K = 2^k residues mod
 // X^K - zeta_b and the Hadamard product multiplies those small polynomials.
@@ -87,6 +88,13 @@ void ResidueEmitter::element(Value j, Value blk, const PrimeRow &row, int64_t W,
     return vals[v] = e;
   };
   for (Operation *op : ops) {
+    if (auto a = dyn_cast<fhe::AutomorphismOp>(op)) {
+      // A gather of a kernel input (fhe-fuse's, complete NTTs on GPUs only).
+      assert(K == 1 && W == 1 && !vals.count(a.getInput()) && "an automorphism reads a kernel input");
+      Value from = evalAutomorphismSource(kb, a, blk);
+      vals[a.getResult()] = {kb.loadW(env.at(a.getInput()), {j, from}, W)};
+      continue;
+    }
     SmallVector<SmallVector<Value>> args;
     for (Value a : op->getOperands()) args.push_back(get(a));
     vals[op->getResult(0)] = emitResidueElement(kb, op, args, row);
@@ -110,11 +118,13 @@ PrimeRow ResidueEmitter::rowFor(Value j, Value blk, int64_t W) {
 
 void ResidueEmitter::row(Value j) {
   int64_t lanes = kb.options.target->lanes;
-  bool allPrimeMajor = true;
-  for (Operation *op : ops)
+  bool allPrimeMajor = true, gathers = false;
+  for (Operation *op : ops) {
+    gathers |= isa<fhe::AutomorphismOp>(op);
     for (Value v : llvm::concat<Value>(op->getOperands(), op->getResults()))
       allPrimeMajor &= cast<fhe::RnsType>(v.getType()).getLayout() == fhe::Layout::prime_major;
-  int64_t W = K == 1 && allPrimeMajor && N % lanes == 0 ? lanes : 1;
+  }
+  int64_t W = K == 1 && allPrimeMajor && !gathers && N % lanes == 0 ? lanes : 1;
   PrimeRow base = rowFor(j, kb.cidx(0), W);
   kb.loop(kb.cidx(0), kb.cidx(N / K), kb.cidx(W), {}, [&](Value blk, ValueRange) {
     PrimeRow row = base;
@@ -203,7 +213,9 @@ struct FusedResidueLowering : KernelPattern<fhe::FusedOp> {
     SmallVector<Value> donors;
     for (auto [a, input, mem] : llvm::zip(body.getArguments(), op.getInputs(), adaptor.getInputs())) {
       env[a] = mem;
-      if (diesHere(input)) donors.push_back(a);
+      // (An input an automorphism gathers from is read at other elements'
+      // positions: no result may overwrite it.)
+      if (diesHere(input) && llvm::none_of(a.getUsers(), llvm::IsaPred<fhe::AutomorphismOp>)) donors.push_back(a);
     }
     SmallVector<Operation *> ops;
     for (Operation &o : body.without_terminator()) ops.push_back(&o);

@@ -139,6 +139,10 @@ struct FusedRowsLowering : KernelPattern<fhe::FusedOp> {
         !(fused(stages[1], fhe::Space::residue) || isa<fhe::HadamardOp, fhe::AddOp, fhe::SubOp>(stages[1])))
       return op.emitOpError() << "on a GPU target a rows kernel must be a batch of forward NTTs and the residue "
                                  "kernel they feed (as fhe-fuse forms it)";
+    if (auto res = dyn_cast<fhe::FusedOp>(stages[1]))
+      if (llvm::any_of(res.getBody()->without_terminator(), llvm::IsaPred<fhe::AutomorphismOp>))
+        return op.emitOpError() << "on a GPU target a rows kernel's residue kernel cannot gather (fhe.automorphism): "
+                                   "its inputs from the NTTs are one element per thread";
     for (Operation *t : transforms)
       if (failed(checkGpuLevels(t, o))) return failure();
     return success();

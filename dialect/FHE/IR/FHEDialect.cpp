@@ -290,7 +290,21 @@ LogicalResult FusedOp::verifyRegions() {
   for (Operation &op : body.without_terminator()) {
     bool ok = false;
     switch (getSpace()) {
-    case Space::residue: ok = isa<HadamardOp, AddOp, SubOp>(op); break;
+    case Space::residue: {
+      // An automorphism gathers from a kernel input: the permutation of a
+      // complete NTT's prime-major slots.
+      auto a = dyn_cast<AutomorphismOp>(op);
+      ok = isa<HadamardOp, AddOp, SubOp>(op);
+      if (a) {
+        RnsType t = a.getResult().getType();
+        if (!isa<BlockArgument>(a.getInput()) || t.getDomain() != Domain::eval || t.getIncomplete() ||
+            t.getLayout() != Layout::prime_major)
+          return op.emitOpError() << "in a residue kernel must permute a kernel operand's prime-major slots of a "
+                                     "complete NTT";
+        ok = true;
+      }
+      break;
+    }
     case Space::coefficient:
       ok = isa<IcrtOp, CrtOp, PolyAddOp, PolySubOp, PolyNegateOp, PolyShrOp, PolyReduceOp, PolyModRaiseOp,
                PolyAddScalarOp>(op);

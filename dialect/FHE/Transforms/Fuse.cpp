@@ -140,7 +140,7 @@ struct FHEFusePass : public fhec::impl::FHEFuseBase<FHEFusePass> {
       if (shiftIcrt) foldIcrtShift(f);
       if (lazyCrt) markLazyCrt(f);
       if (lazyProducts) markLazyProducts(f);
-      if (residue && failed(fuse(f, fhe::Space::residue))) return signalPassFailure();
+      if (residue && failed(fuse(f, fhe::Space::residue, spec->gpu && gathers))) return signalPassFailure();
       if (coefficient && failed(fuse(f, fhe::Space::coefficient, spec->gpu))) return signalPassFailure();
       if (transform && failed(fuse(f, fhe::Space::transform))) return signalPassFailure();
       if (rows && failed(fuseRows(f, spec->gpu))) return signalPassFailure();
@@ -233,6 +233,24 @@ struct FHEFusePass : public fhec::impl::FHEFuseBase<FHEFusePass> {
     });
   }
 
+  // (j) An automorphism a residue kernel can gather: a complete NTT's
+  // prime-major slots, from a value no residue kernel computes (the
+  // kernel's input), read only by residue ops of its type in one group.
+  static bool isFusableGather(fhe::AutomorphismOp a, Grouping &g) {
+    fhe::RnsType t = a.getResult().getType();
+    if (t.getDomain() != fhe::Domain::eval || t.getIncomplete() || t.getLayout() != fhe::Layout::prime_major ||
+        a->use_empty())
+      return false;
+    if (Operation *def = a.getInput().getDefiningOp(); def && (isResidueOp(def) || isa<fhe::AutomorphismOp>(def)))
+      return false;
+    Operation *first = *a->getUsers().begin();
+    return llvm::all_of(a->getUsers(), [&](Operation *u) {
+      return isResidueOp(u) && residueKey(u) == Type(t) && g.sameGroup(u, first);
+    });
+  }
+
+  // `gpu`: the target's form of each space (coefficient: CRT batches and
+  // the tiled CRT's input in memory; residue: with gathers, (j)).
   LogicalResult fuse(func::FuncOp f, fhe::Space space, bool gpu = false) {
     Block &body = f.getBody().front();
     Grouping g(body);
@@ -261,6 +279,12 @@ struct FHEFusePass : public fhec::impl::FHEFuseBase<FHEFusePass> {
       for (auto [i, a] : llvm::enumerate(candidates))
         for (Operation *b : ArrayRef<Operation *>(candidates).take_front(i))
           if (compatible(a, b)) merge(b, a);
+      // (j) With `gpu` (GPU targets, gathers on): an evaluation-domain
+      // automorphism whose users all lie in one group joins it.
+      if (gpu)
+        for (Operation &op : body.without_terminator())
+          if (auto a = dyn_cast<fhe::AutomorphismOp>(op); a && isFusableGather(a, g))
+            g.tryMerge(*a->getUsers().begin(), a);
     } else {
       // A producer joins the group of its users when all of them are in one
       // group: its BigInt (or residues) then never go to memory. On GPU
@@ -347,6 +371,10 @@ struct FHEFusePass : public fhec::impl::FHEFuseBase<FHEFusePass> {
                                       [](Operation &o) { return isa<fhe::NttOp>(o); })
                        : isa<fhe::NttOp>(t);
         };
+        // (A kernel with gathers (j) reads other threads' elements: not an epilogue.)
+        auto fused = dyn_cast<fhe::FusedOp>(&r);
+        if (fused && llvm::any_of(fused.getBody()->without_terminator(), llvm::IsaPred<fhe::AutomorphismOp>))
+          continue;
         for (Value v : r.getOperands()) {
           Operation *def = v.getDefiningOp();
           if (def && spaceOf(def) == fhe::Space::transform && onlyUser(def, &r) && forward(def) && merge(def)) break;

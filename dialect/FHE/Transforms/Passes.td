@@ -164,6 +164,12 @@ def FHEFuse : Pass<"fhe-fuse", "::mlir::ModuleOp"> {
     (i) Hadamard products and differences whose results only feed iNTTs or
     such differences are marked `lazy`: their residues may stay in [0, 2p),
     the iNTT's input range.
+    (j) On GPU targets, an evaluation-domain automorphism (complete NTT,
+    prime-major) whose users all lie in one residue kernel joins it as a
+    gather: the kernel reads the automorphism's input at the permuted slot
+    (a warp's 32 slots come from one aligned run of 32), so a hoisted
+    rotation's permuted digits never go to memory. On CPU targets (g)
+    permutes whole rows instead.
     Groups are grown greedily and kept only while the graph of kernels stays
     acyclic; the function body is then re-sorted topologically.
   }];
@@ -176,6 +182,8 @@ def FHEFuse : Pass<"fhe-fuse", "::mlir::ModuleOp"> {
     Option<"lazyCrt", "lazy-crt", "bool", /*default=*/"true", "(h) let a CRT feeding only NTTs leave residues in [0, 4p)">,
     Option<"lazyProducts", "lazy-products", "bool", /*default=*/"true",
            "(i) let products and differences feeding only iNTTs leave residues in [0, 2p)">,
+    Option<"gathers", "gathers", "bool", /*default=*/"true",
+           "(j) GPU targets: an evaluation-domain automorphism joins the residue kernel that reads it">,
     Option<"rows", "rows", "bool", /*default=*/"true",
            "(g) take NTTs, automorphisms, the residue chain and iNTTs of one basis row by row (GPU targets: the "
            "forward NTTs and the residue chain they feed in one launch)">,

@@ -15,6 +15,34 @@ func.func @fused_bad_op(%x: !e) {
 }
 
 // -----
+// A residue kernel's automorphism gathers from a kernel operand, not from a
+// value the kernel computes (another thread's element).
+!e = !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = prime_major>
+func.func @fused_gather_of_computed(%x: !e) {
+  %0 = fhe.fused residue (%x) : (!e) -> (!e) {
+  ^bb0(%a: !e):
+    %h = fhe.hadamard %a, %a : !e
+    // expected-error @+1 {{'fhe.automorphism' op in a residue kernel must permute a kernel operand's prime-major slots of a complete NTT}}
+    %r = fhe.automorphism %h {galois = 5 : i64} : !e
+    fhe.yield %r : !e
+  }
+  return
+}
+
+// -----
+!c = !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major>
+func.func @fused_gather_of_coefficients(%x: !c) {
+  %0 = fhe.fused residue (%x) : (!c) -> (!c) {
+  ^bb0(%a: !c):
+    // expected-error @+1 {{'fhe.automorphism' op in a residue kernel must permute a kernel operand's prime-major slots of a complete NTT}}
+    %r = fhe.automorphism %a {galois = 5 : i64} : !c
+    %s = fhe.add %r, %a : !c
+    fhe.yield %s : !c
+  }
+  return
+}
+
+// -----
 !c = !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major>
 !e = !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = prime_major>
 func.func @transform_mixed(%x: !c, %y: !e) {

@@ -3,6 +3,7 @@
 // RUN: fhec-opt --fhec-attach-target=name=cpu-avx512 --fhe-fuse %s | FileCheck %s
 // RUN: fhec-opt --fhec-attach-target=name=cuda --fhe-fuse %s | FileCheck %s --check-prefix=GPU
 // RUN: fhec-opt --fhe-fuse="rows=false" %s | FileCheck %s --check-prefix=NOROWS
+// RUN: fhec-opt --fhec-attach-target=name=cuda --fhe-fuse="gathers=false" %s | FileCheck %s --check-prefix=NOGATHERS
 // RUN: fhec-opt --fhec-attach-target=name=cuda --fhe-select-basis --fhe-fuse --fhe-to-loops %s | FileCheck %s --check-prefix=GPULOOPS
 // RUN: fhec-opt --fhe-select-basis --fhe-fuse --fhe-to-loops %s | FileCheck %s --check-prefix=LOOPS
 // (g) Row pipelines: NTTs, automorphisms, the residue chain and iNTTs of one
@@ -140,10 +141,32 @@ func.func @outside_users(%x: !c1, %k: !e1) -> (!c1, !e1) {
 // CHECK: fhe.yield
 // CHECK-NOT: fhe.automorphism
 // CHECK: return
+// On a GPU (j) the automorphism joins the residue kernel as a gather of the
+// NTT's result, which then stays in memory: no NTT epilogue, no rows kernel.
 // GPU-LABEL: func.func @rotation(
 // GPU-NOT: fhe.fused {{ *}}rows
-// GPU: fhe.automorphism
+// GPU: %[[N:.*]] = fhe.ntt
+// GPU: fhe.fused {{ *}}residue(%[[N]], %{{.*}}, %{{.*}})
+// GPU-NEXT: ^bb0(%[[A:[a-z0-9]+]]:
+// GPU-NEXT: %[[R:.*]] = fhe.automorphism %[[A]] {galois = 5
+// GPU-NEXT: fhe.hadamard %[[R]]
+// GPU-NEXT: fhe.hadamard %[[R]]
 // GPU: return
+// GPULOOPS-LABEL: func.func @rotation(
+// GPULOOPS: call @fhec_rt_phase_begin(%c2_i32{{[_0-9]*}})
+// GPULOOPS: gpu.launch
+// GPULOOPS: arith.muli {{.*}} : i64
+// GPULOOPS: memref.load
+// GPULOOPS: modarith.mul_barrett
+// GPULOOPS: modarith.mul_barrett
+// GPULOOPS: gpu.terminator
+// GPULOOPS: call @fhec_rt_phase_end(%c2_i32{{[_0-9]*}})
+// GPULOOPS: return
+// NOGATHERS-LABEL: func.func @rotation(
+// NOGATHERS: fhe.automorphism
+// NOGATHERS: fhe.fused {{ *}}residue
+// NOGATHERS-NOT: fhe.automorphism
+// NOGATHERS: return
 // NOROWS-LABEL: func.func @rotation(
 // NOROWS-NOT: fhe.fused {{ *}}rows
 // NOROWS: fhe.automorphism
@@ -172,6 +195,13 @@ func.func @rotation(%x: !c1, %k0: !e1, %k1: !e1) -> (!c1, !c1) {
 // Hoisted rotations: the NTT both automorphisms read stays a kernel of its
 // own; both automorphisms join the rows kernel of their products (one
 // residue kernel: the products share a basis).
+// GPU-LABEL: func.func @hoisted(
+// GPU: %[[N:.*]] = fhe.ntt
+// GPU: fhe.fused {{ *}}residue(%[[N]], %{{.*}}, %{{.*}})
+// GPU-NEXT: ^bb0(%[[A:[a-z0-9]+]]:
+// GPU-NEXT: fhe.automorphism %[[A]] {galois = 5
+// GPU-NEXT: fhe.automorphism %[[A]] {galois = 25
+// GPU: return
 // CHECK-LABEL: func.func @hoisted(
 // CHECK: %[[N:.*]] = fhe.ntt
 // CHECK: fhe.fused {{ *}}rows(%[[N]], %{{.*}})
@@ -202,6 +232,10 @@ func.func @hoisted(%x: !c1, %k5: !e1, %k25: !e1) -> (!c1, !c1) {
 
 // An automorphism whose result is also returned stays outside, and so does
 // the NTT that feeds it.
+// GPU-LABEL: func.func @automorphism_used_outside(
+// GPU: %[[R:.*]] = fhe.automorphism
+// GPU-NOT: fhe.automorphism
+// GPU: return
 // CHECK-LABEL: func.func @automorphism_used_outside(
 // CHECK: %[[N:.*]] = fhe.ntt
 // CHECK: %[[R:.*]] = fhe.automorphism %[[N]]
