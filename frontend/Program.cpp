@@ -196,9 +196,17 @@ std::vector<rt::Ciphertext> ProgramExecutor::run(const std::vector<rt::Ciphertex
 std::vector<rt::DeviceCiphertext> ProgramExecutor::runOnDevice(const std::vector<DeviceInput> &inputs,
                                                                unsigned threads,
                                                                const std::vector<std::vector<rt::Complex>> &plaintexts) {
-  if (place() == rt::KernelPlace::Host)
-    throw rt::Error("the program was compiled for " + program_.module().manifest().target +
-                    ", whose code runs on the host: run it on ciphertexts in host memory");
+  exec_.requireDevice(program_.functionName());
+  // The inputs' types first: nothing goes to the device for a call that is refused.
+  std::vector<rt::CiphertextView> types;
+  for (const DeviceInput &i : inputs) {
+    if (!i.host && !i.device)
+      throw rt::Error("an input of '" + program_.functionName() + "' is neither on the host nor on a device");
+    rt::CiphertextView t = i.host ? rt::CiphertextView(*i.host) : rt::CiphertextView();
+    if (!i.host) t.logN = i.device->logN(), t.logq = i.device->logq(), t.logp = i.device->logp(), t.slots = i.device->slots();
+    types.push_back(t);
+  }
+  exec_.checkInputTypes(program_.functionName(), types);
   program_.module().setThreads(int(threads ? threads : std::max(1u, std::thread::hardware_concurrency())));
   auto t0 = std::chrono::steady_clock::now();
   std::vector<rt::DeviceCiphertext> uploaded;
@@ -213,7 +221,6 @@ std::vector<rt::DeviceCiphertext> ProgramExecutor::runOnDevice(const std::vector
     rt::Ciphertext fromOtherDevice;
     const rt::Ciphertext *host = i.host;
     if (!host) {
-      if (!i.device) throw rt::Error("an input of '" + program_.functionName() + "' is neither on the host nor on a device");
       fromOtherDevice = i.device->download();
       host = &fromOtherDevice;
       copied.toHost += i.device->bytes();

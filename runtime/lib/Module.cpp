@@ -377,8 +377,14 @@ const ManifestFunction &Executor::function(const std::string &name) const {
   return *f;
 }
 
-KeySetId Executor::check(const ManifestFunction &f, const std::vector<CiphertextArg> &inputs,
-                         const std::vector<std::vector<Complex>> &plaintexts, std::map<std::string, BigPoly> &encoded) {
+void Executor::requireDevice(const std::string &function) const {
+  if (!device_)
+    throw Error("'" + function + "' runs on the host (a " + module_.manifest().target +
+                " module): pass ciphertexts in host memory, not on a device");
+}
+
+void Executor::checkInputTypes(const std::string &function, const std::vector<CiphertextView> &inputs) const {
+  const ManifestFunction &f = this->function(function);
   const std::string &name = f.name;
   if (inputs.size() != f.inputs.size())
     throw Error("'" + name + "' takes " + std::to_string(f.inputs.size()) + " ciphertexts, got " +
@@ -386,7 +392,6 @@ KeySetId Executor::check(const ManifestFunction &f, const std::vector<Ciphertext
   for (size_t i = 0; i < inputs.size(); ++i) {
     const auto &want = f.inputs[i];
     const auto &c = inputs[i];
-    if (!c.ax.data || !c.bx.data) throw Error("'" + name + "' input " + std::to_string(i) + " has no words");
     if (c.logN != params_.logN || c.logq != want.logq || c.logp != want.logp || c.slots != want.slots)
       throw Error("'" + name + "' input " + std::to_string(i) + ": expected logN=" + std::to_string(params_.logN) +
                   " logq=" + std::to_string(want.logq) + " logp=" + std::to_string(want.logp) +
@@ -394,6 +399,20 @@ KeySetId Executor::check(const ManifestFunction &f, const std::vector<Ciphertext
                   " logq=" + std::to_string(c.logq) + " logp=" + std::to_string(c.logp) +
                   " slots=" + std::to_string(c.slots));
   }
+}
+
+KeySetId Executor::check(const ManifestFunction &f, const std::vector<CiphertextArg> &inputs,
+                         const std::vector<std::vector<Complex>> &plaintexts, std::map<std::string, BigPoly> &encoded) {
+  const std::string &name = f.name;
+  std::vector<CiphertextView> types;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const CiphertextArg &c = inputs[i];
+    if (!c.ax.data || !c.bx.data) throw Error("'" + name + "' input " + std::to_string(i) + " has no words");
+    CiphertextView t;
+    t.logN = c.logN, t.logq = c.logq, t.logp = c.logp, t.slots = c.slots;
+    types.push_back(t);
+  }
+  checkInputTypes(name, types);
   if (plaintexts.size() != f.plaintexts.size())
     throw Error("'" + name + "' takes " + std::to_string(f.plaintexts.size()) + " plaintext argument(s), got " +
                 std::to_string(plaintexts.size()));
@@ -457,9 +476,7 @@ void Executor::run(const std::string &name, const std::vector<CiphertextView> &i
 void Executor::run(const std::string &name, const std::vector<const DeviceCiphertext *> &inputs,
                    std::vector<DeviceCiphertext> &outputs, const std::vector<std::vector<Complex>> &plaintexts) {
   const ManifestFunction &f = function(name);
-  if (!device_)
-    throw Error("'" + name + "' runs on the host (a " + module_.manifest().target +
-                " module): pass ciphertexts in host memory, not on a device");
+  requireDevice(name);
   std::vector<CiphertextArg> in;
   for (size_t i = 0; i < inputs.size(); ++i) {
     const DeviceCiphertext *c = inputs[i];

@@ -242,3 +242,10 @@ def test_a_chain_of_calls_on_the_device_copies_nothing(small, small_ctx, rng):
     # runs on the cpu target after a copy back.
     assert gpu[0](x) == gpu[0](x_dev)
     assert cpu[1](gpu[0](x_dev)) == cpu[1](cpu[0](x))
+    # A call the executor refuses copies nothing: the inputs' types are
+    # checked before any of them goes to the device.
+    executor = gpu[1]._executors[small_ctx][(shapes[1],)]
+    before = fhec.device_transfers()
+    with pytest.raises(fhec.FhecError, match="expected logN="):
+        executor.run_on_device([x._ct], 1, [])
+    assert fhec.device_transfers() == before

@@ -39,7 +39,7 @@
 // DEVICE: output 0: bit-identical
 // DEVICE: copied per call: 0 bytes to the device, 0 back
 // DEVICE-JSON: "on_device": true, "total_ms_median": {{.*}}, "bytes_to_device_per_call": 0, "bytes_to_host_per_call": 0
-// HOST: fhec-exec: --on-device: the module was compiled for cpu, whose code runs on the host
+// HOST: fhec-exec: --on-device: 'add' runs on the host (a cpu module): pass ciphertexts in host memory, not on a device
 // JSON: [
 // JSON-NEXT: {"kernel": "add_kernel", "phase": "{{[A-Za-z]+}}", "grid": [{{[0-9]+}}, 1, 1], "block": [256, 1, 1], "blocks": {{[0-9]+}}, "traced_blocks": 1, "traced_warps": 8, "issue_slots": {{[1-9][0-9]*}},
 // JSON-SAME: "global_requests": {{[1-9][0-9]*}}

@@ -197,8 +197,11 @@ int run(int argc, char **argv) {
   std::vector<rt::DeviceCiphertext> deviceInputs, deviceOutputs;
   std::vector<const rt::DeviceCiphertext *> deviceArgs;
   if (onDevice) {
-    if (exec.place() == rt::KernelPlace::Host)
-      throw rt::Error("--on-device: the module was compiled for " + manifest.target + ", whose code runs on the host");
+    try {
+      exec.requireDevice(f->name);
+    } catch (const rt::Error &e) {
+      throw rt::Error(std::string("--on-device: ") + e.what());
+    }
     for (const rt::Ciphertext &c : w.inputs) deviceInputs.push_back(rt::DeviceCiphertext::upload(c, exec.place()));
     for (const rt::DeviceCiphertext &c : deviceInputs) deviceArgs.push_back(&c);
   }

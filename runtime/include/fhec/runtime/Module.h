@@ -108,6 +108,14 @@ public:
            std::vector<DeviceCiphertext> &outputs, const std::vector<std::vector<Complex>> &plaintexts = {});
   /// Where the module's kernels run (Host for the CPU targets).
   KernelPlace place() const { return module_.manifest().kernels; }
+  /// Throws Error unless the module's kernels run on a device (GPU targets):
+  /// the one check before a call of `function` on ciphertexts on the device,
+  /// and before anything is copied there for it.
+  void requireDevice(const std::string &function) const;
+  /// Throws Error as a call of `function` would for inputs of these types
+  /// (their count; each one's logN, logq, logp and slots; the words are not
+  /// read): checked before anything is copied to the device for the call.
+  void checkInputTypes(const std::string &function, const std::vector<CiphertextView> &inputs) const;
   /// Calls a kernel-level function whose inputs and outputs are BigInt
   /// polynomials (in manifest order), e.g. an fhe-dialect test program; its
   /// RNS arguments are values prepare() made, found by role. Throws Error on
