@@ -163,21 +163,23 @@ static bool emitGpuTiledKernel(KernelBuilder &kb, ArrayRef<Operation *> ops,
   // (Reuse only when needed: ptxas gave HE Mul's closing chain 70 registers
   // instead of 64 with its rescaled sum in a reused slot.)
   llvm::DenseMap<Value, size_t> slotOf;
-  int64_t rowWords = 1;  // (odd, so that a warp's lanes hit different banks)
-  for (Value v : polys) rowWords = std::max(rowWords, int64_t(cast<fhe::PolyType>(v.getType()).getLimbs()) | 1);
+  // Each slot's row length: its widest value's limbs, odd (a warp's lanes
+  // then hit different banks).
+  SmallVector<int64_t> slotWords;
   auto assignSlots = [&](bool reuse) {
     slotOf.clear();
+    slotWords.clear();
     SmallVector<size_t> slotFreeAt;  // the first op index at which each slot is free
     for (size_t i = 0; i < ops.size(); ++i)
       for (Value v : polys) {
         if (live.lookup(v).first != i) continue;
         size_t s = 0;
         while (s < slotFreeAt.size() && (!reuse || slotFreeAt[s] > i)) ++s;
-        if (s == slotFreeAt.size()) slotFreeAt.push_back(0);
+        if (s == slotFreeAt.size()) slotFreeAt.push_back(0), slotWords.push_back(1);
         slotFreeAt[s] = live.lookup(v).second + 1;
+        slotWords[s] = std::max(slotWords[s], int64_t(cast<fhe::PolyType>(v.getType()).getLimbs()) | 1);
         slotOf[v] = s;
       }
-    return slotFreeAt.size();
   };
   SmallVector<MemRefType> shared;
   size_t tilesFrom = 0;
@@ -185,7 +187,8 @@ static bool emitGpuTiledKernel(KernelBuilder &kb, ArrayRef<Operation *> ops,
   for (bool reuse : {false, true}) {
     shared = gpuIcrtSharedTypes(kb, icrts);
     tilesFrom = shared.size();
-    shared.append(assignSlots(reuse), kb.sharedType({kGpuTileCoeffs, rowWords}));
+    assignSlots(reuse);
+    for (int64_t words : slotWords) shared.push_back(kb.sharedType({kGpuTileCoeffs, words}));
     bytes = 0;
     for (MemRefType t : shared) bytes += (t.getNumElements() * t.getElementTypeBitWidth() / 8 + 15) / 16 * 16;
     if (bytes <= abi::kGpuSharedMemoryBytes) break;

@@ -90,7 +90,8 @@ void ResidueEmitter::element(Value j, Value blk, const PrimeRow &row, int64_t W,
   for (Operation *op : ops) {
     if (auto a = dyn_cast<fhe::AutomorphismOp>(op)) {
       // A gather of a kernel input (fhe-fuse's, complete NTTs on GPUs only).
-      assert(K == 1 && W == 1 && !vals.count(a.getInput()) && "an automorphism reads a kernel input");
+      // (The verifier: a kernel operand, complete NTTs; row() takes W = 1.)
+      assert(K == 1 && W == 1 && "a gather reads one residue of a complete NTT");
       Value from = evalAutomorphismSource(kb, a, blk);
       vals[a.getResult()] = {kb.loadW(env.at(a.getInput()), {j, from}, W)};
       continue;

@@ -342,10 +342,15 @@ LogicalResult FusedOp::verifyRegions() {
   } else if (residue) {
     // One iteration space: every value of the kernel has the same basis and ring.
     auto first = dyn_cast<RnsType>(getResultTypes().empty() ? Type() : getResultTypes().front());
+    bool gathers = llvm::any_of(body.without_terminator(), llvm::IsaPred<AutomorphismOp>);
     for (Type t : llvm::concat<const Type>(getInputs().getTypes(), getResultTypes())) {
       auto r = dyn_cast<RnsType>(t);
       if (!r || !first || r.getBasis() != first.getBasis() || r.getLogN() != first.getLogN())
         return emitOpError() << "a residue kernel's operands and results must be RNS values of one basis";
+      // A gather reads one residue per element: the kernel's elements are single residues.
+      if (gathers && (r.getIncomplete() || r.getLayout() != Layout::prime_major))
+        return emitOpError() << "a residue kernel with an automorphism works on prime-major residues of complete "
+                                "NTTs only";
     }
   } else {
     std::optional<unsigned> logN;

@@ -30,6 +30,22 @@ func.func @fused_gather_of_computed(%x: !e) {
 }
 
 // -----
+// A gather reads one residue per element: no incomplete NTT's elements beside it.
+!e = !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = prime_major>
+!ei = !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = eval, layout = prime_major, incomplete = 1>
+func.func @fused_gather_beside_incomplete(%x: !e, %y: !ei) {
+  // expected-error @+1 {{a residue kernel with an automorphism works on prime-major residues of complete NTTs only}}
+  %0:2 = fhe.fused residue (%x, %y) : (!e, !ei) -> (!e, !ei) {
+  ^bb0(%a: !e, %b: !ei):
+    %r = fhe.automorphism %a {galois = 5 : i64} : !e
+    %h = fhe.hadamard %r, %a : !e
+    %s = fhe.add %b, %b : !ei
+    fhe.yield %h, %s : !e, !ei
+  }
+  return
+}
+
+// -----
 !c = !fhe.rns<logN = 4, basis = #fhe.basis<min_bits = 30>, domain = coeff, layout = prime_major>
 func.func @fused_gather_of_coefficients(%x: !c) {
   %0 = fhe.fused residue (%x) : (!c) -> (!c) {
