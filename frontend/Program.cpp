@@ -197,16 +197,22 @@ std::vector<rt::DeviceCiphertext> ProgramExecutor::runOnDevice(const std::vector
                                                                unsigned threads,
                                                                const std::vector<std::vector<rt::Complex>> &plaintexts) {
   exec_.requireDevice(program_.functionName());
-  // The inputs' types first: nothing goes to the device for a call that is refused.
+  // The call's checks first: nothing goes to the device for a call that is refused.
   std::vector<rt::CiphertextView> types;
-  for (const DeviceInput &i : inputs) {
+  for (size_t k = 0; k < inputs.size(); ++k) {
+    const DeviceInput &i = inputs[k];
     if (!i.host && !i.device)
       throw rt::Error("an input of '" + program_.functionName() + "' is neither on the host nor on a device");
+    if (i.host ? i.host->ax.words.empty() : i.device->empty())
+      throw rt::Error("'" + program_.functionName() + "' input " + std::to_string(k) + " has no words");
     rt::CiphertextView t = i.host ? rt::CiphertextView(*i.host) : rt::CiphertextView();
-    if (!i.host) t.logN = i.device->logN(), t.logq = i.device->logq(), t.logp = i.device->logp(), t.slots = i.device->slots();
+    if (!i.host) {
+      t.logN = i.device->logN(), t.logq = i.device->logq(), t.logp = i.device->logp(), t.slots = i.device->slots();
+      t.keySet = i.device->keySet;
+    }
     types.push_back(t);
   }
-  exec_.checkInputTypes(program_.functionName(), types);
+  exec_.checkInputs(program_.functionName(), types, plaintexts);
   program_.module().setThreads(int(threads ? threads : std::max(1u, std::thread::hardware_concurrency())));
   auto t0 = std::chrono::steady_clock::now();
   std::vector<rt::DeviceCiphertext> uploaded;

@@ -383,7 +383,8 @@ void Executor::requireDevice(const std::string &function) const {
                 " module): pass ciphertexts in host memory, not on a device");
 }
 
-void Executor::checkInputTypes(const std::string &function, const std::vector<CiphertextView> &inputs) const {
+KeySetId Executor::checkInputs(const std::string &function, const std::vector<CiphertextView> &inputs,
+                               const std::vector<std::vector<Complex>> &plaintexts) const {
   const ManifestFunction &f = this->function(function);
   const std::string &name = f.name;
   if (inputs.size() != f.inputs.size())
@@ -399,20 +400,6 @@ void Executor::checkInputTypes(const std::string &function, const std::vector<Ci
                   " logq=" + std::to_string(c.logq) + " logp=" + std::to_string(c.logp) +
                   " slots=" + std::to_string(c.slots));
   }
-}
-
-KeySetId Executor::check(const ManifestFunction &f, const std::vector<CiphertextArg> &inputs,
-                         const std::vector<std::vector<Complex>> &plaintexts, std::map<std::string, BigPoly> &encoded) {
-  const std::string &name = f.name;
-  std::vector<CiphertextView> types;
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    const CiphertextArg &c = inputs[i];
-    if (!c.ax.data || !c.bx.data) throw Error("'" + name + "' input " + std::to_string(i) + " has no words");
-    CiphertextView t;
-    t.logN = c.logN, t.logq = c.logq, t.logp = c.logp, t.slots = c.slots;
-    types.push_back(t);
-  }
-  checkInputTypes(name, types);
   if (plaintexts.size() != f.plaintexts.size())
     throw Error("'" + name + "' takes " + std::to_string(f.plaintexts.size()) + " plaintext argument(s), got " +
                 std::to_string(plaintexts.size()));
@@ -431,6 +418,22 @@ KeySetId Executor::check(const ManifestFunction &f, const std::vector<Ciphertext
     else
       keySet = inputs[i].keySet, keySetOwner = "'" + name + "' input " + std::to_string(i);
   }
+  return keySet;
+}
+
+KeySetId Executor::check(const ManifestFunction &f, const std::vector<CiphertextArg> &inputs,
+                         const std::vector<std::vector<Complex>> &plaintexts, std::map<std::string, BigPoly> &encoded) {
+  const std::string &name = f.name;
+  std::vector<CiphertextView> types;
+  for (const CiphertextArg &c : inputs) {
+    CiphertextView t;
+    t.logN = c.logN, t.logq = c.logq, t.logp = c.logp, t.slots = c.slots, t.keySet = c.keySet;
+    types.push_back(t);
+  }
+  KeySetId keySet = checkInputs(name, types, plaintexts);
+  for (size_t i = 0; i < inputs.size(); ++i)
+    if (!inputs[i].ax.data || !inputs[i].bx.data)
+      throw Error("'" + name + "' input " + std::to_string(i) + " has no words");
   // Each plaintext use encoded at its scale and modulus (padded with zeros).
   for (const ManifestArg &a : f.args)
     if (auto use = abi::parsePlaintextRole(a.role); use && !a.output) {

@@ -202,6 +202,9 @@ int run(int argc, char **argv) {
     } catch (const rt::Error &e) {
       throw rt::Error(std::string("--on-device: ") + e.what());
     }
+    // The call's checks before the inputs go to the device.
+    std::vector<rt::CiphertextView> views(w.inputs.begin(), w.inputs.end());
+    exec.checkInputs(f->name, views, w.plaintexts);
     for (const rt::Ciphertext &c : w.inputs) deviceInputs.push_back(rt::DeviceCiphertext::upload(c, exec.place()));
     for (const rt::DeviceCiphertext &c : deviceInputs) deviceArgs.push_back(&c);
   }

@@ -112,10 +112,13 @@ public:
   /// the one check before a call of `function` on ciphertexts on the device,
   /// and before anything is copied there for it.
   void requireDevice(const std::string &function) const;
-  /// Throws Error as a call of `function` would for inputs of these types
-  /// (their count; each one's logN, logq, logp and slots; the words are not
-  /// read): checked before anything is copied to the device for the call.
-  void checkInputTypes(const std::string &function, const std::vector<CiphertextView> &inputs) const;
+  /// Throws Error as a call of `function` would for these inputs and
+  /// plaintexts: their counts, each input's logN, logq, logp and slots, the
+  /// plaintexts' sizes, and the key sets of the inputs and keys (the words
+  /// are not read). Returns the key set of the call's outputs. A call checks
+  /// this first, and runOnDevice before it copies anything to the device.
+  KeySetId checkInputs(const std::string &function, const std::vector<CiphertextView> &inputs,
+                       const std::vector<std::vector<Complex>> &plaintexts) const;
   /// Calls a kernel-level function whose inputs and outputs are BigInt
   /// polynomials (in manifest order), e.g. an fhe-dialect test program; its
   /// RNS arguments are values prepare() made, found by role. Throws Error on
