@@ -34,7 +34,9 @@ struct FHEInsertTransposesPass : public fhec::impl::FHEInsertTransposesBase<FHEI
     SmallVector<fhe::TransposeOp> inserted;
     // CRTs write their natural layout; a consumer that needs the other one
     // reads it through a transpose.
+    // (A kernel fhe-fuse formed keeps its layouts: no transpose inside it.)
     module.walk([&](fhe::CrtOp crt) {
+      if (crt->getParentOfType<fhe::FusedOp>()) return;
       auto t = crt.getResult().getType();
       Layout natural = naturalCrtLayout(crt);
       if (t.getLayout() == natural) return;
@@ -47,6 +49,7 @@ struct FHEInsertTransposesPass : public fhec::impl::FHEInsertTransposesBase<FHEI
     });
     // iCRTs read the coefficient-major layout.
     module.walk([&](fhe::IcrtOp icrt) {
+      if (icrt->getParentOfType<fhe::FusedOp>()) return;
       auto t = cast<fhe::RnsType>(icrt.getInput().getType());
       if (t.getLayout() == Layout::coeff_major) return;
       OpBuilder b(icrt);

@@ -66,3 +66,24 @@ func.func @returned(%x: !p) -> (!e, !c) {
   %1 = fhe.ntt %0 : !c -> !e
   return %1, %0 : !e, !c
 }
+
+// A kernel fhe-fuse formed keeps its layouts (found by fhec-fuzz-mlir: a
+// transpose inside a coefficient kernel does not verify).
+#bf = #fhe.basis<min_bits = 50>
+!pf = !fhe.poly<logN = 4, logq = 40>
+!sf = !fhe.rns<logN = 4, basis = #bf, domain = coeff_scaled, layout = prime_major>
+// INSERT-LABEL: func.func @fused_kept(
+// INSERT-NOT: fhe.transpose
+// INSERT: return
+// FOLD-LABEL: func.func @fused_kept(
+// FOLD-NOT: fhe.transpose
+// FOLD: return
+func.func @fused_kept(%x: !sf, %y: !pf) -> !pf {
+  %0 = fhe.fused coefficient(%x, %y) : (!sf, !pf) -> !pf {
+  ^bb0(%a: !sf, %b: !pf):
+    %1 = fhe.icrt %a {block = 1 : i64, order = #fhe<order matrix>} : !sf -> !pf
+    %2 = fhe.poly_add %1, %b : !pf
+    fhe.yield %2 : !pf
+  }
+  return %0 : !pf
+}
