@@ -155,6 +155,11 @@ void emitResidueRow(KernelBuilder &kb, llvm::ArrayRef<mlir::Operation *> ops,
 /// targets, where fhe-fuse puts an automorphism into the residue kernel
 /// that reads it).
 mlir::Value evalAutomorphismSource(KernelBuilder &kb, fhe::AutomorphismOp op, mlir::Value at);
+/// Whether a residue kernel's input `arg` is read through such a gather (at
+/// other elements' positions): no result may take over its buffer.
+inline bool readByGather(mlir::Value arg) {
+  return llvm::any_of(arg.getUsers(), llvm::IsaPred<fhe::AutomorphismOp>);
+}
 
 /// hadamard, add or sub of one element.
 llvm::SmallVector<mlir::Value> emitResidueElement(KernelBuilder &kb, mlir::Operation *op,

@@ -214,9 +214,7 @@ struct FusedResidueLowering : KernelPattern<fhe::FusedOp> {
     SmallVector<Value> donors;
     for (auto [a, input, mem] : llvm::zip(body.getArguments(), op.getInputs(), adaptor.getInputs())) {
       env[a] = mem;
-      // (An input an automorphism gathers from is read at other elements'
-      // positions: no result may overwrite it.)
-      if (diesHere(input) && llvm::none_of(a.getUsers(), llvm::IsaPred<fhe::AutomorphismOp>)) donors.push_back(a);
+      if (diesHere(input) && !readByGather(a)) donors.push_back(a);
     }
     SmallVector<Operation *> ops;
     for (Operation &o : body.without_terminator()) ops.push_back(&o);

@@ -95,8 +95,7 @@ struct FusedRowsLowering : KernelPattern<fhe::FusedOp> {
         } else {
           for (auto [a, x] : llvm::zip(fused.getBody()->getArguments(), fused.getInputs())) {
             st.env[a] = buffer.at(x);
-            // (Not an input a gather reads: other elements' positions.)
-            if (dies(x) && llvm::none_of(a.getUsers(), llvm::IsaPred<fhe::AutomorphismOp>)) donors.push_back(a);
+            if (dies(x) && !readByGather(a)) donors.push_back(a);
           }
           for (Operation &o : fused.getBody()->without_terminator()) st.ops.push_back(&o);
           for (Value y : fused.getYield().getValues())
