@@ -104,6 +104,28 @@ void signExtend(KernelBuilder &kb, const CoeffRef &in, const CoeffRef &out, Valu
   kb.loop(kb.cidx(Lin), kb.cidx(L), [&](Value w) { kb.storeW(sign, out, i, w); });
 }
 
+// Coefficient i of x * c mod 2^(64 L) by operand scanning over |c|'s words
+// (one pass per nonzero word: the constant's size, not logq's), negated for
+// c < 0.
+void mulScalar(KernelBuilder &kb, const CoeffRef &in, const CoeffRef &out, Value i, const APInt &c, int64_t L) {
+  bool negative = c.isNegative();
+  APInt mag = negative ? -c : c;
+  kb.loop(L, [&](Value w) { kb.store(kb.c64(0), out, i, w); });
+  for (int64_t v = 0; v < L && v < int64_t(mag.getNumWords()); ++v) {
+    uint64_t word = mag.getRawData()[v];
+    if (!word) continue;
+    Value cw = kb.c64(int64_t(word)), off = kb.cidx(v);
+    kb.loop(0, L - v, {kb.c64(0)}, [&](Value w, ValueRange carry) {
+      Value dst = kb.add(w, off);
+      auto [lo, hi] = kb.mulWide(kb.load(in, i, w), cw);
+      auto [sum, o] = kb.addCarry(kb.load(out, i, dst), lo, carry[0]);
+      kb.store(sum, out, i, dst);
+      return SmallVector<Value>{kb.add(hi, o)};
+    });
+  }
+  if (negative) addSub(kb, nullptr, out, out, i, L, true);
+}
+
 } // namespace
 
 void emitShiftRight(KernelBuilder &kb, const CoeffRef &in, const CoeffRef &out, int64_t B, int64_t shift, int64_t Lin,
@@ -137,6 +159,10 @@ void emitBigIntBlock(KernelBuilder &kb, Operation *op, ArrayRef<CoeffRef> ins, c
           signExtend(kb, ins[0], out, i, o.getInput().getType(), L, W);
         })
         .Case<fhe::PolyAddScalarOp>([&](fhe::PolyAddScalarOp o) { addScalar(kb, ins[0], out, i, o.getValue(), L, W); })
+        .Case<fhe::PolyMulScalarOp>([&](fhe::PolyMulScalarOp o) {
+          assert(W == 1 && "a scalar product runs one coefficient at a time");
+          mulScalar(kb, ins[0], out, i, o.getValue(), L);
+        })
         .Default([](Operation *) { llvm_unreachable("not a fusable BigInt op"); });
     maskTop(kb, out, i, t, W);
     return SmallVector<Value>{};
@@ -145,37 +171,20 @@ void emitBigIntBlock(KernelBuilder &kb, Operation *op, ArrayRef<CoeffRef> ins, c
 
 namespace {
 
-// x * |c| by operand scanning over the constant's words, negated for c < 0.
+// x * c, one coefficient at a time (mulScalar); on GPU targets through a
+// kernel of shared-memory tiles (emitCoefficientKernel), whose copies
+// coalesce where a thread's own coefficient's limbs would not.
 struct MulScalarLowering : KernelPattern<fhe::PolyMulScalarOp> {
   using KernelPattern::KernelPattern;
   LogicalResult matchAndRewrite(fhe::PolyMulScalarOp op, OpAdaptor adaptor, ConversionPatternRewriter &rewriter) const override {
     KernelBuilder kb(rewriter, op.getLoc(), options);
     auto t = op.getResult().getType();
-    int64_t L = t.getLimbs();
-    APInt c = op.getValue();
-    bool negative = c.isNegative();
-    APInt mag = negative ? -c : c;
     Value outM = kb.alloc(kb.memrefOf(t));
-    CoeffRef in{adaptor.getInput(), Value()}, out{outM, Value()};
     kb.phaseBegin(abi::Phase::Other);
-    forEachCoefficientBlock(kb, t.getN(), 1, [&](Value i) {
-      kb.loop(L, [&](Value w) { kb.store(kb.c64(0), out, i, w); });
-      // One pass per nonzero word of the constant (its size, not logq's).
-      for (int64_t v = 0; v < L && v < int64_t(mag.getNumWords()); ++v) {
-        uint64_t word = mag.getRawData()[v];
-        if (!word) continue;
-        Value cw = kb.c64(int64_t(word)), off = kb.cidx(v);
-        kb.loop(0, L - v, {kb.c64(0)}, [&](Value w, ValueRange carry) {
-          Value dst = kb.add(w, off);
-          auto [lo, hi] = kb.mulWide(kb.load(in, i, w), cw);
-          auto [s, o] = kb.addCarry(kb.load(out, i, dst), lo, carry[0]);
-          kb.store(s, out, i, dst);
-          return SmallVector<Value>{kb.add(hi, o)};
-        });
-      }
-      if (negative) addSub(kb, nullptr, out, out, i, L, true);
-      maskTop(kb, out, i, t);
-    });
+    llvm::MapVector<Value, Value> memory;
+    memory[op.getInput()] = adaptor.getInput();
+    memory[op.getResult()] = outM;
+    emitCoefficientKernel(kb, {op.getOperation()}, memory, t.getN(), 1);
     kb.phaseEnd(abi::Phase::Other);
     rewriter.replaceOp(op, outM);
     return success();

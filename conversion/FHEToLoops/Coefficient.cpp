@@ -113,8 +113,9 @@ static void transposeBlock(KernelBuilder &kb, const CoeffRef &mem, Value scratch
   });
 }
 
-// The GPU form of a coefficient kernel of iCRTs and BigInt ops: one launch
-// of N / kGpuTileCoeffs blocks, each owning a tile of coefficients. Every
+// The GPU form of a coefficient kernel of BigInt ops, with or without iCRTs
+// (a lone op too): one launch of N / kGpuTileCoeffs blocks, each owning a
+// tile of coefficients. Every
 // BigInt of the chain lives in shared memory as a (coefficients, limbs)
 // tile: a kernel input is copied in before the op that first reads it and a
 // result out after the op that makes it, by the whole block (consecutive
@@ -123,8 +124,10 @@ static void transposeBlock(KernelBuilder &kb, const CoeffRef &mem, Value scratch
 // thread of the first warp. A chain whose tiles exceed the block's shared
 // memory reuses a tile once its value is dead (a key switch's closing chain
 // of two iCRTs, their sum, the rescale and the additions after it needs
-// three, not six). False (and nothing emitted) for other chains, and for
-// tiles beyond a block's shared memory even so.
+// three, not six). Without the tiles a thread would read its own
+// coefficient's limbs, a warp's 32 words 8 L bytes apart, in a grid of only N
+// threads. False (and nothing emitted) for other chains (CRTs, ops across
+// coefficients), and for tiles beyond a block's shared memory even so.
 static bool emitGpuTiledKernel(KernelBuilder &kb, ArrayRef<Operation *> ops,
                                const llvm::MapVector<Value, Value> &memory, int64_t N) {
   if (!usesGpuLaunches(kb.options) || N % kGpuTileCoeffs) return false;
@@ -135,14 +138,13 @@ static bool emitGpuTiledKernel(KernelBuilder &kb, ArrayRef<Operation *> ops,
       if (!hasGpuIcrtTile(icrt, kb.options) || !memory.count(icrt.getInput())) return false;
       icrts.push_back(icrt);
     } else if (!isa<fhe::PolyAddOp, fhe::PolySubOp, fhe::PolyNegateOp, fhe::PolyShrOp, fhe::PolyReduceOp,
-                         fhe::PolyModRaiseOp, fhe::PolyAddScalarOp>(op)) {
+                         fhe::PolyModRaiseOp, fhe::PolyAddScalarOp, fhe::PolyMulScalarOp>(op)) {
       return false;
     }
     for (Value v : op->getOperands())
       if (isa<fhe::PolyType>(v.getType())) polys.insert(v);
     polys.insert(op->getResult(0));
   }
-  if (icrts.empty()) return false;
   // Each BigInt's live range in ops: from the op that makes it (a kernel
   // input: that first reads it) to the last that reads it; a result copied
   // out is read once more, after its op, until the next op's barrier.
@@ -185,7 +187,7 @@ static bool emitGpuTiledKernel(KernelBuilder &kb, ArrayRef<Operation *> ops,
   size_t tilesFrom = 0;
   int64_t bytes = 0;
   for (bool reuse : {false, true}) {
-    shared = gpuIcrtSharedTypes(kb, icrts);
+    shared = icrts.empty() ? SmallVector<MemRefType>{} : gpuIcrtSharedTypes(kb, icrts);
     tilesFrom = shared.size();
     assignSlots(reuse);
     for (int64_t words : slotWords) shared.push_back(kb.sharedType({kGpuTileCoeffs, words}));

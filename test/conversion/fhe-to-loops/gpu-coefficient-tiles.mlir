@@ -79,3 +79,44 @@ func.func @small_close(%x: !s, %y: !s) -> !qs {
   }
   return %0 : !qs
 }
+
+// BigInt kernels without an iCRT take the tiles too: a rescale (the rounding
+// constant, then the shift) in two tiles of 17 words a row (1000 bits), the
+// input copied in by the whole block, the ops in the first warp, the result
+// copied out; and a lone product by a constant.
+// CHECK-LABEL: func.func @rescale(
+// CHECK-SAME: [[X:%[a-z0-9]+]]: memref<32x16xi64>
+// CHECK: gpu.launch {{.*}} threads({{.*}}) in ({{.*}} = %c256,
+// CHECK-SAME: %[[T0:arg[0-9]+]] : memref<32x17xi64, #gpu.address_space<workgroup>>, %[[T1:arg[0-9]+]] : memref<32x17xi64, #gpu.address_space<workgroup>>, %[[T2:arg[0-9]+]] : memref<32x17xi64, #gpu.address_space<workgroup>>) {
+// CHECK: memref.load [[X]][
+// CHECK-NEXT: memref.store %{{.*}}, %[[T0]][
+// CHECK: gpu.barrier
+// CHECK: scf.if
+// CHECK: memref.store %{{.*}}, %[[T1]][
+// CHECK: gpu.barrier
+// CHECK: scf.if
+// CHECK: memref.store %{{.*}}, %[[T2]][
+// CHECK: gpu.barrier
+// CHECK: memref.load %[[T2]][
+// CHECK-NEXT: memref.store
+// CHECK: gpu.terminator
+func.func @rescale(%x: !q) -> !p {
+  %0 = fhe.fused coefficient(%x) : (!q) -> !p {
+  ^bb0(%a: !q):
+    %1 = fhe.poly_add_scalar %a {value = 512 : i64} : !q
+    %2 = fhe.poly_mod_raise %1 : !q -> !p
+    fhe.yield %2 : !p
+  }
+  return %0 : !p
+}
+
+// CHECK-LABEL: func.func @times_constant(
+// CHECK: gpu.launch {{.*}} threads({{.*}}) in ({{.*}} = %c256,
+// CHECK-SAME: memref<32x17xi64, #gpu.address_space<workgroup>>, %{{.*}} : memref<32x17xi64, #gpu.address_space<workgroup>>) {
+// CHECK: gpu.barrier
+// CHECK: arith.mului
+// CHECK: gpu.terminator
+func.func @times_constant(%x: !p) -> !p {
+  %0 = fhe.poly_mul_scalar %x {value = 12345678901 : i64} : !p
+  return %0 : !p
+}
