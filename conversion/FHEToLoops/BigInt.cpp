@@ -142,8 +142,9 @@ void emitBigIntBlock(KernelBuilder &kb, Operation *op, ArrayRef<CoeffRef> ins, c
   int64_t L = t.getLimbs();
   SmallVector<CoeffRef> refs(ins);
   refs.push_back(out);
-  // Vectors of W coefficients with word-major (limb-major) operands.
-  int64_t W = kb.lanesFor(B, refs);
+  // Vectors of W coefficients with word-major (limb-major) operands; a
+  // product by a constant (mulScalar) one coefficient at a time.
+  int64_t W = isa<fhe::PolyMulScalarOp>(op) ? 1 : kb.lanesFor(B, refs);
   kb.loop(kb.cidx(0), kb.cidx(B), kb.cidx(W), {}, [&](Value i, ValueRange) {
     llvm::TypeSwitch<Operation *>(op)
         .Case<fhe::PolyAddOp>([&](auto) { addSub(kb, &ins[0], ins[1], out, i, L, false, W); })
@@ -159,10 +160,7 @@ void emitBigIntBlock(KernelBuilder &kb, Operation *op, ArrayRef<CoeffRef> ins, c
           signExtend(kb, ins[0], out, i, o.getInput().getType(), L, W);
         })
         .Case<fhe::PolyAddScalarOp>([&](fhe::PolyAddScalarOp o) { addScalar(kb, ins[0], out, i, o.getValue(), L, W); })
-        .Case<fhe::PolyMulScalarOp>([&](fhe::PolyMulScalarOp o) {
-          assert(W == 1 && "a scalar product runs one coefficient at a time");
-          mulScalar(kb, ins[0], out, i, o.getValue(), L);
-        })
+        .Case<fhe::PolyMulScalarOp>([&](fhe::PolyMulScalarOp o) { mulScalar(kb, ins[0], out, i, o.getValue(), L); })
         .Default([](Operation *) { llvm_unreachable("not a fusable BigInt op"); });
     maskTop(kb, out, i, t, W);
     return SmallVector<Value>{};

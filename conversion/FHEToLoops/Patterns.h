@@ -69,7 +69,9 @@ void emitGpuIcrtTile(KernelBuilder &kb, fhe::IcrtOp op, mlir::Value in, mlir::Va
 /// fhe.icrt_sum on a block: `ins` the windows' residues, `addend` optional.
 void emitIcrtSumBlock(KernelBuilder &kb, fhe::IcrtSumOp op, llvm::ArrayRef<CoeffRef> ins, const CoeffRef *addend,
                       const CoeffRef &out, int64_t B);
-/// The BigInt pointwise ops that fuse (poly_add, poly_sub, poly_negate, poly_shr, poly_reduce).
+/// The BigInt pointwise ops of a block: those that fuse (poly_add, poly_sub,
+/// poly_negate, poly_shr, poly_reduce, poly_mod_raise, poly_add_scalar) and
+/// poly_mul_scalar (alone; on GPU targets in a tiled kernel).
 void emitBigIntBlock(KernelBuilder &kb, mlir::Operation *op, llvm::ArrayRef<CoeffRef> ins, const CoeffRef &out,
                      int64_t B);
 /// floor(x / 2^shift) of a block: Lout limbs of the result from Lin of x.

@@ -25,9 +25,10 @@
 // RUN: not fhec-exec %t.cpu.so --random --function=add --on-device 2>&1 | FileCheck %s --check-prefix=HOST
 // --trace-sampled-only runs only the traced blocks (the cost model's trace of
 // a program too long to emulate whole): its outputs are not the program's, so
-// it is refused with anything that would check them. (Here each grid's blocks
-// are all traced: the footprint is not estimated; the runtime's GpuTrace
-// tests check the estimate.)
+// it is refused with anything that would check them. (Here each grid's 8
+// blocks, one a 32-coefficient tile of the BigInt addition, are all traced:
+// the footprint is not estimated; the runtime's GpuTrace tests check the
+// estimate.)
 // RUN: fhec-exec %t.traced.so --random --function=add --gpu-trace=%t.sampled.json --trace-blocks=8 --trace-sampled-only | FileCheck %s --check-prefix=SAMPLED
 // RUN: FileCheck %s --check-prefix=SAMPLED-JSON < %t.sampled.json
 // RUN: not fhec-exec %t.traced.so --random --function=add --gpu-trace=%t.s.json --trace-sampled-only --expect-from=%t.cpu.so 2>&1 | FileCheck %s --check-prefix=SAMPLED-CHECKED
@@ -47,7 +48,7 @@
 // UNTRACED: fhec-exec: --gpu-trace: no traced launch (compile the module with --target=cuda-emu --gpu-trace)
 // BLOCKS: usage: fhec-exec
 // SAMPLED: output 0: not checked (--trace-sampled-only ran part of each launch)
-// SAMPLED-JSON: "blocks": [[GRID:[1-8]]], "traced_blocks": [[GRID]],{{.*}}"footprint_estimated": false}
+// SAMPLED-JSON: "blocks": 8, "traced_blocks": 8,{{.*}}"footprint_estimated": false}
 // SAMPLED-CHECKED: fhec-exec: --trace-sampled-only runs part of each launch: it needs --gpu-trace and --random, one run and no --expect-from
 // PLAIN: output 0: bit-identical
 // PLAIN: copied per call: 4096 bytes to the device, 4096 back

@@ -81,13 +81,14 @@ func.func @small_close(%x: !s, %y: !s) -> !qs {
 }
 
 // BigInt kernels without an iCRT take the tiles too: a rescale (the rounding
-// constant, then the shift) in two tiles of 17 words a row (1000 bits), the
-// input copied in by the whole block, the ops in the first warp, the result
-// copied out; and a lone product by a constant.
+// constant, then the shift) in three tiles of 17 words a row (1000 bits):
+// the input copied in by the whole block, the ops in the first warp, the
+// result copied out; and a lone product by a constant (negative, two words)
+// in two.
 // CHECK-LABEL: func.func @rescale(
 // CHECK-SAME: [[X:%[a-z0-9]+]]: memref<32x16xi64>
 // CHECK: gpu.launch {{.*}} threads({{.*}}) in ({{.*}} = %c256,
-// CHECK-SAME: %[[T0:arg[0-9]+]] : memref<32x17xi64, #gpu.address_space<workgroup>>, %[[T1:arg[0-9]+]] : memref<32x17xi64, #gpu.address_space<workgroup>>, %[[T2:arg[0-9]+]] : memref<32x17xi64, #gpu.address_space<workgroup>>) {
+// CHECK-SAME: workgroup(%[[T0:arg[0-9]+]] : memref<32x17xi64, #gpu.address_space<workgroup>>, %[[T1:arg[0-9]+]] : memref<32x17xi64, #gpu.address_space<workgroup>>, %[[T2:arg[0-9]+]] : memref<32x17xi64, #gpu.address_space<workgroup>>) {
 // CHECK: memref.load [[X]][
 // CHECK-NEXT: memref.store %{{.*}}, %[[T0]][
 // CHECK: gpu.barrier
@@ -100,23 +101,26 @@ func.func @small_close(%x: !s, %y: !s) -> !qs {
 // CHECK: memref.load %[[T2]][
 // CHECK-NEXT: memref.store
 // CHECK: gpu.terminator
-func.func @rescale(%x: !q) -> !p {
-  %0 = fhe.fused coefficient(%x) : (!q) -> !p {
-  ^bb0(%a: !q):
-    %1 = fhe.poly_add_scalar %a {value = 512 : i64} : !q
-    %2 = fhe.poly_mod_raise %1 : !q -> !p
-    fhe.yield %2 : !p
+func.func @rescale(%x: !p) -> !q {
+  %0 = fhe.fused coefficient(%x) : (!p) -> !q {
+  ^bb0(%a: !p):
+    %1 = fhe.poly_add_scalar %a {value = 512 : i64} : !p
+    %2 = fhe.poly_shr %1 {shift = 10 : i64} : !p -> !q
+    fhe.yield %2 : !q
   }
-  return %0 : !p
+  return %0 : !q
 }
 
 // CHECK-LABEL: func.func @times_constant(
 // CHECK: gpu.launch {{.*}} threads({{.*}}) in ({{.*}} = %c256,
-// CHECK-SAME: memref<32x17xi64, #gpu.address_space<workgroup>>, %{{.*}} : memref<32x17xi64, #gpu.address_space<workgroup>>) {
+// CHECK-SAME: workgroup(%{{.*}} : memref<32x17xi64, #gpu.address_space<workgroup>>, %{{.*}} : memref<32x17xi64, #gpu.address_space<workgroup>>) {
 // CHECK: gpu.barrier
-// CHECK: arith.mului
+// CHECK: arith.mului_extended %{{.*}}, %c{{-?[0-9]+}}_i64
+// CHECK: arith.mului_extended %{{.*}}, %c{{-?[0-9]+}}_i64
+// CHECK: arith.subi
+// CHECK: gpu.barrier
 // CHECK: gpu.terminator
 func.func @times_constant(%x: !p) -> !p {
-  %0 = fhe.poly_mul_scalar %x {value = 12345678901 : i64} : !p
+  %0 = fhe.poly_mul_scalar %x {value = -123456789012345678901234567 : i128} : !p
   return %0 : !p
 }
