@@ -137,6 +137,11 @@ void emitShiftRight(KernelBuilder &kb, const CoeffRef &in, const CoeffRef &out, 
   });
 }
 
+bool isBigIntBlockOp(Operation *op) {
+  return isa<fhe::PolyAddOp, fhe::PolySubOp, fhe::PolyNegateOp, fhe::PolyShrOp, fhe::PolyReduceOp, fhe::PolyModRaiseOp,
+             fhe::PolyAddScalarOp, fhe::PolyMulScalarOp>(op);
+}
+
 void emitBigIntBlock(KernelBuilder &kb, Operation *op, ArrayRef<CoeffRef> ins, const CoeffRef &out, int64_t B) {
   auto t = cast<fhe::PolyType>(op->getResult(0).getType());
   int64_t L = t.getLimbs();

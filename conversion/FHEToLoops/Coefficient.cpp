@@ -137,8 +137,7 @@ static bool emitGpuTiledKernel(KernelBuilder &kb, ArrayRef<Operation *> ops,
     if (auto icrt = dyn_cast<fhe::IcrtOp>(op)) {
       if (!hasGpuIcrtTile(icrt, kb.options) || !memory.count(icrt.getInput())) return false;
       icrts.push_back(icrt);
-    } else if (!isa<fhe::PolyAddOp, fhe::PolySubOp, fhe::PolyNegateOp, fhe::PolyShrOp, fhe::PolyReduceOp,
-                         fhe::PolyModRaiseOp, fhe::PolyAddScalarOp, fhe::PolyMulScalarOp>(op)) {
+    } else if (!isBigIntBlockOp(op)) {
       return false;
     }
     for (Value v : op->getOperands())

@@ -74,6 +74,8 @@ void emitIcrtSumBlock(KernelBuilder &kb, fhe::IcrtSumOp op, llvm::ArrayRef<Coeff
 /// poly_mul_scalar (alone; on GPU targets in a tiled kernel).
 void emitBigIntBlock(KernelBuilder &kb, mlir::Operation *op, llvm::ArrayRef<CoeffRef> ins, const CoeffRef &out,
                      int64_t B);
+/// Whether emitBigIntBlock emits `op`.
+bool isBigIntBlockOp(mlir::Operation *op);
 /// floor(x / 2^shift) of a block: Lout limbs of the result from Lin of x.
 void emitShiftRight(KernelBuilder &kb, const CoeffRef &in, const CoeffRef &out, int64_t B, int64_t shift, int64_t Lin,
                     int64_t Lout);
