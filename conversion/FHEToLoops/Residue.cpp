@@ -70,6 +70,84 @@ ResidueEmitter::ResidueEmitter(KernelBuilder &kb, ArrayRef<Operation *> ops, con
   zetas = K > 1 ? kb.table(abi::TableKind::IncompleteZeta, basis, t0.getIncomplete(), t0.getLogN()) : Value();
 }
 
+namespace {
+
+// Lazy sums of products on 32-bit residue words (HE-Booster's FMAC, Jung et
+// al. 2021 Section IV, with the reduction deferred as in Harvey 2014): a tree
+// of fhe.add over at least kLazyProducts Hadamard products, each used only
+// by the tree and no kernel result, sums the 64-bit products x y < p^2 and
+// reduces once, not a Barrett reduction and a modular add per product. A
+// 64-bit word holds 2^(64 - 2b) products of b-bit primes (16 at b = 30).
+constexpr int64_t kLazyProducts = 3;
+
+struct LazySums {
+  llvm::DenseSet<Operation *> ops;  // the trees' adds and products
+  int64_t capacity = 0;             // products a 64-bit sum holds
+
+  LazySums(const KernelBuilder &kb, ArrayRef<Operation *> chain, ArrayRef<Value> results, fhe::BasisAttr basis,
+           int64_t K) {
+    int64_t b = int64_t(basis.getPrimeBits());
+    // b <= 30: a reduced sum's two halves below 4p < 2^32; b >= 28: the
+    // quotient's correction below takes at most 8 steps.
+    if (!kb.options.target->gpu || kb.options.target->wordBits != 32 || K != 1 || b < 28 || b > 30) return;
+    capacity = int64_t(1) << (64 - 2 * b);
+    llvm::SmallPtrSet<Operation *, 32> in(chain.begin(), chain.end());
+    // v's only use is an fhe.add of the chain and it is no result.
+    auto feedsSum = [&](Value v) {
+      return v.hasOneUse() && !llvm::is_contained(results, v) && isa<fhe::AddOp>(*v.user_begin()) &&
+             in.contains(*v.user_begin());
+    };
+    for (Operation *root : chain) {
+      if (!isa<fhe::AddOp>(root) || feedsSum(root->getResult(0))) continue;
+      SmallVector<Operation *> tree, work{root};
+      int64_t products = 0;
+      while (!work.empty()) {
+        Operation *a = work.pop_back_val();
+        tree.push_back(a);
+        for (Value v : a->getOperands()) {
+          Operation *d = v.getDefiningOp();
+          if (!d || !in.contains(d) || !feedsSum(v)) continue;
+          if (isa<fhe::AddOp>(d)) work.push_back(d);
+          if (isa<fhe::HadamardOp>(d)) {
+            tree.push_back(d);
+            ++products;
+          }
+        }
+      }
+      if (products >= kLazyProducts) ops.insert(tree.begin(), tree.end());
+    }
+  }
+};
+
+// z mod p for a 64-bit z = zh 2^32 + zl: zh (2^32 mod p) + zl, each by
+// Shoup's product (any 32-bit x, Algo. 2) into [0, 2p), then [0, p). The
+// constants come from Barrett's mu = floor(2^(2b) / p): floor(2^32 / p) =
+// floor(mu / 2^(2b - 32)); floor(2^64 / p) = mu 2^(64 - 2b) + c, c < 2^(64 - 2b)
+// found by binary steps on the remainder.
+struct WideReduction {
+  Value p, one, oneShoup, r32, r32Shoup;
+  WideReduction(KernelBuilder &kb, const PrimeRow &row, int64_t b) : p(row.p), one(kb.c64(1)) {
+    oneShoup = kb.shr(row.mu, kb.c64(2 * b - 32));
+    r32 = kb.sub(kb.c64(int64_t(1) << 32), kb.mul(row.p, oneShoup));
+    Value q = kb.shl(row.mu, kb.c64(64 - 2 * b));
+    Value rem = kb.sub(kb.c64(0), kb.mul(q, row.p));  // 2^64 - q p, in [0, 2^(64 - 2b) p)
+    for (int64_t s = 64 - 2 * b - 1; s >= 0; --s) {
+      Value step = kb.shl(row.p, kb.c64(s));
+      Value ge = arith::CmpIOp::create(kb.b, kb.loc, arith::CmpIPredicate::uge, rem, step);
+      rem = arith::SelectOp::create(kb.b, kb.loc, ge, kb.sub(rem, step), rem);
+      q = arith::SelectOp::create(kb.b, kb.loc, ge, kb.add(q, kb.c64(int64_t(1) << s)), q);
+    }
+    r32Shoup = kb.sub(q, kb.shl(oneShoup, kb.c64(32)));
+  }
+  Value operator()(KernelBuilder &kb, Value z) const {
+    Value hi = kb.mulShoup(kb.shr(z, kb.c64(32)), r32, r32Shoup, p, 2);
+    Value lo = kb.mulShoup(kb.bitAnd(z, kb.c64(0xffffffff)), one, oneShoup, p, 2);
+    return kb.reduce(kb.add(hi, lo), p, 4, 1);
+  }
+};
+
+} // namespace
+
 void ResidueEmitter::element(Value j, Value blk, const PrimeRow &row, int64_t W,
                              const llvm::DenseMap<Value, Value> *known) {
   llvm::DenseMap<Value, SmallVector<Value>> vals;
@@ -87,7 +165,44 @@ void ResidueEmitter::element(Value j, Value blk, const PrimeRow &row, int64_t W,
     for (int64_t u = 0; u < K; ++u) e.push_back(kb.loadW(env.at(v), idxOf(v, u), W));
     return vals[v] = e;
   };
+  LazySums lazy(kb, ops, results, basis, K);
+  // A lazy value: its 64-bit sum and the products it may hold (a reduced
+  // residue, below p, counts as one).
+  llvm::DenseMap<Value, std::pair<Value, int64_t>> wide;
+  std::optional<WideReduction> reduceWide;
+  auto reduced = [&](Value z) {
+    if (!reduceWide) reduceWide.emplace(kb, row, int64_t(basis.getPrimeBits()));
+    return (*reduceWide)(kb, z);
+  };
+  auto wideOf = [&](Value v) -> std::pair<Value, int64_t> {
+    auto it = wide.find(v);
+    return it != wide.end() ? it->second : std::pair<Value, int64_t>{get(v)[0], 1};
+  };
+  // x y as one 32 x 32 -> 64-bit multiply (PTX mul.wide.u32).
+  auto wideProduct = [&](Value x, Value y) {
+    auto w32 = [&](Value v) { return kb.widen(arith::TruncIOp::create(kb.b, kb.loc, kb.b.getI32Type(), v)); };
+    return kb.mul(w32(x), w32(y));
+  };
   for (Operation *op : ops) {
+    if (lazy.ops.contains(op)) {
+      Value r = op->getResult(0);
+      if (isa<fhe::HadamardOp>(op)) {
+        wide[r] = {wideProduct(get(op->getOperand(0))[0], get(op->getOperand(1))[0]), 1};
+        continue;
+      }
+      auto x = wideOf(op->getOperand(0)), y = wideOf(op->getOperand(1));
+      while (x.second + y.second > lazy.capacity) {
+        auto &big = x.second >= y.second ? x : y;
+        big = {reduced(big.first), 1};
+      }
+      std::pair<Value, int64_t> sum{kb.add(x.first, y.first), x.second + y.second};
+      // The tree's root: reduced once.
+      if (r.hasOneUse() && lazy.ops.contains(*r.user_begin()) && !llvm::is_contained(results, r))
+        wide[r] = sum;
+      else
+        vals[r] = {reduced(sum.first)};
+      continue;
+    }
     if (auto a = dyn_cast<fhe::AutomorphismOp>(op)) {
       // A gather of a kernel input (fhe-fuse's, complete NTTs on GPUs only).
       // (The verifier: a kernel operand, complete NTTs; row() takes W = 1.)
