@@ -40,6 +40,7 @@ public:
   }
 
   bool sameGroup(Operation *a, Operation *b) { return leader(a) == leader(b); }
+  unsigned leaderOf(Operation *op) const { return leader(op); }
 
   // Merges the groups of a and b unless that makes the group graph cyclic.
   bool tryMerge(Operation *a, Operation *b) {
@@ -275,10 +276,19 @@ struct FHEFusePass : public fhec::impl::FHEFuseBase<FHEFusePass> {
           if (compatible(a, b)) merge(b, a);
     } else if (residueSpace) {
       // Producer-consumer and sibling ops of one basis: everything that can
-      // share one pass over the residues.
-      for (auto [i, a] : llvm::enumerate(candidates))
-        for (Operation *b : ArrayRef<Operation *>(candidates).take_front(i))
-          if (compatible(a, b)) merge(b, a);
+      // share one pass over the residues. A merge of a's group with a group
+      // that failed since a's group last changed fails again (the grouping is
+      // the same): each such group is tried once.
+      for (auto [i, a] : llvm::enumerate(candidates)) {
+        llvm::SmallDenseSet<unsigned, 16> failed;
+        for (Operation *b : ArrayRef<Operation *>(candidates).take_front(i)) {
+          if (!compatible(a, b) || g.sameGroup(a, b) || failed.contains(g.leaderOf(b))) continue;
+          if (g.tryMerge(b, a))
+            failed.clear();
+          else
+            failed.insert(g.leaderOf(b));
+        }
+      }
       // (j) With `gpu` (GPU targets, gathers on): an evaluation-domain
       // automorphism whose users all lie in one group joins it.
       if (gpu)
