@@ -45,11 +45,21 @@ public:
   // Merges the groups of a and b unless that makes the group graph cyclic.
   bool tryMerge(Operation *a, Operation *b) {
     if (sameGroup(a, b)) return true;
+    unsigned n = members(a) + members(b);
     llvm::IntEqClasses before = groups;
     groups.join(index.lookup(a), index.lookup(b));
-    if (acyclic()) return true;
+    if (acyclic()) {
+      sizes[leader(a)] = n;
+      return true;
+    }
     groups = std::move(before);
     return false;
+  }
+
+  // The number of ops in op's group.
+  unsigned members(Operation *op) const {
+    auto it = sizes.find(leader(op));
+    return it == sizes.end() ? 1 : it->second;
   }
 
   // Groups of at least two ops, members in program order.
@@ -105,7 +115,13 @@ private:
   // that undid a rejected merge kept every old node in its bump allocator
   // (20 GB for a full-slot bootstrap).
   llvm::IntEqClasses groups;
+  llvm::DenseMap<unsigned, unsigned> sizes;  // by leader, groups of two or more
 };
+
+// GPU targets: the most members of a batch (transforms, lone CRTs), whose
+// launch takes each one's input and output pointers as kernel parameters:
+// PTX before ISA 8.1 allows 4352 bytes of them (544 pointers).
+constexpr unsigned kMaxGpuBatch = 128;
 
 // A CRT with prime-major residues: on GPU targets a tiled launch of its own (emitGpuCrt).
 bool isPrimeMajorCrt(Operation *op) {
@@ -143,7 +159,7 @@ struct FHEFusePass : public fhec::impl::FHEFuseBase<FHEFusePass> {
       if (lazyProducts) markLazyProducts(f);
       if (residue && failed(fuse(f, fhe::Space::residue, spec->gpu && gathers))) return signalPassFailure();
       if (coefficient && failed(fuse(f, fhe::Space::coefficient, spec->gpu))) return signalPassFailure();
-      if (transform && failed(fuse(f, fhe::Space::transform))) return signalPassFailure();
+      if (transform && failed(fuse(f, fhe::Space::transform, spec->gpu))) return signalPassFailure();
       if (rows && failed(fuseRows(f, spec->gpu))) return signalPassFailure();
     }
   }
@@ -273,7 +289,7 @@ struct FHEFusePass : public fhec::impl::FHEFuseBase<FHEFusePass> {
       // acyclicity check keeps transforms that depend on each other apart.
       for (auto [i, a] : llvm::enumerate(candidates))
         for (Operation *b : ArrayRef<Operation *>(candidates).take_front(i))
-          if (compatible(a, b)) merge(b, a);
+          if (compatible(a, b) && (!gpu || g.members(a) + g.members(b) <= kMaxGpuBatch)) merge(b, a);
     } else if (residueSpace) {
       // Producer-consumer and sibling ops of one basis: everything that can
       // share one pass over the residues. A merge of a's group with a group
@@ -328,7 +344,7 @@ struct FHEFusePass : public fhec::impl::FHEFuseBase<FHEFusePass> {
           if (isPrimeMajorCrt(op) && !grouped.count(op)) lone.push_back(op);
         for (auto [i, a] : llvm::enumerate(lone))
           for (Operation *b : ArrayRef<Operation *>(lone).take_front(i))
-            if (fhe::sameShape(a, b)) {
+            if (fhe::sameShape(a, b) && g.members(b) < kMaxGpuBatch) {
               merge(b, a);
               break;
             }
