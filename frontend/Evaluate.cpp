@@ -241,6 +241,7 @@ struct ReferenceOps {
   FailureOr<rt::Ciphertext> linearTransform(ckks::LinearTransformOp o, const rt::Ciphertext &a) {
     ckks::BsgsPlan plan = o.getPlan();
     int logp = int(o.getConstantLogScale());
+    if (params.dnum > 1) return linearTransformHoisted(o, a);
     std::map<int64_t, rt::Ciphertext> babies;
     for (int64_t b : plan.babies) {
       if (b == 0) {
@@ -273,6 +274,33 @@ struct ReferenceOps {
     if (giants.empty()) return *sum;
     rt::Ciphertext rotated = rt::referenceRotateSum(params, giants, form());
     return sum ? rt::referenceAdd(*sum, rotated) : rotated;
+  }
+  // With hybrid key switching: double hoisting (referenceLinearTransformHoisted).
+  FailureOr<rt::Ciphertext> linearTransformHoisted(ckks::LinearTransformOp o, const rt::Ciphertext &a) {
+    ckks::BsgsPlan plan = o.getPlan();
+    int logp = int(o.getConstantLogScale());
+    auto key = [&](int64_t rotation) -> FailureOr<const rt::RotationKey *> {
+      if (rotation == 0) return static_cast<const rt::RotationKey *>(nullptr);
+      uint64_t g = rt::galoisForRotation(params.logN, rotation);
+      const rt::RotationKey *rk = rotationKey(g);
+      if (!rk) return o.emitOpError() << "needs the rotation key of Galois element " << g;
+      return rk;
+    };
+    std::vector<Vec> diagonals = o.getDiagonalRows();
+    std::vector<rt::HoistedGiantStep> steps;
+    for (auto &[giant, members] : plan.groups) {
+      FailureOr<const rt::RotationKey *> gk = key(giant);
+      if (failed(gk)) return failure();
+      rt::HoistedGiantStep &step = steps.emplace_back();
+      step.giant = *gk;
+      for (auto [b, i] : members) {
+        FailureOr<const rt::RotationKey *> bk = key(b);
+        if (failed(bk)) return failure();
+        step.members.emplace_back(*bk, rt::encode(ckks::rotatedDiagonal(diagonals[i], giant), params.logN, logp,
+                                                  a.logq()));
+      }
+    }
+    return rt::referenceLinearTransformHoisted(params, a, steps, logp, form());
   }
 };
 

@@ -4,6 +4,8 @@
 // windows, of a few primes each, for |X| < P / 4: see below).
 #pragma once
 
+#include <algorithm>
+
 namespace fhec {
 
 /// Bits of P for a negacyclic product of operands below 2^logA and 2^logB:
@@ -37,6 +39,26 @@ inline unsigned region2Bits(unsigned logN, unsigned logq, unsigned logQ, unsigne
 inline unsigned hybridKeySwitchBits(unsigned logN, unsigned logP, unsigned logKey, unsigned dnum,
                                     unsigned switches = 1) {
   return accumulatedProductBits(logN, logP, logKey, dnum * switches);
+}
+
+/// A double-hoisted linear transform (hybrid key switching): its `terms`
+/// plaintext products (below 2^plainBits) with the baby rotations' key-switch
+/// products before the division by P (dnum digits) plus P x (one term more),
+/// and the giant rotations' key-switch products, all summed before one iCRT
+/// (the last within a doubling of the first).
+inline unsigned hoistedLinearTransformBits(unsigned logN, unsigned logP, unsigned logKey, unsigned dnum,
+                                           unsigned plainBits, unsigned terms) {
+  unsigned switched = hybridKeySwitchBits(logN, logP, logKey, dnum + 1) - 4;
+  return accumulatedProductBits(logN, switched, plainBits, 2 * terms);
+}
+
+/// The bits of a plaintext encoded at scale 2^logScale from values of modulus
+/// at most 2^logMax: rt::encode's coefficients are rounded real and
+/// imaginary parts of the inverse special FFT (an average of the values
+/// times roots of unity), so |m| <= 2^(logScale + logMax) + 1/2; one bit for
+/// the rounding, one for the sign (magnitudeBits' count).
+inline unsigned plaintextBitsBound(unsigned logScale, int logMax) {
+  return unsigned(std::max<int>(1, int(logScale) + std::max(logMax, 0) + 2));
 }
 
 // The client kernels (codegen/ClientKernels.h), for a secret of any Hamming

@@ -219,12 +219,15 @@ struct CKKSToFHEPass : public fhec::impl::CKKSToFHEBase<CKKSToFHEPass> {
     // (HE Mul, rotation, conjugation) runs at; lower levels read a prefix.
     // A linear transform sums its giant steps' key-switch products in this
     // basis (a prefix at its level) before one iCRT: sized for the most terms.
-    unsigned maxLogq = 0, switches = 1, region2Max = 0;
+    // With hybrid key switching a transform is double-hoisted: its sums over
+    // the baby steps' key-switch products stay in this basis too.
+    unsigned maxLogq = 0, switches = 1, region2Max = 0, hoistedMax = 0;
     module.walk([&](Operation *op) {
       if (auto lt = dyn_cast<ckks::LinearTransformOp>(op)) {
         unsigned giants = unsigned(lt.getPlan().giantRotations()), logq = lt.getInput().getType().getLogq();
         switches = std::max(switches, giants);
         region2Max = std::max(region2Max, region2Bits(params.getLogN(), logq, params.getLogQ(), giants));
+        if (params.getDnum() > 1) hoistedMax = std::max(hoistedMax, FheBuilder::hoistedLinearTransformBits(lt, params));
       }
       if (isa<ckks::MulOp>(op)) maxLogq = std::max(maxLogq, cast<ckks::MulOp>(op).getType().getLogq());
       if (!ckks::keySwitchGaloisElements(op).empty() || isa<ckks::DecapsulateOp>(op))
@@ -235,8 +238,9 @@ struct CKKSToFHEPass : public fhec::impl::CKKSToFHEBase<CKKSToFHEPass> {
     if (maxLogq) {
       // Hybrid key switching reads the whole key basis at every level.
       unsigned bits = params.getDnum() > 1
-                          ? hybridKeySwitchBits(params.getLogN(), params.getLogP(), params.getLargestLogModulus(),
-                                                params.getDnum(), switches)
+                          ? std::max(hoistedMax, hybridKeySwitchBits(params.getLogN(), params.getLogP(),
+                                                                     params.getLargestLogModulus(), params.getDnum(),
+                                                                     switches))
                           : std::max(region2Max, region2Bits(params.getLogN(), maxLogq, params.getLogQ()));
       evkBasis = fhe::BasisAttr::get(ctx, bits);
       emitPrepare(module, params, abi::kEvkPrepareFunc, params.getLargestLogModulus(), evkBasis);

@@ -8,6 +8,7 @@
 #include "fhec/runtime/Automorphism.h"
 #include "fhec/runtime/Keys.h"
 
+#include <cmath>
 #include <optional>
 
 using namespace mlir;
@@ -140,7 +141,8 @@ Pair FheBuilder::encapsulate(Location loc, Pair x, unsigned logq) {
   return {times(key.first), fhe::PolyAddOp::create(b, loc, times(key.second), x.second)};
 }
 
-// ckks.linear_transform, baby-step giant-step: the baby rotations of x
+// ckks.linear_transform with dnum = 1 (hybrid key switching: linearTransformHoisted),
+// baby-step giant-step: the baby rotations of x
 // (their key switches share x's decomposition after fhe-hoist-automorphisms),
 // then per giant step the products with its rotated diagonals summed in the
 // evaluation domain, so one iNTT/iCRT per polynomial gives the sum mod q
@@ -148,6 +150,7 @@ Pair FheBuilder::encapsulate(Location loc, Pair x, unsigned logq) {
 // is converted once), sized for the largest: x's coefficients are below q,
 // the encoded diagonals' (read centered) below 2^bits of the widest.
 FailureOr<Pair> FheBuilder::linearTransform(ckks::LinearTransformOp o, Pair x) {
+  if (hybrid()) return linearTransformHoisted(o, x);
   Location loc = o.getLoc();
   auto t = o.getInput().getType();
   unsigned logN = params.getLogN(), logq = t.getLogq();
@@ -212,6 +215,89 @@ FailureOr<Pair> FheBuilder::linearTransform(ckks::LinearTransformOp o, Pair x) {
   Pair rotated = finishKeySwitch(loc, *switched, logq);
   return Pair{ax0 ? fhe::PolyAddOp::create(b, loc, ax0, rotated.first).getResult() : rotated.first,
               fhe::PolyAddOp::create(b, loc, bx, rotated.second)};
+}
+
+unsigned FheBuilder::hoistedLinearTransformBits(ckks::LinearTransformOp o, ckks::ParamsAttr params) {
+  double largest = 0;
+  for (const std::vector<rt::Complex> &row : o.getDiagonalRows())
+    for (const rt::Complex &v : row) largest = std::max(largest, std::abs(v));
+  int logMax = 0;
+  if (largest > 0) std::frexp(largest, &logMax);  // largest < 2^logMax
+  unsigned plainBits = plaintextBitsBound(unsigned(o.getConstantLogScale()), logMax);
+  return fhec::hoistedLinearTransformBits(params.getLogN(), params.getLogP(), params.getLargestLogModulus(),
+                                          params.getDnum(), plainBits, unsigned(o.getOffsets().size()));
+}
+
+// ckks.linear_transform with hybrid key switching: double hoisting (Bossuat,
+// Mouchet, Troncoso-Pastoriza, Hubaux, Eurocrypt 2021, Sec. 4;
+// referenceLinearTransformHoisted). The baby rotations stay in the key
+// basis's evaluation domain before their division by P: their key-switch
+// products, with P phi_b(bx) (an evaluation-domain automorphism of P bx)
+// added to the second, and P x for baby 0. A giant step sums its plaintext
+// products there (the diagonals CRT'd centered into the key basis, which
+// CKKSToFHE sizes with hoistedLinearTransformBits); only its ax sum leaves,
+// by one iNTT, iCRT and shift, as the giant rotation's input, whose
+// key-switch products join the two sums with phi_g of its bx sum. The
+// transform ends in one iNTT, iCRT and shift per polynomial: no baby
+// rotation makes the round trip out of the evaluation domain and back.
+FailureOr<Pair> FheBuilder::linearTransformHoisted(ckks::LinearTransformOp o, Pair x) {
+  Location loc = o.getLoc();
+  unsigned logN = params.getLogN(), logq = o.getInput().getType().getLogq(), logP = params.getLogP();
+  const unsigned wide = logq + logP;
+  const bool centered = centeredKeySwitch();
+  if (evkBasis.getMinBits() < hoistedLinearTransformBits(o, params))
+    return o.emitOpError() << "the key basis (" << evkBasis.getMinBits() << " bits) cannot hold its hoisted sums ("
+                           << hoistedLinearTransformBits(o, params) << " bits)";
+  ckks::BsgsPlan plan = o.getPlan();
+  std::vector<std::vector<rt::Complex>> rows = o.getDiagonalRows();
+  // P v mod qP in the key basis's evaluation domain.
+  auto scaled = [&](Value v) {
+    Value raised = fhe::PolyModRaiseOp::create(b, loc, polyType(wide), v);
+    // 2^logP, a positive signed constant.
+    IntegerAttr P = b.getIntegerAttr(b.getIntegerType(logP + 2), APInt::getOneBitSet(logP + 2, logP));
+    Value px = fhe::PolyMulScalarOp::create(b, loc, raised, P);
+    return toEval(loc, px, evkBasis, centered);
+  };
+  Value pb = scaled(x.second);
+  llvm::DenseMap<int64_t, Pair> babies;
+  for (int64_t baby : plan.babies) {
+    if (baby == 0) {
+      babies[0] = {scaled(x.first), pb};
+      continue;
+    }
+    const uint64_t g = rt::galoisForRotation(int(logN), baby);
+    KeySwitchProducts p = switchKeyProducts(loc, {x.first, Value()}, logq, state.rotationKeys.at(g), g, evkBasis);
+    Value rotated = fhe::AutomorphismOp::create(b, loc, pb.getType(), pb, b.getI64IntegerAttr(int64_t(g)));
+    babies[baby] = {p.ax, fhe::AddOp::create(b, loc, p.bx, rotated)};
+  }
+  auto accumulate = [&](Value &acc, Value v) { acc = acc ? fhe::AddOp::create(b, loc, acc, v).getResult() : v; };
+  Value sumA, sumB;
+  for (auto &[giant, members] : plan.groups) {
+    Value wa, wb;
+    for (auto [baby, i] : members) {
+      FailureOr<Value> m =
+          plaintext(o, ckks::rotatedDiagonal(rows[i], giant), o.getConstantLogScale(), logq, /*narrow=*/true);
+      if (failed(m)) return failure();
+      // Centered: the residues of its small signed coefficients.
+      Value me = toEval(loc, *m, evkBasis, /*centered=*/true);
+      Pair in = babies.at(baby);
+      accumulate(wa, fhe::HadamardOp::create(b, loc, in.first, me));
+      accumulate(wb, fhe::HadamardOp::create(b, loc, in.second, me));
+    }
+    if (giant == 0) {
+      accumulate(sumA, wa);
+      accumulate(sumB, wb);
+      continue;
+    }
+    const uint64_t g = rt::galoisForRotation(int(logN), giant);
+    Value a = fhe::PolyShrOp::create(b, loc, polyType(logq), toPoly(loc, wa, wide), int64_t(logP), centered);
+    KeySwitchProducts p = switchKeyProducts(loc, {a, Value()}, logq, state.rotationKeys.at(g), g, evkBasis);
+    accumulate(sumA, p.ax);
+    accumulate(sumB, fhe::AddOp::create(b, loc, p.bx,
+                                        fhe::AutomorphismOp::create(b, loc, wb.getType(), wb,
+                                                                    b.getI64IntegerAttr(int64_t(g)))));
+  }
+  return finishKeySwitch(loc, KeySwitchProducts{sumA, sumB, Value()}, logq);
 }
 
 namespace {

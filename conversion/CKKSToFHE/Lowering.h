@@ -87,6 +87,9 @@ public:
   Pair switchKey(mlir::Location loc, Pair x, unsigned logq, const KeyParts &key, uint64_t g);
   Pair encapsulate(mlir::Location loc, Pair x, unsigned logq);
   mlir::FailureOr<Pair> linearTransform(ckks::LinearTransformOp o, Pair x);
+  /// The key basis's bits a double-hoisted `o` needs (hybrid key switching):
+  /// hoistedLinearTransformBits with its diagonals' plaintextBitsBound.
+  static unsigned hoistedLinearTransformBits(ckks::LinearTransformOp o, ckks::ParamsAttr params);
 
   mlir::OpBuilder &builder() { return b; }
   fhe::PolyType polyType(unsigned logq) { return fhe::PolyType::get(b.getContext(), params.getLogN(), logq); }
@@ -102,6 +105,7 @@ private:
   KeySwitchProducts switchKeyProducts(mlir::Location loc, Pair x, unsigned logq, const KeyParts &key, uint64_t g,
                                       fhe::BasisAttr basis);
   Pair finishKeySwitch(mlir::Location loc, const KeySwitchProducts &p, unsigned logq);
+  mlir::FailureOr<Pair> linearTransformHoisted(ckks::LinearTransformOp o, Pair x);
   fhe::RnsType rnsType(fhe::BasisAttr basis, fhe::Domain d) {
     return fhe::RnsType::get(b.getContext(), params.getLogN(), basis, d, fhe::Layout::prime_major);
   }

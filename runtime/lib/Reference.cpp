@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <optional>
 #include <string>
 
@@ -400,6 +401,63 @@ Ciphertext referenceRotateSum(const Params &params, const std::vector<std::pair<
     sum->bRot = add(sum->bRot, p.bRot);
   }
   return finishKeySwitch(*sum, terms[0].first, form);
+}
+
+Ciphertext referenceLinearTransformHoisted(const Params &params, const Ciphertext &x,
+                                           const std::vector<HoistedGiantStep> &steps, int logScale,
+                                           KeySwitchForm form) {
+  if (params.dnum < 2) throw Error("linear transform with double hoisting: needs hybrid key switching (dnum > 1)");
+  if (steps.empty()) throw Error("linear transform with double hoisting: no giant steps");
+  const int logq = x.logq(), logP = params.logP(), wide = logq + logP, logN = x.logN();
+  const bool round = form == KeySwitchForm::Centered;
+  // P x mod qP.
+  mpz_t P;
+  mpz_init(P);
+  mpz_setbit(P, mp_bitcnt_t(logP));
+  BigPoly pa = mulScalar(signExtend(x.ax, wide), P), pb = mulScalar(signExtend(x.bx, wide), P);
+  mpz_clear(P);
+  const std::vector<BigPoly> d = keySwitchDigits(params, x.ax, form);
+  // Per baby step (by Galois element; 1: none): its key switch's products
+  // mod qP before the shift, P phi_b(bx) added to the second.
+  std::map<uint64_t, std::pair<BigPoly, BigPoly>> babies;
+  auto baby = [&](const RotationKey *rk) -> const std::pair<BigPoly, BigPoly> & {
+    const uint64_t g = rk ? rk->galois : 1;
+    if (auto it = babies.find(g); it != babies.end()) return it->second;
+    if (!rk) return babies.emplace(g, std::make_pair(pa, pb)).first->second;
+    requireKey(params, rk->ax, rk->bx, logN, "linear transform: a baby step's rotation key");
+    std::vector<BigPoly> dg;
+    for (const BigPoly &dj : d) dg.push_back(automorphism(dj, g));
+    return babies
+        .emplace(g, std::make_pair(hybridKeySwitchProduct(dg, rk->ax),
+                                   add(hybridKeySwitchProduct(dg, rk->bx), automorphism(pb, g))))
+        .first->second;
+  };
+  BigPoly sumA(logN, wide), sumB(logN, wide);
+  for (const HoistedGiantStep &step : steps) {
+    BigPoly wa(logN, wide), wb(logN, wide);
+    for (const auto &[rk, m] : step.members) {
+      requireSameRing(x.ax, m, "linear transform: a diagonal");
+      if (m.logq != logq) throw Error("linear transform: a diagonal is mod 2^" + std::to_string(m.logq));
+      const BigPoly mw = signExtend(m, wide);
+      const auto &[ia, ib] = baby(rk);
+      wa = add(wa, negacyclicProduct(ia, mw, wide));
+      wb = add(wb, negacyclicProduct(ib, mw, wide));
+    }
+    if (!step.giant) {
+      sumA = add(sumA, wa);
+      sumB = add(sumB, wb);
+      continue;
+    }
+    const RotationKey &rk = *step.giant;
+    requireKey(params, rk.ax, rk.bx, logN, "linear transform: a giant step's rotation key");
+    // The giant step's input: its ax sum divided by P (its bx sum is rotated
+    // and stays mod qP).
+    Ciphertext a{shiftRight(wa, logP, round), BigPoly(logN, logq), x.logp, x.slots, x.keySet};
+    KeySwitchProducts p = switchKeyProducts(params, a, rk.ax, rk.bx, rk.galois, form);
+    sumA = add(sumA, p.ax);
+    sumB = add(add(sumB, p.bx), automorphism(wb, rk.galois));
+  }
+  return {shiftRight(sumA, logP, round), shiftRight(sumB, logP, round), x.logp + logScale, x.slots, x.keySet};
 }
 
 Ciphertext referenceEncapsulate(const Params &params, const Ciphertext &c, const EncapsulationKey &ek,

@@ -221,6 +221,56 @@ TEST(Reference, RotateSumShiftsTheSummedProductsOnce) {
   EXPECT_THROW(referenceRotateSum(p, {{a, &rk}, {b, &rk}}), Error);
 }
 
+// referenceLinearTransformHoisted (double hoisting): with the plaintext 1 its
+// one division by P is exactly a rotation's: baby 0 alone is x, a baby step
+// alone in giant step 0 is referenceRotate by it, and baby 0 in a giant step
+// is referenceRotate by the giant step; with a plaintext m and baby 0 alone
+// it is referenceMulPlain. dnum = 1 is refused.
+TEST(Reference, HoistedLinearTransformDividesByPOnce) {
+  SecureRandom rng;
+  for (int dnum : {2, 3})
+    for (KeySwitchForm form : {KeySwitchForm::Centered, KeySwitchForm::Heaan}) {
+      Params p = makeParams(4, 200, 30, 4);
+      p.dnum = dnum;
+      const int logq = 150;
+      Ciphertext x{randomPoly(4, logq, rng), randomPoly(4, logq, rng), 30, 8};
+      RotationKey rb, rg;
+      rb.galois = galoisForRotation(4, 1);
+      rg.galois = galoisForRotation(4, 2);
+      for (int j = 0; j < dnum; ++j)
+        for (auto *v : {&rb.ax, &rb.bx, &rg.ax, &rg.bx}) v->push_back(randomPoly(4, p.logKey(), rng));
+      BigPoly one(4, logq), m(4, logq);
+      mpz_class c = 1;
+      one.set(0, c.get_mpz_t());
+      for (size_t i = 0; i < m.N(); ++i) {
+        c = int(i % 7) - 3;  // small signed coefficients
+        m.set(i, c.get_mpz_t());
+      }
+      auto run = [&](const RotationKey *giant, const RotationKey *baby, const BigPoly &pt) {
+        HoistedGiantStep step;
+        step.giant = giant;
+        step.members.emplace_back(baby, pt);
+        return referenceLinearTransformHoisted(p, x, {step}, 0, form);
+      };
+      Ciphertext id = run(nullptr, nullptr, one), rotB = run(nullptr, &rb, one), rotG = run(&rg, nullptr, one);
+      EXPECT_EQ(id.ax, x.ax);
+      EXPECT_EQ(id.bx, x.bx);
+      Ciphertext wantB = referenceRotate(p, x, rb, form), wantG = referenceRotate(p, x, rg, form);
+      EXPECT_EQ(rotB.ax, wantB.ax) << dnum << " " << int(form);
+      EXPECT_EQ(rotB.bx, wantB.bx) << dnum << " " << int(form);
+      EXPECT_EQ(rotG.ax, wantG.ax) << dnum << " " << int(form);
+      EXPECT_EQ(rotG.bx, wantG.bx) << dnum << " " << int(form);
+      Ciphertext prod = run(nullptr, nullptr, m), want = referenceMulPlain(x, m, 0);
+      EXPECT_EQ(prod.ax, want.ax);
+      EXPECT_EQ(prod.bx, want.bx);
+    }
+  Params p = makeParams(4, 200, 30, 4);
+  Ciphertext x{BigPoly(4, 150), BigPoly(4, 150), 30, 8};
+  HoistedGiantStep step;
+  step.members.emplace_back(nullptr, BigPoly(4, 150));
+  EXPECT_THROW(referenceLinearTransformHoisted(p, x, {step}, 0), Error);
+}
+
 TEST(Reference, MismatchedOperandsAreReported) {
   SecureRandom rng;
   Params p = makeParams(4, 100, 20, 4);

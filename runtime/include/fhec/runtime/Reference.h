@@ -6,6 +6,7 @@
 #include "fhec/runtime/Ciphertext.h"
 #include "fhec/runtime/Keys.h"
 
+#include <utility>
 #include <vector>
 
 namespace fhec::rt {
@@ -88,6 +89,27 @@ Ciphertext referenceRotate(const Params &params, const Ciphertext &c, const Rota
 Ciphertext referenceRotateSum(const Params &params,
                               const std::vector<std::pair<Ciphertext, const RotationKey *>> &terms,
                               KeySwitchForm form = KeySwitchForm::Centered);
+/// One giant step of a linear transform: its rotation key (null for giant
+/// step 0) and its products, each a baby step's rotation key (null for baby
+/// step 0) and the plaintext (the diagonal rotated by the giant step, encoded
+/// mod q, small signed coefficients).
+struct HoistedGiantStep {
+  const RotationKey *giant = nullptr;
+  std::vector<std::pair<const RotationKey *, BigPoly>> members;
+};
+/// ckks.linear_transform with hybrid key switching (dnum > 1), double
+/// hoisting (Bossuat, Mouchet, Troncoso-Pastoriza, Hubaux, Eurocrypt 2021,
+/// Sec. 4): baby step b's rotation is kept before its division by P, as
+/// (k_ax, k_bx + P phi_b(bx)) mod qP (baby 0: P x), k the key switch's
+/// products; a giant step's sum of plaintext products is taken mod qP; its ax
+/// sum divided by P (floor, rounded in the centered form) is the giant
+/// rotation's input, whose key-switch products join the sums with phi_g of
+/// the giant step's bx sum; the transform ends in one division by P per
+/// polynomial. logp += logScale. Throws Error for dnum = 1, no steps, keys for
+/// other parameters or plaintexts mod another q.
+Ciphertext referenceLinearTransformHoisted(const Params &params, const Ciphertext &x,
+                                           const std::vector<HoistedGiantStep> &steps, int logScale,
+                                           KeySwitchForm form = KeySwitchForm::Centered);
 /// Sparse-secret encapsulation (Bossuat, Troncoso-Pastoriza, Hubaux 2022):
 /// a ciphertext at q0 = 2^ek.logq0 under s switched to the ephemeral sparse
 /// s' with the small key, round or floor((a' k mod q0 P') / P') as a
