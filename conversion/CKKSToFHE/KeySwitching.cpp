@@ -150,7 +150,9 @@ Pair FheBuilder::encapsulate(Location loc, Pair x, unsigned logq) {
 // is converted once), sized for the largest: x's coefficients are below q,
 // the encoded diagonals' (read centered) below 2^bits of the widest.
 FailureOr<Pair> FheBuilder::linearTransform(ckks::LinearTransformOp o, Pair x) {
-  if (hybrid()) return linearTransformHoisted(o, x);
+  // (No key basis: no rotation, so the sums of P x m divided by P are the
+  // sums of x m this path computes.)
+  if (hybrid() && evkBasis) return linearTransformHoisted(o, x);
   Location loc = o.getLoc();
   auto t = o.getInput().getType();
   unsigned logN = params.getLogN(), logq = t.getLogq();

@@ -196,8 +196,10 @@ void ResidueEmitter::element(Value j, Value blk, const PrimeRow &row, int64_t W,
         big = {reduced(big.first), 1};
       }
       std::pair<Value, int64_t> sum{kb.add(x.first, y.first), x.second + y.second};
-      // The tree's root: reduced once.
-      if (r.hasOneUse() && lazy.ops.contains(*r.user_begin()) && !llvm::is_contained(results, r))
+      // Inside a tree (its one user a lazy add) the sum stays wide; the
+      // root's is reduced once, also when a lazy product reads it.
+      Operation *user = r.hasOneUse() ? *r.user_begin() : nullptr;
+      if (user && isa<fhe::AddOp>(user) && lazy.ops.contains(user) && !llvm::is_contained(results, r))
         wide[r] = sum;
       else
         vals[r] = {reduced(sum.first)};

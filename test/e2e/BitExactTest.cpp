@@ -358,7 +358,9 @@ module attributes {{ckks.params = #ckks.params<logN = 11, logQ = 200, logp = 30,
 // (six diagonals, two of them wrapping) and a given one, on real and complex
 // diagonals; the inner sums are accumulated in the evaluation domain, and so
 // are the giant rotations' key-switch products (two and three of them), with
-// one key-switching digit and with hybrid key switching's three.
+// one key-switching digit and with hybrid key switching's three (double
+// hoisting). The third has four products per giant step: on GPU targets the
+// baby rotations' digit-product sums then feed lazy sums of products.
 TEST_P(ProgramBitExact, LinearTransform) {
   SKIP_UNLESS_RUNNABLE(GetParam());
   std::string a = ct(11, 200, 30, 256), a60 = ct(11, 200, 60, 256);
@@ -377,13 +379,14 @@ TEST_P(ProgramBitExact, LinearTransform) {
   for (int dnum : {1, 3}) {
     std::string text = llvm::formatv(R"(
 module attributes {{ckks.params = #ckks.params<logN = 11, logQ = 200, logp = 30, security = "none", dnum = {4}>} {{
-  func.func @l(%x: {0}) -> ({1}, {1}) {{
+  func.func @l(%x: {0}) -> ({1}, {1}, {1}) {{
     %y = ckks.linear_transform %x {{offsets = array<i64: 0, 1, 2, 3, 5, 200>, diagonals = {2}} : {0} -> {1}
     %z = ckks.linear_transform %x {{offsets = array<i64: 1, 4, 9, 250>, diagonals = {3}, baby_step = 4 : i64} : {0} -> {1}
-    return %y, %z : {1}, {1}
+    %w = ckks.linear_transform %x {{offsets = array<i64: 0, 1, 2, 3, 4, 5, 6, 7>, diagonals = {5}, baby_step = 4 : i64} : {0} -> {1}
+    return %y, %z, %w : {1}, {1}, {1}
   }
 })",
-                                     a, a60, diagonals(6, false), diagonals(4, true), dnum)
+                                     a, a60, diagonals(6, false), diagonals(4, true), dnum, diagonals(8, false))
                            .str();
     Program prog = compileProgram(text, GetParam().options());
     ASSERT_TRUE(prog.module);

@@ -87,13 +87,15 @@ struct FHEMergeNTTLevelsPass : public fhec::impl::FHEMergeNTTLevelsBase<FHEMerge
 
     // An incomplete NTT changes every evaluation-domain value of the module.
     if (skipLevels) {
-      // An evaluation-domain automorphism (fhe-hoist-automorphisms) permutes
+      // An evaluation-domain automorphism (fhe-hoist-automorphisms, or a
+      // double-hoisted linear transform with hybrid key switching) permutes
       // the slots of a complete NTT only.
       WalkResult hoisted = module.walk([&](fhe::AutomorphismOp op) {
         if (op.getType().getDomain() != fhe::Domain::eval) return WalkResult::advance();
         op.emitOpError() << "fhe-merge-ntt-levels: skip-levels = " << unsigned(skipLevels)
-                         << " needs complete NTTs, but this automorphism permutes an NTT's slots (compile with "
-                            "--disable-pass=fhe-hoist-automorphisms to combine them)";
+                         << " needs complete NTTs, but this automorphism permutes an NTT's slots (from "
+                            "fhe-hoist-automorphisms, which --disable-pass=fhe-hoist-automorphisms turns off, or from "
+                            "a linear transform with hybrid key switching, dnum > 1, which always has them)";
         return WalkResult::interrupt();
       });
       if (hoisted.wasInterrupted()) return signalPassFailure();

@@ -1,4 +1,4 @@
-// RUN: fhec-opt --ckks-to-fhe %s | FileCheck %s
+// RUN: fhec-opt --ckks-to-fhe -split-input-file %s | FileCheck %s
 // ckks.linear_transform with hybrid key switching (dnum = 2, logP = 150):
 // double hoisting (offsets 0..5, baby step 4: babies 1, 2, 3, giants 0 and
 // 4). P x (mod_raise and the product by 2^150) enters the key basis; each
@@ -50,6 +50,25 @@ module attributes {ckks.params = #ckks.params<logN = 10, logQ = 300, logp = 30, 
                            [1.0, 0.0, 1.0, 0.0, 1.0, 0.0, 1.0, 0.0], [2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0],
                            [0.25, 0.25, 0.25, 0.25, 0.25, 0.25, 0.25, 0.25], [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0]]> : tensor<6x8xf64>}
         : !ct -> !ct60
+    return %y : !ct60
+  }
+}
+
+// -----
+
+// No rotation (one diagonal, offset 0): no key basis, and the sum of P x m
+// divided by P is x m, which the transform computes without P.
+!ct = !ckks.ct<logN = 10, logq = 300, logp = 30, slots = 8>
+!ct60 = !ckks.ct<logN = 10, logq = 300, logp = 60, slots = 8>
+module attributes {ckks.params = #ckks.params<logN = 10, logQ = 300, logp = 30, dnum = 2>} {
+  // CHECK-LABEL: func.func @diagonal(
+  // CHECK-NOT: fhe.poly_mod_raise
+  // CHECK: fhe.hadamard
+  // CHECK: fhe.icrt
+  // CHECK-NOT: func.func @__fhec_evk_prepare
+  func.func @diagonal(%a: !ct) -> !ct60 {
+    %y = ckks.linear_transform %a {offsets = array<i64: 0>,
+        diagonals = dense<[[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]]> : tensor<1x8xf64>} : !ct -> !ct60
     return %y : !ct60
   }
 }

@@ -71,6 +71,39 @@ func.func @eager(%a: !e, %b: !e, %c: !e, %m: !e) -> (!e, !e, !e) {
   return %0#0, %0#1, %0#2 : !e, !e, !e
 }
 
+// A lazy sum (three products) whose one use is a product of another lazy
+// sum (a baby rotation's digit products times its diagonal): reduced before
+// that product reads it.
+// CHECK-LABEL: func.func @nested(
+// CHECK: scf.parallel
+// CHECK-COUNT-3: arith.muli %{{.*}}, %{{.*}} : i64
+// CHECK: modarith.mul_shoup
+// CHECK-NEXT: arith.andi
+// CHECK-NEXT: modarith.mul_shoup
+// CHECK-NEXT: arith.addi
+// CHECK-NEXT: %[[R:.*]] = modarith.reduce
+// CHECK: arith.muli %{{.*}}, %{{.*}} : i64
+// CHECK: modarith.reduce
+// CHECK-NOT: modarith.mul_barrett
+// CHECK: scf.reduce
+func.func @nested(%a: !e, %b: !e, %c: !e, %k: !e, %d: !e, %e: !e, %f: !e) -> !e {
+  %0 = fhe.fused residue (%a, %b, %c, %k, %d, %e, %f) : (!e, !e, !e, !e, !e, !e, !e) -> !e {
+  ^bb0(%x: !e, %y: !e, %z: !e, %m: !e, %u: !e, %v: !e, %w: !e):
+    %p0 = fhe.hadamard %x, %m : !e
+    %p1 = fhe.hadamard %y, %m : !e
+    %s0 = fhe.add %p0, %p1 : !e
+    %p2 = fhe.hadamard %z, %m : !e
+    %s1 = fhe.add %s0, %p2 : !e
+    %q0 = fhe.hadamard %s1, %u : !e
+    %q1 = fhe.hadamard %v, %u : !e
+    %t0 = fhe.add %q0, %q1 : !e
+    %q2 = fhe.hadamard %w, %u : !e
+    %t1 = fhe.add %t0, %q2 : !e
+    fhe.yield %t1 : !e
+  }
+  return %0 : !e
+}
+
 // Seventeen products: the sum of the first sixteen is reduced before the
 // seventeenth joins it, then the root: two wide reductions.
 // CHECK-LABEL: func.func @seventeen(
