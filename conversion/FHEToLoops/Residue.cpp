@@ -179,15 +179,21 @@ void ResidueEmitter::element(Value j, Value blk, const PrimeRow &row, int64_t W,
     return it != wide.end() ? it->second : std::pair<Value, int64_t>{get(v)[0], 1};
   };
   // x y as one 32 x 32 -> 64-bit multiply (PTX mul.wide.u32).
+  // (Operands built one statement at a time: argument evaluation order is
+  // unspecified, and the IR should not depend on the host compiler.)
   auto wideProduct = [&](Value x, Value y) {
     auto w32 = [&](Value v) { return kb.widen(arith::TruncIOp::create(kb.b, kb.loc, kb.b.getI32Type(), v)); };
-    return kb.mul(w32(x), w32(y));
+    Value wx = w32(x);
+    Value wy = w32(y);
+    return kb.mul(wx, wy);
   };
   for (Operation *op : ops) {
     if (lazy.ops.contains(op)) {
       Value r = op->getResult(0);
       if (isa<fhe::HadamardOp>(op)) {
-        wide[r] = {wideProduct(get(op->getOperand(0))[0], get(op->getOperand(1))[0]), 1};
+        Value x = get(op->getOperand(0))[0];
+        Value y = get(op->getOperand(1))[0];
+        wide[r] = {wideProduct(x, y), 1};
         continue;
       }
       auto x = wideOf(op->getOperand(0)), y = wideOf(op->getOperand(1));

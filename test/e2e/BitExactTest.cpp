@@ -403,11 +403,13 @@ module attributes {{ckks.params = #ckks.params<logN = 11, logQ = 200, logp = 30,
 // (h = 64: ModRaise under it) or the ternary one (h = 0: ModRaise under an
 // ephemeral sparse secret, sparse-secret encapsulation). An EvalMod failure
 // (|I| beyond the bound) would leave an error near 1 in its slot: the max
-// error bound counts none in every slot.
+// error bound counts none in every slot. dnum > 1: hybrid key switching,
+// whose linear transforms are double-hoisted.
 void checkBootstrap(const Config &config, unsigned logQ, unsigned slots, const std::string &attrs, unsigned outLogq,
-                    int h) {
+                    int h, int dnum = 1) {
   std::string in = ct(12, 90, 30, slots), out = ct(12, outLogq, 30, slots);
   std::string secret = h ? ", secret = \"sparse\", h = " + std::to_string(h) : std::string();
+  if (dnum > 1) secret += ", dnum = " + std::to_string(dnum);
   std::string text = llvm::formatv(R"(
 module attributes {{ckks.params = #ckks.params<logN = 12, logQ = {2}, logp = 30{4}>} {{
   func.func @boot(%x: {0}) -> {1} {{
@@ -419,7 +421,9 @@ module attributes {{ckks.params = #ckks.params<logN = 12, logQ = {2}, logp = 30{
                          .str();
   Program prog = compileProgram(text, config.options());
   ASSERT_TRUE(prog.module);
-  checkProgram(prog, "boot", makeParams(12, logQ, 30, h), std::ldexp(1.0, -14));
+  rt::Params p = makeParams(12, logQ, 30, h);
+  p.dnum = dnum;
+  checkProgram(prog, "boot", p, std::ldexp(1.0, -14));
 }
 
 // ckks.bootstrap, expanded (ModRaise, SubSum, CoeffToSlot, EvalMod,
@@ -434,6 +438,12 @@ TEST_P(BootstrapBitExact, SparseSlots) {
 TEST_P(BootstrapBitExact, SparseSlotsEncapsulated) {
   SKIP_UNLESS_RUNNABLE(GetParam());
   checkBootstrap(GetParam(), 700, 8, "", 134, 0); // 8 bits of decapsulation's lift
+}
+
+// Hybrid key switching (dnum = 2): CoeffToSlot and SlotToCoeff double-hoisted.
+TEST_P(BootstrapBitExact, SparseSlotsEncapsulatedHybrid) {
+  SKIP_UNLESS_RUNNABLE(GetParam());
+  checkBootstrap(GetParam(), 700, 8, "", 134, 0, 2);
 }
 
 // Full slots (2048 at logN 12): CoeffToSlot and SlotToCoeff factored into two
@@ -457,6 +467,11 @@ class CudaEmuBootstrapBitExact : public ::testing::TestWithParam<Config> {};
 TEST_P(CudaEmuBootstrapBitExact, SparseSlotsEncapsulated) {
   SKIP_UNLESS_RUNNABLE(GetParam());
   checkBootstrap(GetParam(), 700, 8, "", 134, 0);
+}
+
+TEST_P(CudaEmuBootstrapBitExact, SparseSlotsEncapsulatedHybrid) {
+  SKIP_UNLESS_RUNNABLE(GetParam());
+  checkBootstrap(GetParam(), 700, 8, "", 134, 0, 2);
 }
 
 // One -O2 configuration per target (a bootstrap is about 200 ckks ops).

@@ -12,8 +12,8 @@
 // CHECK-LABEL: func.func @four(
 // CHECK: scf.parallel
 // CHECK-NOT: modarith.mul_barrett
-// CHECK: %[[K:.*]] = arith.extui {{.*}} : i32 to i64
 // CHECK: %[[X:.*]] = arith.extui {{.*}} : i32 to i64
+// CHECK-NEXT: %[[K:.*]] = arith.extui {{.*}} : i32 to i64
 // CHECK-NEXT: %[[P0:.*]] = arith.muli %[[X]], %[[K]] : i64
 // CHECK: %[[P1:.*]] = arith.muli {{.*}}, %[[K]] : i64
 // CHECK-NEXT: %[[S1:.*]] = arith.addi %[[P0]], %[[P1]] : i64
