@@ -99,7 +99,13 @@ CrtDigitForm::CrtDigitForm(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in,
   nd = winograd ? real + real % 2 : real;  // pairs of digits (a zero one on top)
   W = kb.lanesFor(B, {in, out});
   consts = kb.table(abi::TableKind::PrimeConsts, basis, 0, outT.getLogN());
-  pow = kb.table(winograd ? abi::TableKind::CrtWinograd : abi::TableKind::CrtPowers, basis, nd, outT.getLogN());
+  // Digits of the module's Shoup base, or the GPU tile's 28-bit digits.
+  abi::TableKind powers = winograd                              ? abi::TableKind::CrtWinograd
+                          : D == kb.options.target->shoupBits ? abi::TableKind::CrtPowers
+                                                                : abi::TableKind::CrtPowers28;
+  assert((powers != abi::TableKind::CrtPowers28 || (gpu && D == unsigned(abi::kGpuCrtDigitBits))) &&
+         "digits of the Shoup base, or the GPU CRT's");
+  pow = kb.table(powers, basis, nd, outT.getLogN());
   center = op.getCentered()
                ? kb.table(abi::TableKind::CrtCenter, basis, op.getInput().getType().getLogq(), outT.getLogN())
                : Value();
@@ -147,24 +153,16 @@ void CrtDigitForm::stageDigits() {
   });
 }
 
-Value CrtDigitForm::finish(Value lo, Value hi, Value cs, Value j, Value cTerm, bool gpuTile) {
-  Type i32 = kb.b.getI32Type();
-  auto word = [&](Value v) { return gpuTile ? Value(arith::TruncIOp::create(kb.b, kb.loc, i32, v)) : v; };
-  auto c = [&](int col) {
-    if (gpuTile) col = int(llvm::find(kCrtFinishCols, col) - std::begin(kCrtFinishCols));
-    return word(kb.splat(kb.tableAt(cs, j, col), W));
-  };
+Value CrtDigitForm::finish(Value lo, Value hi, Value cs, Value j, Value cTerm) {
+  auto c = [&](int col) { return kb.splat(kb.tableAt(cs, j, col), W); };
   Value p = c(abi::kPrime);
-  Value h = hi;
-  if (!gpuTile)
-    h = kb.add(hi, winograd ? Value(arith::ShRSIOp::create(kb.b, kb.loc, lo, shift))
-                            : Value(arith::ShRUIOp::create(kb.b, kb.loc, lo, shift)));
+  Value h = kb.add(hi, winograd ? Value(arith::ShRSIOp::create(kb.b, kb.loc, lo, shift))
+                                : Value(arith::ShRUIOp::create(kb.b, kb.loc, lo, shift)));
   bool noH1 = wordH1 && h1Max == 0;
-  Value l = word(kb.bitAnd(lo, mask)), h0 = word(noH1 ? h : kb.bitAnd(h, mask));
-  if (cTerm) cTerm = word(cTerm);
+  Value l = kb.bitAnd(lo, mask), h0 = noH1 ? h : kb.bitAnd(h, mask);
   Value r1 = kb.mulShoup(h0, c(abi::kBetaMod), c(abi::kBetaModShoup), p, lazySum ? 2 : 1), r2;
   if (!noH1) {
-    Value h1 = word(arith::ShRUIOp::create(kb.b, kb.loc, h, shift));
+    Value h1 = arith::ShRUIOp::create(kb.b, kb.loc, h, shift);
     r2 = wordH1 ? kb.mul(h1, c(abi::kBeta2Mod))
                 : kb.mulShoup(h1, c(abi::kBeta2Mod), c(abi::kBeta2ModShoup), p, lazySum ? 2 : 1);
   }
@@ -177,7 +175,7 @@ Value CrtDigitForm::finish(Value lo, Value hi, Value cs, Value j, Value cTerm, b
     if (cTerm) sum = kb.add(sum, cTerm);
     return op.getLazy() ? kb.reduce(sum, p2, 8, 2) : kb.reduce(kb.reduce(sum, p2, 8, 1), p, 2, 1);
   }
-  Value one = gpuTile ? Value(arith::ConstantIntOp::create(kb.b, kb.loc, i32, 1)) : kb.constW(1, W);
+  Value one = kb.constW(1, W);
   Value r0 = kb.mulShoup(l, one, c(abi::kOneShoup), p);
   Value r;
   if (op.getLazy() && pb + 2 <= wordBits) {

@@ -1,6 +1,7 @@
 // The CRT family's digit form (Jung et al. 2021, Algo. 1 over D-bit digits,
 // D < 64), shared by the CPU block form (Crt.cpp: IFMA's 52-bit digits) and
-// the GPU forms (CrtGpu.cpp: 32-bit digits, one launch per batch of CRTs):
+// the GPU forms (CrtGpu.cpp: 28-bit digits in the tiled launch, 32-bit ones
+// in place; one launch per batch of CRTs):
 // the tables, the bounds of the lazy sums and the final reduction of a
 // residue's dot product. docs/design.md, "Lowering structure", says how the
 // forms relate.
@@ -16,10 +17,6 @@ namespace fhec {
 /// the input's top bit is set, zero where it is clear (CrtCenter table).
 mlir::Value centerTerm(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in, mlir::Value i, mlir::Value center,
                        mlir::Value j, int64_t W);
-
-/// The PrimeConsts columns `finish` reads, in the order a GPU tile copies them.
-inline constexpr int kCrtFinishCols[] = {abi::kPrime,       abi::kOneShoup,  abi::kBetaMod,
-                                         abi::kBetaModShoup, abi::kBeta2Mod, abi::kBeta2ModShoup};
 
 /// One CRT op in the digit form: its parameters and tables, set up in the
 /// constructor; the CPU block form (Crt.cpp) stages the block's digits there
@@ -38,14 +35,9 @@ struct CrtDigitForm {
   /// lo + hi 2^D = l + h0 2^D + h1 2^(2D), each part below 2^D, h0 reduced
   /// with Shoup, h1 (small) with Shoup or a word multiply. (Winograd: lo and
   /// hi are signed, their sum lo + hi 2^D is not: an arithmetic shift carries
-  /// lo's sign, and h >= 0.) The prime's constants are row j of `cs`: the
-  /// PrimeConsts table, or (`gpuTile`) the GPU tile's copy of its
-  /// kCrtFinishCols columns in that order. cTerm is a centered CRT's term.
-  /// `gpuTile` also means lo < 2^D already (no carry from it into hi) and a
-  /// reduction on 32-bit words (D = 32: every part and constant fits one,
-  /// and so does the lazy sum below 4p).
-  mlir::Value finish(mlir::Value lo, mlir::Value hi, mlir::Value cs, mlir::Value j, mlir::Value cTerm,
-                     bool gpuTile = false);
+  /// lo's sign, and h >= 0.) The prime's constants are row j of the
+  /// PrimeConsts table `cs`. cTerm is a centered CRT's term.
+  mlir::Value finish(mlir::Value lo, mlir::Value hi, mlir::Value cs, mlir::Value j, mlir::Value cTerm);
 
   KernelBuilder &kb;
   fhe::CrtOp op;

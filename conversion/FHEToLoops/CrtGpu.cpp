@@ -1,9 +1,10 @@
 // GPU: CRTs (Jung et al. 2021, Algo. 1) of a batch of BigInt polynomials in
-// one launch, over 32-bit digits (the halves of the limbs) with the digit
-// form's tables and final reduction (Crt.h). Two forms: the tiled matrix
-// product (Jung et al. 2021's matrix form; HE-Booster's (prime, coefficient)
-// threads), and one thread per residue reading its digits in place (the
-// host-loop form, windows, and inputs too wide for a block's shared memory).
+// one launch. Two forms: the tiled matrix product (Jung et al. 2021's matrix
+// form; HE-Booster's (prime, coefficient) threads) over 28-bit digits, whose
+// products a 64-bit word sums without carries; and one thread per residue
+// reading the halves of its limbs (32-bit digits) in place, with the digit
+// form's final reduction (Crt.h) (windows, and inputs too wide for a block's
+// shared memory).
 #include "conversion/FHEToLoops/Crt.h"
 
 using namespace mlir;
@@ -12,6 +13,11 @@ namespace fhec {
 
 namespace {
 
+// The PrimeConsts columns of the tile's final reduction (reduceWide's
+// constants: with Shoup base 2^32, beta mod p is 2^32 mod p), in the order a
+// block copies them.
+constexpr int kTileCols[] = {abi::kPrime, abi::kOneShoup, abi::kBetaMod, abi::kBetaModShoup};
+
 // Tiles: T coefficients x PB primes per block of 256 threads; thread (lane
 // r, column c) computes the residues of coefficient c for the block's
 // primes r, r + lanes, ... (Q of them). A warp's 32 threads share their
@@ -19,30 +25,41 @@ namespace {
 // thread; the fewest prime groups for m primes, balanced (81 primes: 3
 // groups of 28, not 32 + 32 + 17).
 struct CrtTiling {
-  CrtTiling(const CrtDigitForm &f, int64_t N) {
+  /// nd: the input's 28-bit digits.
+  CrtTiling(int64_t m, int64_t pb, int64_t nd, bool center, int64_t N) {
     T = std::min<int64_t>(64, N);
     lanes = threads / T;
-    int64_t groupsOfM = (f.m + 8 * lanes - 1) / (8 * lanes);
-    Q = (f.m + groupsOfM * lanes - 1) / (groupsOfM * lanes);
+    int64_t groupsOfM = (m + 8 * lanes - 1) / (8 * lanes);
+    Q = (m + groupsOfM * lanes - 1) / (groupsOfM * lanes);
     PB = lanes * Q;
-    // Digits d < 2^32 times powers below 2^pb: 2^(32 - pb) products (4 for
-    // 30-bit primes) fit a 64-bit word (below).
-    chunk = int64_t(1) << std::min<int64_t>(32 - f.pb, 3);
-    // Power rows padded to whole chunks (at least 4 words): a thread reads a
-    // chunk of them in 16-byte vector loads.
-    int64_t unit = std::max<int64_t>(4, chunk);
-    ndPad = (f.nd + unit - 1) / unit * unit;
-    // A coefficient's digits: a row of rowsD words, padded to a multiple of
-    // 4, at least ndPad (a thread's digits of a chunk, 16-byte loads), with
-    // an odd number of 16-byte groups (a warp's such loads, 32 consecutive
-    // rows, then hit distinct banks).
-    int64_t rowsD = (f.L * 64 + f.D - 1) / f.D;
-    strideD = std::max((rowsD + 3) / 4 * 4, ndPad);
+    // A sum: a residue below 4p carried from the sum before, then products
+    // of digits below 2^28 and powers below 2^pb (63 of them for 30-bit
+    // primes), in whole chunks of four (a thread's 16-byte loads; the powers
+    // are zero-padded). Each sum ends in a reduction, the last one the CRT's.
+    uint64_t product = ((uint64_t(1) << abi::kGpuCrtDigitBits) - 1) * ((uint64_t(1) << pb) - 1);
+    int64_t maxChunks = int64_t((~uint64_t(0) - (uint64_t(4) << pb)) / product) / chunk;
+    int64_t chunks = (nd + chunk - 1) / chunk;
+    sums = (chunks + maxChunks - 1) / maxChunks;
+    chunksPerSum = (chunks + sums - 1) / sums;
+    ndPad = sums * chunksPerSum * chunk;
+    // The staging cuts a row's digits in runs of 16 (7 limbs), a thread a run
+    // in each of runRounds rounds of the block. A coefficient's digits: a row
+    // of strideD words holding its runs (and before them its limbs' halves),
+    // with an odd number of 16-byte groups (a warp's loads of a chunk, 32
+    // consecutive rows, then hit distinct banks).
+    digitRuns = (nd + runDigits - 1) / runDigits;
+    runRounds = (T * digitRuns + threads - 1) / threads;
+    strideD = std::max(ndPad, digitRuns * runDigits);
     if (strideD / 4 % 2 == 0) strideD += 4;
-    sharedBytes = 4 * T * strideD + 4 * PB * ndPad + 8 * PB * cols + (f.center ? 8 * PB : 0);
+    sharedBytes = 4 * T * strideD + 4 * PB * ndPad + 8 * PB * cols + (center ? 8 * PB : 0);
   }
-  static constexpr int64_t threads = 256, cols = int64_t(std::size(kCrtFinishCols));
-  int64_t T, lanes, Q, PB, chunk, ndPad, strideD, sharedBytes;
+  /// The tiled launch applies: a block's shared memory holds the tile, and a
+  /// thread's halves of its runs (14 words a round) fit its registers.
+  bool fits() const { return sharedBytes <= abi::kGpuSharedMemoryBytes && runRounds <= 2; }
+  static constexpr int64_t threads = 256, chunk = 4, cols = int64_t(std::size(kTileCols));
+  /// The staging's runs of digits: 16 of 28 bits are 7 limbs.
+  static constexpr int64_t runDigits = 16, runLimbs = runDigits * abi::kGpuCrtDigitBits / 64;
+  int64_t T, lanes, Q, PB, sums, chunksPerSum, ndPad, digitRuns, runRounds, strideD, sharedBytes;
 };
 
 // One thread per residue (prime j, coefficient i) reading its digits in place.
@@ -81,11 +98,12 @@ void perResidueGrid(CrtDigitForm &f, Value primes, ArrayRef<Value> ins, ArrayRef
   }
 }
 
-// The tiled matrix product's staging: the tile's T coefficients' limbs (one
-// contiguous, coalesced copy) as 32-bit digits into sh[0], the group's PB
-// primes' beta^k rows into sh[1] (zero past nd: the digits there, the limbs'
-// top halves or the row's padding, then add nothing, and every chunk is
-// whole), their `finish` constants into sh[2] and centered terms into sh[3].
+// The tiled matrix product's staging: the tile's T coefficients' 28-bit
+// digits into sh[0] (digit k of a coefficient: bits 28k .. of its limbs,
+// zeros past them), the group's PB primes' 2^(28k) rows into sh[1] (zero past
+// nd: the digits there, the row's padding, then add nothing, and every chunk
+// is whole), their reduction constants into sh[2] and centered terms into
+// sh[3].
 void stageTile(CrtDigitForm &f, const CrtTiling &t, const CoeffRef &in, Value i0, Value j0, Value primes, Value tid,
                ValueRange sh) {
   KernelBuilder &kb = f.kb;
@@ -95,11 +113,54 @@ void stageTile(CrtDigitForm &f, const CrtTiling &t, const CoeffRef &in, Value i0
   auto stage = [&](int64_t rows, int64_t cols, function_ref<void(Value, Value)> copy) {
     kb.gpuStage(tid, CrtTiling::threads, rows, cols, copy);
   };
+  // The limbs' 32-bit halves at the start of each row (one contiguous,
+  // coalesced copy), zeros after them up to the runs' 7 limbs each.
+  int64_t halves = 2 * CrtTiling::runLimbs * t.digitRuns;
+  assert(2 * f.L <= halves && "the runs cover the limbs");
   stage(t.T, f.L, [&](Value c, Value l) {
-    Value limb = kb.load(in, kb.add(i0, c), l);
-    for (int64_t h = 0; h < 64 / D; ++h)
-      kb.store(h ? kb.shr(limb, kb.c64(h * D)) : limb, sh[0], {c, kb.add(kb.mul(l, kb.cidx(64 / D)), kb.cidx(h))});
+    Value limb = kb.load(in, kb.add(i0, c), l), k = kb.mul(l, kb.cidx(2));
+    kb.store(limb, sh[0], {c, k});
+    kb.store(kb.shr(limb, kb.c64(32)), sh[0], {c, kb.add(k, kb.cidx(1))});
   });
+  if (halves > 2 * f.L)
+    stage(t.T, halves - 2 * f.L, [&](Value c, Value k) { kb.store(f.zero, sh[0], {c, kb.add(k, kb.cidx(2 * f.L))}); });
+  kb.barrier();
+  // A thread per run of 16 digits (coefficient e mod T, run e / T of item e =
+  // tid, tid + 256, ...): its 14 halves into registers, then, once every
+  // thread has read its own, the digits over them, cut at constant offsets.
+  // (Items past the last run read the last one and write nothing.)
+  Type i32 = kb.b.getI32Type();
+  auto c32 = [&](int64_t x) { return arith::ConstantIntOp::create(kb.b, kb.loc, i32, x).getResult(); };
+  SmallVector<std::tuple<Value, Value, Value, SmallVector<Value>>> runs;
+  for (int64_t r = 0; r < t.runRounds; ++r) {
+    Value e = kb.add(tid, kb.cidx(r * CrtTiling::threads));
+    Value c = arith::RemUIOp::create(kb.b, kb.loc, e, kb.cidx(t.T));
+    Value g = arith::DivUIOp::create(kb.b, kb.loc, e, kb.cidx(t.T));
+    if ((r + 1) * CrtTiling::threads > t.T * t.digitRuns)
+      g = arith::MinUIOp::create(kb.b, kb.loc, g, kb.cidx(t.digitRuns - 1));
+    SmallVector<Value> h;
+    for (Value v : kb.loadRun(sh[0], {c, kb.mul(g, kb.cidx(2 * CrtTiling::runLimbs))}, 2 * CrtTiling::runLimbs, 8))
+      h.push_back(arith::TruncIOp::create(kb.b, kb.loc, i32, v));
+    runs.push_back({e, c, g, h});
+  }
+  kb.barrier();
+  for (auto [r, run] : llvm::enumerate(runs)) {
+    auto &[e, c, g, h] = run;
+    auto cut = [&, &c = c, &g = g, &h = h] {
+      Value base = kb.mul(g, kb.cidx(CrtTiling::runDigits));
+      for (int64_t u = 0; u < CrtTiling::runDigits; ++u) {
+        int64_t w = u * D / 32, s = u * D % 32;
+        Value d = arith::ShRUIOp::create(kb.b, kb.loc, h[w], c32(s));
+        if (s + D > 32) d = kb.bitOr(d, kb.shl(h[w + 1], c32(32 - s)));
+        if (s + D != 32) d = kb.bitAnd(d, c32((int64_t(1) << D) - 1));  // (bits s .. 31 of a half: no mask)
+        kb.store(d, sh[0], {c, kb.add(base, kb.cidx(u))});
+      }
+    };
+    if (int64_t(r + 1) * CrtTiling::threads > t.T * t.digitRuns)
+      kb.ifThen(arith::CmpIOp::create(kb.b, kb.loc, arith::CmpIPredicate::ult, e, kb.cidx(t.T * t.digitRuns)), cut);
+    else
+      cut();
+  }
   if (nd % 2 == 0) {
     // Pairs of powers (rows of nd 64-bit words: 16-byte aligned): one vector
     // load each, half the staging's index arithmetic.
@@ -114,12 +175,12 @@ void stageTile(CrtDigitForm &f, const CrtTiling &t, const CoeffRef &in, Value i0
   }
   if (t.ndPad > nd)
     stage(PB, t.ndPad - nd, [&](Value q, Value k) { kb.store(f.zero, sh[1], {q, kb.add(k, kb.cidx(nd))}); });
-  // The constants finish reads, compacted: thread q < PB copies prime row
+  // The reduction's constants, compacted: thread q < PB copies prime row
   // q's (the first warps; the others skip).
   assert(PB <= CrtTiling::threads && "a thread per prime row of the group");
   kb.ifThen(arith::CmpIOp::create(kb.b, kb.loc, arith::CmpIPredicate::ult, tid, kb.cidx(PB)), [&] {
     for (int64_t x = 0; x < CrtTiling::cols; ++x)
-      kb.store(kb.load(f.consts, {primeRow(tid), kb.cidx(kCrtFinishCols[x])}), sh[2], {tid, kb.cidx(x)});
+      kb.store(kb.load(f.consts, {primeRow(tid), kb.cidx(kTileCols[x])}), sh[2], {tid, kb.cidx(x)});
   });
   if (f.center)
     stage(PB, 1, [&](Value q, Value) {
@@ -130,10 +191,12 @@ void stageTile(CrtDigitForm &f, const CrtTiling &t, const CoeffRef &in, Value i0
 // The tiled matrix product: each block stages its tile (stageTile); every
 // digit then serves Q primes from registers, and every power a warp's 32
 // coefficients (a broadcast). Each coefficient's digits are a row (strideD),
-// so a thread reads a chunk's digits in one load.
+// so a thread reads a chunk's digits in one load. A residue's products
+// accumulate in one 64-bit word (mul.wide.u32 with its addend: an
+// IMAD.WIDE.U32 each), reduced once per sum (KernelBuilder::reduceWide).
 void tiledLaunch(CrtDigitForm &f, const CrtTiling &t, Value primes, ArrayRef<Value> ins, ArrayRef<Value> outs) {
   KernelBuilder &kb = f.kb;
-  int64_t N = f.op.getResult().getType().getN(), T = t.T, Q = t.Q, chunk = t.chunk;
+  int64_t N = f.op.getResult().getType().getN(), T = t.T, Q = t.Q, chunk = CrtTiling::chunk;
   SmallVector<MemRefType> shared{kb.sharedType({T, t.strideD}, 32), kb.sharedType({t.PB, t.ndPad}, 32),
                                  kb.sharedType({t.PB, CrtTiling::cols})};
   if (f.center) shared.push_back(kb.sharedType({t.PB, 1}));
@@ -150,30 +213,31 @@ void tiledLaunch(CrtDigitForm &f, const CrtTiling &t, Value primes, ArrayRef<Val
     Value r = arith::DivUIOp::create(kb.b, kb.loc, tid, kb.cidx(T));
     SmallVector<Value> rows;
     for (int64_t q = 0; q < Q; ++q) rows.push_back(kb.add(r, kb.cidx(q * t.lanes)));
-    // A chunk's products, each a mul.wide.u32, and the low sum lo < 2^D fit
-    // one 64-bit word (chunk (2^32 - 1)(2^pb - 1) + 2^32 - 1 < 2^64), so a
-    // chunk continues lo's sum (each product's 64-bit addend) and is split
-    // at D: its low half the new lo, its high half into hi. (lo stays below
-    // 2^D, which the final reduction relies on; a 32-bit register, so that
-    // ptxas keeps one word for it.)
-    SmallVector<Value> acc;
-    for (int64_t q = 0; q < Q; ++q)
-      acc.append({arith::ConstantIntOp::create(kb.b, kb.loc, kb.b.getI32Type(), 0), f.zero});
-    // Whole chunks over the zero-padded powers (a partial last chunk's code
-    // after the loop took ptxas past 64 registers, or to spills, in small
-    // CRTs).
-    acc = kb.loop(0, t.ndPad / chunk, acc, [&](Value kc, ValueRange a) {
-      Value k0 = kb.mul(kc, kb.cidx(chunk));
-      // The thread's digits of the chunk: one vector load (its coefficient's row).
-      SmallVector<Value> d = kb.loadRun(sh[0], {c, k0}, chunk, std::min<int64_t>(16, 4 * chunk)), next;
-      for (int64_t q = 0; q < Q; ++q) {
-        Value sum = kb.widen(a[2 * q]);
-        SmallVector<Value> pw = kb.loadRun(sh[1], {rows[q], k0}, chunk, std::min<int64_t>(16, 4 * chunk));
-        for (int64_t u = 0; u < chunk; ++u) sum = kb.add(sum, kb.mul(d[u], pw[u]));
-        next.push_back(arith::TruncIOp::create(kb.b, kb.loc, kb.b.getI32Type(), sum));
-        next.push_back(kb.add(a[2 * q + 1], kb.shr(sum, f.shift)));
-      }
-      return next;
+    auto constant = [&](int64_t q, int col) {
+      return kb.load(sh[2], {rows[q], kb.cidx(llvm::find(kTileCols, col) - std::begin(kTileCols))});
+    };
+    auto reduceWide = [&](Value z, int64_t q, int64_t out) {
+      return kb.reduceWide(z, constant(q, abi::kPrime), constant(q, abi::kOneShoup), constant(q, abi::kBetaMod),
+                           constant(q, abi::kBetaModShoup), out);
+    };
+    SmallVector<Value> acc(Q, f.zero);
+    acc = kb.loop(0, t.sums, acc, [&](Value sum, ValueRange a) {
+      Value first = kb.mul(sum, kb.cidx(t.chunksPerSum));
+      SmallVector<Value> z = kb.loop(0, t.chunksPerSum, a, [&](Value kc, ValueRange zs) {
+        Value k0 = kb.mul(kb.add(first, kc), kb.cidx(chunk));
+        // The thread's digits of the chunk: one vector load (its coefficient's row).
+        SmallVector<Value> d = kb.loadRun(sh[0], {c, k0}, chunk, 16), next;
+        for (int64_t q = 0; q < Q; ++q) {
+          SmallVector<Value> pw = kb.loadRun(sh[1], {rows[q], k0}, chunk, 16);
+          Value zq = zs[q];
+          for (int64_t u = 0; u < chunk; ++u) zq = kb.add(zq, kb.mul(d[u], pw[u]));
+          next.push_back(zq);
+        }
+        return next;
+      });
+      SmallVector<Value> reduced;
+      for (int64_t q = 0; q < Q; ++q) reduced.push_back(reduceWide(z[q], q, 4));
+      return reduced;
     });
     // A centered CRT's top bit, from its digit in shared memory.
     Value topBit;
@@ -182,9 +246,17 @@ void tiledLaunch(CrtDigitForm &f, const CrtTiling &t, Value primes, ArrayRef<Val
       Value digit = kb.load(sh[0], {c, kb.cidx((logq - 1) / f.D)});
       topBit = kb.bitAnd(kb.shr(digit, kb.c64((logq - 1) % f.D)), kb.c64(1));
     }
+    // acc in [0, 4p): a lazy CRT's range; a centered term below p is added to
+    // [0, 2p) (or [0, p), then mod p).
+    bool lazy = f.op.getLazy();
     for (int64_t q = 0; q < Q; ++q) {
-      Value cTerm = f.center ? kb.bitAnd(kb.sub(f.zero, topBit), kb.load(sh[3], {rows[q], kb.cidx(0)})) : Value();
-      Value res = f.finish(kb.widen(acc[2 * q]), acc[2 * q + 1], sh[2], rows[q], cTerm, /*gpuTile=*/true);
+      Value res = acc[q], p = constant(q, abi::kPrime);
+      if (f.center) {
+        Value cTerm = kb.bitAnd(kb.sub(f.zero, topBit), kb.load(sh[3], {rows[q], kb.cidx(0)}));
+        res = lazy ? kb.add(kb.reduce(res, p, 4, 2), cTerm) : kb.modAdd(kb.reduce(res, p, 4, 1), cTerm, p);
+      } else if (!lazy) {
+        res = kb.reduce(res, p, 4, 1);
+      }
       Value j = kb.add(j0, rows[q]);
       kb.ifThen(arith::CmpIOp::create(kb.b, kb.loc, arith::CmpIPredicate::ult, j, primes),
                 [&] { kb.store(res, out, kb.add(i0, c), j); });
@@ -195,18 +267,26 @@ void tiledLaunch(CrtDigitForm &f, const CrtTiling &t, Value primes, ArrayRef<Val
 } // namespace
 
 void CrtDigitForm::emitGpu(ArrayRef<Value> ins, ArrayRef<Value> outs) {
-  assert(!winograd && D == 32 && pb <= 32 && W == 1 && "the GPU forms read 32-bit digits, the halves of the limbs");
+  assert(!winograd && W == 1 && kb.options.target->shoupBits == 32 &&
+         "the GPU forms reduce with Shoup in base 2^32");
   Value primes = kb.primeCount(basis);  // (a kernel argument: one kernel for every basis size)
-  CrtTiling tiling(*this, op.getResult().getType().getN());
-  if (!usesGpuLaunches(kb.options) || op.getWindow() || tiling.sharedBytes > abi::kGpuSharedMemoryBytes)
-    perResidueGrid(*this, primes, ins, outs);
+  if (D == unsigned(abi::kGpuCrtDigitBits))
+    tiledLaunch(*this, CrtTiling(m, pb, nd, bool(center), op.getResult().getType().getN()), primes, ins, outs);
   else
-    tiledLaunch(*this, tiling, primes, ins, outs);
+    perResidueGrid(*this, primes, ins, outs);
 }
 
 void emitGpuCrt(KernelBuilder &kb, fhe::CrtOp op, ArrayRef<Value> ins, ArrayRef<Value> outs) {
+  // The tiled launch where its tile fits a block's shared memory, else a
+  // thread per residue on the limbs' 32-bit halves.
+  auto outT = op.getResult().getType();
+  int64_t bits = op.getWindowBits().second, D = abi::kGpuCrtDigitBits;
+  CrtTiling tiling(int64_t(outT.getBasis().size()), outT.getBasis().getPrimeBits(), (bits + D - 1) / D,
+                   op.getCentered(), outT.getN());
+  bool tiled = usesGpuLaunches(kb.options) && !op.getWindow() && tiling.fits();
   CoeffRef none{};
-  CrtDigitForm(kb, op, none, none, 1, kb.options.target->shoupBits, /*gpu=*/true).emitGpu(ins, outs);
+  CrtDigitForm(kb, op, none, none, 1, tiled ? unsigned(D) : kb.options.target->shoupBits, /*gpu=*/true)
+      .emitGpu(ins, outs);
 }
 
 } // namespace fhec

@@ -321,6 +321,11 @@ Value KernelBuilder::reduce(Value x, Value p, int64_t in, int64_t out) {
 Value KernelBuilder::mulShoup(Value x, Value w, Value wShoup, Value p, int64_t out) {
   return modarith::MulShoupOp::create(b, loc, x.getType(), x, w, wShoup, p, b.getI64IntegerAttr(out));
 }
+Value KernelBuilder::reduceWide(Value z, Value p, Value oneShoup, Value r32, Value r32Shoup, int64_t out) {
+  Value hi = mulShoup(shr(z, c64(32)), r32, r32Shoup, p, 2);
+  Value lo = mulShoup(bitAnd(z, c64(0xffffffff)), c64(1), oneShoup, p, 2);
+  return reduce(add(hi, lo), p, 4, out);
+}
 Value KernelBuilder::mulBarrett(Value x, Value y, Value p, Value mu, Value bits, int64_t out) {
   return modarith::MulBarrettOp::create(b, loc, x.getType(), x, y, p, mu, bits, b.getI64IntegerAttr(out));
 }

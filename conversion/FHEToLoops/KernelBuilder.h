@@ -176,6 +176,12 @@ public:
   mlir::Value modSub(mlir::Value x, mlir::Value y, mlir::Value p, int64_t in = 1, int64_t out = 1);
   mlir::Value reduce(mlir::Value x, mlir::Value p, int64_t in, int64_t out);
   mlir::Value mulShoup(mlir::Value x, mlir::Value w, mlir::Value wShoup, mlir::Value p, int64_t out = 1);
+  /// z mod p for a 64-bit z = zh 2^32 + zl (Shoup base 2^32, 32-bit primes at
+  /// most 30 bits): zh (2^32 mod p) + zl, each by Shoup's product (Algo. 2)
+  /// into [0, 2p), their sum to [0, out p) (out = 1 or 4). oneShoup =
+  /// floor(2^32 / p), r32 = 2^32 mod p, r32Shoup = floor(r32 2^32 / p).
+  mlir::Value reduceWide(mlir::Value z, mlir::Value p, mlir::Value oneShoup, mlir::Value r32, mlir::Value r32Shoup,
+                         int64_t out = 1);
   mlir::Value mulBarrett(mlir::Value x, mlir::Value y, mlir::Value p, mlir::Value mu, mlir::Value bits,
                          int64_t out = 1);
   /// (lo, hi) + (x y split at `digit` bits), lazily (modarith.mac_split).

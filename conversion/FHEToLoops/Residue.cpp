@@ -119,14 +119,13 @@ struct LazySums {
   }
 };
 
-// z mod p for a 64-bit z = zh 2^32 + zl: zh (2^32 mod p) + zl, each by
-// Shoup's product (any 32-bit x, Algo. 2) into [0, 2p), then [0, p). The
-// constants come from Barrett's mu = floor(2^(2b) / p): floor(2^32 / p) =
-// floor(mu / 2^(2b - 32)); floor(2^64 / p) = mu 2^(64 - 2b) + c, c < 2^(64 - 2b)
-// found by binary steps on the remainder.
+// z mod p for a 64-bit z (KernelBuilder::reduceWide) with constants derived
+// from Barrett's mu = floor(2^(2b) / p): floor(2^32 / p) = floor(mu /
+// 2^(2b - 32)); floor(2^64 / p) = mu 2^(64 - 2b) + c, c < 2^(64 - 2b) found
+// by binary steps on the remainder.
 struct WideReduction {
-  Value p, one, oneShoup, r32, r32Shoup;
-  WideReduction(KernelBuilder &kb, const PrimeRow &row, int64_t b) : p(row.p), one(kb.c64(1)) {
+  Value p, oneShoup, r32, r32Shoup;
+  WideReduction(KernelBuilder &kb, const PrimeRow &row, int64_t b) : p(row.p) {
     oneShoup = kb.shr(row.mu, kb.c64(2 * b - 32));
     r32 = kb.sub(kb.c64(int64_t(1) << 32), kb.mul(row.p, oneShoup));
     Value q = kb.shl(row.mu, kb.c64(64 - 2 * b));
@@ -139,11 +138,7 @@ struct WideReduction {
     }
     r32Shoup = kb.sub(q, kb.shl(oneShoup, kb.c64(32)));
   }
-  Value operator()(KernelBuilder &kb, Value z) const {
-    Value hi = kb.mulShoup(kb.shr(z, kb.c64(32)), r32, r32Shoup, p, 2);
-    Value lo = kb.mulShoup(kb.bitAnd(z, kb.c64(0xffffffff)), one, oneShoup, p, 2);
-    return kb.reduce(kb.add(hi, lo), p, 4, 1);
-  }
+  Value operator()(KernelBuilder &kb, Value z) const { return kb.reduceWide(z, p, oneShoup, r32, r32Shoup); }
 };
 
 } // namespace

@@ -18,6 +18,7 @@ bool tableRowsArePerPrime(TableKind kind) {
   case TableKind::NttTailTwiddles:
   case TableKind::IncompleteZeta:
   case TableKind::CrtPowers:
+  case TableKind::CrtPowers28:
   case TableKind::CrtWinograd:
   case TableKind::CrtCenter: return true;
   default: return false;  // PrimeConsts and InttConsts hold (P/p_j)^-1; the iCRT tables are P's

@@ -117,7 +117,8 @@ struct TableContext {
 void checkTableParam(TableKind kind, int64_t param, int logN, int pLimbs, int shoupBits) {
   bool paramOk = true;
   switch (kind) {
-  case TableKind::CrtPowers: paramOk = param >= 1 && param <= 4096; break;
+  case TableKind::CrtPowers:
+  case TableKind::CrtPowers28: paramOk = param >= 1 && param <= 4096; break;
   case TableKind::CrtCenter: paramOk = param >= 1 && param <= int64_t(limits::kMaxPolyLogq); break;
   case TableKind::CrtWinograd: paramOk = shoupBits == 52 && param >= 2 && param <= 4096 && param % 2 == 0; break;
   case TableKind::IcrtPDivP:
@@ -315,8 +316,10 @@ void fillPrime(TableContext &c, size_t j) {
       row[i] = isShoup ? shoup(w[i], p) : param ? w[i] | shoup(w[i], p) << 32 : w[i];
     break;
   }
-  case TableKind::CrtPowers: {
-    uint64_t beta = uint64_t(((u128)1 << shoupBits) % p), x = 1 % p;
+  case TableKind::CrtPowers:
+  case TableKind::CrtPowers28: {
+    int digitBits = kind == TableKind::CrtPowers28 ? abi::kGpuCrtDigitBits : shoupBits;
+    uint64_t beta = uint64_t(((u128)1 << digitBits) % p), x = 1 % p;
     for (int64_t k = 0; k < param; ++k) {
       row[k] = x;
       x = mulMod(x, beta, p);

@@ -20,5 +20,5 @@ module attributes {ckks.params = #ckks.params<logN = 6, logQ = 80, logp = 20>} {
 // CHECK-DAG: llvm.func @__fhec_entry___fhec_evk_prepare(
 // CHECK-DAG: omp.parallel
 // CHECK-DAG: llvm.func @fhec_rt_phase_begin(i32)
-// CHECK-DAG: @__fhec_manifest("fhec-manifest 12\0Atarget name=cpu kernels=host shoup_bits=64 features=\0Aparams logN=6 logQ=80 logp=20\0A
+// CHECK-DAG: @__fhec_manifest("fhec-manifest 13\0Atarget name=cpu kernels=host shoup_bits=64 features=\0Aparams logN=6 logQ=80 logp=20\0A
 // CHECK-NOT: llvm.func @malloc

@@ -19,7 +19,7 @@ std::vector<std::pair<TableKind, int64_t>> everyKind() {
           {TableKind::IncompleteZeta, 3}, {TableKind::IcrtColumns, 3},     {TableKind::IcrtNegP, 3},
           {TableKind::NttTailTwiddles, 1}, {TableKind::CrtWinograd, 4},    {TableKind::IcrtWinograd, 3},
           {TableKind::CrtCenter, 90},    {TableKind::IcrtWindow, 7},      {TableKind::IcrtColumns30, 3},
-          {TableKind::IcrtNegP30, 3}};
+          {TableKind::IcrtNegP30, 3},    {TableKind::CrtPowers28, 5}};
 }
 } // namespace
 

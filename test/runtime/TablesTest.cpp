@@ -291,6 +291,18 @@ TEST(Tables, DigitTables30) {
   checkDigitTables(TableKind::IcrtColumns30, TableKind::IcrtNegP30, fhec::abi::kGpuDigitBits, 32, nttPrimes(10, 30, 7));
 }
 
+// The GPU CRT's powers: 2^(28 k) mod p whatever the Shoup base.
+TEST(Tables, CrtPowers28) {
+  auto primes = nttPrimes(10, 30, 7);
+  const int D = fhec::abi::kGpuCrtDigitBits, K = 40;
+  for (int shoupBits : {32, 64}) {
+    auto pow = buildTable(TableKind::CrtPowers28, primes, 10, K, shoupBits);
+    for (size_t j = 0; j < primes.size(); ++j)
+      for (int k = 0; k < K; ++k)
+        EXPECT_EQ(pow[j * K + k], powMod(((u128)1 << D) % primes[j], k, primes[j])) << "prime " << j << ", k " << k;
+  }
+}
+
 // sum_c t[c][j] 2^(51 c) over `rows` rows of `cols` words: column j of a
 // table of base-2^51 digits, each digit checked below 2^51.
 static void digitColumn(mpz_t out, const std::vector<uint64_t> &t, int64_t rows, size_t cols, size_t j) {

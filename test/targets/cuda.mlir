@@ -8,10 +8,11 @@
 // RUN: not fhec %s --target=cuda --sanitize=thread -o %t.so 2>&1 | FileCheck %s --check-prefix=TSAN-TARGET
 // TSAN-TARGET: error: --sanitize=thread instruments the cuda-emu target's kernels only (got --target=cuda)
 // The cuda target: 30-bit primes (lazy [0, 4p) fits a 32-bit word), tables in
-// Shoup base 2^32, 32-bit digits in the CRT/iCRT; every parallel loop a grid
-// of 256-thread blocks, each NTT level a launch whose sub-levels meet in shared
-// memory, all kernels in one PTX module embedded in the host code, launched
-// through the runtime; cuda-emu runs the same grids on the CPU.
+// Shoup base 2^32, 28-bit digits in the CRT, 30-bit columns in the iCRT;
+// every parallel loop a grid of 256-thread blocks, each NTT level a launch
+// whose sub-levels meet in shared memory, all kernels in one PTX module
+// embedded in the host code, launched through the runtime; cuda-emu runs the
+// same grids on the CPU.
 
 !ct = !ckks.ct<logN = 8, logq = 100, logp = 30, slots = 64>
 !ct60 = !ckks.ct<logN = 8, logq = 100, logp = 60, slots = 64>
@@ -31,18 +32,20 @@ module attributes {ckks.params = #ckks.params<logN = 8, logQ = 100, logp = 30, s
 // The CRTs of the product's four inputs: one launch (fhe-fuse's GPU batch),
 // blocks (tile, prime group, member), picking their buffers by member; a
 // block of 256 threads is a tile of 64 coefficients x at most 32 primes (the
-// 8 primes here: the fewest groups of at most 8 a thread, balanced), its 32-bit
-// digits (a row of each coefficient's four), beta^k rows and the six prime
-// constants it reads staged in shared memory, no per-thread array in local
-// memory; each product of a digit and a power one mul.wide.u32.
-// LOOPS: gpu.launch blocks({{.*}}) in ({{.*}} = %c4{{.*}}, {{.*}}, {{.*}} = %c4{{.*}}) threads({{.*}}) in ({{.*}} = %c256{{.*}}) workgroup(%{{.*}} : memref<64x4xi32, #gpu.address_space<workgroup>>, %{{.*}} : memref<8x4xi32, #gpu.address_space<workgroup>>, %{{.*}} : memref<8x6xi64, #gpu.address_space<workgroup>>)
+// 8 primes here: the fewest groups of at most 8 a thread, balanced), its 28-bit
+// digits (a row of 20 words for each coefficient's four: a staged run of 16,
+// then an odd number of 16-byte groups), 2^(28k) rows and the four prime
+// constants of the final reduction staged in shared memory, no per-thread
+// array in local memory; each product of a digit and a power one
+// mul.wide.u32 (test/targets/cuda-crt-digits.mlir has the sums).
+// LOOPS: gpu.launch blocks({{.*}}) in ({{.*}} = %c4{{.*}}, {{.*}}, {{.*}} = %c4{{.*}}) threads({{.*}}) in ({{.*}} = %c256{{.*}}) workgroup(%{{.*}} : memref<64x20xi32, #gpu.address_space<workgroup>>, %{{.*}} : memref<8x4xi32, #gpu.address_space<workgroup>>, %{{.*}} : memref<8x4xi64, #gpu.address_space<workgroup>>)
 // LOOPS-NOT: memref.alloca
 // LOOPS: arith.select
 // LOOPS: gpu.barrier
 // LOOPS-NOT: memref.alloca
 // A thread's four digits of its coefficient and four powers of a prime: a
 // 16-byte vector load each.
-// LOOPS: vector.load %{{.*}} {alignment = 16 : i64} : memref<64x4xi32, #gpu.address_space<workgroup>>, vector<4xi32>
+// LOOPS: vector.load %{{.*}} {alignment = 16 : i64} : memref<64x20xi32, #gpu.address_space<workgroup>>, vector<4xi32>
 // LOOPS: %[[PW:.*]] = vector.load %{{.*}} {alignment = 16 : i64} : memref<8x4xi32, #gpu.address_space<workgroup>>, vector<4xi32>
 // LOOPS-NEXT: %[[P0:.*]] = vector.extract %[[PW]][0]
 // LOOPS-NEXT: %[[S:.*]] = arith.extui %[[P0]] : i32 to i64

@@ -25,7 +25,7 @@ module attributes {ckks.params = #ckks.params<logN = 6, logQ = 80, logp = 20, se
 // LOOPS: modarith.mac
 // LOOPS-NOT: memref.alloc()
 // Parallel loops run on OpenMP (LLVM's libomp); no allocation in the module.
-// LLVM: @__fhec_abi_version = {{.*}}constant i32 12
+// LLVM: @__fhec_abi_version = {{.*}}constant i32 13
 // LLVM-DAG: define void @__fhec_entry_sq(ptr
 // LLVM-DAG: call void {{.*}}@__kmpc_fork_call
 // LLVM-NOT: @malloc

@@ -6,7 +6,7 @@
 
 // The manifest: target, parameters, the basis, and every argument in order.
 // CHECK: fhe.entries = ["square", "copies"]
-// CHECK-SAME: fhe.manifest = "fhec-manifest 12\0Atarget name=cpu kernels=host shoup_bits=64 features=\0Aparams logN=4 logQ=30 logp=10\0Abasis id=0 primes=1048193,1048129,1047841\0Afunc name=square entry=__fhec_entry_square workspace={{[0-9]+}}\0Aarg kind=table table={{.*}}arg kind=table table=prime_consts basis=0 param=0\0A
+// CHECK-SAME: fhe.manifest = "fhec-manifest 13\0Atarget name=cpu kernels=host shoup_bits=64 features=\0Aparams logN=4 logQ=30 logp=10\0Abasis id=0 primes=1048193,1048129,1047841\0Afunc name=square entry=__fhec_entry_square workspace={{[0-9]+}}\0Aarg kind=table table={{.*}}arg kind=table table=prime_consts basis=0 param=0\0A
 // CHECK-SAME: arg kind=poly dir=in logq=30 role=x\0Aarg kind=poly dir=out logq=30 role=res0\0Aarg kind=workspace\0Afunc name=copies entry=__fhec_entry_copies workspace=0\0A
 
 #b = #fhe.basis<min_bits = 50, prime_bits = 20, primes = [1048193, 1048129, 1047841]>

@@ -10,8 +10,8 @@
 // CHECK-COUNT-4: llvm.load %{{.*}} : !llvm.ptr -> !llvm.ptr
 // CHECK-NOT: llvm.load
 // CHECK: llvm.call @to_rns(
-// CHECK-DAG: llvm.mlir.global external constant @__fhec_abi_version(12 : i32)
-// CHECK-DAG: llvm.mlir.global external constant @__fhec_manifest("fhec-manifest 12\0A
+// CHECK-DAG: llvm.mlir.global external constant @__fhec_abi_version(13 : i32)
+// CHECK-DAG: llvm.mlir.global external constant @__fhec_manifest("fhec-manifest 13\0A
 // CHECK-NOT: fhe.manifest =
 func.func @to_rns(%x: !p {fhe.role = "x"}) -> !e {
   %0 = fhe.crt %x : !p -> !e

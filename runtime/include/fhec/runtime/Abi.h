@@ -12,7 +12,7 @@
 namespace fhec::abi {
 
 /// Bumped whenever the manifest format, an entry point's calling convention or a table layout changes.
-constexpr uint32_t kAbiVersion = 12;
+constexpr uint32_t kAbiVersion = 13;
 
 /// Words between consecutive prime rows of a prime-major (m, N) RNS buffer:
 /// N plus three cache lines. With rows exactly N words (a power of two)
@@ -218,12 +218,16 @@ enum class TableKind : int {
                          ///< digit c of P 2^param (subtracted k times).
   IcrtColumns30 = 17,    ///< (param, m): digit c (base 2^30) of P / p_j at [c][j], the GPU iCRT's columns.
   IcrtNegP30 = 18,       ///< (1, param): digits (base 2^30) of (-P) mod 2^(30 param), the GPU iCRT's k P.
+  CrtPowers28 = 19,      ///< (m, param): 2^(28 k) mod p_j, param = input digits: the GPU CRT's powers.
 };
-constexpr int kNumTableKinds = 19;
+constexpr int kNumTableKinds = 20;
 
 /// Bits of the GPU iCRT's columns (the *30 tables): with residues below
 /// 2^30, sixteen digit products (below 2^60 each) share one 64-bit sum.
 constexpr int kGpuDigitBits = 30;
+/// Bits of the GPU CRT's input digits (the CrtPowers28 table): with primes
+/// below 2^30, 63 digit products (below 2^58 each) share one 64-bit sum.
+constexpr int kGpuCrtDigitBits = 28;
 
 /// Columns of an IcrtWindow table: the 51-bit digits of P 2^shift (and of
 /// each P/p_j 2^shift) for a product P of pBits bits.
@@ -266,6 +270,7 @@ inline const char *tableKindName(TableKind k) {
   case TableKind::IcrtWindow: return "icrt_window";
   case TableKind::IcrtColumns30: return "icrt_columns30";
   case TableKind::IcrtNegP30: return "icrt_neg_p30";
+  case TableKind::CrtPowers28: return "crt_powers28";
   }
   return "?";
 }
@@ -319,7 +324,8 @@ inline TableShape tableShape(TableKind k, int64_t m, int logN, int64_t param, in
   case TableKind::NttTwiddlesShoup:
   case TableKind::InttTwiddles:
   case TableKind::InttTwiddlesShoup: return {m, N};
-  case TableKind::CrtPowers: return {m, param};
+  case TableKind::CrtPowers:
+  case TableKind::CrtPowers28: return {m, param};
   case TableKind::CrtWinograd: return {m, param + 2};
   case TableKind::CrtCenter: return {m, 1};
   case TableKind::IcrtWinograd: return {param, m + 3};
