@@ -534,7 +534,7 @@ LogicalResult AddPlainOp::verify() {
 
 std::vector<std::complex<double>> AddPlainOp::getSlotValues() { return slotValues(*getValues()); }
 
-BsgsPlan BsgsPlan::make(llvm::ArrayRef<int64_t> offsets, int64_t slots, int64_t babyStep) {
+BsgsPlan BsgsPlan::make(llvm::ArrayRef<int64_t> offsets, int64_t slots, int64_t babyStep, int64_t giantWeight) {
   auto build = [&](int64_t n1) {
     BsgsPlan p;
     p.babyStep = n1;
@@ -554,7 +554,7 @@ BsgsPlan BsgsPlan::make(llvm::ArrayRef<int64_t> offsets, int64_t slots, int64_t 
   size_t bestCost = SIZE_MAX;
   for (int64_t n1 = 1; n1 <= slots; n1 *= 2) {
     BsgsPlan p = build(n1);
-    size_t cost = p.rotations();
+    size_t cost = p.rotations() + size_t(giantWeight - 1) * p.giantRotations();
     if (cost < bestCost || (cost == bestCost && p.groups.size() < best.groups.size())) {
       best = std::move(p);
       bestCost = cost;
@@ -617,7 +617,9 @@ LogicalResult LinearTransformOp::verify() {
 }
 
 BsgsPlan LinearTransformOp::getPlan() {
-  return BsgsPlan::make(getOffsets(), getInput().getType().getSlots(), getBabyStep().value_or(0));
+  ParamsAttr p = getModuleParams(*this);
+  int64_t giantWeight = p && p.getDnum() > 1 ? BsgsPlan::kDoubleHoistedGiantWeight : 1;
+  return BsgsPlan::make(getOffsets(), getInput().getType().getSlots(), getBabyStep().value_or(0), giantWeight);
 }
 
 std::vector<std::vector<std::complex<double>>> LinearTransformOp::getDiagonalRows() {

@@ -32,8 +32,17 @@ struct BsgsPlan {
   std::vector<std::pair<int64_t, std::vector<std::pair<int64_t, size_t>>>> groups;
 
   /// The plan of `offsets` (distinct, in [0, slots)); babyStep 0 picks the
-  /// power of two with the fewest rotations (babies + giants, ties to fewer giants).
-  static BsgsPlan make(llvm::ArrayRef<int64_t> offsets, int64_t slots, int64_t babyStep = 0);
+  /// power of two with the cheapest rotations (babies + giantWeight x giants,
+  /// ties to fewer giants).
+  static BsgsPlan make(llvm::ArrayRef<int64_t> offsets, int64_t slots, int64_t babyStep = 0,
+                       int64_t giantWeight = 1);
+  /// A giant rotation's cost in baby rotations under double hoisting (dnum >
+  /// 1): a baby costs its key products, a giant a ModDown and its own key
+  /// switch (about 290 and 20 us at the top of the full-slot bootstrap on an
+  /// H200, bench/gpu/model.py). 4 takes the bootstrap's 63-diagonal bands to
+  /// n1 = 16 (15 babies, 3 giants; with 1, 7 and 7) and not to 32, where each
+  /// further baby is one more rotation key (77 MB at N = 2^16, dnum 2).
+  static constexpr int64_t kDoubleHoistedGiantWeight = 4;
   /// Rotations of a ciphertext: nonzero babies (hoisted) plus nonzero giants.
   size_t rotations() const;
   /// The nonzero giants, whose key switches are summed before one shift.

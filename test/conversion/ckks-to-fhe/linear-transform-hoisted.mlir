@@ -72,3 +72,26 @@ module attributes {ckks.params = #ckks.params<logN = 10, logQ = 300, logp = 30, 
     return %y : !ct60
   }
 }
+
+// -----
+
+// The plan under double hoisting: a giant rotation counts as four baby ones
+// (BsgsPlan::kDoubleHoistedGiantWeight). A band of 16 diagonals takes n1 = 8:
+// babies 1 .. 7 (the last one galois 5^7 mod 2048 = 301) and one giant
+// rotation (8: galois 1505), so three iCRTs (the giant's ax sum, and two at
+// the end). Counting rotations alone (dnum 1) it would be n1 = 4: 3 babies
+// and 3 giants.
+!ct = !ckks.ct<logN = 10, logq = 300, logp = 30, slots = 16>
+!ct60 = !ckks.ct<logN = 10, logq = 300, logp = 60, slots = 16>
+module attributes {ckks.params = #ckks.params<logN = 10, logQ = 300, logp = 30, dnum = 2>} {
+  // CHECK-LABEL: func.func @band(
+  // CHECK: fhe.automorphism %{{.*}} {galois = 301 : i64} : <{{.*}}domain = eval
+  // CHECK-COUNT-3: fhe.icrt
+  // CHECK-NOT: fhe.icrt
+  // CHECK: return
+  func.func @band(%a: !ct) -> !ct60 {
+    %y = ckks.linear_transform %a {offsets = array<i64: 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15>,
+        diagonals = dense<0.5> : tensor<16x16xf64>} : !ct -> !ct60
+    return %y : !ct60
+  }
+}
