@@ -41,7 +41,7 @@ struct BsgsPlan {
   /// switch (about 290 and 20 us at the top of the full-slot bootstrap on an
   /// H200, bench/gpu/model.py). 4 takes the bootstrap's 63-diagonal bands to
   /// n1 = 16 (15 babies, 3 giants; with 1, 7 and 7) and not to 32, where each
-  /// further baby is one more rotation key (77 MB at N = 2^16, dnum 2).
+  /// further baby is one more rotation key (79 MB at N = 2^16, dnum 2).
   static constexpr int64_t kDoubleHoistedGiantWeight = 4;
   /// Rotations of a ciphertext: nonzero babies (hoisted) plus nonzero giants.
   size_t rotations() const;
