@@ -129,9 +129,10 @@ CrtDigitForm::CrtDigitForm(KernelBuilder &kb, fhe::CrtOp op, const CoeffRef &in,
   // h1Max p to the lazy sum's bound.
   int64_t h1Shift = 2 * int64_t(D) - Dd - pb;
   h1Max = h1Shift >= 0 && h1Shift < 62 ? (nd + (int64_t(1) << h1Shift) - 1) / (int64_t(1) << h1Shift) - 1 : -1;
-  // (A centered CRT's term adds below p more.)
-  int64_t sumRange =
-      int64_t(llvm::PowerOf2Ceil(uint64_t((int64_t(1) << (D - pb + 1)) + 2 + h1Max + (center ? 1 : 0))));
+  // (A centered CRT's term adds below p more. l < 2^D is below 2^(D - pb + 1)
+  // p, or below p for digits narrower than the primes: the GPU tile's.)
+  int64_t sumRange = int64_t(llvm::PowerOf2Ceil(
+      uint64_t((int64_t(1) << std::max<int64_t>(0, int64_t(D) - pb + 1)) + 2 + h1Max + (center ? 1 : 0))));
   wordH1 = lazySum && h1Max >= 0 && sumRange <= 16;
 }
 

@@ -33,7 +33,7 @@ struct CrtTiling {
     Q = (m + groupsOfM * lanes - 1) / (groupsOfM * lanes);
     PB = lanes * Q;
     // A sum: a residue below 4p carried from the sum before, then products
-    // of digits below 2^28 and powers below 2^pb (63 of them for 30-bit
+    // of digits below 2^28 and powers below 2^pb (64 of them for 30-bit
     // primes), in whole chunks of four (a thread's 16-byte loads; the powers
     // are zero-padded). Each sum ends in a reduction, the last one the CRT's.
     uint64_t product = ((uint64_t(1) << abi::kGpuCrtDigitBits) - 1) * ((uint64_t(1) << pb) - 1);

@@ -2,7 +2,7 @@
 // RUN: fhec run %s --target=cuda-emu | FileCheck %s --check-prefix=EMU
 // The GPU CRT's tiled form reads 28-bit digits, so that a residue's products
 // (below 2^58 with 30-bit primes) share one 64-bit sum with no carry to split
-// off: 63 of them, and the residue carried from the sum before. At logq 1850
+// off: 64 of them, and the residue carried from the sum before. At logq 1850
 // a coefficient has 67 digits: two sums of 9 chunks of four (the powers
 // zero-padded to 72), each ending in a wide reduction (two Shoup products),
 // the last one the CRT's. Its 67th digit reaches past the 29 limbs (bits 1848

@@ -38,10 +38,11 @@ struct BsgsPlan {
                        int64_t giantWeight = 1);
   /// A giant rotation's cost in baby rotations under double hoisting (dnum >
   /// 1): a baby costs its key products, a giant a ModDown and its own key
-  /// switch (about 290 and 20 us at the top of the full-slot bootstrap on an
-  /// H200, bench/gpu/model.py). 4 takes the bootstrap's 63-diagonal bands to
-  /// n1 = 16 (15 babies, 3 giants; with 1, 7 and 7) and not to 32, where each
-  /// further baby is one more rotation key (79 MB at N = 2^16, dnum 2).
+  /// switch (about 20 and 290 us at the top of the full-slot bootstrap on an
+  /// H200, bench/gpu/model.py). The weight is below that ratio for memory: 4
+  /// takes the bootstrap's 63-diagonal bands to n1 = 16 (15 babies, 3 giants;
+  /// with 1, 7 and 7) and not to 32, where each further baby is one more
+  /// rotation key (79 MB at N = 2^16, dnum 2).
   static constexpr int64_t kDoubleHoistedGiantWeight = 4;
   /// Rotations of a ciphertext: nonzero babies (hoisted) plus nonzero giants.
   size_t rotations() const;

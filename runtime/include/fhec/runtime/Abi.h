@@ -226,7 +226,7 @@ constexpr int kNumTableKinds = 20;
 /// 2^30, sixteen digit products (below 2^60 each) share one 64-bit sum.
 constexpr int kGpuDigitBits = 30;
 /// Bits of the GPU CRT's input digits (the CrtPowers28 table): with primes
-/// below 2^30, 63 digit products (below 2^58 each) share one 64-bit sum.
+/// below 2^30, 64 digit products (below 2^58 each) share one 64-bit sum.
 constexpr int kGpuCrtDigitBits = 28;
 
 /// Columns of an IcrtWindow table: the 51-bit digits of P 2^shift (and of
